@@ -1,0 +1,39 @@
+import express, { type Express } from 'express';
+import type { AppContext } from './context.js';
+import { migrationsApplied } from './db/migrate.js';
+import { authenticateInstitution, authenticatePartner } from './http/auth.js';
+import { errorHandler } from './http/error-handler.js';
+import { RouteNotFound } from './http/errors.js';
+import { httpLogger } from './http/logging.js';
+import { loadDocument, mountApi } from './http/openapi.js';
+import { institutionRoutes } from './institution/routes.js';
+import { partnerRoutes } from './partner/routes.js';
+
+/** The HTTP application: both APIs, each validated against its own OpenAPI document. */
+export async function createApp(ctx: AppContext): Promise<Express> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(httpLogger(ctx.logger));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (req, res) => {
+    try {
+      const ready = await migrationsApplied(ctx.db);
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'migrations pending' });
+    } catch (error) {
+      req.log.warn({ err: error }, 'database not reachable');
+      res.status(503).json({ status: 'database unreachable' });
+    }
+  });
+
+  const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
+  const validateResponses = ctx.config.validateResponses;
+  app.use(mountApi({ doc: institution, authenticate: authenticateInstitution(ctx.db), routes: institutionRoutes(ctx), validateResponses }));
+  app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
+
+  app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
+  app.use(errorHandler());
+  return app;
+}

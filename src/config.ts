@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Role = 'all' | 'api' | 'worker';
+export type NodeEnv = 'development' | 'test' | 'production';
+
+export interface Config {
+  /** `NODE_ENV`. Production never seeds demo tenants and hides internal details. (Default: development) */
+  readonly env: NodeEnv;
+  /** `PORT`: HTTP port of the API role. (Default: 3000) */
+  readonly port: number;
+  /** `DATABASE_URL`: an external PostgreSQL; when unset an embedded server is started. */
+  readonly databaseUrl: string | undefined;
+  /** `EMBEDDED_PG_PORT`: port of the embedded PostgreSQL. (Default: 54329) */
+  readonly embeddedPgPort: number;
+  /** `EMBEDDED_PG_DIR`: data folder of the embedded PostgreSQL. (Default: .data/postgres) */
+  readonly embeddedPgDir: string;
+  /** `LOG_LEVEL`: pino level. (Default: info, silent under test) */
+  readonly logLevel: string;
+  /** `VALIDATE_RESPONSES`: check every response against the OpenAPI documents. (Default: true outside production) */
+  readonly validateResponses: boolean;
+  /** `PUBLIC_BASE_URL`: base of the links this service hands out (payment pages, checkout). (Default: http://localhost:PORT) */
+  readonly publicBaseUrl: string;
+  /** `CURSOR_SECRET`: HMAC key of continuation tokens. (Default: a development value; required in production) */
+  readonly cursorSecret: string;
+  /** `WORKER_CONCURRENCY`: jobs run at once by one worker process. (Default: 2) */
+  readonly workerConcurrency: number;
+  /** `DB_POOL_MAX`: connections of the service pool. (Default: 10) */
+  readonly dbPoolMax: number;
+}
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function integer(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function boolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = (env.NODE_ENV ?? 'development') as NodeEnv;
+  if (!['development', 'test', 'production'].includes(nodeEnv)) {
+    throw new Error(`NODE_ENV must be development, test or production, got "${nodeEnv}"`);
+  }
+  const port = integer('PORT', env.PORT, 3000);
+  const cursorSecret = env.CURSOR_SECRET ?? (nodeEnv === 'production' ? '' : 'development-cursor-secret');
+  if (!cursorSecret) throw new Error('CURSOR_SECRET is required when NODE_ENV=production');
+  return Object.freeze({
+    env: nodeEnv,
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    embeddedPgPort: integer('EMBEDDED_PG_PORT', env.EMBEDDED_PG_PORT, 54329),
+    embeddedPgDir: path.resolve(projectRoot, env.EMBEDDED_PG_DIR ?? '.data/postgres'),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    validateResponses: boolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    cursorSecret,
+    workerConcurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 2),
+    dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
+  });
+}

@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database, Sql } from './db/client.js';
+
+/** What every handler, service and job needs; built once per process (or per test file). */
+export interface AppContext {
+  readonly config: Config;
+  readonly db: Database;
+  /** The raw postgres.js client behind `db`, for COPY and tagged SQL. */
+  readonly sql: Sql;
+  /** Connection string of the same database, for graphile-worker. */
+  readonly databaseUrl: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}

@@ -1,0 +1,20 @@
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema/index.js';
+
+export interface DatabaseOptions {
+  /** Pool size. (Default: 10) */
+  max?: number;
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}) {
+  const sql = postgres(url, { max: options.max ?? 10, idle_timeout: 30, onnotice: () => {} });
+  const db = drizzle(sql, { schema, casing: 'snake_case' });
+  return { sql, db };
+}
+
+export type Sql = ReturnType<typeof createDatabase>['sql'];
+export type Database = ReturnType<typeof createDatabase>['db'];
+/** A transaction handle; every query function accepts one as well as the database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Queryable = Database | Transaction;

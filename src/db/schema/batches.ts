@@ -1,0 +1,49 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.js';
+import { institutions } from './tenants.js';
+
+export const batches = pgTable(
+  'batches',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    institutionId: uuid()
+      .notNull()
+      .references(() => institutions.id),
+    /** `aluno` or `parcela`. */
+    kind: text().notNull(),
+    /** RECEBIDO, PROCESSANDO, PROCESSADO or PROCESSADO_COM_ERROS. */
+    status: text().notNull().default('RECEBIDO'),
+    itemCount: integer().notNull(),
+    processedCount: integer().notNull().default(0),
+    errorCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.institutionId, t.createdAt)],
+);
+
+/** Each submitted record exactly as sent, addressed by its position in the batch. */
+export const batchItems = pgTable(
+  'batch_items',
+  {
+    batchId: uuid()
+      .notNull()
+      .references(() => batches.id),
+    index: integer().notNull(),
+    payload: jsonb().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.index] })],
+);
+
+export const batchItemErrors = pgTable(
+  'batch_item_errors',
+  {
+    batchId: uuid()
+      .notNull()
+      .references(() => batches.id),
+    itemIndex: integer().notNull(),
+    field: text().notNull(),
+    message: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.itemIndex, t.field] })],
+);

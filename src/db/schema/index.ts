@@ -1,0 +1,5 @@
+// Every table of the service, one file per area. drizzle-kit reads this folder to write migrations.
+export * from './tenants.js';
+export * from './areas.js';
+export * from './batches.js';
+export * from './students.js';

@@ -1,0 +1,44 @@
+import type { RequestHandler } from 'express';
+import type { Database } from '../db/client.js';
+import { findTenantByKey, type Tenant } from '../tenants/credentials.js';
+import { ConflictingCredentials, MissingCredentials } from './errors.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The authenticated institution or partner; set by the API's authentication middleware. */
+    tenant?: Tenant;
+  }
+}
+
+export function authenticateInstitution(db: Database): RequestHandler {
+  return async (req, _res, next) => {
+    const key = req.get('apikey');
+    const tenant = key ? await findTenantByKey(db, 'institution', key) : undefined;
+    if (!tenant) return next(new MissingCredentials('apikey'));
+    req.tenant = tenant;
+    next();
+  };
+}
+
+export function authenticatePartner(db: Database): RequestHandler {
+  return async (req, _res, next) => {
+    const token = req.get('api-token');
+    // The spec gives Authorization priority over Api-Token and refuses the request outright.
+    if (token !== undefined && req.get('authorization') !== undefined) return next(new ConflictingCredentials());
+    const tenant = token ? await findTenantByKey(db, 'partner', token) : undefined;
+    if (!tenant) return next(new MissingCredentials('Api-Token'));
+    req.tenant = tenant;
+    next();
+  };
+}
+
+/** The authenticated tenant's id; routes are only reachable after authentication. */
+export function institutionId(req: { tenant?: Tenant }): string {
+  if (req.tenant?.kind !== 'institution') throw new Error('route reached without institution authentication');
+  return req.tenant.id;
+}
+
+export function partnerId(req: { tenant?: Tenant }): string {
+  if (req.tenant?.kind !== 'partner') throw new Error('route reached without partner authentication');
+  return req.tenant.id;
+}

@@ -1,0 +1,67 @@
+/** One entry of `details`: which field and why. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** Every expected failure: answered as `{code, message, details?}` with its HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Extra response headers, such as `Retry-After`. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationFailed extends ApiError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'VALIDATION-001', message, details);
+  }
+}
+
+export class MissingCredentials extends ApiError {
+  constructor(header: string) {
+    super(401, 'AUTH-001', `Missing or unknown ${header}`);
+  }
+}
+
+export class ConflictingCredentials extends ApiError {
+  constructor() {
+    super(401, 'AUTH-002', 'Send only the Api-Token header: requests that also carry Authorization are refused');
+  }
+}
+
+export class RouteNotFound extends ApiError {
+  constructor(method: string, path: string) {
+    super(404, 'NOT-FOUND', `No route ${method} ${path}`);
+  }
+}
+
+export class MethodNotAllowed extends ApiError {
+  constructor(method: string, path: string) {
+    super(405, 'METHOD-NOT-ALLOWED', `${method} is not allowed on ${path}`);
+  }
+}
+
+export class NotImplemented extends ApiError {
+  constructor(operationId: string) {
+    super(501, 'NOT-IMPLEMENTED', `Operation ${operationId} is part of the contract but not available yet`);
+  }
+}
+
+export class BodyTooLarge extends ApiError {
+  constructor(code: string, limit: string) {
+    super(413, code, `Request body is larger than the limit of ${limit}`);
+  }
+}
+
+export class BatchTooLarge extends ApiError {
+  constructor(field: string, max: number, received: number) {
+    super(413, 'BATCH-001', `A batch holds at most ${max} items; ${field} has ${received}`);
+  }
+}

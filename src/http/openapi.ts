@@ -1,0 +1,115 @@
+import path from 'node:path';
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import express, { Router, type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { projectRoot } from '../config.js';
+import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
+
+export type ApiName = 'institution' | 'partner';
+
+/** A bundled OpenAPI document: external `$ref`s pulled in, internal ones kept. */
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, { operationId?: string } | unknown>>;
+  [key: string]: unknown;
+};
+
+export const documentPath = (api: ApiName) => path.join(projectRoot, 'openapi', `${api}.yaml`);
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+}
+
+const bundles = new Map<ApiName, Promise<OpenApiDocument>>();
+
+/** The document of one API, bundled once per process. */
+export function loadDocument(api: ApiName): Promise<OpenApiDocument> {
+  let bundle = bundles.get(api);
+  if (!bundle) {
+    bundle = $RefParser.bundle(documentPath(api)) as Promise<OpenApiDocument>;
+    bundles.set(api, bundle);
+  }
+  return bundle;
+}
+
+export function listOperations(doc: OpenApiDocument): Operation[] {
+  return Object.entries(doc.paths).flatMap(([route, item]) =>
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
+      operationId: (item[method] as { operationId: string }).operationId,
+      method,
+      path: route,
+    })),
+  );
+}
+
+/** How one operation is served, besides its handler. */
+export interface RouteOptions {
+  /** Middlewares that run after authentication and body parsing, before schema validation. */
+  before?: RequestHandler[];
+  /** Largest accepted JSON body. (Default: 1mb) */
+  bodyLimit?: string;
+  /** Error code of a 413 on this operation. (Default: BODY-001) */
+  tooLargeCode?: string;
+}
+
+/** A route whose handler is typed by its operation (see `http/typed.ts`). Operations without one answer 501. */
+export type OperationRoute = RouteOptions & { handler: unknown };
+
+export interface MountOptions<OperationId extends string = string> {
+  doc: OpenApiDocument;
+  authenticate: RequestHandler;
+  routes: { [K in OperationId]?: OperationRoute };
+  validateResponses: boolean;
+}
+
+const toExpressPath = (route: string) => route.replace(/\{([^}]+)\}/g, ':$1');
+
+function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
+  const parse = express.json({ limit });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      const type = (error as { type?: string } | undefined)?.type;
+      next(type === 'entity.too.large' ? new BodyTooLarge(tooLargeCode, limit) : error);
+    });
+}
+
+/**
+ * One router per API document: every operation of the document gets a route, in the order
+ * authenticate → parse body → `before` → validate against the document → handler (or 501).
+ */
+export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
+  const router = Router();
+  const validator = OpenApiValidator.middleware({
+    apiSpec: structuredClone(options.doc) as never,
+    validateRequests: { allErrors: true },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateSecurity: false,
+    ignoreUndocumented: true,
+  });
+  const operations = listOperations(options.doc);
+  // Static segments first, so that `/sales/purchase/x` never falls into a templated sibling.
+  const paths = [...new Set(operations.map((o) => o.path))].sort(
+    (a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0),
+  );
+  for (const route of paths) {
+    const expressPath = toExpressPath(route);
+    for (const operation of operations.filter((o) => o.path === route)) {
+      const served: OperationRoute | undefined = options.routes[operation.operationId as OperationId];
+      const handler = (served?.handler as RequestHandler | undefined) ?? ((_req, _res, next) => next(new NotImplemented(operation.operationId)));
+      router[operation.method](
+        expressPath,
+        options.authenticate,
+        jsonBody(served?.bodyLimit ?? '1mb', served?.tooLargeCode ?? 'BODY-001'),
+        ...(served?.before ?? []),
+        ...validator,
+        handler,
+      );
+    }
+    router.all(expressPath, (req, _res, next) => next(new MethodNotAllowed(req.method, req.path)));
+  }
+  return router;
+}

@@ -1,0 +1,34 @@
+import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
+import type { AppContext } from '../context.js';
+import processStudentBatch from './process-student-batch.js';
+
+/** Every task of the service, bound to the context. */
+export function taskList(ctx: AppContext): TaskList {
+  return {
+    'process-student-batch': processStudentBatch(ctx),
+  } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
+}
+
+/** graphile-worker's own log lines, through our pino logger. */
+function workerLogger(ctx: AppContext): Logger {
+  const levels: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = { error: 'error', warning: 'warn', info: 'info', debug: 'debug' };
+  return new Logger((scope) => (level, message, meta) => ctx.logger[levels[level]]({ worker: scope, ...meta }, message));
+}
+
+/** Starts the long-running worker; `runner.stop()` lets running jobs finish and releases their locks. */
+export function startWorker(ctx: AppContext): Promise<Runner> {
+  return run({
+    connectionString: ctx.databaseUrl,
+    concurrency: ctx.config.workerConcurrency,
+    taskList: taskList(ctx),
+    noHandleSignals: true,
+    pollInterval: 1000,
+    crontab: '',
+    logger: workerLogger(ctx),
+  });
+}
+
+/** Runs every job that is due now, then returns; for tests and one-shot operator commands. */
+export async function runDueJobs(ctx: AppContext): Promise<void> {
+  await runOnce({ connectionString: ctx.databaseUrl, taskList: taskList(ctx), logger: workerLogger(ctx), noHandleSignals: true });
+}

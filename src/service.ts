@@ -1,0 +1,74 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runner } from 'graphile-worker';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config, Role } from './config.js';
+import type { AppContext } from './context.js';
+import { createDatabase } from './db/client.js';
+import { connectDatabaseServer } from './db/connect.js';
+import { migrateDatabase } from './db/migrate.js';
+import { startWorker } from './jobs/worker.js';
+import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
+
+export interface ServiceOptions {
+  config: Config;
+  role: Role;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface Service {
+  ctx: AppContext;
+  /** Listening address of the API role. */
+  url?: string;
+  /** Keys of the demo tenants, when this start created them. */
+  demo?: DemoKeys;
+  /** Stops accepting, finishes in-flight requests and running jobs, closes the pool, stops the embedded server. */
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeIdleConnections();
+  });
+}
+
+/** Database, migrations, HTTP server and worker, as the role asks. */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { config, logger } = options;
+  const database = await connectDatabaseServer(config, (line) => logger.debug({ postgres: line }));
+  await migrateDatabase(database.url);
+  const { db, sql } = createDatabase(database.url, { max: config.dbPoolMax });
+  const ctx: AppContext = { config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger };
+
+  const demo = database.embedded && config.env !== 'production' ? await seedDemoTenants(db) : undefined;
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (options.role !== 'worker') {
+    server = createServer(await createApp(ctx));
+    await listen(server, config.port);
+    url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  }
+  const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (server) await close(server);
+      await runner?.stop();
+      await sql.end({ timeout: 5 });
+      await database.embedded?.stop();
+    })());
+  return { ctx, url, demo, stop };
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { credentials, institutions, partners } from '../db/schema/index.js';
+
+export type Tenant = { kind: 'institution'; id: string; name: string } | { kind: 'partner'; id: string; name: string };
+
+const PREFIXES = { institution: 'ik_', partner: 'pt_' } as const;
+/** Characters of the secret shown as the visible, revocable prefix (`ik_` + 8). */
+const VISIBLE = 8;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function newSecret(kind: Tenant['kind']): string {
+  return PREFIXES[kind] + randomBytes(24).toString('base64url');
+}
+
+export interface IssuedKey {
+  secret: string;
+  prefix: string;
+}
+
+/** Issues a key for an institution or a partner. The secret is returned here and never again. */
+export async function issueKey(db: Queryable, tenant: { kind: Tenant['kind']; id: string }): Promise<IssuedKey> {
+  const secret = newSecret(tenant.kind);
+  const prefix = secret.slice(0, PREFIXES[tenant.kind].length + VISIBLE);
+  await db.insert(credentials).values({
+    institutionId: tenant.kind === 'institution' ? tenant.id : null,
+    partnerId: tenant.kind === 'partner' ? tenant.id : null,
+    prefix,
+    secretHash: hashSecret(secret),
+  });
+  return { secret, prefix };
+}
+
+/** Revokes the key with this visible prefix; false when no active key has it. */
+export async function revokeKey(db: Queryable, prefix: string, now: Date): Promise<boolean> {
+  const revoked = await db
+    .update(credentials)
+    .set({ revokedAt: now })
+    .where(and(eq(credentials.prefix, prefix), isNull(credentials.revokedAt)))
+    .returning({ id: credentials.id });
+  return revoked.length > 0;
+}
+
+/** The tenant owning an active key of the given kind, or undefined. */
+export async function findTenantByKey(db: Queryable, kind: Tenant['kind'], secret: string): Promise<Tenant | undefined> {
+  if (!secret.startsWith(PREFIXES[kind])) return undefined;
+  const hash = hashSecret(secret);
+  if (kind === 'institution') {
+    const [row] = await db
+      .select({ id: institutions.id, name: institutions.name })
+      .from(credentials)
+      .innerJoin(institutions, eq(institutions.id, credentials.institutionId))
+      .where(and(eq(credentials.secretHash, hash), isNull(credentials.revokedAt)));
+    return row && { kind, ...row };
+  }
+  const [row] = await db
+    .select({ id: partners.id, name: partners.name })
+    .from(credentials)
+    .innerJoin(partners, eq(partners.id, credentials.partnerId))
+    .where(and(eq(credentials.secretHash, hash), isNull(credentials.revokedAt)));
+  return row && { kind, ...row };
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { createDatabase } from '../../src/db/client.js';
+import { createLogger } from '../../src/http/logging.js';
+import { runDueJobs } from '../../src/jobs/worker.js';
+import type { DestinationStream } from 'pino';
+
+export interface TestContext {
+  ctx: AppContext;
+  app: Express;
+  clock: ManualClock;
+  /** Runs every job due now (batch processing, schedules, deliveries) and waits for it. */
+  runJobs(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  /** Receives the JSON log lines (pino) of the app. (Default: logs are discarded) */
+  logDestination?: DestinationStream;
+  config?: Partial<Config>;
+}
+
+/** A database of this test file's own, copied from the migrated template, and an app on it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('adminUrl');
+  const template = inject('templateName');
+  const name = `${template}_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}" template "${template}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }), ...options.config };
+  const { db, sql } = createDatabase(database.url, { max: 5 });
+  const clock = new ManualClock();
+  const ctx: AppContext = { config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) };
+  const app = await createApp(ctx);
+  return {
+    ctx,
+    app,
+    clock,
+    runJobs: () => runDueJobs(ctx),
+    async close() {
+      await sql.end();
+      await database.drop();
+    },
+  };
+}

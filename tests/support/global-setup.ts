@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../../src/db/embedded.js';
+import { migrateDatabase } from '../../src/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Server where each test file creates its own database. */
+    adminUrl: string;
+    /** Migrated database that test databases are copied from. */
+    templateName: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * One PostgreSQL for the whole run: `DATABASE_URL` when set, else an embedded server of the tests'
+ * own (temporary folder, free port), never the development data. One template database is
+ * migrated once; every test file copies it.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedServer | undefined;
+  let folder: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-test-'));
+    fs.chmodSync(folder, 0o755);
+    embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: await freePort(), ephemeral: true });
+    adminUrl = embedded.adminUrl;
+  }
+  const templateName = `edufin_template_${process.pid}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${templateName}"`);
+  await migrateDatabase(await ensureDatabase(adminUrl, templateName));
+  project.provide('adminUrl', adminUrl);
+  project.provide('templateName', templateName);
+
+  return async () => {
+    // Test databases left behind by a crashed file go with the template.
+    const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${templateName}_%`}`;
+    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    await admin.unsafe(`drop database if exists "${templateName}" with (force)`);
+    await admin.end();
+    await embedded?.stop();
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  };
+}
