@@ -1,0 +1,18 @@
+import type { Database } from '../../db/client.js';
+
+/** A mistake of the operator: printed without a stack, exit code 1. */
+export class UsageError extends Error {}
+
+/** Every option any command takes; each command reads the ones it needs. */
+export interface CommandOptions {
+  name?: string;
+  institution?: string;
+  partner?: string;
+}
+
+export interface Command {
+  /** One help line: the command, its options, what it does. */
+  usage: string;
+  /** Returns what to print: as `key: value` lines, or one JSON object with --json. */
+  run(db: Database, options: CommandOptions, args: string[]): Promise<Record<string, unknown>>;
+}
