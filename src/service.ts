@@ -36,9 +36,15 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
+/** Stops accepting and waits for requests in flight; keep-alive sockets are closed as soon as they go idle. */
 function close(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
+    const reaper = setInterval(() => server.closeIdleConnections(), 50);
+    server.close((error) => {
+      clearInterval(reaper);
+      if (error) reject(error);
+      else resolve();
+    });
     server.closeIdleConnections();
   });
 }

