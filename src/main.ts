@@ -22,6 +22,10 @@ Demo tenants created on this new database (keys are shown only now):
 Issue more with: npm run admin -- --help
 `);
 }
+const embedded = service.embeddedDataDir;
+if (embedded && embedded !== config.embeddedPgDir) {
+  console.log(`Embedded PostgreSQL data is in ${embedded}: the user postgres cannot reach ${config.embeddedPgDir}`);
+}
 if (service.url) {
   console.log(`Service listening on ${service.url} (role ${role}${config.databaseUrl ? '' : ', embedded PostgreSQL'})`);
   console.log(`  try: curl -H "Api-Token: <API_TOKEN>" ${service.url}/areas/micro-area-group/1`);

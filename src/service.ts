@@ -23,6 +23,8 @@ export interface Service {
   ctx: AppContext;
   /** Listening address of the API role. */
   url?: string;
+  /** Data folder of the embedded PostgreSQL, when one is used. */
+  embeddedDataDir?: string;
   /** Keys of the demo tenants, when this start created them. */
   demo?: DemoKeys;
   /** Stops accepting, finishes in-flight requests and running jobs, closes the pool, stops the embedded server. */
@@ -76,5 +78,5 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await sql.end({ timeout: 5 });
       await database.embedded?.stop();
     })());
-  return { ctx, url, demo, stop };
+  return { ctx, url, demo, embeddedDataDir: database.embedded?.dataDir, stop };
 }

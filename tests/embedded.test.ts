@@ -1,21 +1,13 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/ports.js';
 import { ensureDatabase, locateBinaries, reachableByOthers, relocateBinaries, startEmbedded } from '../src/db/embedded.js';
 
 const asRoot = process.getuid?.() === 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('embedded PostgreSQL launcher', () => {
   let folder: string;
