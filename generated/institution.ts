@@ -30,6 +30,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/extrato/gestao": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the management statement
+         * @description Lists the liquidations of installments of the institution's `Gestão` (management) contracts:
+         *     for each payment received, the amounts received, the operator's commission and the value and
+         *     date of the transfer to the institution. One record per liquidation; a payment by credit card in
+         *     installments gives one record per card installment (`cartao_de_credito_parcelamento` `N/M`).
+         *
+         *     **Envelope.** The interface leaves open whether this statement is a bare list or wrapped; this
+         *     service wraps it like the assignment statement (#7): `{data, metadata}`, with `metadata` as in
+         *     #7 (`totalItems` integer).
+         *
+         *     **Filters.** Every filter is optional and they combine with AND. `competencia_vencimento` is
+         *     written `DD/AAAA` in the interface, which cannot name a month; this service reads it as
+         *     `MM/AAAA` (month and year of the due date, such as `03/2026`), and rejects any other form with
+         *     400 `VALIDATION-001`.
+         *
+         *     **Paging.** Continuation paging: at most 100 records per page, in order of `data_repasse`, then
+         *     `liquidacao_gestao_id`. Without `continuable` the first page is returned; the `continuable` of
+         *     `metadata` asks for the next page and is absent on the last one. The token is opaque and signed:
+         *     one that was altered, or sent with other filters than those of the first page, answers 400
+         *     `VALIDATION-001` naming `query.continuable`.
+         */
+        get: operations["getManagementStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extrato/cessoes_parcelas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the installment assignment statement
+         * @description Lists the installments of the institution's `Receita Garantida` (guaranteed revenue) contracts
+         *     that a monthly closing assigned (cedeu) to the operator, with the guaranteed value and the two
+         *     transfers that pay it. A closing runs once a month: it takes the installments of guaranteed
+         *     revenue due in that month, computes the on-time value, the commission and the guaranteed value,
+         *     and splits it into the two transfers of the contract (shares and days of the contract).
+         *
+         *     Money and percentages are JSON numbers in this statement; `parcela_cedida` is a boolean written
+         *     as a string (`"true"`, `"false"`). Every filter is optional and they combine with AND.
+         *
+         *     **Paging.** Continuation paging: at most 100 records per page, in order of
+         *     `fechamento.competencia`, then `parcela_id_externo`. Without `continuable` the first page is
+         *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
+         *     The token is opaque and signed: one that was altered, or sent with other filters than those of
+         *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         */
+        get: operations["getInstallmentAssignmentStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/extrato/receita_garantida": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the guaranteed revenue statement
+         * @description Lists the installments of the institution's `Receita Garantida` (guaranteed revenue) contracts
+         *     in the monthly closings: the same records as the assignment statement (#7) without
+         *     `parcela_cedida`, with money and percentages as decimal strings (`1086.56`, `8.50`).
+         *
+         *     **Envelope.** The interface leaves open whether this statement is a bare list or wrapped; this
+         *     service wraps it like the assignment statement (#7): `{data, metadata}`, with `metadata` as in
+         *     #7 (`totalItems` integer).
+         *
+         *     Every filter is optional and they combine with AND.
+         *
+         *     **Paging.** Continuation paging: at most 100 records per page, in order of
+         *     `fechamento.competencia`, then `parcela_id_externo`. Without `continuable` the first page is
+         *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
+         *     The token is opaque and signed: one that was altered, or sent with other filters than those of
+         *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         */
+        get: operations["getGuaranteedRevenueStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -124,6 +229,254 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * @description One liquidation of an installment of a `Gestão` (management) contract: what the student paid, the
+         *     operator's commission and what is transferred to the institution. Strings unless noted; money
+         *     and percentages are decimal strings with a dot (`1250.00`, `8.50`). The keys marked optional are
+         *     present only for payments by credit card.
+         */
+        ManagementStatementRecord: {
+            /** @description Id of the institution. */
+            ies_id: string;
+            /** @description Name of the institution. */
+            ies_nome: string;
+            /** @description CPF or CNPJ of the financial guarantor, digits only. */
+            responsavel_financeiro_documento: string;
+            /** @description Name of the financial guarantor. */
+            responsavel_financeiro_nome: string;
+            /** @description Institution (or campus, for institutions that split transfers) that receives the transfer. */
+            alocacao_instituicao_repasse: string;
+            /** @description Course modality as submitted with the installment (`modalidadeCurso`), such as `PRESENCIAL` or `EAD`. */
+            modalidade: string;
+            /** @description The institution's id of the installment (`idParcela` at submission). */
+            parcela_id_externo: string;
+            /**
+             * Format: date
+             * @description Due date of the installment.
+             */
+            data_vencimento: string;
+            /**
+             * Format: date
+             * @description Month of the due date, as the first day of that month (`YYYY-MM-01`).
+             */
+            competencia_vencimento: string;
+            /**
+             * @description Product of the contract; always `Gestão` in this statement.
+             * @example Gestão
+             */
+            produto: string;
+            /** @description Kind of management of the installment, such as `COBRANCA` (collection). */
+            tipo_gestao: string;
+            /** @description Free note on the kind of management; empty string when there is none. */
+            tipo_gestao_observacao: string;
+            /** @description Id of the liquidation (one per payment of the installment). */
+            liquidacao_gestao_id: string;
+            /** @description `TOTAL` when the payment settled the installment, `PARCIAL` otherwise. */
+            tipo_liquidacao: string;
+            /** @description `Pago na Plataforma` (through the payment link) or `Pago na IES` (reported by the institution). */
+            tipo_pagamento: string;
+            /** @description Payment means, such as `PIX`, `BOLETO` or `CARTAO_DE_CREDITO`. */
+            meio_pagamento: string;
+            /** @description Id of the credit-card charge; present only for payments by credit card. */
+            parcela_cartao_de_credito_id?: string;
+            /** @description Card installment of this record over the card installments, `N/M` (such as `2/6`); present only for payments by credit card. */
+            cartao_de_credito_parcelamento?: string;
+            /**
+             * Format: date
+             * @description Date the payment was received.
+             */
+            data_recebimento: string;
+            /**
+             * @description Month the payment was received, `MM/YYYY`.
+             * @example 03/2026
+             */
+            competencia_recebimento: string;
+            /** @description Principal of the installment, decimal string. */
+            parcela_valor_principal: string;
+            /** @description Part of the principal received by this liquidation, decimal string. The key is spelled `principia` in the contract. */
+            valor_recebido_principia: string;
+            /** @description Commission of the operator, percent, decimal string. */
+            comissao_percentual: string;
+            /** @description Commission of the operator on this liquidation, decimal string. */
+            comissao_valor: string;
+            /** @description Value transferred to the institution (received total less commission), decimal string. */
+            valor_repasse: string;
+            /**
+             * Format: date
+             * @description Date of the transfer to the institution.
+             */
+            data_repasse: string;
+            /** @description Amounts of the liquidation, decimal strings. */
+            liquidacao: {
+                /** @description Interest charged for late payment. */
+                valor_juros: string;
+                /** @description Late fine. */
+                valor_multa: string;
+                /** @description Discount granted. */
+                valor_desconto: string;
+                /** @description Total received (principal + interest + fine − discount). */
+                valor_recebido_total: string;
+            };
+        };
+        /**
+         * @description Page metadata of the statements (#6, #7, #8). Pages hold at most 100 records (`itemsPerPage` is
+         *     always 100). `continuable` is an opaque, tamper-evident token (HMAC signed) that carries the
+         *     position of the next page and the filters of the first request: send it back unchanged, with the
+         *     same filters, to get the next page. It is absent on the last page.
+         */
+        StatementPageMetadata: {
+            /** @description Number of records that match the filters, on every page. */
+            totalItems: number;
+            /**
+             * @description Page size; fixed at 100.
+             * @constant
+             */
+            itemsPerPage: 100;
+            /** @description Token of the next page; absent when this page is the last one. */
+            continuable?: string;
+        };
+        /**
+         * @description The monthly closing (`fechamento`) that assigned the installment to the guaranteed-revenue
+         *     contract and fixed its guaranteed values.
+         */
+        StatementClosing: {
+            /**
+             * @description When the closing ran; date-time without zone, Brasília local time (`YYYY-MM-DDTHH:mm:ss`).
+             * @example 2026-04-01T03:00:00
+             */
+            data: string;
+            /**
+             * Format: date
+             * @description Month closed, as the first day of that month (`YYYY-MM-01`); the `fechamento_competencia` filter matches it.
+             * @example 2026-03-01
+             */
+            competencia: string;
+            /**
+             * @description State of the closing. The service writes `FECHADO` once the closing ran and `REPASSADO` once
+             *     both guaranteed transfers were made. Treat other values as informative.
+             * @example FECHADO
+             */
+            status: string;
+        };
+        /**
+         * @description One installment of a `Receita Garantida` (guaranteed revenue) contract assigned (cedida) to the
+         *     operator by a monthly closing, with its guaranteed value and the two transfers that pay it.
+         *     Money and percentages are JSON numbers here (decimal strings in the guaranteed-revenue statement).
+         */
+        AssignmentStatementRecord: {
+            /** @description Id of the institution. */
+            ies_id: string;
+            /** @description Name of the institution. */
+            ies_nome: string;
+            fechamento: components["schemas"]["StatementClosing"];
+            /** @description Student CPF, digits only. */
+            aluno_cpf: string;
+            /** @description CPF or CNPJ of the financial guarantor, digits only. */
+            responsavel_financeiro_documento: string;
+            /** @description Name of the financial guarantor. */
+            responsavel_financeiro_nome: string;
+            /** @description The institution's id of the installment (`idParcela` at submission). */
+            parcela_id_externo: string;
+            /**
+             * @description Whether the installment was assigned to the operator; a boolean written as a string.
+             * @enum {string}
+             */
+            parcela_cedida: "true" | "false";
+            /** @description Kind of guarantee of the contract, such as `RECEITA_GARANTIDA`. */
+            tipo_garantia: string;
+            /** @description Free note on the guarantee; empty string when there is none. */
+            tipo_garantia_observacao: string;
+            /** @description Course modality as submitted with the installment, such as `PRESENCIAL` or `EAD`. */
+            modalidade: string;
+            /** @description Institution (or campus) that receives the transfers. */
+            alocacao_instituicao_repasse: string;
+            /**
+             * Format: date
+             * @description Due date of the installment.
+             */
+            data_vencimento: string;
+            /** @description Principal of the installment. */
+            valor_principal: number;
+            /** @description Value when paid on time, with the best on-time discount applied. */
+            valor_adimplencia: number;
+            /** @description Commission of the operator, percent. */
+            comissao_percentual: number;
+            /** @description Commission of the operator on this installment. */
+            comissao_valor: number;
+            /** @description Value guaranteed to the institution (the guaranteed percent of the on-time value, less commission). */
+            valor_garantido: number;
+            /** @description Part of the guaranteed value paid by the first transfer. */
+            valor_garantido_primeiro_repasse: number;
+            /** @description Part of the guaranteed value paid by the second transfer. */
+            valor_garantido_segundo_repasse: number;
+            /**
+             * Format: date
+             * @description Date of the first transfer.
+             */
+            data_primeiro_repasse: string;
+            /**
+             * Format: date
+             * @description Date of the second transfer.
+             */
+            data_segundo_repasse: string;
+        };
+        /**
+         * @description One installment of a `Receita Garantida` (guaranteed revenue) contract in a monthly closing. The
+         *     same fields as the assignment statement record without `parcela_cedida`, and with money and
+         *     percentages as decimal strings with a dot (`1250.00`, `8.50`).
+         */
+        GuaranteedRevenueStatementRecord: {
+            /** @description Id of the institution. */
+            ies_id: string;
+            /** @description Name of the institution. */
+            ies_nome: string;
+            fechamento: components["schemas"]["StatementClosing"];
+            /** @description Student CPF, digits only. */
+            aluno_cpf: string;
+            /** @description CPF or CNPJ of the financial guarantor, digits only. */
+            responsavel_financeiro_documento: string;
+            /** @description Name of the financial guarantor. */
+            responsavel_financeiro_nome: string;
+            /** @description The institution's id of the installment (`idParcela` at submission). */
+            parcela_id_externo: string;
+            /** @description Kind of guarantee of the contract, such as `RECEITA_GARANTIDA`. */
+            tipo_garantia: string;
+            /** @description Free note on the guarantee; empty string when there is none. */
+            tipo_garantia_observacao: string;
+            /** @description Course modality as submitted with the installment, such as `PRESENCIAL` or `EAD`. */
+            modalidade: string;
+            /** @description Institution (or campus) that receives the transfers. */
+            alocacao_instituicao_repasse: string;
+            /**
+             * Format: date
+             * @description Due date of the installment.
+             */
+            data_vencimento: string;
+            /** @description Principal of the installment, decimal string. */
+            valor_principal: string;
+            /** @description Value when paid on time, with the best on-time discount applied, decimal string. */
+            valor_adimplencia: string;
+            /** @description Commission of the operator, percent, decimal string. */
+            comissao_percentual: string;
+            /** @description Commission of the operator on this installment, decimal string. */
+            comissao_valor: string;
+            /** @description Value guaranteed to the institution, decimal string. */
+            valor_garantido: string;
+            /** @description Part of the guaranteed value paid by the first transfer, decimal string. */
+            valor_garantido_primeiro_repasse: string;
+            /** @description Part of the guaranteed value paid by the second transfer, decimal string. */
+            valor_garantido_segundo_repasse: string;
+            /**
+             * Format: date
+             * @description Date of the first transfer.
+             */
+            data_primeiro_repasse: string;
+            /**
+             * Format: date
+             * @description Date of the second transfer.
+             */
+            data_segundo_repasse: string;
+        };
     };
     responses: {
         /** @description The request breaks the contract (`VALIDATION-001`, with `details`) or a business rule (a rule code). */
@@ -200,6 +553,141 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getManagementStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Month and year of the due date, `MM/AAAA` (the interface writes `DD/AAAA`; read as month).
+                 *     Only liquidations of installments due in that month are listed. The `/` may be sent as is
+                 *     or encoded (`03%2F2026`).
+                 */
+                competencia_vencimento?: string;
+                /** @description Transfer date, `YYYY-MM-DD`; only liquidations transferred to the institution on that date are listed. */
+                data_repasse?: string;
+                /** @description Token of the next page, from the `metadata.continuable` of the previous page; without it the first page is returned. */
+                continuable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the management statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ManagementStatementRecord"][];
+                        metadata: components["schemas"]["StatementPageMetadata"];
+                    };
+                };
+            };
+            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInstallmentAssignmentStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Month of the closing, `YYYY-MM-DD`; any day of the month selects that month's closing
+                 *     (`2026-03-01` and `2026-03-31` both select March 2026). Only installments of that closing
+                 *     are listed.
+                 */
+                fechamento_competencia?: string;
+                /** @description The institution's id of the installment (`idParcela` at submission); only that installment is listed. */
+                parcela_id_externo?: string;
+                /** @description Token of the next page, from the `metadata.continuable` of the previous page; without it the first page is returned. */
+                continuable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the assignment statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AssignmentStatementRecord"][];
+                        metadata: components["schemas"]["StatementPageMetadata"];
+                    };
+                };
+            };
+            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getGuaranteedRevenueStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Month of the closing, `YYYY-MM-DD`; any day of the month selects that month's closing
+                 *     (`2026-03-01` and `2026-03-31` both select March 2026). Only installments of that closing
+                 *     are listed.
+                 */
+                fechamento_competencia?: string;
+                /** @description The institution's id of the installment (`idParcela` at submission); only that installment is listed. */
+                parcela_id_externo?: string;
+                /** @description Token of the next page, from the `metadata.continuable` of the previous page; without it the first page is returned. */
+                continuable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guaranteed revenue statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GuaranteedRevenueStatementRecord"][];
+                        metadata: components["schemas"]["StatementPageMetadata"];
+                    };
+                };
+            };
+            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -22,8 +22,617 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sales
+         * @description Lists every sale of the partner, exclusive or not, newest first, with paging.
+         *
+         *     - Without `CreditRequestId`, sales with status `not_logged`, `canceled_by_partner` and
+         *       `expired` are not listed.
+         *     - A parameter with a wrong name or type is ignored: this operation never answers 400 for its
+         *       query. Unknown parameters are accepted, and every parameter is declared as a string and
+         *       parsed leniently by the service (a `page` that is not a positive integer is page 1, a date
+         *       that is not `AAAA-MM-DD` is no filter, and so on).
+         *     - The array parameters (`status`, `cridOrigin`, `courseId`, `productType`, `creator`,
+         *       `campaign`) may be repeated: `?status=made_effective&status=expired`.
+         *     - Dates are `AAAA-MM-DD` and ranges include both ends. When only the start date of a range is
+         *       sent it is also used as the end date.
+         *     - Filters combine with AND; the values of one array parameter combine with OR.
+         *     - `metaData.salesBySellers` counts the matching sales (every page) per `creator`.
+         */
+        get: operations["listSales"];
+        put?: never;
+        /**
+         * Create a checkout sale
+         * @description Creates a sale for the buyer's CPF from the partner's products and answers the URL of the
+         *     hosted checkout where the buyer pays (Pix, bank slip, credit card or financing). The
+         *     recommended way to sell for new integrations.
+         *
+         *     - Products are found or registered by SKU: the course by `productSku`, the class by
+         *       `variantSku` and price. Names of records that already exist are not updated. (In the panel a
+         *       product is a course and a variant is a class.)
+         *     - A discount is given by sending `checkoutPriceInCents` lower than the sum of
+         *       `variantPriceInCents` of the products; a higher price is refused (`SALE-002`).
+         *     - The CPF must have valid check digits (`SALE-009`).
+         *     - `externalSaleId` is the partner's own id; it need not be unique, and the lookup by
+         *       `externalSaleId` returns every sale that carries it.
+         */
+        post: operations["createCheckoutSale"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales/exclusive-sale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an exclusive sale
+         * @description Creates a sale for one CPF from courses and classes already registered, or from a campaign,
+         *     and answers it with the URL of its hosted checkout (`redirect_url`). For new integrations the
+         *     checkout sale (`POST /sales`) is the recommended way.
+         *
+         *     - `cpf` is required and must have valid check digits (`SALE-009`).
+         *     - `checkout_price_in_cents` and `courses` are required unless `campaign_id` is sent
+         *       (`SALE-008`). With `campaign_id` (an active campaign of this partner, `SALE-007` otherwise)
+         *       price, courses and deadlines come from the campaign and those sent are ignored.
+         *     - Each `courses` item names a course of the partner (`SALE-004`) and one class of that course
+         *       (`SALE-005`); a course accepts one class, so a course listed twice is refused (`SALE-006`).
+         *       The same item shape and rules as the courses of a campaign.
+         *     - The price must be less than or equal to the sum of the prices of the chosen classes
+         *       (`SALE-002`).
+         *     - The upfront amount, when given, must be lower than the price and not lower than the default
+         *       upfront of the course (or of the partner when the course has none); with several courses the
+         *       largest default applies (`SALE-003`).
+         *     - Deadlines and `maxInstallmentsToApply` not sent take the partner's defaults.
+         */
+        post: operations["createExclusiveSale"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales/purchase/{saleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up a sale by id
+         * @description Returns the sale with this id. The answer is always a list, with one item when the sale
+         *     exists. When no sale of this partner has this id (a sale of another partner included) the
+         *     answer is 400 `SALE-001` with the message `Sale not found`.
+         */
+        get: operations["getSaleById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales/external-purchase/{externalSaleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up sales by the partner's id
+         * @description Returns the sales of this partner created with this `externalSaleId`. The same id can be on
+         *     several sales, so the answer is a list: at most 50 sales, the 50 most recently created, in no
+         *     guaranteed order. When no sale of this partner matches, the answer is 400 `SALE-001` with the
+         *     message `Sale not found`.
+         */
+        get: operations["getSalesByExternalId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receipts
+         * @description Lists the receipts of the partner, newest made-effective first, with paging: one per sale
+         *     made effective (a sale cancelled or charged back afterwards included), with what was received
+         *     and what is still to come. Values are integer cents.
+         *
+         *     - Dates are `AAAA-MM-DD` and ranges include both ends.
+         *     - Filters combine with AND; the values of one array parameter combine with OR. The array
+         *       parameters may be repeated: `?status=effective&status=canceled`.
+         *     - `chargebacks` and `cancellations` switch on with any value, even `false`; omit them to
+         *       switch them off.
+         *     - Rate limit: at most 10 requests per second from one IP. Above it the answer is 429
+         *       `RATE-001` with a `Retry-After` header (seconds). The limit is shared by every process of the
+         *       service.
+         */
+        get: operations["listReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/detail/{CreditRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the detail of a receipt
+         * @description Returns one receipt with its installments, chargebacks and cancellations. Values are integer
+         *     cents. A credit request that is not of this partner, or not made effective, answers 400
+         *     `RECEIPT-001`.
+         */
+        get: operations["getReceiptDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook configurations
+         * @description Lists the partner's webhook configurations, active and inactive, newest first, with paging.
+         *     Tokens are never returned: `hasAuthorizationToken` says whether one is set.
+         */
+        get: operations["listWebhookConfigurations"];
+        put?: never;
+        /**
+         * Register a webhook configuration
+         * @description Registers a URL that receives the partner's sale events (see the `webhooks` section for the
+         *     payloads, headers and retries). Every call creates a new configuration, even for a URL already
+         *     registered: two active configurations with the same URL and event deliver that event twice
+         *     (with the same `X-Webhook-Event-Id`), so receivers handle duplicates idempotently.
+         *
+         *     - `enabledEvents` lists event names, each once; `[{"name": "all"}]` selects every event and
+         *       cannot be combined with other names (`WEBHOOK-003`).
+         *     - `webhookUrl` is `http` or `https`; addresses in private ranges are refused (`WEBHOOK-002`).
+         *     - With `authorizationToken`, every delivery carries the header `authorization` with that value
+         *       exactly as registered. The token is never shown again.
+         *     - The configuration is created active.
+         */
+        post: operations["createWebhookConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook configuration
+         * @description Deletes the configuration with its delivery history. Deliveries still pending for it are
+         *     abandoned. To stop deliveries for a while and keep the history, deactivate it with `PATCH`
+         *     instead.
+         */
+        delete: operations["deleteWebhookConfiguration"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook configuration
+         * @description Changes the keys sent and leaves the others as they are: name, URL, events (the list sent
+         *     replaces the old one), token (`null` removes it) and `active` (false stops the deliveries of
+         *     new events and abandons pending retries; true reactivates). The same rules as at creation
+         *     (`WEBHOOK-002`, `WEBHOOK-003`). A body without any key is refused (`VALIDATION-001`).
+         */
+        patch: operations["updateWebhookConfiguration"];
+        trace?: never;
+    };
+    "/webhooks/test/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send test deliveries
+         * @description Sends one delivery per enabled event of the configuration (every event when it has `all`),
+         *     with fictional data, through the same delivery path as real events: same headers, same
+         *     retries. Works only for an active configuration with at least one enabled event
+         *     (`WEBHOOK-004`). Follow the deliveries with `GET /webhooks/{id}/deliveries` (`test` is true).
+         */
+        post: operations["testWebhookConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook configuration
+         * @description Lists the deliveries to this configuration, newest first, with their attempts: what was sent
+         *     when, what the receiver answered, and when the next attempt is due. Beyond the interface,
+         *     which keeps the history unreadable; kept as long as the configuration exists.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/dispatch-retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend legacy webhook dispatches
+         * @deprecated
+         * @description Deprecated: new integrations use the `/webhooks` routes, whose deliveries retry by themselves.
+         *
+         *     Manually resends dispatches of the legacy webhook system (versions 1.0 and 2.0, see
+         *     `legacyV1SaleStatusChanged` and `legacyV2SaleStatusChanged` in the `webhooks` section), given
+         *     the `webhookId` of each. Only dispatches that did not get status 200 can be resent, and each
+         *     dispatch accepts up to 4 manual retries. The request is all or nothing: an unknown id
+         *     (`WEBHOOK-005`), a dispatch that got 200 (`WEBHOOK-006`) or one that already had 4 manual
+         *     retries (`WEBHOOK-007`) refuses the whole request and resends nothing.
+         */
+        post: operations["retryLegacyWebhookDispatches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    cartAbandonment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cart abandonment
+         * @description The buyer stopped at the checkout without finishing. Sent at most once per sale, after the buyer
+         *     has been idle at least 30 minutes, only when the buyer filled in a phone or an e-mail and the
+         *     sale had activity in the last 90 minutes, and only while the buyer is on the installment bank
+         *     slip (financing) or has not chosen a payment method yet. Not sent when the buyer generated a
+         *     bank slip, a Pix or a financing entry invoice; tried to pay by card without success; named a
+         *     guarantor who has not started the acceptance; had the financing denied; or has a guarantor who
+         *     depends on a manual credit or risk analysis.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onCartAbandonment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invoiceCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoice created
+         * @description A Pix, an at-sight bank slip or the entry invoice of the financing was generated; also sent
+         *     when the buyer is approved for the installment bank slip and reaches the entry payment step.
+         *     Checkout payments only (financing installments do not generate it); can repeat.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onInvoiceCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invoiceExpired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoice expired
+         * @description The Pix or the at-sight bank slip expired unpaid. Checkout payments only (financing installments
+         *     do not generate it); can repeat.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onInvoiceExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    paymentDeclined: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment declined
+         * @description A credit card payment attempt was declined; sent at every declined attempt. Checkout payments
+         *     only. The only event without the `guarantor` key.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onPaymentDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    financingDenied: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Financing denied
+         * @description The financing (installment bank slip) was denied for credit or fraud risk; `deniedReason` says
+         *     which. Sent at most once per sale.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onFinancingDenied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    guarantorNeeded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Guarantor needed
+         * @description A guarantor must accept and sign the contract: on an installment bank slip that requires a
+         *     guarantor, the buyer named the guarantor and the guarantor's CPF was approved for credit. Until
+         *     the guarantor starts their flow no cart abandonment is sent. Sent at most once per sale.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onGuarantorNeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    purchaseConfirmed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purchase confirmed
+         * @description The purchase became effective: a payment was recognized (at-sight bank slip, Pix, credit card,
+         *     or the financing entry). `payment.financing` is present for installment bank slip sales. Sent
+         *     at most once per sale.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onPurchaseConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    purchaseCancelled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purchase cancelled
+         * @description The purchase was cancelled after its confirmation, asked by the buyer or the partner and
+         *     processed, or a card payment was reversed or contested (chargeback). `payment.financing` is
+         *     present for installment bank slip sales. Sent at most once per sale.
+         *
+         *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
+         *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
+         *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and
+         *     `X-Webhook-Attempt`. First attempt about 15 seconds after the event; then 2, 5 and 15 minutes
+         *     after each failure; 4 attempts in all; a 2XX answer succeeds. The checkout dates are Brasília
+         *     time written with `Z` (add 3 hours for UTC).
+         */
+        post: operations["onPurchaseCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    legacyV1SaleStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy 1.0 sale status changed
+         * @deprecated
+         * @description Deprecated legacy notification, version 1.0. Sent to the legacy 1.0 configurations (registered under the legacy `/webhook/` routes, no longer offered), whenever the status of a sale changes
+         *     (list vocabulary, old names). It keeps being sent in parallel with the current events: with
+         *     both systems configured, both formats arrive for the same sale.
+         *
+         *     The interface does not show the legacy formats: this minimal payload is defined by this
+         *     service. Headers: `Content-Type: application/json` and `X-Webhook-Dispatch-Id`. One attempt
+         *     per dispatch; a dispatch that did not get status 200 can be resent with
+         *     `POST /webhook/dispatch-retry` (up to 4 manual retries).
+         */
+        post: operations["onLegacyV1SaleStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    legacyV2SaleStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy 2.0 sale status changed
+         * @deprecated
+         * @description Deprecated legacy notification, version 2.0. Sent to the `notification_url` of a sale created with one, and to the legacy 2.0 configurations, whenever the status of a sale changes
+         *     (list vocabulary, old names). It keeps being sent in parallel with the current events: with
+         *     both systems configured, both formats arrive for the same sale.
+         *
+         *     The interface does not show the legacy formats: this minimal payload is defined by this
+         *     service. Headers: `Content-Type: application/json` and `X-Webhook-Dispatch-Id`. One attempt
+         *     per dispatch; a dispatch that did not get status 200 can be resent with
+         *     `POST /webhook/dispatch-retry` (up to 4 manual retries).
+         */
+        post: operations["onLegacyV2SaleStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A micro-area group; its `id` is the `MicroAreaId` of a course. */
@@ -52,6 +661,1088 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description Paging of a list response. Pages start at 1. */
+        Paging: {
+            /** @description Page size asked for (`limit`), 10 by default, at most 100. */
+            itemsPerPage: number;
+            /** @description This page, from 1. */
+            currentPage: number;
+            /** @description Number of pages for these filters; 0 when nothing matches. */
+            totalPages: number;
+            /** @description Number of items that match the filters. */
+            totalItems: number;
+            /** @description Number of the next page; null on the last page. */
+            nextPage: number | null;
+            /** @description Number of the previous page; null on the first page. */
+            previousPage: number | null;
+        };
+        /** @description Sales of one seller among those that match the filters. The interface shows only empty arrays; the item shape is this service's. */
+        SalesBySeller: {
+            /** @description The seller, as in `creator` of the sales. */
+            creator: string;
+            /** @description Number of matching sales of this seller. */
+            count: number;
+            /** @description Sum of `totalValue` of those sales, cents. */
+            totalValue: number;
+        };
+        /** @description A course of a sale, as listed in the sales and receipts lists. */
+        SaleCourse: {
+            /** @description Id of the course. */
+            id: number;
+            /** @description Name of the course. */
+            name: string;
+            /** @description Whether the class sold is full-time. */
+            isFullTime: boolean;
+            /** @description Modality of the class sold, such as `remote`, `in-person` or `hybrid`. */
+            modality: string;
+            /** @description Price in cents of the class sold. */
+            price: number;
+        };
+        /** @description A sale in the sales list (#17). Note the upper-case `CPF` key. */
+        SaleListItem: {
+            /** @description Id of the sale (the credit request id, `CreditRequestId`). */
+            id: number;
+            /** @description Name of the campaign the sale came from; null otherwise. */
+            campaignName: string | null;
+            /** @description The campaign's `customIdentifier`; null when the sale did not come from a campaign or the campaign has none. */
+            campaignCustomIdentifier: string | null;
+            /**
+             * Format: date
+             * @description Creation date.
+             */
+            createdAt: string;
+            /**
+             * Format: date
+             * @description Date of the last change.
+             */
+            updatedAt: string;
+            /**
+             * @description Status of the sale: old names by default, new names with `useNewStatusTranslation=true`
+             *     (see the table of sale statuses in the Sales section). Tolerate values not in the table.
+             */
+            resumeStatus: string;
+            /** @description CPF of the buyer, digits only. */
+            CPF: string;
+            /** @description E-mail of the buyer; empty string when not known yet. */
+            email: string;
+            /** @description Phone of the buyer with area code; empty string when not known yet. */
+            phone: string;
+            /** @description Full name of the buyer; empty string when not known yet. */
+            fullName: string;
+            /** @description How the sale was created, `PLATFORM_PAY` (checkout sale, #15), `EXCLUSIVE_SALE` (#16 without campaign) or `CAMPAIGN` (campaign link, or #16 with `campaign_id`). */
+            origin: string;
+            /** @description Kind of product sold, such as `COURSE`. */
+            ProductType: string;
+            /** @description Price of the sale in cents. */
+            totalValue: number;
+            /** @description Upfront (entry) in cents; 0 when none. */
+            upfrontValue: number;
+            /** @description Number of installments chosen by the buyer, or offered when not chosen yet. */
+            installmentsToApply: number;
+            /**
+             * Format: date
+             * @description Date the sale was made effective. Null until then; the interface shows only dates.
+             */
+            madeEffectiveDate: string | null;
+            /** @description Courses of the sale. The interface shows only empty arrays; this service fills it with one item per course sold. */
+            courses: components["schemas"]["SaleCourse"][];
+            /** @description Who created the sale, a consultant e-mail or a system name such as `API` or `CAMPAIGN`. */
+            creator: string;
+            /** @description Whether the sale is a checkout sale (#15, origin `PLATFORM_PAY`). */
+            isPlatformPay: boolean;
+        };
+        /**
+         * @description A product of a checkout sale as sent at creation. Note the spelling: `productSku` and
+         *     `variantSku` here, `productSKU` and `variantSKU` in the sale record. A product is a course and a
+         *     variant is a class of it: the course is found by `productSku` and the class by `variantSku` and
+         *     price; when not found they are registered with these names. Names of existing records are not
+         *     updated.
+         */
+        CheckoutProduct: {
+            /** @description The partner's id of the course. */
+            productSku: string;
+            /** @description Name of the course, used when the course is registered. */
+            productName: string;
+            /** @description The partner's id of the class. */
+            variantSku: string;
+            /** @description Name of the class, used when the class is registered. */
+            variantName: string;
+            /** @description Price of the class in cents. */
+            variantPriceInCents: number;
+        };
+        /**
+         * @description Buyer data known when the sale is created. Every field is optional: the buyer fills in or
+         *     corrects them at the checkout.
+         */
+        CheckoutBuyer: {
+            /** @description Full name. */
+            name?: string;
+            /** @description Phone with area code, digits only, without country code. */
+            phone?: string;
+            email?: string;
+            /** @description CEP, digits only. */
+            zipCode?: string;
+            street?: string;
+            number?: string;
+            /** @description Neighbourhood (bairro). */
+            district?: string;
+            city?: string;
+            complement?: string;
+        };
+        /** @description Body of a checkout sale (#15). */
+        CheckoutSaleRequest: {
+            /** @description CPF of the buyer, 11 digits; check digits are verified (`SALE-009`). The sale is tied to it. */
+            cpf: string;
+            /** @description The partner's own id of the sale. Not unique: the same id may be sent on several sales. */
+            externalSaleId: string;
+            /**
+             * @description Price of the sale in cents. Lower than the sum of `variantPriceInCents` of the products gives
+             *     a discount; higher is refused (`SALE-002`).
+             */
+            checkoutPriceInCents: number;
+            products: components["schemas"]["CheckoutProduct"][];
+            buyer?: components["schemas"]["CheckoutBuyer"];
+            /**
+             * Format: uri
+             * @deprecated
+             * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
+             *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
+             *     `POST /webhooks` instead.
+             */
+            notification_url?: string;
+        };
+        /**
+         * @description Body of an exclusive sale (#16): a sale for one CPF built from courses and classes already
+         *     registered, or from a campaign. `checkout_price_in_cents` and `courses` are required unless
+         *     `campaign_id` is sent (`SALE-008`); with `campaign_id`, price, courses and deadlines come from
+         *     the campaign and those sent are ignored.
+         */
+        ExclusiveSaleRequest: {
+            /** @description CPF of the buyer, 11 digits; check digits are verified (`SALE-009`). */
+            cpf: string;
+            /** @description Price of the sale in cents; at most the sum of the prices of the chosen classes (`SALE-002`). Required unless `campaign_id` is sent. */
+            checkout_price_in_cents?: number;
+            /**
+             * @description Courses sold, each with the class chosen for it; the same item shape and rules as campaign
+             *     courses. A course accepts one class: a course listed twice is refused (`SALE-006`). Required
+             *     unless `campaign_id` is sent.
+             */
+            courses?: {
+                /** @description Id of a course of this partner (`SALE-004` otherwise). */
+                id: number;
+                /** @description Id of a class of that course (`SALE-005` otherwise). */
+                courseClassId: number;
+            }[];
+            /** @description Id of an active campaign of this partner (`SALE-007` otherwise) whose price, courses and deadlines the sale takes. */
+            campaign_id?: string;
+            /**
+             * @description Upfront (entry) amount in cents. It must be lower than the price and not lower than the
+             *     default upfront of the course, or of the partner when the course has none; with several
+             *     courses the largest default applies (`SALE-003`). When absent the default applies.
+             */
+            upfront_amount_in_cents?: number;
+            /** @description Days from the sale to the first installment. When absent the partner's default applies. */
+            running_days_to_first_installment?: number;
+            /** @description Days the checkout stays open before the sale expires. When absent the partner's default applies. */
+            running_days_to_expire?: number;
+            /** @description Largest number of installments offered to the buyer. When absent the partner's default applies. */
+            maxInstallmentsToApply?: number;
+            /** @description The partner's id of the consultant (seller) who made the sale. */
+            consultant_id?: string;
+            /** @description Full name of the buyer. */
+            full_name?: string;
+            /** @description E-mail of the buyer. */
+            email?: string;
+            /** @description Phone of the buyer with area code, digits only. */
+            phone?: string;
+        };
+        /**
+         * @description A course as carried by a campaign or an exclusive sale: the course, its price and the class
+         *     chosen for it. A course accepts one class, so `courseClassIds` holds one id.
+         */
+        CampaignCourse: {
+            /** @description Id of the course. */
+            id: number;
+            /** @description Name of the course. */
+            name: string;
+            /** @description Price in cents of the chosen class (the course price when the class has none). */
+            price: number;
+            /** @description Modality of the chosen class, such as `remote`, `in-person` or `hybrid`. */
+            modality: string;
+            /** @description Whether the chosen class is full-time (`CourseClassPeriodId` 1). */
+            isFullTime: boolean;
+            /** @description Id of the chosen class; one item. */
+            courseClassIds: number[];
+            /** @description The partner's id of the course (`internalPartnerProductId`); empty string when the course has none. */
+            courseSKU: string;
+        };
+        /** @description An exclusive sale, as answered at creation (#16). */
+        ExclusiveSale: {
+            /** @description Id of the sale (the credit request id, `CreditRequestId`). */
+            id: number;
+            /** @description CPF of the buyer, digits only. */
+            cpf: string;
+            /** @description Full name of the buyer as sent (`full_name`); null when not sent. The interface types it string; null is this service's value for "not sent". */
+            fullName: string | null;
+            /** @description Last status of the sale notified to the partner, in the list vocabulary (`resumeStatus` old names), such as `not_logged`. */
+            webhook: string;
+            /** @description URL of the hosted checkout of the sale, to hand to the buyer. */
+            redirect_url: string;
+            /** @description Price of the sale in cents. */
+            checkout_price_in_cents: number;
+            /** @description Days from the sale to the first installment. */
+            running_days_to_first_installment: number;
+            /** @description Days the checkout stays open before the sale expires. */
+            running_days_to_expire: number;
+            /** @description Courses sold, as in a campaign. */
+            courses: components["schemas"]["CampaignCourse"][];
+            /** @description Progress of the buyer through the checkout. */
+            snapshot: {
+                /** @description Status of the sale in the list vocabulary (old names); `not_logged` at creation. */
+                status: string;
+                /** @description Basic data of the buyer, `incomplete` or `complete`. */
+                basic_info_status: string;
+                /** @description Documents of the buyer, `incomplete`, `pending_review` or `complete`. */
+                document_status: string;
+                /** @description Guarantor, `unneeded`, `needed`, `pending` or `approved`. */
+                guarantor_status: string;
+                /**
+                 * Format: date
+                 * @description Date the contract was signed; null until then.
+                 */
+                signed_date: string | null;
+                /**
+                 * Format: date
+                 * @description Date the first installment (or the upfront) was paid; null until then.
+                 */
+                first_installment_paid_date: string | null;
+            };
+            /** @description Statuses notified for this sale, oldest first. */
+            logs: {
+                /** @description Status notified, list vocabulary (old names). */
+                webhook: string;
+                /**
+                 * Format: date
+                 * @description Date of the notification.
+                 */
+                createdAt: string;
+            }[];
+            /** @description The partner's id of the consultant, as sent; null when not sent. The interface types it string; null is this service's value for "not sent". */
+            consultant_id: string | null;
+            /** @description Who created the sale, the `Api-Token` integration (`API`) or a consultant e-mail. */
+            creator: string;
+            /** @description Version of the exclusive sale format; 2 for sales created through this API. */
+            version: number;
+            /** @description Largest number of installments offered to the buyer. */
+            maxInstallmentsToApply: number;
+            /**
+             * Format: date
+             * @description Creation date.
+             */
+            createdAt: string;
+            /**
+             * Format: date
+             * @description Date of the last change.
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description A product of a sale record. Note the spelling: `productSKU` and `variantSKU` (upper-case SKU)
+         *     here, `productSku` and `variantSku` in the creation body.
+         */
+        SaleProduct: {
+            /** @description The partner's id of the course; empty string when the course has none. */
+            productSKU: string;
+            /** @description Name of the course. */
+            productName: string;
+            /** @description The partner's id of the class; empty string when the class has none. */
+            variantSKU: string;
+            /** @description Name of the class. */
+            variantName: string;
+            /** @description Price of the class in cents. */
+            variantPriceInCents: number;
+        };
+        /** @description Buyer data of a sale. Every key is present; a value the buyer has not filled in yet is an empty string. */
+        SaleBuyer: {
+            /** @description Full name. */
+            name: string;
+            /** @description Phone with area code, digits only, without country code. */
+            phone: string;
+            email: string;
+            /** @description CEP, digits only. */
+            zipCode: string;
+            street: string;
+            number: string;
+            /** @description Neighbourhood (bairro). */
+            district: string;
+            city: string;
+            complement: string;
+        };
+        /** @description A sale as returned by the lookups by `saleId` and by `externalSaleId`. */
+        SaleRecord: {
+            /** @description URL of the hosted checkout of the sale. */
+            checkoutUrl: string;
+            /** @description The partner's id sent at creation (#15); empty string for sales created otherwise (exclusive and campaign sales). */
+            externalSaleId: string;
+            /** @description Status of the sale in the lookup vocabulary, such as `Efetivado`; see the table of sale statuses in the Sales section. */
+            status: string;
+            /** @description Id of the sale (the credit request id, `CreditRequestId`, `crid`). */
+            saleId: number;
+            /** @description CPF of the buyer, digits only. */
+            cpf: string;
+            /** @description Price of the sale in cents. */
+            checkoutPriceInCents: number;
+            products: components["schemas"]["SaleProduct"][];
+            buyer: components["schemas"]["SaleBuyer"];
+        };
+        /**
+         * @description A receipt in the receipts list (#20): a made-effective sale (credit request) and what the
+         *     partner received and will receive for it. Values are integer cents.
+         */
+        Receipt: {
+            /** @description Credit request id, the same as the sale id. */
+            crid: number;
+            /** @description Name of the campaign the sale came from; null otherwise. */
+            campaignName: string | null;
+            /** @description URL of the hosted checkout of the sale. */
+            redirectUrl: string;
+            email: string;
+            /** @description Full name of the buyer. */
+            name: string;
+            /** @description Phone of the buyer with area code. */
+            phone: string;
+            /** @description CPF of the buyer, digits only. */
+            cpf: string;
+            /** @description Kind of product sold, such as `COURSE`. */
+            productType: string;
+            /** @description Status of the receipt, `effective` or `canceled` (after a cancellation or chargeback); see the table of sale statuses in the Sales section. */
+            status: string;
+            /** @description Release of the course to the student, `released` or `pending`. */
+            hostingStatus: string;
+            /**
+             * Format: date
+             * @description Due date of the next installment the buyer pays; null when none is left.
+             */
+            nextPaymentDate: string | null;
+            /**
+             * Format: date
+             * @description Date the course was released to the student; null until then.
+             */
+            courseReleasedAt: string | null;
+            courses: components["schemas"]["SaleCourse"][];
+            /** @description Price of the sale. */
+            saleValue: number;
+            /** @description Amount already transferred to the partner. */
+            receivedValue: number;
+            /** @description Amount still to be transferred to the partner. */
+            missingValue: number;
+            /** @description Value of one installment of the buyer. */
+            installmentValue: number;
+            /** @description Amount of the next expected transfer (TED) to the partner. */
+            expectedTedValue: number;
+            /**
+             * Format: date
+             * @description Date the sale was made effective.
+             */
+            madeEffectiveDate: string | null;
+            /**
+             * Format: date
+             * @description Date of the last transfer made to the partner; null before the first.
+             */
+            transferDate: string | null;
+            /**
+             * Format: date
+             * @description Date of the next expected transfer; null when none is expected.
+             */
+            expectedTransferDate: string | null;
+            /**
+             * Format: date
+             * @description Date of the renegotiation agreement; null when there is none.
+             */
+            agreementDate: string | null;
+            /** @description Commission of the operator on the sale. */
+            commission: {
+                /** @description Commission in cents. */
+                value: number;
+                /** @description Commission, percent. */
+                percentage: number;
+            };
+            /** @description Installments of the buyer. */
+            installmentCount: {
+                current: {
+                    /** @description Number of upfront (entry) payments, 0 or 1. */
+                    upfront: number;
+                    /** @description Number of installments after the upfront. */
+                    installments: number;
+                };
+                /** @description Installments paid. */
+                paid: number;
+                /** @description Installments overdue; null when none is overdue. */
+                late: number | null;
+            };
+            /** @description Days the oldest overdue installment is late; null when none is overdue. */
+            lateDays: number | null;
+            /** @description Address of the buyer; empty strings where unknown. */
+            address: {
+                street: string;
+                number: string;
+                complement: string;
+                district: string;
+                cep: string;
+                city: string;
+                /** @description UF, two letters. */
+                state: string;
+            };
+            /** @description Number of installments (parcelas de financiamento) of the buyer's financing; 0 for a sale paid at sight. */
+            pfCount: number;
+            /** @description Id of the next installment the buyer pays. Null when none is left; the interface shows only integers. */
+            nextPaymentInstallmentId: number | null;
+            /** @description Whether the partner may see every detail of the financing (installments, dates). */
+            showFullPlatformDetails: boolean;
+            /** @description Whether the partner may see a summary of the financing. */
+            showPlatformDetails: boolean;
+            /** @description Whether the installments were renegotiated. */
+            isRenegotiated: boolean;
+            /** @description Note of the operator on the sale. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or a string. */
+            comment: string | null;
+            /** @description Installment value before a renegotiation, cents. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
+            originalInstallmentsValue: number | null;
+            /** @description Number of installments before a renegotiation. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
+            originalNumberOfInstallments: number | null;
+        };
+        /** @description An installment of the buyer in a receipt detail. Values are integer cents. */
+        ReceiptInstallment: {
+            /** @description Number of the installment, 0 for the upfront. */
+            count: number;
+            /** @description Value of the installment. */
+            originalValue: number;
+            /** @description Amount the buyer paid. */
+            paidValue: number;
+            /** @description Commission of the operator on it (the key is spelled `Comission`). */
+            platformComission: number;
+            /** @description Amount the partner receives for it. */
+            receivedValue: number;
+            /** @description Status of the installment, such as `paid`, `open` or `late`. */
+            status: string;
+            /**
+             * Format: date
+             * @description Due date.
+             */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description Date the buyer paid. Null while unpaid; the interface shows only dates.
+             */
+            userPaidDate: string | null;
+            /**
+             * Format: date
+             * @description Date of the renegotiation agreement that set it. Null when there is none; the interface shows only dates.
+             */
+            agreementDate: string | null;
+            /** @description Days late; null when not late. */
+            delayedDays: number | null;
+            /**
+             * Format: date
+             * @description Date the payment is expected to clear; null while unpaid.
+             */
+            expectedCompensationDate: string | null;
+            /**
+             * Format: date
+             * @description Date the payment cleared; null until then.
+             */
+            compensationDate: string | null;
+            /**
+             * Format: date
+             * @description Date the amount was transferred to the partner; null until then.
+             */
+            withdrawDate: string | null;
+        };
+        /** @description A chargeback or a cancellation of a receipt; item shape defined by this service. */
+        ReceiptAdjustment: {
+            /**
+             * Format: date
+             * @description Date it was processed.
+             */
+            date: string;
+            /** @description Amount reversed, in cents. */
+            value: number;
+            /** @description Reason given, when known. */
+            reason: string | null;
+        };
+        /**
+         * @description Detail of a receipt (#21): a credit request with its installments, chargebacks and
+         *     cancellations. Values are integer cents. The keys shown only with null values by the interface
+         *     (`remaining_declarations`, `company_name`, `linkedin_url`, `startsAt`, `endsAt`,
+         *     `bankslipValue`, `bankslipDueDate`, `bankslipPaidAt`, `bankslipStatus`) are always present; their
+         *     type is not fixed by the contract, and this service answers null or the type given here.
+         */
+        ReceiptDetail: {
+            /** @description Credit request id, the same as the sale id. */
+            creditRequestId: number;
+            /** @description Full name of the buyer. */
+            name: string;
+            /** @description Phone of the buyer with area code. */
+            phone: string;
+            /** @description Address of the buyer on one line. */
+            address: string;
+            email: string;
+            /** @description Kind of product sold, such as `COURSE`. */
+            productType: string;
+            /**
+             * Format: date
+             * @description Date the sale was made effective.
+             */
+            madeEffectiveDate: string;
+            courses: {
+                /** @description Id of the course. */
+                id: number;
+                /** @description Name of the course. */
+                courseName: string;
+            }[];
+            /** @description Price of the sale. */
+            value: number;
+            /** @description Amount the buyer paid so far. */
+            paidValues: number;
+            /** @description Part of `paidValues` paid through the platform. */
+            paidValuesPlatform: number;
+            /**
+             * Format: date
+             * @description Date of the last transfer (TED) to the partner; null before the first.
+             */
+            TedDate: string | null;
+            /**
+             * Format: date
+             * @description Date of the next expected transfer; null when none is expected.
+             */
+            expectedTedDate: string | null;
+            /** @description Number of installments, the upfront not counted. */
+            totalInstallments: number;
+            /** @description Whether the sale has an upfront (entry) payment. */
+            hasUpFront: boolean;
+            /** @description URL of the invoice (fatura); empty string when there is none. */
+            faturaUrl: string;
+            /** @description URL of the service invoice (nota fiscal); empty string when there is none. */
+            NFUrl: string;
+            installments: components["schemas"]["ReceiptInstallment"][];
+            chargeBack: {
+                /** @description Whether a card payment of the sale was contested (chargeback). */
+                isChargeBack: boolean;
+                /** @description The chargebacks. The interface shows only empty arrays; the item shape is this service's. */
+                data: components["schemas"]["ReceiptAdjustment"][];
+            };
+            cancellation: {
+                /** @description Whether the sale was cancelled after it was made effective. */
+                isCancellation: boolean;
+                /** @description The cancellations. The interface shows only empty arrays; the item shape is this service's. */
+                data: components["schemas"]["ReceiptAdjustment"][];
+            };
+            /** @description Only null so far; type not fixed by the contract (null or integer here). */
+            remaining_declarations: number | null;
+            /** @description Only null so far; type not fixed by the contract (null or string here). */
+            company_name: string | null;
+            /** @description Only null so far; type not fixed by the contract (null or string here). */
+            linkedin_url: string | null;
+            /**
+             * Format: date
+             * @description Only null so far; type not fixed by the contract (null or a date here).
+             */
+            startsAt: string | null;
+            /**
+             * Format: date
+             * @description Only null so far; type not fixed by the contract (null or a date here).
+             */
+            endsAt: string | null;
+            /** @description Only null so far; type not fixed by the contract (null or integer cents here). */
+            bankslipValue: number | null;
+            /**
+             * Format: date
+             * @description Only null so far; type not fixed by the contract (null or a date here).
+             */
+            bankslipDueDate: string | null;
+            /**
+             * Format: date
+             * @description Only null so far; type not fixed by the contract (null or a date here).
+             */
+            bankslipPaidAt: string | null;
+            /** @description Only null so far; type not fixed by the contract (null or string here). */
+            bankslipStatus: string | null;
+        };
+        /** @description An event a configuration receives. The single entry named `all` selects every event, those added later included. */
+        WebhookEnabledEvent: {
+            /**
+             * @description Name of an event (see the `webhooks` section), or `all`.
+             * @enum {string}
+             */
+            name: "all" | "cartAbandonment" | "invoiceCreated" | "invoiceExpired" | "paymentDeclined" | "financingDenied" | "guarantorNeeded" | "purchaseConfirmed" | "purchaseCancelled";
+        };
+        /** @description A stored webhook configuration. The token is never returned; `hasAuthorizationToken` tells whether one is set. */
+        WebhookConfiguration: {
+            /**
+             * Format: uuid
+             * @description Id of the configuration.
+             */
+            id: string;
+            configurationName: string;
+            /** @description URL that receives the deliveries. */
+            webhookUrl: string;
+            /** @description Events received, as registered (`[{"name": "all"}]` for every event). */
+            enabledEvents: components["schemas"]["WebhookEnabledEvent"][];
+            /** @description Whether deliveries carry the `authorization` header. */
+            hasAuthorizationToken: boolean;
+            /** @description Whether the configuration receives events. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description Creation instant, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Instant of the last change, UTC.
+             */
+            updatedAt: string;
+        };
+        /** @description Body of a new webhook configuration (#22). */
+        WebhookConfigurationRequest: {
+            /** @description Name of the configuration, for the partner's own reference; need not be unique. */
+            configurationName: string;
+            /**
+             * Format: uri
+             * @description URL that receives the deliveries, `http` or `https`. Addresses in private ranges are refused
+             *     (`WEBHOOK-002`); loopback is allowed only when the service runs in development or tests.
+             */
+            webhookUrl: string;
+            /**
+             * @description Events to receive, each once; `[{"name": "all"}]` selects every event and cannot be combined
+             *     with other names (`WEBHOOK-003`). May be empty: the configuration then receives nothing until
+             *     events are enabled with `PATCH`.
+             */
+            enabledEvents: components["schemas"]["WebhookEnabledEvent"][];
+            /**
+             * @description Value sent, exactly as given, in the `authorization` header of every delivery. Without it the
+             *     header is not sent. It is stored but never shown again (see `hasAuthorizationToken`).
+             */
+            authorizationToken?: string;
+        };
+        /**
+         * @description Changes to a webhook configuration: only the keys sent change. `authorizationToken: null`
+         *     removes the token.
+         */
+        WebhookConfigurationPatch: {
+            /** @description New name. */
+            configurationName?: string;
+            /**
+             * Format: uri
+             * @description New URL; the same rules as at creation (`WEBHOOK-002`).
+             */
+            webhookUrl?: string;
+            /** @description New list of events, replacing the old one; the same rules as at creation (`WEBHOOK-003`). */
+            enabledEvents?: components["schemas"]["WebhookEnabledEvent"][];
+            /** @description New token for the `authorization` header, or null to stop sending the header. */
+            authorizationToken?: string | null;
+            /** @description false stops the deliveries of new events (pending retries are abandoned); true reactivates. */
+            active?: boolean;
+        };
+        /**
+         * @description Name of an outgoing event (the `event` of its payload); see the `webhooks` section.
+         * @enum {string}
+         */
+        WebhookEventName: "cartAbandonment" | "invoiceCreated" | "invoiceExpired" | "paymentDeclined" | "financingDenied" | "guarantorNeeded" | "purchaseConfirmed" | "purchaseCancelled";
+        /**
+         * @description One delivery of an event to one configuration, with its attempts. The first attempt is due 15
+         *     seconds after the event; attempts 2, 3 and 4 are due 2, 5 and 15 minutes after the failure of the
+         *     previous one. An answer with a 2XX status succeeds; any other status, a timeout (10 seconds) or a
+         *     connection error fails the attempt.
+         */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Id of the delivery.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Id of the event, sent in the `X-Webhook-Event-Id` header; the same for every delivery of the event.
+             */
+            eventId: string;
+            event: components["schemas"]["WebhookEventName"];
+            /** @description Whether the delivery was asked with `POST /webhooks/test/{id}` (fictional data). */
+            test: boolean;
+            /**
+             * @description `pending` while an attempt is due, `succeeded` after a 2XX, `failed` after the 4th failed
+             *     attempt or when the configuration was deactivated with attempts still due.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made, oldest first. */
+            attempts: {
+                /** @description Number of the attempt, sent in the `X-Webhook-Attempt` header. */
+                number: number;
+                /**
+                 * Format: date-time
+                 * @description When the attempt started, UTC.
+                 */
+                attemptedAt: string;
+                /** @description HTTP status answered by the receiver; null when no answer came. */
+                statusCode: number | null;
+                /** @description Why the attempt failed without an answer (timeout, connection refused, ...); null otherwise. */
+                error: string | null;
+                /** @description Time until the answer or the failure, milliseconds. */
+                durationMs: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, UTC; null when none is.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was stored, UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Instant of the last change, UTC.
+             */
+            updatedAt: string;
+        };
+        /** @description Address in an event payload; empty strings where unknown. */
+        WebhookAddress: {
+            city: string;
+            /** @description UF, two letters. */
+            state: string;
+            number: string;
+            street: string;
+            /** @description CEP, digits only. */
+            zipCode: string;
+            /** @description Neighbourhood (bairro). */
+            district: string;
+            complement: string;
+        };
+        /** @description A buyer or a guarantor in an event payload; empty strings for data not filled in yet. */
+        WebhookPerson: {
+            name: string;
+            email: string;
+            /** @description Phone with area code, without country code. */
+            phone: string;
+            /** @description Document number, digits only. */
+            personalDocument: string;
+            /**
+             * @description Type of `personalDocument`; currently always `CPF`.
+             * @example CPF
+             */
+            personalDocumentType: string;
+            address: components["schemas"]["WebhookAddress"];
+        };
+        /** @description Present in every event of an installment bank slip (financing) sale, absent otherwise. */
+        WebhookFinancingDetails: {
+            /**
+             * @description Step of the financing flow the buyer is on: `Informações básicas do aluno`,
+             *     `Indicação do avalista`, `Documentos do aluno`, `Documentos do avalista` (also sent as
+             *     `Documentos do Avalista`), `Assinatura do contrato`, `Pagamento da entrada`; null when no
+             *     step applies (for example after a cancellation). Compare ignoring case, and tolerate
+             *     values outside this list without failing.
+             * @example Pagamento da entrada
+             */
+            currentStep: string | null;
+            /** @description Why the financing was denied (credit or fraud risk); null unless denied. */
+            deniedReason: string | null;
+        };
+        /**
+         * @description The sale in an event payload.
+         *
+         *     **Dates.** `createdAt`, `updatedAt`, `canceledAt` and `madeEffectiveAt` are written as ISO 8601
+         *     with the suffix `Z`, but the value is Brasília time (UTC−3), not UTC: add 3 hours to get UTC.
+         *     For example `2026-03-10T14:30:00.000Z` is 17:30 UTC. This reproduces the behaviour receivers
+         *     already handle; the fields of our other resources are true UTC.
+         */
+        WebhookCheckout: {
+            /** @description Total value of the sale in reais, decimal string (`1990.00`). */
+            price: string;
+            /** @description URL where the buyer finishes the purchase. */
+            checkoutUrl: string;
+            /** @description Id of the sale (`saleId` of the lookups, `crid` of the receipts); a JSON number. */
+            saleId: number;
+            /** @description E-mail of the seller (consultant) linked to the sale; null when none. */
+            seller: string | null;
+            /**
+             * Format: date-time
+             * @description Creation of the sale; Brasília time written with `Z` (add 3 hours for UTC).
+             */
+            createdAt: string | null;
+            /**
+             * Format: date-time
+             * @description Last change of the sale; Brasília time written with `Z` (add 3 hours for UTC).
+             */
+            updatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Cancellation of the sale, null unless cancelled; Brasília time written with `Z` (add 3 hours for UTC).
+             */
+            canceledAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the sale was made effective, null until then; Brasília time written with `Z` (add 3 hours for UTC).
+             */
+            madeEffectiveAt: string | null;
+            /** @description Payment methods offered at the checkout. */
+            paymentMethods: ("bankSlip" | "pix" | "creditCard" | "creditAsAService" | "antecipatedFinancing")[];
+            /** @description Products of the sale; currently a single item even for a sale of several products. */
+            products: {
+                /** @description Id of the course. */
+                productId: number;
+                /** @description The partner's id of the course; null when it has none. */
+                productSku: string | null;
+                /** @description Name of the course. */
+                productName: string;
+                /** @description Id of the class. */
+                variantId: number;
+                /** @description The partner's id of the class (`partnerSKU`); null when it has none. */
+                variantSku: string | null;
+                /** @description Name of the class. */
+                variantName: string;
+                /** @description Price of the class in reais, decimal string. */
+                variantPrice: string;
+            }[];
+            financingDetails?: components["schemas"]["WebhookFinancingDetails"];
+        };
+        /**
+         * @description Keys common to every event payload. `checkout.financingDetails` is present in every event of
+         *     an installment bank slip sale. Each event adds `payment` and `guarantor` by its own rules.
+         */
+        WebhookEventBase: {
+            event: components["schemas"]["WebhookEventName"];
+            buyer: components["schemas"]["WebhookPerson"];
+            checkout: components["schemas"]["WebhookCheckout"];
+        };
+        /** @description The guarantor of the financing, same fields as the buyer; null when the sale has none. */
+        WebhookGuarantor: components["schemas"]["WebhookPerson"] | null;
+        /**
+         * @description Payload of `cartAbandonment`: the buyer stopped at the checkout without finishing.
+         *
+         *     - `event` is `cartAbandonment`.
+         *     - `payment` is absent.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        CartAbandonmentEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "cartAbandonment";
+            guarantor: components["schemas"]["WebhookGuarantor"];
+            /** @description Never present in this event (the key is absent). */
+            payment?: unknown;
+        };
+        /**
+         * @description The payment linked to the event. Which keys are present depends on the method: `url`,
+         *     `dueDate` and `digitableLine` for a bank slip (at sight or the financing entry); `url`,
+         *     `dueDate` and `pix` for Pix; `creditCard` for a card, with `declinedReason` in `paymentDeclined`.
+         */
+        WebhookPayment: {
+            /** @description Method chosen, one of the checkout's `paymentMethods` (`bankSlip`, `pix`, `creditCard`, `creditAsAService`, `antecipatedFinancing`). */
+            paymentMethod: string;
+            /** @description URL where the buyer pays (bank slip or Pix page). */
+            url?: string;
+            /**
+             * Format: date
+             * @description Due date of the invoice.
+             */
+            dueDate?: string;
+            /** @description Digitable line of the bank slip. */
+            digitableLine?: string;
+            pix?: {
+                /** @description URL of the Pix QR Code image. */
+                pixQrCode: string;
+                /** @description Pix copy-and-paste text. */
+                pixQrCodeText: string;
+            };
+            creditCard?: {
+                /** @description Card brand, when available. */
+                cardBrand?: string;
+                /** @description Last four digits, when available. */
+                lastFourDigits?: string;
+                /** @description Card installments; a JSON number. */
+                numberOfInstallments: number;
+            };
+            /** @description Why the card was refused; in `paymentDeclined`. */
+            declinedReason?: string;
+        };
+        /**
+         * @description Payload of `invoiceCreated`: a Pix, an at-sight bank slip or the entry invoice of the financing was generated.
+         *
+         *     - `event` is `invoiceCreated`.
+         *     - `payment` is present, null when no payment is linked.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        InvoiceCreatedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "invoiceCreated";
+            payment: components["schemas"]["WebhookPayment"] | null;
+            guarantor: components["schemas"]["WebhookGuarantor"];
+        };
+        /**
+         * @description Payload of `invoiceExpired`: the Pix or the at-sight bank slip expired unpaid.
+         *
+         *     - `event` is `invoiceExpired`.
+         *     - `payment` is present, null when no payment is linked.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        InvoiceExpiredEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "invoiceExpired";
+            payment: components["schemas"]["WebhookPayment"] | null;
+            guarantor: components["schemas"]["WebhookGuarantor"];
+        };
+        /**
+         * @description Payload of `paymentDeclined`: a credit card payment attempt was declined.
+         *
+         *     - `event` is `paymentDeclined`.
+         *     - `payment` is present, null when no payment is linked.
+         *     - `guarantor` is absent.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        PaymentDeclinedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "paymentDeclined";
+            payment: components["schemas"]["WebhookPayment"] | null;
+            /** @description Never present in this event (the key is absent). */
+            guarantor?: unknown;
+        };
+        /** @description The sale in an event that concerns financing (installment bank slip) sales only; `financingDetails` is always present. */
+        WebhookFinancingCheckout: components["schemas"]["WebhookCheckout"] & {
+            financingDetails: components["schemas"]["WebhookFinancingDetails"];
+        };
+        /**
+         * @description Payload of `financingDenied`: the financing was denied for credit or fraud risk.
+         *
+         *     - `event` is `financingDenied`.
+         *     - `payment` is absent.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present (these events concern financing sales only); `deniedReason` says why.
+         */
+        FinancingDeniedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "financingDenied";
+            guarantor: components["schemas"]["WebhookGuarantor"];
+            checkout: components["schemas"]["WebhookFinancingCheckout"];
+            /** @description Never present in this event (the key is absent). */
+            payment?: unknown;
+        };
+        /**
+         * @description Payload of `guarantorNeeded`: a guarantor must accept and sign the contract.
+         *
+         *     - `event` is `guarantorNeeded`.
+         *     - `payment` is absent.
+         *     - `guarantor` is present and holds the guarantor named by the buyer.
+         *     - `checkout.financingDetails` is present (these events concern financing sales only).
+         */
+        GuarantorNeededEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "guarantorNeeded";
+            guarantor: components["schemas"]["WebhookPerson"];
+            checkout: components["schemas"]["WebhookFinancingCheckout"];
+            /** @description Never present in this event (the key is absent). */
+            payment?: unknown;
+        };
+        /**
+         * @description The financing (installment bank slip) contract of the sale; in `purchaseConfirmed` and
+         *     `purchaseCancelled` of financing sales only. Money and rates are decimal strings in reais and
+         *     percent.
+         */
+        WebhookFinancing: {
+            /** @description Tax (IOF) of the contract. */
+            IOF: string;
+            /** @description Base value of one installment. */
+            pmt: string;
+            /** @description Total financed, without the entry, with the tax spread over the installments. */
+            takenAmount: string;
+            /** @description Entry value, with the registration fee. */
+            upfrontAmount: string;
+            /** @description Monthly interest, percent. */
+            monthlyInterest: string;
+            /** @description Registration fee. */
+            userRegistrationFee: string;
+            /** @description Installments of the financing; a JSON number. */
+            numberOfInstallments: number;
+        };
+        /** @description The payment linked to a confirmation or a cancellation; `financing` is present for installment bank slip sales. */
+        WebhookPaymentWithFinancing: components["schemas"]["WebhookPayment"] & {
+            financing?: components["schemas"]["WebhookFinancing"];
+        };
+        /**
+         * @description Payload of `purchaseConfirmed`: the purchase became effective.
+         *
+         *     - `event` is `purchaseConfirmed`.
+         *     - `payment` is present, null when no payment is linked; `payment.financing` is present for installment bank slip sales.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        PurchaseConfirmedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "purchaseConfirmed";
+            payment: components["schemas"]["WebhookPaymentWithFinancing"] | null;
+            guarantor: components["schemas"]["WebhookGuarantor"];
+        };
+        /**
+         * @description Payload of `purchaseCancelled`: the purchase was cancelled after confirmation, or a card payment was reversed or contested.
+         *
+         *     - `event` is `purchaseCancelled`.
+         *     - `payment` is present, null when no payment is linked; `payment.financing` is present for installment bank slip sales.
+         *     - `guarantor` is present, null when the sale has no guarantor.
+         *     - `checkout.financingDetails` is present when the sale is an installment bank slip sale.
+         */
+        PurchaseCancelledEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @constant */
+            event: "purchaseCancelled";
+            payment: components["schemas"]["WebhookPaymentWithFinancing"] | null;
+            guarantor: components["schemas"]["WebhookGuarantor"];
+        };
+        /**
+         * @description Payload of the legacy 1.0 notification. The interface does not show the legacy formats; this
+         *     minimal payload is defined by this service.
+         */
+        LegacyV1Notification: {
+            /** @description Id of the dispatch; pass it to `POST /webhook/dispatch-retry` to resend. */
+            webhookId: string;
+            /** @description Id of the sale. */
+            saleId: number;
+            /** @description New status of the sale, list vocabulary (old names), such as `made_effective`. */
+            status: string;
+            /**
+             * Format: date-time
+             * @description When the status changed, UTC.
+             */
+            date: string;
+        };
+        /**
+         * @description Payload of the legacy 2.0 notification. The interface does not show the legacy formats; this
+         *     minimal payload is defined by this service.
+         */
+        LegacyV2Notification: {
+            /** @constant */
+            version: "2.0";
+            /** @description Id of the dispatch; pass it to `POST /webhook/dispatch-retry` to resend. */
+            webhookId: string;
+            /**
+             * @description Always `sale.status_changed`.
+             * @constant
+             */
+            event: "sale.status_changed";
+            sale: {
+                /** @description Id of the sale. */
+                saleId: number;
+                /** @description The partner's id of the sale; empty string when it has none. */
+                externalSaleId: string;
+                /** @description New status of the sale, list vocabulary (old names), such as `made_effective`. */
+                status: string;
+                /**
+                 * Format: date-time
+                 * @description When the status changed, UTC.
+                 */
+                updatedAt: string;
+            };
+        };
     };
     responses: {
         /**
@@ -75,8 +1766,79 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No sale of this partner matches (`SALE-001`, message exactly `Sale not found`), or the path parameter does not match the contract (`VALIDATION-001`). */
+        SaleNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description More than 10 requests per second from this IP (`RATE-001`); retry after the number of seconds in `Retry-After`. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before the next request. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`). */
+        WebhookConfigurationInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No webhook configuration of this partner has this id (`WEBHOOK-001`), or the id is not a UUID (`VALIDATION-001`). */
+        WebhookConfigurationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Received. Any 2XX status ends the delivery; the body is ignored. */
+        WebhookReceived: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Any status other than 2XX (and a timeout of 10 seconds, or a connection error) fails the
+         *     attempt; the next one follows by the retry schedule, up to 4 attempts in all.
+         */
+        WebhookRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description Page number, from 1. */
+        Page: number;
+        /** @description Items per page, at most 100. */
+        Limit: number;
+        /** @description Id of the webhook configuration. */
+        WebhookConfigurationId: string;
+        /**
+         * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+         *     configuration: use it to discard duplicates.
+         */
+        WebhookEventIdHeader: string;
+        /** @description Number of this attempt, 1 to 4. */
+        WebhookAttemptHeader: number;
+        /** @description Id of the legacy dispatch, the same as `webhookId` in the payload. */
+        LegacyDispatchIdHeader: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -122,6 +1884,872 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listSales: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. Not a positive integer: ignored (page 1). */
+                page?: string;
+                /** @description Items per page, 10 by default, at most 100. Not a positive integer: ignored (10); above 100: 100. */
+                limit?: string;
+                /** @description Id of one sale. With it, sales with status `not_logged`, `canceled_by_partner` and `expired` are listed too. Not an integer: ignored. */
+                CreditRequestId?: string;
+                /** @description CPF of the buyer, partial match on the digits. */
+                cpf?: string;
+                /** @description E-mail of the buyer, partial match, ignoring case. */
+                email?: string;
+                /** @description Name of the buyer, partial match, ignoring case and accents. */
+                name?: string;
+                /** @description Status names (`resumeStatus`, old or new names); repeat for several. */
+                status?: string[];
+                /** @description Origins of the sale (`origin`: `PLATFORM_PAY`, `EXCLUSIVE_SALE`, `CAMPAIGN`); repeat for several. */
+                cridOrigin?: string[];
+                /** @description Ids of courses; sales with any of them. Repeat for several; values that are not integers are ignored. */
+                courseId?: string[];
+                /** @description Product types (`ProductType`); repeat for several. */
+                productType?: string[];
+                /** @description Creators (`creator`: consultant e-mails or system names); repeat for several. */
+                creator?: string[];
+                /** @description Campaign names (`campaignName`); repeat for several. */
+                campaign?: string[];
+                /** @description The `customIdentifier` of the campaign of the sale, exact match. */
+                campaignCustomIdentifier?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of creation of the sale. Sent alone, it is also the last day. Not a date: ignored. */
+                startDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of creation of the sale. Not a date: ignored. */
+                endDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of the sale was made effective. Sent alone, it is also the last day. Not a date: ignored. */
+                startEffectiveDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of the sale was made effective. Not a date: ignored. */
+                endEffectiveDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of release of the course. Sent alone, it is also the last day. Not a date: ignored. */
+                startReleasedDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of release of the course. Not a date: ignored. */
+                endReleasedDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. Sent alone, it is also the last day. Not a date: ignored. */
+                startExpectedPaymentDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. Not a date: ignored. */
+                endExpectedPaymentDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of transfer (TED) made to the partner. Sent alone, it is also the last day. Not a date: ignored. */
+                startTedDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of transfer (TED) made to the partner. Not a date: ignored. */
+                endTedDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of next due date of the buyer (MaaS sales). Sent alone, it is also the last day. Not a date: ignored. */
+                startNextPaymentDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of next due date of the buyer (MaaS sales). Not a date: ignored. */
+                endNextPaymentDate?: string;
+                /** @description `true` selects the new status names in `resumeStatus`; any other value keeps the old names. */
+                useNewStatusTranslation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sales. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        /** @description Spelled `metaData` in this response (`metadata` elsewhere). */
+                        metaData: {
+                            salesBySellers: components["schemas"]["SalesBySeller"][];
+                        };
+                        content: components["schemas"]["SaleListItem"][];
+                    };
+                };
+            };
+            /** @description Never answered for the query (wrong parameters are ignored); listed for the contract's error shape only. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCheckoutSale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutSaleRequest"];
+            };
+        };
+        responses: {
+            /** @description Sale created; send the buyer to `checkoutUrl`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description URL of the hosted checkout of the sale. */
+                        checkoutUrl: string;
+                        /** @description The partner's id, as sent. */
+                        externalSaleId: string;
+                        /** @description Id of the sale (the credit request id). */
+                        saleId: number;
+                    };
+                };
+            };
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createExclusiveSale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExclusiveSaleRequest"];
+            };
+        };
+        responses: {
+            /** @description Exclusive sale created; send the buyer to `content.redirect_url`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["ExclusiveSale"];
+                    };
+                };
+            };
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSaleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the sale (the credit request id, `CreditRequestId`, `crid`). */
+                saleId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sale, as a list of one item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleRecord"][];
+                };
+            };
+            400: components["responses"]["SaleNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSalesByExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id of the sale, as sent at creation (`POST /sales`). */
+                externalSaleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching sales, at most 50. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleRecord"][];
+                };
+            };
+            400: components["responses"]["SaleNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+                /** @description Id of one receipt (the sale id, `crid`). */
+                CreditRequestId?: string;
+                /** @description CPF of the buyer, partial match on the digits. */
+                cpf?: string;
+                /** @description E-mail of the buyer, partial match, ignoring case. */
+                email?: string;
+                /** @description Name of the buyer, partial match, ignoring case and accents. */
+                name?: string;
+                /** @description The `customIdentifier` of the campaign of the sale, exact match. */
+                campaignCustomIdentifier?: string;
+                /** @description Receipt statuses (`effective`, `canceled`); repeat for several. */
+                status?: string[];
+                /** @description Product types (`productType`); repeat for several. */
+                productType?: string[];
+                /** @description Ids of courses; receipts with any of them. Repeat for several. */
+                courseId?: string[];
+                /** @description Days late of the oldest overdue installment (`lateDays`): a number (`15`), a range (`1-30`) or an open range (`91+`). Repeat for several. */
+                delayedDay?: string[];
+                /** @description Number of overdue installments (`installmentCount.late`): a number (`2`), a range (`2-3`) or an open range (`4+`). Repeat for several. */
+                delayedInstallment?: string[];
+                /** @description Campaign names (`campaignName`); repeat for several. */
+                campaign?: string[];
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of the sale was made effective. */
+                startEffectiveDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of the sale was made effective. */
+                endEffectiveDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of release of the course. */
+                startReleaseDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of release of the course. */
+                endReleaseDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of next payment of the buyer. */
+                startPaymentDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of next payment of the buyer. */
+                endPaymentDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of renegotiation agreement. */
+                startAgreementDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of renegotiation agreement. */
+                endAgreementDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. */
+                startExpectedTransferDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. */
+                endExpectedTransferDate?: string;
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of transfer made to the partner. */
+                startTransferDate?: string;
+                /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of transfer made to the partner. */
+                endTransferDate?: string;
+                /** @description Any value, even `false` or empty, lists only receipts with a chargeback; omit it to switch the filter off. */
+                chargebacks?: string;
+                /** @description Any value, even `false` or empty, lists only receipts with a cancellation; omit it to switch the filter off. */
+                cancellations?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of receipts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["Receipt"][];
+                    };
+                };
+            };
+            /** @description A parameter does not match the contract (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReceiptDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Credit request id (the sale id, `crid`). */
+                CreditRequestId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptDetail"];
+                };
+            };
+            /** @description No made-effective credit request of this partner has this id (`RECEIPT-001`), or the id is not a positive integer (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookConfigurations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["WebhookConfiguration"][];
+                    };
+                };
+            };
+            /** @description A parameter does not match the contract (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConfigurationRequest"];
+            };
+        };
+        responses: {
+            /** @description Configuration created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["WebhookConfiguration"];
+                    };
+                };
+            };
+            400: components["responses"]["WebhookConfigurationInvalid"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook configuration. */
+                id: components["parameters"]["WebhookConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["WebhookConfigurationNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook configuration. */
+                id: components["parameters"]["WebhookConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookConfigurationPatch"];
+            };
+        };
+        responses: {
+            /** @description The configuration as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["WebhookConfiguration"];
+                    };
+                };
+            };
+            /**
+             * @description No configuration of this partner has this id (`WEBHOOK-001`), the body does not match the
+             *     contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook configuration. */
+                id: components["parameters"]["WebhookConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test events stored; their first attempts leave about 15 seconds later. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description The test events created, one per enabled event. */
+                        events: {
+                            /**
+                             * Format: uuid
+                             * @description Id of the test event, sent in `X-Webhook-Event-Id`.
+                             */
+                            eventId: string;
+                            event: components["schemas"]["WebhookEventName"];
+                        }[];
+                    };
+                };
+            };
+            /** @description No configuration of this partner has this id (`WEBHOOK-001`), or it is inactive or has no enabled event (`WEBHOOK-004`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only deliveries in this status. */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the webhook configuration. */
+                id: components["parameters"]["WebhookConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["WebhookConfigurationNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryLegacyWebhookDispatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Ids of the legacy dispatches to resend (`webhookId` of their payloads). */
+                    webhookIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The dispatches were queued for resending. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description The body does not match the contract (`VALIDATION-001`) or a dispatch cannot be resent (`WEBHOOK-005`, `WEBHOOK-006`, `WEBHOOK-007`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    onCartAbandonment: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartAbandonmentEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onInvoiceCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onInvoiceExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceExpiredEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onPaymentDeclined: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentDeclinedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onFinancingDenied: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinancingDeniedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onGuarantorNeeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuarantorNeededEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onPurchaseConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseConfirmedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onPurchaseCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the event. The same on every attempt and on the deliveries of the event to every
+                 *     configuration: use it to discard duplicates.
+                 */
+                "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
+                /** @description Number of this attempt, 1 to 4. */
+                "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseCancelledEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookReceived"];
+            "4XX": components["responses"]["WebhookRefused"];
+        };
+    };
+    onLegacyV1SaleStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Id of the legacy dispatch, the same as `webhookId` in the payload. */
+                "X-Webhook-Dispatch-Id": components["parameters"]["LegacyDispatchIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegacyV1Notification"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status leaves the dispatch resendable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received; the dispatch can be resent with `POST /webhook/dispatch-retry`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLegacyV2SaleStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Id of the legacy dispatch, the same as `webhookId` in the payload. */
+                "X-Webhook-Dispatch-Id": components["parameters"]["LegacyDispatchIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegacyV2Notification"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status leaves the dispatch resendable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received; the dispatch can be resent with `POST /webhook/dispatch-retry`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

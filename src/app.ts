@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { AppContext } from './context.js';
 import { migrationsApplied } from './db/migrate.js';
 import { authenticateInstitution, authenticatePartner } from './http/auth.js';
+import { DocsPages, docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './http/errors.js';
 import { httpLogger } from './http/logging.js';
@@ -9,8 +10,13 @@ import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 
-/** The HTTP application: both APIs, each validated against its own OpenAPI document. */
-export async function createApp(ctx: AppContext): Promise<Express> {
+export interface AppOptions {
+  /** The Redoc pages served at `/docs/{api}`. (Default: pages built at their first request) */
+  docs?: DocsPages;
+}
+
+/** The HTTP application: both APIs, each validated against its own OpenAPI document, and their docs. */
+export async function createApp(ctx: AppContext, options: AppOptions = {}): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.use(httpLogger(ctx.logger));
@@ -27,6 +33,9 @@ export async function createApp(ctx: AppContext): Promise<Express> {
       res.status(503).json({ status: 'database unreachable' });
     }
   });
+
+  // Reference pages and raw documents: outside both APIs, no authentication.
+  app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));
 
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
   const validateResponses = ctx.config.validateResponses;

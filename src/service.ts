@@ -9,6 +9,7 @@ import type { AppContext } from './context.js';
 import { createDatabase } from './db/client.js';
 import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
+import { DocsPages } from './http/docs.js';
 import { startWorker } from './jobs/worker.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
 
@@ -63,16 +64,20 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let server: Server | undefined;
   let url: string | undefined;
+  let docs: DocsPages | undefined;
   if (options.role !== 'worker') {
-    server = createServer(await createApp(ctx));
+    docs = new DocsPages(logger);
+    server = createServer(await createApp(ctx, { docs }));
     await listen(server, config.port);
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
+    docs.prepare(); // build missing or stale reference pages in the background
   }
   const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      docs?.stop();
       if (server) await close(server);
       await runner?.stop();
       await sql.end({ timeout: 5 });
