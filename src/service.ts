@@ -10,6 +10,7 @@ import { createDatabase } from './db/client.js';
 import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { startWorker } from './jobs/worker.js';
+import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
 
 export interface ServiceOptions {
@@ -59,6 +60,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     server = createServer(await createApp(ctx));
     await listen(server, config.port);
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  }
+  if (options.role !== 'api') {
+    // Schedules that came due while no worker ran (campaign starts and ends, class expiries).
+    const swept = await db.transaction((tx) => applyDueSchedules(tx, ctx.clock.now()));
+    logger.info(swept, 'start-up sweep of catalogue schedules');
   }
   const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 
