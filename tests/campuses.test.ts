@@ -36,12 +36,12 @@ describe('campuses', () => {
   });
 
   it('refuses a name the partner already uses, ignoring case, with CAMPUS-001', async () => {
-    const first = await givenCampus(t, partner.headers, { name: 'Unidade Moema' });
+    const first = await givenCampus(t, partner.headers, { name: 'Unidade São José' });
     const before = await countRows(t, 'campuses');
-    const res = await request(t.app).post('/campuses').set(partner.headers).send(campusBody({ name: 'UNIDADE MOEMA' })).expect(400);
+    const res = await request(t.app).post('/campuses').set(partner.headers).send(campusBody({ name: 'UNIDADE SÃO JOSÉ ' })).expect(400);
     expect(res.body).toEqual({
       code: 'CAMPUS-001',
-      message: 'name: a campus named "UNIDADE MOEMA" already exists',
+      message: 'name: a campus named "UNIDADE SÃO JOSÉ" already exists',
       details: [{ path: 'body.name', message: `already used by campus ${first.id}` }],
     });
     expect(await countRows(t, 'campuses')).toBe(before);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
@@ -30,23 +30,25 @@ const toCampus = (row: typeof campuses.$inferSelect): Campus => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const sameName = (partnerId: string, name: string) => and(eq(campuses.partnerId, partnerId), sql`lower(${campuses.name}) = lower(${name})`);
+/** Compared in the service, not with SQL lower(): the database's locale may be C, which folds ASCII only. */
+const nameKeyOf = (name: string) => name.toLowerCase();
+const sameName = (partnerId: string, name: string) => and(eq(campuses.partnerId, partnerId), eq(campuses.nameKey, nameKeyOf(name)));
 
 /** Registers a campus; its name is unique per partner, ignoring case and surrounding spaces. */
 export async function createCampus(ctx: AppContext, partnerId: string, input: CampusInput): Promise<Campus> {
-  const name = input.name.trim();
+  const name = input.name.normalize('NFC').trim();
   const [taken] = await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name));
   if (taken) throw new DuplicateCampusName(name, taken.id);
   const now = ctx.clock.now();
   try {
     const [row] = await ctx.db
       .insert(campuses)
-      .values({ ...input, complement: input.complement ?? null, name, partnerId, createdAt: now, updatedAt: now })
+      .values({ ...input, complement: input.complement ?? null, name, nameKey: nameKeyOf(name), partnerId, createdAt: now, updatedAt: now })
       .returning();
     return toCampus(row!);
   } catch (error) {
     // Another request registered the same name between the check and the insert.
-    if (!isUniqueViolation(error, 'campuses_partner_name_ci')) throw error;
+    if (!isUniqueViolation(error, 'campuses_partner_name_key')) throw error;
     const [winner] = await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name));
     throw new DuplicateCampusName(name, winner?.id ?? 0);
   }
@@ -58,7 +60,7 @@ export async function listCampuses(db: Queryable, partnerId: string, page: PageR
     .select()
     .from(campuses)
     .where(eq(campuses.partnerId, partnerId))
-    .orderBy(asc(sql`lower(${campuses.name})`), asc(campuses.id))
+    .orderBy(asc(campuses.nameKey), asc(campuses.id))
     .limit(page.size)
     .offset(page.offset);
   return { paging: pagingOf(page, total?.n ?? 0), content: rows.map(toCampus) };

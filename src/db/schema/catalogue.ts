@@ -32,6 +32,8 @@ export const campuses = pgTable(
       .notNull()
       .references(() => partners.id),
     name: text().notNull(),
+    /** The name lower-cased by the service (not by the database, whose locale may be C). */
+    nameKey: text().notNull(),
     zipCode: text().notNull(),
     street: text().notNull(),
     number: text().notNull(),
@@ -42,7 +44,7 @@ export const campuses = pgTable(
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  (t) => [uniqueIndex('campuses_partner_name_ci').on(t.partnerId, sql`lower(${t.name})`)],
+  (t) => [uniqueIndex('campuses_partner_name_key').on(t.partnerId, t.nameKey)],
 );
 
 export const courses = pgTable(
@@ -129,6 +131,8 @@ export const campaigns = pgTable(
       .references(() => partners.id),
     name: text().notNull(),
     slug: text().notNull(),
+    /** The slug lower-cased by the service: names are unique per partner ignoring case. */
+    nameKey: text().notNull(),
     runningDaysToFirstInstallment: integer().notNull(),
     runningDaysToExpire: integer().notNull(),
     checkoutPriceInCents: bigint({ mode: 'number' }).notNull(),
@@ -147,8 +151,7 @@ export const campaigns = pgTable(
     updatedAt: createdAt(),
   },
   (t) => [
-    // Names are unique per partner ignoring case, and so are the slugs made from them.
-    uniqueIndex('campaigns_partner_slug_ci').on(t.partnerId, sql`lower(${t.slug})`),
+    uniqueIndex('campaigns_partner_name_key').on(t.partnerId, t.nameKey),
     index().on(t.partnerId, t.seq),
     // The schedule sweep reads only campaigns with a start or an end still to apply.
     index('campaigns_pending_start').on(t.startsAt).where(sql`${t.activatedAt} is null`),
