@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
 import { applyDueSchedules } from '../src/partner/schedules.js';
 import { startService } from '../src/service.js';
+import { givenCampaign } from './support/campaigns.js';
 import { givenClass, givenCourse, jobWithKey, makeDue, postpone } from './support/catalogue.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
@@ -14,13 +15,30 @@ describe('catalogue schedules', () => {
   let t: TestContext;
   let partner: Partner;
   let course: { id: number };
+  let lifetime: { id: number };
 
   beforeAll(async () => {
     t = await createTestContext();
     partner = await givenPartner(t.ctx);
     course = await givenCourse(t, partner.headers);
+    lifetime = await givenClass(t, partner.headers, course.id);
   });
   afterAll(() => t.close());
+
+  const campaign = (name: string, schedule: { startsAt?: Date; endsAt?: Date }) =>
+    givenCampaign(t, partner, {
+      name,
+      checkout_price_in_cents: 300000,
+      courses: [{ id: course.id, courseClassId: lifetime.id }],
+      startsAt: schedule.startsAt?.toISOString(),
+      endsAt: schedule.endsAt?.toISOString(),
+    });
+  const later = (ms: number) => new Date(t.clock.now().getTime() + ms);
+
+  async function campaignById(id: string) {
+    const res = await request(t.app).get('/campaigns?limit=100').set(partner.headers).expect(200);
+    return res.body.content.find((c: { id: string }) => c.id === id);
+  }
 
   async function classById(id: number) {
     const res = await request(t.app).get('/courses?itemsPerPage=100').set(partner.headers).expect(200);
@@ -59,11 +77,55 @@ describe('catalogue schedules', () => {
     expect((await classById(created.id)).visible).toBe(false);
   });
 
+  it('activates a campaign created with a future startsAt at that instant, through its job', async () => {
+    const startsAt = later(3 * DAY);
+    const created = await campaign('Matrículas Abertas', { startsAt });
+    expect(created).toMatchObject({ active: false, startsAt: startsAt.toISOString() });
+    const job = await jobWithKey(t, `campaign-start:${created.id}`);
+    expect(job?.run_at).toEqual(startsAt);
+
+    t.clock.set(new Date(startsAt.getTime() - 1));
+    await applyDueSchedules(t.ctx.db, t.clock.now());
+    expect((await campaignById(created.id)).active).toBe(false);
+
+    t.clock.set(startsAt);
+    await makeDue(t, job!);
+    await t.runJobs();
+    expect(await campaignById(created.id)).toMatchObject({ active: true, updatedAt: startsAt.toISOString() });
+  });
+
+  it('deactivates a campaign at its endsAt, through its job', async () => {
+    const endsAt = later(10 * DAY);
+    const created = await campaign('Semana do Consumidor', { endsAt });
+    expect(created.active).toBe(true);
+    const job = await jobWithKey(t, `campaign-end:${created.id}`);
+    expect(job?.run_at).toEqual(endsAt);
+
+    t.clock.set(new Date(endsAt.getTime() - 1));
+    await applyDueSchedules(t.ctx.db, t.clock.now());
+    expect((await campaignById(created.id)).active).toBe(true);
+
+    t.clock.set(endsAt);
+    await makeDue(t, job!);
+    await t.runJobs();
+    expect(await campaignById(created.id)).toMatchObject({ active: false, updatedAt: endsAt.toISOString() });
+  });
+
+  it('keeps a campaign without endsAt active: nothing deactivates it', async () => {
+    const created = await campaign('Sempre Aberta', {});
+    expect(await jobWithKey(t, `campaign-end:${created.id}`)).toBeUndefined();
+    t.clock.set(later(400 * DAY));
+    await applyDueSchedules(t.ctx.db, t.clock.now());
+    expect((await campaignById(created.id)).active).toBe(true);
+  });
+
   it('applies on start-up what came due while the service was down', async () => {
-    const expiresAt = new Date(t.clock.now().getTime() + DAY);
+    const expiresAt = later(DAY);
     const created = await givenClass(t, partner.headers, course.id, { expiresAt: expiresAt.toISOString() });
-    // Only the sweep may apply it: its job is not due by the database clock during this start.
-    await postpone(t, `class-expiry:${created.id}`);
+    const starting = await campaign('Começa Fora do Ar', { startsAt: later(DAY) });
+    const missed = await campaign('Começa e Acaba Fora do Ar', { startsAt: later(DAY), endsAt: later(DAY + 3_600_000) });
+    // Only the sweep may apply them: their jobs are not due by the database clock during this start.
+    for (const key of [`class-expiry:${created.id}`, `campaign-start:${starting.id}`, `campaign-start:${missed.id}`, `campaign-end:${missed.id}`]) await postpone(t, key);
     t.clock.set(new Date(expiresAt.getTime() + DAY));
     const service = await startService({
       config: { ...t.ctx.config, databaseUrl: t.ctx.databaseUrl, port: 0 },
@@ -73,5 +135,8 @@ describe('catalogue schedules', () => {
     });
     await service.stop();
     expect(await classById(created.id)).toMatchObject({ visible: false, updatedAt: t.clock.now().toISOString() });
+    expect((await campaignById(starting.id)).active).toBe(true);
+    // Its start and its end both passed while down: it never became active.
+    expect((await campaignById(missed.id)).active).toBe(false);
   });
 });

@@ -4,6 +4,8 @@ import { partnerId } from '../http/auth.js';
 import { pageRequest } from '../http/paging.js';
 import type { Routes } from '../http/typed.js';
 import { listMacroAreas, listMicroAreaGroups } from './areas.js';
+import { listCampaigns } from './campaign-views.js';
+import { createCampaign } from './campaigns.js';
 import { createCampus, listCampuses } from './campuses.js';
 import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
@@ -45,6 +47,17 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     listCampuses: {
       handler: async (req, res) => {
         res.json(await listCampuses(ctx.db, partnerId(req), pageRequest(req.query.page, req.query.limit)));
+      },
+    },
+    createCampaign: {
+      handler: async (req, res) => {
+        res.status(201).json({ content: await createCampaign(ctx, partnerId(req), req.body) });
+      },
+    },
+    listCampaigns: {
+      handler: async (req, res) => {
+        const { page, limit, ...filter } = req.query;
+        res.json(await listCampaigns(ctx, partnerId(req), filter, pageRequest(page, limit)));
       },
     },
   };
