@@ -61,6 +61,13 @@ describe('campuses', () => {
     expect(await countRows(t, 'campuses')).toBe(before);
   });
 
+  it('refuses text holding a NUL character with VALIDATION-001 instead of failing in the database', async () => {
+    const before = await countRows(t, 'campuses');
+    const res = await request(t.app).post('/campuses').set(partner.headers).send(campusBody({ name: 'Unidade\u0000Centro' })).expect(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION-001', details: [{ path: 'body.name', message: 'must not contain the NUL character (\\u0000)' }] });
+    expect(await countRows(t, 'campuses')).toBe(before);
+  });
+
   it('refuses unknown properties', async () => {
     const res = await request(t.app).post('/campuses').set(partner.headers).send(campusBody({ capacity: 300 })).expect(400);
     expect(res.body.code).toBe('VALIDATION-001');

@@ -99,6 +99,16 @@ describe('POST /course-classes', () => {
     expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['body.CourseClassTypeId', 'body.discount']));
   });
 
+  it('refuses dates that do not exist and date-times without a zone with VALIDATION-001, writing nothing', async () => {
+    const before = await countRows(t, 'course_classes');
+    const res = await post(inPerson({ startsAt: '2026-02-30', expiresAt: '2026-03-01T10:00:00' })).expect(400);
+    expect(res.body.details).toEqual([
+      { path: 'body.startsAt', message: 'must match format "date"' },
+      { path: 'body.expiresAt', message: 'must match format "date-time"' },
+    ]);
+    expect(await countRows(t, 'course_classes')).toBe(before);
+  });
+
   it('CLASS-001: CourseId is a course of this partner (another partner’s course is unknown)', async () => {
     expect((await refused(classBody(999_999), 'CLASS-001', 'CourseId')).message).toBe('CourseId: course 999999 does not exist');
     const theirs = await givenCourse(t, stranger.headers);
