@@ -22,6 +22,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/areas/macro-areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the macro areas
+         * @description Lists every macro area in name order. The `id` of a macro area is the `MacroAreaId` of
+         *     `GET /areas/micro-area-group/{MacroAreaId}`, whose groups give the `MicroAreaId` of a course.
+         *     Reference data, the same for every partner; `paging` is always null.
+         */
+        get: operations["listMacroAreas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the courses
+         * @description Lists the partner's courses, newest first, each with its micro-area group (`MicroArea`) and all
+         *     its classes (`CourseClasses`, oldest first, invisible ones included). Page-number paging: `page`
+         *     from 1, `itemsPerPage` default 10, at most 100 (more is refused with `VALIDATION-001`); a page
+         *     beyond the last answers an empty `content`. `metadata.redirect_url` is the address of the
+         *     partner's public course catalogue on this service.
+         */
+        get: operations["listCourses"];
+        put?: never;
+        /**
+         * Register a course
+         * @description Registers a course (a product; its classes are the variations). The response carries
+         *     `MicroAreaId`; the list shows `MicroArea` instead.
+         *
+         *     Rules:
+         *
+         *     - `MicroAreaId` names an existing micro-area group (`COURSE-001`);
+         *     - `price` (reais) is required even when `priceInCents` is sent, and `priceInCents` wins;
+         *     - the price that applies is at least 30 reais, or, when the partner's plan is flexible, the
+         *       plan's minimum sale value (`COURSE-002`); the operator sets the plan;
+         *     - `internalPartnerProductId` is unique among the partner's courses (`COURSE-003`);
+         *     - without `gracePeriod` the partner's default grace period applies to the course's classes.
+         *
+         *     The course's SKU (`courseSKU` in campaigns) is its `internalPartnerProductId`, or its id when
+         *     there is none.
+         */
+        post: operations["createCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/course-classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a course class
+         * @description Registers a class (product variation) of one of the partner's courses. Always required:
+         *     `CourseId`, `name`, `visible`, `CourseClassTypeId`, `CourseClassModalityId`,
+         *     `CourseClassAttendTypeId` (`VALIDATION-001` when missing). The rest depends on them; each rule
+         *     answers its own code, and `details` names the field:
+         *
+         *     | Code | Rule |
+         *     |---|---|
+         *     | `CLASS-001` | `CourseId` is a course of this partner |
+         *     | `CLASS-002` | closed period (`CourseClassTypeId` 1): `startsAt` and `endsAt` are sent |
+         *     | `CLASS-003` | `endsAt` is after `startsAt` |
+         *     | `CLASS-004` | subscription (`CourseClassTypeId` 2): `CourseClassDurationId` is sent |
+         *     | `CLASS-005` | subscription other than lifetime: `durationTime` is sent |
+         *     | `CLASS-006` | lifetime access (`CourseClassDurationId` 5): `durationTime` is not sent |
+         *     | `CLASS-007` | in-person lessons (`CourseClassModalityId` 2 or 3): `CampusId` is sent |
+         *     | `CLASS-008` | `CampusId`, whenever sent, is a campus registered by this partner (`POST /campuses`) |
+         *     | `CLASS-009` | in-person lessons: `CourseClassPeriodId` is sent (1 full-time, 2 half-time) |
+         *     | `CLASS-010` | half-time: `CourseClassTimeId` is sent (1 morning, 2 afternoon, 3 night) |
+         *     | `CLASS-011` | `priceInCents` is not below 3000 |
+         *     | `CLASS-012` | `priceInCents` does not exceed the course price |
+         *     | `CLASS-013` | `gracePeriodDays` is not below the grace period of the course, or of the partner when the course has none |
+         *     | `CLASS-014` | `expiresAt` is in the future |
+         *     | `CLASS-015` | `partnerSKU` is not used by another class of the course |
+         *
+         *     Without `priceInCents` the course price applies; without `gracePeriodDays` the course's (or
+         *     partner's) grace period applies. At `expiresAt` the class becomes invisible automatically
+         *     (`visible` false); this is scheduled durably and applied even if the service was down at that
+         *     instant. `startsAt` and `endsAt` are dates; `expiresAt` is an ISO 8601 date-time with a zone.
+         *     When several rules are broken the first in the order of the table is reported.
+         */
+        post: operations["createCourseClass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the campuses
+         * @description Lists the partner's campuses in name order, with page-number paging: `page` from 1, `limit`
+         *     items per page (default 10, at most 100; more is refused with `VALIDATION-001`). A page beyond
+         *     the last answers an empty `content`.
+         */
+        get: operations["listCampuses"];
+        put?: never;
+        /**
+         * Register a campus
+         * @description Registers a campus (polo) of the partner. A course class with in-person lessons (modality 2,
+         *     in-person, or 3, hybrid) names one of these campuses in `CampusId`.
+         *
+         *     Rules:
+         *
+         *     - `name` is unique among the partner's campuses, ignoring case and surrounding spaces
+         *       (`CAMPUS-001`);
+         *     - `zipCode` is a CEP of 8 digits and `state` a UF (`VALIDATION-001`).
+         */
+        post: operations["createCampus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the campaigns
+         * @description Lists the partner's campaigns, newest first, active and inactive alike unless `status` says
+         *     otherwise. Page-number paging: `page` from 1, `limit` default 10, at most 100 (more is refused
+         *     with `VALIDATION-001`); a page beyond the last answers an empty `content`.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Create a campaign
+         * @description Creates a campaign: a set of the partner's courses, one class each, sold together for
+         *     `checkout_price_in_cents`. Totals are in cents: `total_amount_in_cents` is the sum of the
+         *     course prices and `discount_price_in_cents` the difference to the checkout price.
+         *
+         *     | Code | Rule |
+         *     |---|---|
+         *     | `CAMPAIGN-001` | `name` is unique among the partner's campaigns, ignoring case; since the slug is the name with hyphens for spaces, `Black Friday` and `black-friday` are the same name too |
+         *     | `CAMPAIGN-002` | `courses` is sent, unless `campaign_id` is |
+         *     | `CAMPAIGN-003` | `campaign_id`, when sent, is a campaign of this partner |
+         *     | `CAMPAIGN-004` | without `courses`, the `campaign_id` campaign is active (its courses are reused) |
+         *     | `CAMPAIGN-005` | each `courses[].id` is a course of this partner |
+         *     | `CAMPAIGN-006` | each `courses[].courseClassId` is a class of that course |
+         *     | `CAMPAIGN-007` | a course appears once: a course accepts one class |
+         *     | `CAMPAIGN-008` | `checkout_price_in_cents` does not exceed the sum of the course prices |
+         *     | `CAMPAIGN-009` | `endsAt` is after `startsAt` |
+         *     | `CAMPAIGN-010` | `endsAt` is in the future |
+         *
+         *     `payment_methods` takes CreditCard, Boleto, CourseFinancing and Pix (`VALIDATION-001` for
+         *     anything else). When both `courses` and `campaign_id` are sent, `courses` is used.
+         *
+         *     Schedule: without `startsAt` (or with one already past) the campaign is active at once; with a
+         *     future `startsAt` it is created inactive and becomes active at that instant; with `endsAt` it
+         *     becomes inactive at that instant, and without it stays active. Both are durable: an instant
+         *     that passes while the service is down is applied when it starts again.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales": {
         parameters: {
             query?: never;
@@ -661,20 +853,335 @@ export interface components {
                 message: string;
             }[];
         };
-        /** @description Paging of a list response. Pages start at 1. */
+        /** @description A macro area; its `id` is the `MacroAreaId` of the micro-area group route. */
+        MacroArea: {
+            id: number;
+            name: string;
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description Position of a page in a paged list. Pages start at 1. A page beyond the last one answers an empty
+         *     `content` with `nextPage` null and `previousPage` pointing at the last page that has items.
+         */
         Paging: {
-            /** @description Page size asked for (`limit`), 10 by default, at most 100. */
+            /** @description Page size used for this answer. */
             itemsPerPage: number;
-            /** @description This page, from 1. */
+            /** @description The page asked for. */
             currentPage: number;
-            /** @description Number of pages for these filters; 0 when nothing matches. */
+            /** @description Pages with items; 0 when the list is empty. */
             totalPages: number;
-            /** @description Number of items that match the filters. */
             totalItems: number;
-            /** @description Number of the next page; null on the last page. */
+            /** @description The next page with items, or null on the last page. */
             nextPage: number | null;
-            /** @description Number of the previous page; null on the first page. */
+            /** @description The previous page with items, or null on the first page. */
             previousPage: number | null;
+        };
+        /** @description A course class (product variation). */
+        CourseClass: {
+            id: number;
+            CourseId: number;
+            name: string;
+            /** @description False once `expiresAt` is reached. */
+            visible: boolean;
+            active: boolean;
+            /** @description 1 closed period, 2 subscription. */
+            CourseClassTypeId: number;
+            /** @description 1 remote, 2 in-person, 3 hybrid. */
+            CourseClassModalityId: number;
+            /** @description 1 live, 2 recorded, 3 both. */
+            CourseClassAttendTypeId: number;
+            /** @description Unit of `durationTime`, 1 days, 2 weeks, 3 months, 4 years; 5 lifetime access. */
+            CourseClassDurationId: number | null;
+            /** @description 1 full-time, 2 half-time. */
+            CourseClassPeriodId: number | null;
+            /** @description 1 morning, 2 afternoon, 3 night. */
+            CourseClassTimeId: number | null;
+            CampusId: number | null;
+            partnerSKU: string | null;
+            durationTime: number | null;
+            priceInCents: number;
+            gracePeriodDays: number;
+            /** Format: date */
+            startsAt: string | null;
+            /** Format: date */
+            endsAt: string | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Fields of a course common to the create response and the list items. */
+        CourseFields: {
+            id: number;
+            name: string;
+            description: string;
+            /** @description The price that applies, in cents (`priceInCents` when sent, else `price` × 100). */
+            priceInCents: number;
+            /** @description Kind of product; `COURSE` for every course of the catalogue. */
+            ProductType: string;
+            active: boolean;
+            /** @description The `visible` sent at creation. */
+            showOnWebsite: boolean;
+            hasSelectionProcess: boolean;
+            workload: number;
+            /** @description How the course was registered; `API` for courses created through this route. */
+            creator: string;
+            /** @description Always null. */
+            paymentMethod: null;
+            internalPartnerProductId: string | null;
+            /** @description As sent at creation; null when not sent. */
+            maxInstallmentsToApply: number | null;
+            /** @description Grace period in days that applies to the course's classes (the course's own, or the partner's default). */
+            gracePeriod: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The course's classes, oldest first, invisible ones included. */
+            CourseClasses: components["schemas"]["CourseClass"][];
+        };
+        /** @description The micro-area group of a course, in list items. */
+        MicroArea: {
+            id: number;
+            name: string;
+        };
+        /** @description A course as the list shows it, with `MicroArea` instead of `MicroAreaId`. */
+        CourseListItem: components["schemas"]["CourseFields"] & {
+            MicroArea: components["schemas"]["MicroArea"];
+        };
+        /**
+         * @description A course (product) to register. `price` is in reais and always required; `priceInCents`, when
+         *     sent, takes priority over it. The price that applies must be at least 30 reais (3000 cents), or
+         *     the minimum sale value of the partner's plan when the plan is flexible (`COURSE-002`).
+         */
+        CourseInput: {
+            /** @description Id of a micro-area group (`GET /areas/micro-area-group/{MacroAreaId}`); `COURSE-001` when it does not exist. */
+            MicroAreaId: number;
+            name: string;
+            description: string;
+            hasSelectionProcess: boolean;
+            /** @description Whether the course is shown on the website (`showOnWebsite`). */
+            visible: boolean;
+            /** @description Hours. */
+            workload: number;
+            /** @description Price in reais (not cents). Required even when `priceInCents` is sent. */
+            price: number;
+            /** @description Price in cents; when sent it takes priority over `price`. */
+            priceInCents?: number;
+            /**
+             * @description The course's id in the partner's own system (recommended). Unique among the partner's courses
+             *     (`COURSE-003`); it is also the course's SKU (`courseSKU`) and the `productSku` that finds it at checkout.
+             */
+            internalPartnerProductId?: string | null;
+            /** @description Largest number of installments a buyer of this course may choose. */
+            maxInstallmentsToApply?: number;
+            /** @description Grace period in days of the course's classes. (Default: the partner's default grace period) */
+            gracePeriod?: number;
+        };
+        /** @description A course as the create response shows it, with `MicroAreaId`. */
+        Course: components["schemas"]["CourseFields"] & {
+            MicroAreaId: number;
+        };
+        /**
+         * @description A course class to register. Always required: `CourseId`, `name`, `visible`, `CourseClassTypeId`,
+         *     `CourseClassModalityId`, `CourseClassAttendTypeId`; these decide which other fields are needed
+         *     (see the operation). A null optional field counts as not sent.
+         */
+        CourseClassInput: {
+            CourseId: number;
+            name: string;
+            visible: boolean;
+            /**
+             * @description 1 closed period (needs `startsAt` and `endsAt`), 2 subscription (needs `CourseClassDurationId`, and `durationTime` unless lifetime).
+             * @enum {integer}
+             */
+            CourseClassTypeId: 1 | 2;
+            /**
+             * @description 1 remote, 2 in-person, 3 hybrid (2 and 3 need `CampusId` and `CourseClassPeriodId`).
+             * @enum {integer}
+             */
+            CourseClassModalityId: 1 | 2 | 3;
+            /**
+             * @description 1 live, 2 recorded, 3 both.
+             * @enum {integer}
+             */
+            CourseClassAttendTypeId: 1 | 2 | 3;
+            /**
+             * @description Unit of `durationTime`, 1 days, 2 weeks, 3 months, 4 years; 5 lifetime access (then `durationTime` is not sent).
+             * @enum {integer|null}
+             */
+            CourseClassDurationId?: 1 | 2 | 3 | 4 | 5 | null;
+            /** @description How many units of `CourseClassDurationId` the subscription lasts. */
+            durationTime?: number | null;
+            /**
+             * @description 1 full-time, 2 half-time (then `CourseClassTimeId` is needed).
+             * @enum {integer|null}
+             */
+            CourseClassPeriodId?: 1 | 2 | null;
+            /**
+             * @description 1 morning, 2 afternoon, 3 night.
+             * @enum {integer|null}
+             */
+            CourseClassTimeId?: 1 | 2 | 3 | null;
+            /** @description A campus registered by this partner (`POST /campuses`). */
+            CampusId?: number | null;
+            /** @description The class id in the partner's system (recommended); unique among the classes of the course. */
+            partnerSKU?: string | null;
+            /** @description At least 3000 and at most the course price. (Default: the course price) */
+            priceInCents?: number;
+            /** @description Not below the course's grace period (or the partner's). (Default: that grace period) */
+            gracePeriodDays?: number;
+            /** Format: date */
+            startsAt?: string | null;
+            /** Format: date */
+            endsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Instant the class becomes invisible automatically; must be in the future.
+             */
+            expiresAt?: string | null;
+        };
+        /** @description A campus (polo) of the partner where in-person lessons take place. */
+        Campus: {
+            /** @description The `CampusId` of an in-person or hybrid course class. */
+            id: number;
+            name: string;
+            /** @description CEP, 8 digits. */
+            zipCode: string;
+            street: string;
+            number: string;
+            complement: string | null;
+            district: string;
+            city: string;
+            /** @description UF, two capital letters. */
+            state: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A campus to register. The name is unique per partner, ignoring case. */
+        CampusInput: {
+            name: string;
+            /** @description CEP, 8 digits without dash. */
+            zipCode: string;
+            street: string;
+            number: string;
+            complement?: string;
+            district: string;
+            city: string;
+            /**
+             * @description UF of the campus.
+             * @enum {string}
+             */
+            state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+        };
+        /**
+         * @description A course as carried by a campaign or an exclusive sale, with the class chosen for it. A course
+         *     accepts one class, so `courseClassIds` holds one id.
+         */
+        CampaignCourse: {
+            /** @description Id of the course. */
+            id: number;
+            /** @description Name of the course. */
+            name: string;
+            /** @description Course price in cents. */
+            price: number;
+            /** @description Modality of the chosen class, `remote`, `in-person` or `hybrid`. */
+            modality: string;
+            /** @description Whether the chosen class is full-time (`CourseClassPeriodId` 1). */
+            isFullTime: boolean;
+            /** @description Id of the chosen class; one item. */
+            courseClassIds: number[];
+            /** @description SKU of the course, its `internalPartnerProductId`, or else its id as text. */
+            courseSKU: string;
+        };
+        /**
+         * @description A payment method offered at checkout.
+         * @enum {string}
+         */
+        PaymentMethod: "CreditCard" | "Boleto" | "CourseFinancing" | "Pix";
+        /** @description A campaign. */
+        Campaign: {
+            id: string;
+            name: string;
+            /** @description The name with a hyphen in place of each run of spaces; case kept. */
+            slug: string;
+            /**
+             * Format: uri
+             * @description Public address of the campaign's page on this service.
+             */
+            redirect_url: string;
+            running_days_to_first_installment: number;
+            running_days_to_expire: number;
+            checkout_price_in_cents: number;
+            /** @description Sum of the course prices. */
+            total_amount_in_cents: number;
+            /** @description `total_amount_in_cents` minus `checkout_price_in_cents`. */
+            discount_price_in_cents: number;
+            courses: components["schemas"]["CampaignCourse"][];
+            customIdentifier: string | null;
+            /**
+             * Format: date-time
+             * @description The `startsAt` sent, or the creation instant.
+             */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string | null;
+            payment_methods: components["schemas"]["PaymentMethod"][];
+            consultant_id: string | null;
+            maxInstallmentsToApply: number;
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @description A campaign to create. `name` and `checkout_price_in_cents` are required; `courses` is required
+         *     unless `campaign_id` names an active campaign whose courses are then reused.
+         */
+        CampaignInput: {
+            /** @description Unique among the partner's campaigns, ignoring case (`CAMPAIGN-001`). */
+            name: string;
+            /** @description Price of the whole campaign; not above the sum of the course prices (`CAMPAIGN-008`). */
+            checkout_price_in_cents: number;
+            /** @description The courses, each with the one class sold in this campaign. */
+            courses?: {
+                /** @description A course of this partner. */
+                id: number;
+                /** @description A class of that course. */
+                courseClassId: number;
+            }[];
+            /** @description A campaign of this partner; when `courses` is not sent, its courses are reused and it must be active. */
+            campaign_id?: string;
+            /** @description Days from the sale to the first installment. (Default: 30) */
+            running_days_to_first_installment?: number;
+            /** @description Days a sale of the campaign stays open before it expires. (Default: 7) */
+            running_days_to_expire?: number;
+            /** @description (Default: the smallest `maxInstallmentsToApply` of the courses, or 12 when none has one) */
+            maxInstallmentsToApply?: number;
+            /**
+             * Format: date-time
+             * @description When the campaign becomes active. (Default: at once)
+             */
+            startsAt?: string;
+            /**
+             * Format: date-time
+             * @description When the campaign becomes inactive; after `startsAt` and in the future. (Default: never)
+             */
+            endsAt?: string;
+            /** @description The partner's own identifier of the campaign; the list filters on it. */
+            customIdentifier?: string;
+            /** @description (Default: all four) */
+            payment_methods?: components["schemas"]["PaymentMethod"][];
+            consultant_id?: string;
         };
         /** @description Sales of one seller among those that match the filters. The interface shows only empty arrays; the item shape is this service's. */
         SalesBySeller: {
@@ -855,26 +1362,6 @@ export interface components {
             email?: string;
             /** @description Phone of the buyer with area code, digits only. */
             phone?: string;
-        };
-        /**
-         * @description A course as carried by a campaign or an exclusive sale: the course, its price and the class
-         *     chosen for it. A course accepts one class, so `courseClassIds` holds one id.
-         */
-        CampaignCourse: {
-            /** @description Id of the course. */
-            id: number;
-            /** @description Name of the course. */
-            name: string;
-            /** @description Price in cents of the chosen class (the course price when the class has none). */
-            price: number;
-            /** @description Modality of the chosen class, such as `remote`, `in-person` or `hybrid`. */
-            modality: string;
-            /** @description Whether the chosen class is full-time (`CourseClassPeriodId` 1). */
-            isFullTime: boolean;
-            /** @description Id of the chosen class; one item. */
-            courseClassIds: number[];
-            /** @description The partner's id of the course (`internalPartnerProductId`); empty string when the course has none. */
-            courseSKU: string;
         };
         /** @description An exclusive sale, as answered at creation (#16). */
         ExclusiveSale: {
@@ -1766,6 +2253,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request breaks the contract (`VALIDATION-001`, with `details`) or a business rule (a rule code). */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No sale of this partner matches (`SALE-001`, message exactly `Sale not found`), or the path parameter does not match the contract (`VALIDATION-001`). */
         SaleNotFound: {
             headers: {
@@ -1823,9 +2319,11 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page number, from 1. */
+        /** @description Page to answer, starting at 1. (Default: 1) */
         Page: number;
-        /** @description Items per page, at most 100. */
+        /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+        ItemsPerPage: number;
+        /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
         Limit: number;
         /** @description Id of the webhook configuration. */
         WebhookConfigurationId: string;
@@ -1874,6 +2372,287 @@ export interface operations {
                 };
             };
             /** @description The macro area does not exist (`AREA-001`) or the id is not a positive integer (`VALIDATION-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMacroAreas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every macro area, in name order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: null;
+                        content: components["schemas"]["MacroArea"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCourses: {
+        parameters: {
+            query?: {
+                /** @description Page to answer, starting at 1. (Default: 1) */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+                itemsPerPage?: components["parameters"]["ItemsPerPage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the partner's courses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        metadata: {
+                            /** Format: uri */
+                            redirect_url: string;
+                        };
+                        content: components["schemas"]["CourseListItem"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCourse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseInput"];
+            };
+        };
+        responses: {
+            /** @description The course, registered, with no classes yet. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["Course"];
+                    };
+                };
+            };
+            /** @description The body breaks the contract (`VALIDATION-001`) or a course rule (`COURSE-001` to `COURSE-003`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCourseClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourseClassInput"];
+            };
+        };
+        responses: {
+            /** @description The class, registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["CourseClass"];
+                    };
+                };
+            };
+            /** @description The body breaks the contract (`VALIDATION-001`) or a class rule (`CLASS-001` to `CLASS-015`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCampuses: {
+        parameters: {
+            query?: {
+                /** @description Page to answer, starting at 1. (Default: 1) */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the partner's campuses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["Campus"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCampus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampusInput"];
+            };
+        };
+        responses: {
+            /** @description The campus, registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["Campus"];
+                    };
+                };
+            };
+            /** @description The body breaks the contract (`VALIDATION-001`) or the name is taken (`CAMPUS-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                /** @description Page to answer, starting at 1. (Default: 1) */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the campaigns with exactly this `customIdentifier`. */
+                customIdentifier?: string;
+                /**
+                 * @description Only the campaigns whose slug contains this text, case-sensitive. The slug is the name with
+                 *     hyphens for spaces, so `Volta-às` (or `Volta às`: spaces in the search become hyphens too) finds
+                 *     `Volta às Aulas 2026`.
+                 */
+                search?: string;
+                /** @description `active` lists only the active campaigns; any other value only the inactive ones; absent, all. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the partner's campaigns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["Campaign"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignInput"];
+            };
+        };
+        responses: {
+            /** @description The campaign, created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            /** @description The body breaks the contract (`VALIDATION-001`) or a campaign rule (`CAMPAIGN-001` to `CAMPAIGN-010`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2235,9 +3014,9 @@ export interface operations {
     listWebhookConfigurations: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page to answer, starting at 1. (Default: 1) */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page, at most 100. */
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -2415,9 +3194,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page to answer, starting at 1. (Default: 1) */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page, at most 100. */
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "succeeded" | "failed";

@@ -11,6 +11,7 @@ import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker } from './jobs/worker.js';
+import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
 
 export interface ServiceOptions {
@@ -71,6 +72,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     await listen(server, config.port);
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
     docs.prepare(); // build missing or stale reference pages in the background
+  }
+  if (options.role !== 'api') {
+    // Schedules that came due while no worker ran (campaign starts and ends, class expiries).
+    const swept = await db.transaction((tx) => applyDueSchedules(tx, ctx.clock.now()));
+    logger.info(swept, 'start-up sweep of catalogue schedules');
   }
   const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 

@@ -65,3 +65,29 @@ describe('GET /areas/micro-area-group/{MacroAreaId}', () => {
     expect(res.body.code).toBe('AUTH-001');
   });
 });
+
+describe('GET /areas/macro-areas', () => {
+  let t: TestContext;
+
+  beforeAll(async () => {
+    t = await createTestContext();
+  });
+  afterAll(() => t.close());
+
+  it('lists every macro area in name order with paging null, each id giving its micro-area groups', async () => {
+    const partner = await givenPartner(t.ctx);
+    const res = await request(t.app).get('/areas/macro-areas').set(partner.headers).expect(200);
+    expect(res.body.paging).toBeNull();
+    const names = res.body.content.map((a: { name: string }) => a.name);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, 'pt-BR')));
+    const health = res.body.content.find((a: { id: number }) => a.id === 1);
+    expect(health).toEqual({ id: 1, name: 'Saúde', active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body.content.length).toBeGreaterThanOrEqual(6);
+    const groups = await request(t.app).get(`/areas/micro-area-group/${health.id}`).set(partner.headers).expect(200);
+    expect(groups.body.content.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a request without Api-Token', async () => {
+    await request(t.app).get('/areas/macro-areas').expect(401);
+  });
+});

@@ -8,9 +8,10 @@ import { createDatabase } from '../db/client.js';
 import { connectDatabaseServer } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
+import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -38,6 +39,11 @@ export async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       institution: { type: 'string' },
       partner: { type: 'string' },
+      // partner:settings
+      plan: { type: 'string' },
+      'min-sale-cents': { type: 'string' },
+      'grace-period-days': { type: 'string' },
+      'default-upfront-cents': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

@@ -4,6 +4,7 @@ import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
+import { rejectNulCharacters } from './nul-characters.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -120,6 +121,8 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     ignoreUndocumented: true,
+    // 'fast' checks date shapes only: 2026-02-30 would pass and then fail in PostgreSQL with a 500.
+    ajvFormats: { mode: 'full' },
   });
   const operations = listOperations(options.doc);
   // Static segments first, so that `/sales/purchase/x` never falls into a templated sibling.
@@ -135,6 +138,7 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
         expressPath,
         options.authenticate,
         jsonBody(served?.bodyLimit ?? '1mb', served?.tooLargeCode ?? 'BODY-001'),
+        rejectNulCharacters,
         ...(served?.before ?? []),
         ...validator,
         handler,

@@ -1,11 +1,13 @@
 import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import processStudentBatch from './process-student-batch.js';
+import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
   return {
     'process-student-batch': processStudentBatch(ctx),
+    'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

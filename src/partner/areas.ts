@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.js';
 import type { components } from '../../generated/partner.js';
 
 type MicroAreaGroup = components['schemas']['MicroAreaGroup'];
+type MacroArea = components['schemas']['MacroArea'];
 
 export class MacroAreaNotFound extends ApiError {
   constructor(id: number) {
@@ -19,6 +20,20 @@ const toMicroAreaGroup = (row: typeof microAreaGroups.$inferSelect): MicroAreaGr
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
+
+const toMacroArea = (row: typeof macroAreas.$inferSelect): MacroArea => ({
+  id: row.id,
+  name: row.name,
+  active: row.active,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Every macro area in name order; reference data shared by every partner. */
+export async function listMacroAreas(db: Queryable): Promise<MacroArea[]> {
+  const rows = await db.select().from(macroAreas).orderBy(asc(macroAreas.name), asc(macroAreas.id));
+  return rows.map(toMacroArea);
+}
 
 /** The groups of one macro area; reference data shared by every partner. */
 export async function listMicroAreaGroups(db: Queryable, macroAreaId: number): Promise<MicroAreaGroup[]> {

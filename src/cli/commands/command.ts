@@ -8,6 +8,11 @@ export interface CommandOptions {
   name?: string;
   institution?: string;
   partner?: string;
+  // partner:settings
+  plan?: string;
+  'min-sale-cents'?: string;
+  'grace-period-days'?: string;
+  'default-upfront-cents'?: string;
 }
 
 export interface Command {

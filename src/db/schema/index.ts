@@ -3,3 +3,4 @@ export * from './tenants.js';
 export * from './areas.js';
 export * from './batches.js';
 export * from './students.js';
+export * from './catalogue.js';

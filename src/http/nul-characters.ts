@@ -1,0 +1,31 @@
+import type { RequestHandler } from 'express';
+import { ValidationFailed } from './errors.js';
+
+/** Path of the first string holding U+0000 in a parsed body or query, like `body.courses[0].name`. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findNul(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findNul(key, path) ?? findNul(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000: refuse it up front with VALIDATION-001 naming the field,
+ * rather than letting the database fail the request with a 500.
+ */
+export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
+  const path = findNul(req.body, 'body') ?? findNul(req.query, 'query') ?? findNul(req.params, 'params');
+  if (!path) return next();
+  next(new ValidationFailed(`The request does not match the contract: ${path} contains the NUL character`, [{ path, message: 'must not contain the NUL character (\\u0000)' }]));
+};

@@ -1,0 +1,36 @@
+import request from 'supertest';
+import { expect } from 'vitest';
+import { givenCampus, givenClass, givenCourse } from './catalogue.js';
+import type { TestContext } from './context.js';
+import type { givenPartner } from './tenants.js';
+
+type Partner = Awaited<ReturnType<typeof givenPartner>>;
+
+/**
+ * Two courses of a partner: nursing (450000 cents, SKU ENF-2026, up to 18 installments) with an
+ * in-person full-time class and a remote one, and Excel (390000 cents, up to 10) with a remote class.
+ */
+export async function givenCatalogue(t: TestContext, partner: Partner) {
+  const campus = await givenCampus(t, partner.headers, { name: `Unidade ${partner.id}` });
+  const nursing = await givenCourse(t, partner.headers, { price: 4500, internalPartnerProductId: 'ENF-2026', maxInstallmentsToApply: 18 });
+  const excel = await givenCourse(t, partner.headers, { name: 'Excel Avançado', MicroAreaId: 13, price: 3900, maxInstallmentsToApply: 10 });
+  const nursingInPerson = await givenClass(t, partner.headers, nursing.id, {
+    name: 'Turma Integral',
+    CourseClassTypeId: 1,
+    CourseClassModalityId: 2,
+    CourseClassDurationId: null,
+    CampusId: campus.id,
+    CourseClassPeriodId: 1,
+    startsAt: '2026-02-02',
+    endsAt: '2027-12-17',
+  });
+  const nursingRemote = await givenClass(t, partner.headers, nursing.id, { name: 'Turma Online' });
+  const excelRemote = await givenClass(t, partner.headers, excel.id);
+  return { nursing, excel, nursingInPerson, nursingRemote, excelRemote };
+}
+
+export async function givenCampaign(t: TestContext, partner: Partner, body: Record<string, unknown>) {
+  const res = await request(t.app).post('/campaigns').set(partner.headers).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.content;
+}
