@@ -1,11 +1,13 @@
 import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
+import processInstallmentBatch from './process-installment-batch.js';
 import processStudentBatch from './process-student-batch.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
   return {
     'process-student-batch': processStudentBatch(ctx),
+    'process-installment-batch': processInstallmentBatch(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

@@ -3,3 +3,8 @@ export * from './tenants.js';
 export * from './areas.js';
 export * from './batches.js';
 export * from './students.js';
+// Institution receivables: contracts, original installments, payment charges, links and payments.
+export * from './institution-contracts.js';
+export * from './installments.js';
+export * from './installment-submissions.js';
+export * from './payments.js';
