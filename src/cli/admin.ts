@@ -8,9 +8,10 @@ import { createDatabase } from '../db/client.js';
 import { connectDatabaseServer } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
+import { contractCommands } from './commands/contracts.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...contractCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -38,6 +39,13 @@ export async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       institution: { type: 'string' },
       partner: { type: 'string' },
+      // institution:contract
+      product: { type: 'string' },
+      commission: { type: 'string' },
+      guaranteed: { type: 'string' },
+      'first-transfer': { type: 'string' },
+      'first-transfer-days': { type: 'string' },
+      'second-transfer-days': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

@@ -48,5 +48,5 @@ export async function updateContract(db: Queryable, institutionId: string, chang
       target: institutionContracts.institutionId,
       set: { ...next, updatedAt: sql`excluded.updated_at` },
     });
-  return next;
+  return contractOf(db, institutionId);
 }

@@ -8,6 +8,13 @@ export interface CommandOptions {
   name?: string;
   institution?: string;
   partner?: string;
+  // institution:contract
+  product?: string;
+  commission?: string;
+  guaranteed?: string;
+  'first-transfer'?: string;
+  'first-transfer-days'?: string;
+  'second-transfer-days'?: string;
 }
 
 export interface Command {

@@ -8,7 +8,7 @@ import { UsageError, type Command } from './command.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function requireTenant(db: Database, kind: 'institution' | 'partner', id: string): Promise<void> {
+export async function requireTenant(db: Database, kind: 'institution' | 'partner', id: string): Promise<void> {
   const table = kind === 'institution' ? institutions : partners;
   const found = UUID.test(id) && (await db.select({ id: table.id }).from(table).where(eq(table.id, id))).length > 0;
   if (!found) throw new UsageError(`no ${kind} with id ${id}`);
