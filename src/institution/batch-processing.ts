@@ -15,9 +15,11 @@ export interface ChunkProcessor<Prepared = void> {
   prepare(batch: Batch, from: number, to: number): Promise<Prepared>;
   /**
    * Writes the valid items of positions [from, to) (set-based) and returns the problems of the
-   * others; `raw` is the same transaction for what Drizzle cannot say (COPY).
+   * others; `raw` is the same transaction for what Drizzle cannot say (COPY). It calls
+   * `prepareNext` once it no longer needs the event loop (its data sent, the database working), so
+   * the next chunk is prepared meanwhile.
    */
-  processChunk(tx: Database, raw: TransactionSql, batch: Batch, from: number, to: number, prepared: Prepared): Promise<ItemError[]>;
+  processChunk(tx: Database, raw: TransactionSql, batch: Batch, from: number, to: number, prepared: Prepared, prepareNext: () => void): Promise<ItemError[]>;
 }
 
 export interface ProcessOptions {
@@ -43,14 +45,18 @@ export async function processBatch<P>(ctx: AppContext, batchId: string, processo
   for (let start = resumeAt; start < batch.itemCount; start += size) {
     const end = Math.min(start + size, batch.itemCount);
     const prepared = await next!;
-    next = prepare(start + size);
-    // A failed write leaves the next chunk's preparation pending: settle it so it cannot reject unobserved.
-    next?.catch(() => {});
+    next = undefined;
+    const prepareNext = () => {
+      next ??= prepare(start + size);
+      // A failed write leaves the next chunk's preparation pending: settle it so it cannot reject unobserved.
+      next?.catch(() => {});
+    };
     await rawTransaction(ctx.sql, async (tx, raw) => {
-      const errors = await processor.processChunk(tx, raw, batch, start, end, prepared);
+      const errors = await processor.processChunk(tx, raw, batch, start, end, prepared, prepareNext);
       await recordChunk(tx, batchId, end, errors);
       await options.onChunkWritten?.(end);
     });
+    prepareNext();
   }
   await finishBatch(ctx.db, batchId, ctx.clock.now());
 }

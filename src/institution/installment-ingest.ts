@@ -78,8 +78,9 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
   return {
     chunkSize: INSTALLMENT_CHUNK,
     prepare: async (batch, from, to) => prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt)),
-    async processChunk(tx, raw, batch, from, to, staged) {
+    async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
       await writeStaging(raw, batch.id, staged);
+      prepareNext(); // the COPY data is sent: check the next chunk while the database applies this one
       if (staged.invalid > 0) await recordItemProblems(tx, batch, from, to);
       const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now(), from, to);
       // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).

@@ -21,7 +21,8 @@ export function checkStudent(index: number, student: Student): ItemError[] {
 const studentChunks = (ctx: AppContext): ChunkProcessor<{ index: number; payload: unknown }[]> => ({
   chunkSize: 1_000,
   prepare: (batch, from, to) => readItems(ctx.db, batch.id, from, to),
-  async processChunk(tx, _raw, batch, _from, _to, items) {
+  async processChunk(tx, _raw, batch, _from, _to, items, prepareNext) {
+    prepareNext();
     const errors: ItemError[] = [];
     const byCpf = new Map<string, Student>();
     for (const item of items) {
