@@ -42,21 +42,25 @@ export async function processBatch<P>(ctx: AppContext, batchId: string, processo
   const resumeAt = batch.processedCount - (batch.processedCount % size);
   const prepare = (start: number) => (start < batch.itemCount ? processor.prepare(batch, start, Math.min(start + size, batch.itemCount)) : undefined);
   let next = prepare(resumeAt);
-  for (let start = resumeAt; start < batch.itemCount; start += size) {
-    const end = Math.min(start + size, batch.itemCount);
-    const prepared = await next!;
-    next = undefined;
-    const prepareNext = () => {
-      next ??= prepare(start + size);
-      // A failed write leaves the next chunk's preparation pending: settle it so it cannot reject unobserved.
-      next?.catch(() => {});
-    };
-    await rawTransaction(ctx.sql, async (tx, raw) => {
-      const errors = await processor.processChunk(tx, raw, batch, start, end, prepared, prepareNext);
-      await recordChunk(tx, batchId, end, errors);
-      await options.onChunkWritten?.(end);
-    });
-    prepareNext();
+  try {
+    for (let start = resumeAt; start < batch.itemCount; start += size) {
+      const end = Math.min(start + size, batch.itemCount);
+      const prepared = await next!;
+      next = undefined;
+      const prepareNext = () => {
+        next ??= prepare(start + size);
+      };
+      await rawTransaction(ctx.sql, async (tx, raw) => {
+        const errors = await processor.processChunk(tx, raw, batch, start, end, prepared, prepareNext);
+        await recordChunk(tx, batchId, end, errors);
+        await options.onChunkWritten?.(end);
+      });
+      prepareNext();
+    }
+  } catch (error) {
+    // Let a preparation under way finish before giving up, so a rerun never races with it.
+    await next?.catch(() => {});
+    throw error;
   }
   await finishBatch(ctx.db, batchId, ctx.clock.now());
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
+import { rawTransaction } from '../db/raw-transaction.js';
 import { localDate } from '../local-date.js';
 import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import type { Batch, ItemError } from './batches.js';
@@ -77,10 +78,15 @@ async function refusedAsPaid(tx: Database, batch: Batch, from: number, to: numbe
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagingChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    prepare: async (batch, from, to) => prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt)),
-    async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
-      await writeStaging(raw, batch.id, staged);
-      prepareNext(); // the COPY data is sent: check the next chunk while the database applies this one
+    // Staging is its own transaction (replacing the chunk's rows, so it can be redone at will), one
+    // chunk ahead of applying: two database sessions work at once, one staging, one applying.
+    async prepare(batch, from, to) {
+      const staged = prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
+      await rawTransaction(ctx.sql, (_tx, raw) => writeStaging(raw, batch.id, staged));
+      return staged;
+    },
+    async processChunk(tx, _raw, batch, from, to, staged, prepareNext) {
+      prepareNext();
       if (staged.invalid > 0) await recordItemProblems(tx, batch, from, to);
       const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now(), from, to);
       // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
