@@ -21,9 +21,184 @@ export interface paths {
          *     - `nomeCompleto` is required.
          *
          *     A student is identified by institution and `cpf`: sending the same CPF again updates it.
-         *     At most 10,000 students per batch (413 `BATCH-001` above that).
+         *     At most 10,000 students per batch (413 `BATCH-001` above that). Follow the processing with
+         *     `GET /v1/lotes/{id}`; an `Idempotency-Key` makes a retried request safe (`BATCH-002` when the
+         *     key was used with another body).
          */
         post: operations["createStudentBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parcela": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a batch of installments
+         * @description Stores the batch of installments with every item exactly as sent and answers at once with the
+         *     batch id and item count (202); the installments are processed asynchronously, in submission order
+         *     per institution. Follow the processing with `GET /v1/lotes/{id}` and read item problems with
+         *     `GET /v1/lotes/{id}/erros`.
+         *
+         *     Checked now (nothing is stored when it fails): the body is `{parcelas: [...]}` with 1 to 10,000
+         *     items, each field of the type and format this document gives (400 `VALIDATION-001` naming every
+         *     field); more than 10,000 items or a body over 50 MB answers 413 `BATCH-001`. Fields not listed
+         *     in `InstallmentSubmission` are accepted and kept as sent.
+         *
+         *     Checked while processing, per item (see `InstallmentSubmission` for the rules): a broken item is
+         *     reported as an item error and the rest of the batch goes on.
+         *
+         *     Processing creates or updates original installments (`GET /v1/parcela/originais`): an item with
+         *     an `idParcela` already sent updates that installment (the later submission wins, also when
+         *     the same `idParcela` repeats inside one batch); an item without `idParcela` always creates a new
+         *     one. Processing is idempotent: a retried job never creates an installment twice.
+         *     `situacaoBaixa` settles or cancels an installment at the institution.
+         */
+        post: operations["createInstallmentBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parcela/originais": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List original installments
+         * @description The institution's original installments, built from the installments it submitted and from the
+         *     payments made, in creation order, 100 per page. Every filter is optional and they combine (AND);
+         *     text filters match exactly. Date ranges are inclusive and compare dates (Brasília); a
+         *     date-time is read as its date. A start date after the end date answers `PARCELA-001`.
+         *
+         *     Paging: when more rows follow, `metadata.continuable` carries a signed token; send it back as
+         *     `continuable` (with the same filters) for the next page. It is absent on the last page. An
+         *     altered token answers `PAGING-001`. Rows created while paging appear at the end, never twice.
+         */
+        get: operations["listOriginalInstallments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parcela/link_pagamento": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get the payment link of an installment
+         * @description Answers the address of the platform's hosted payment page for one original installment, found
+         *     by its `idParcela` (`parcelaOriginalIdExterno`) and confirmed by the document of its financial
+         *     guarantor. The page shows what is owed on the day it is opened — the principal still owed,
+         *     plus a 2% fine and 1% a month interest (pro rata per day) when late, or less the best on-time
+         *     discount that still applies — and takes Pix, bank slip or card. A payment settles the
+         *     installment: `situacao` `PAGO` (or `PARCIALMENTE_PAGO` for a partial payment),
+         *     `tipo_pagamento` `Pago na Plataforma`, `data_pagamento` and `valor_liquidado`.
+         *
+         *     Asking again for the same installment answers the same link.
+         *
+         *     Rules: no installment of this institution with that `idParcela` (`LINK-001`); the document is not
+         *     the installment's guarantor (`LINK-002`); the installment was cancelled by the institution
+         *     (`LINK-003`) or is already paid (`LINK-004`).
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/importacao/enviados/parcelas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List submitted installments
+         * @description Every installment the institution submitted with `POST /v1/parcela`, exactly as sent (also the
+         *     items refused during processing; see `GET /v1/lotes/{id}/erros`), oldest batch first and then
+         *     in batch order, 100 per page. Items are listed once their batch is processed (see
+         *     `GET /v1/lotes/{id}`), refused items included.
+         *     Every filter is optional and they combine (AND); text filters match the submitted value exactly.
+         *     `data_inicial_envio` and `data_final_envio` select by the day the batch was received (Brasília),
+         *     inclusive; `data_vencimento` by the date of `dataVencimento`. A start date after the end date
+         *     answers `PARCELA-001`.
+         *
+         *     Paging: when more rows follow, `metadata.continuable` carries a signed token; send it back as
+         *     `continuable` (with the same filters) for the next page. Without it the first page is returned.
+         *     An altered token answers `PAGING-001`.
+         */
+        get: operations["listSubmittedInstallments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lotes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a batch and its progress
+         * @description The state of an inclusion batch (`POST /v1/aluno` or `POST /v1/parcela`): counts of items
+         *     processed and refused so far while it runs, and when it finished. A batch of another
+         *     institution, like an unknown one, answers `BATCH-003`.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lotes/{id}/erros": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the item errors of a batch
+         * @description Every problem found in the items of a batch, ordered by item position (`indice`, from 0) and
+         *     field, 100 per page with continuation paging (`metadata.continuable`, absent on the last
+         *     page). Errors appear while the batch is processed; the list is complete once the batch status
+         *     is `PROCESSADO` or `PROCESSADO_COM_ERROS`. A batch of another institution, like an unknown one,
+         *     answers `BATCH-003`.
+         */
+        get: operations["listBatchErrors"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -228,6 +403,381 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        /**
+         * @description Date-time without zone, Brasília local time: `YYYY-MM-DDTHH:mm:ss` (seconds and milliseconds
+         *     optional). A plain date `YYYY-MM-DD` is accepted as well.
+         * @example 2026-03-10T00:00:00
+         */
+        LocalDateTime: string;
+        /**
+         * @description An on-time discount (desconto de adimplência): `percentual` off the principal when the payment
+         *     is made at least `dias_desconto` days before the due date (0 = up to the due date itself).
+         */
+        OnTimeDiscount: {
+            /**
+             * @description Discount in percent of the principal, more than 0 and at most 100.
+             * @example 5
+             */
+            percentual?: number;
+            /**
+             * @description Days before the due date until which the discount applies; 0 or more.
+             * @example 0
+             */
+            dias_desconto?: number;
+        };
+        /** @description On-time discount of one invoice item. */
+        InvoiceItemDiscount: {
+            /** @description Discount in percent of the item value. */
+            percentual?: number;
+            /** @description Discount amount, decimal as string. */
+            valor?: string;
+            /** @description Days before the due date until which the discount applies. */
+            dias_desconto?: number;
+            /**
+             * Format: date
+             * @description Last day the discount applies.
+             */
+            data_limite?: string;
+        };
+        /** @description One item of the installment's invoice (item de fatura). Every field is a string unless noted. */
+        InvoiceItem: {
+            /** @description The institution's id of the item. */
+            idExterno?: string;
+            /** @description Student CPF, digits only. */
+            alunoCpf?: string;
+            /** @description Student registration (RA). */
+            alunoRa?: string;
+            /** @description Student name; shown as the student's name when the student was never submitted through `POST /v1/aluno`. */
+            alunoNome?: string;
+            nomeCurso?: string;
+            /** @description Course degree, such as GRADUACAO or POS_GRADUACAO. */
+            grauCurso?: string;
+            /** @description Course modality, such as PRESENCIAL or EAD. */
+            modalidadeCurso?: string;
+            nomeOrganizacao?: string;
+            nomePolo?: string;
+            numeroParcela?: string;
+            /** @description Item type, such as MENSALIDADE or TAXA. */
+            tipo?: string;
+            descricao?: string;
+            /** @description Item value, decimal as string. */
+            valor?: string;
+            /** @description On-time discounts of the item. */
+            descontosAdimplencia?: components["schemas"]["InvoiceItemDiscount"][];
+        };
+        /**
+         * @description Payment received by the institution itself (pagamento), sent with `situacaoBaixa` `PAGA`. Amounts
+         *     are non-negative decimal strings with at most 2 places.
+         */
+        InstallmentSettlement: {
+            /** @description Amount received. When absent the principal (`valorBoleto`) is taken as received. */
+            valorRecebido?: string;
+            /** @description Discount granted. */
+            valorDesconto?: string;
+            /** @description Late charges received (fine and interest together); listed as `juros` of `valor_liquidado`. */
+            valorEncargos?: string;
+            /** @description When it was paid; its date is the installment's `data_pagamento` (default the day the batch was sent). */
+            data?: components["schemas"]["LocalDateTime"];
+        };
+        /**
+         * @description One installment as the institution sends it (every field of `dadosEnviados`). Fields not listed
+         *     here are accepted and kept as sent. Types and formats are checked when the batch is received;
+         *     the rules below are checked while the batch is processed, and an item that breaks one is reported
+         *     in `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
+         *
+         *     - required: `alunoCpf`, `valorBoleto`, `dataVencimento`, `tipoParcela`;
+         *     - `alunoCpf` a CPF (11 digits) with valid check digits; `responsavelFinanceiroDocumento` a CPF or
+         *       a CNPJ (14 digits) with valid check digits, consistent with `responsavelFinanceiroTipoDocumento`;
+         *     - `valorBoleto` a positive decimal string with at most 2 places (`1500`, `1500.5`, `1500.50`);
+         *     - `dataVencimento` a real calendar date;
+         *     - `tipoParcela`, `situacaoBaixa` and `responsavelFinanceiroTipoDocumento` from their lists, in any letter case;
+         *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 or more;
+         *     - `pagamento` amounts non-negative decimal strings with at most 2 places.
+         */
+        InstallmentSubmission: {
+            /** @description Student CPF, digits only. Required. */
+            alunoCpf?: string;
+            /** @description Student registration (RA). */
+            alunoRa?: string;
+            /** @description CPF or CNPJ (any case). Default told by the document's length. */
+            responsavelFinanceiroTipoDocumento?: string;
+            /**
+             * @description CPF or CNPJ of the financial guarantor, digits only. When absent the student is their own
+             *     guarantor (the student's CPF is used). The payment link is handed out against this document.
+             */
+            responsavelFinanceiroDocumento?: string;
+            /** @description Academic period (período letivo), date-time without zone. */
+            periodoLetivo?: components["schemas"]["LocalDateTime"];
+            /** @description Enrollment number. */
+            numeroMatricula?: string;
+            /** @description Class code. */
+            codigoTurma?: string;
+            /** @description Class name. */
+            nomeTurma?: string;
+            /** @description The institution's course code. */
+            codigoCurso?: string;
+            /** @description Course name; the installment's `curso`. */
+            nomeCurso?: string;
+            /** @description Course degree, such as GRADUACAO or POS_GRADUACAO. */
+            grauCurso?: string;
+            /** @description Course modality, such as PRESENCIAL or EAD. */
+            modalidadeCurso?: string;
+            /** @description The institution's id of the organisation (campus group, maintainer). */
+            idOrganizacao?: string;
+            /** @description Organisation name. */
+            nomeOrganizacao?: string;
+            /** @description The institution's id of the campus (polo). */
+            idPolo?: string;
+            /** @description Campus name; the installment's `polo_campus`. */
+            nomePolo?: string;
+            /** @description Installment number; the installment's `numero`. */
+            numeroParcela?: string;
+            /** @description Number of installments of the contract. */
+            totalParcelas?: string;
+            /** @description Contract number; the installment's `contrato_id`, and the agreement number of a `Negociacao` installment. */
+            numeroContrato?: string;
+            /** @description Required. Matricula, Rematricula, Mensalidade, Negociacao or Taxa_outros, in any letter case. */
+            tipoParcela?: string;
+            /** @description Required. Principal, a positive decimal string with at most 2 places. */
+            valorBoleto?: string;
+            /** @description On-time discounts; the best one gives `valor_adimplencia`. */
+            descontosAdimplencia?: components["schemas"]["OnTimeDiscount"][];
+            /** @description Required. Due date-time without zone; its date is the due date. */
+            dataVencimento?: components["schemas"]["LocalDateTime"];
+            /**
+             * @description Settlement at the institution, in any letter case: `ABERTA` (open; the default), `PAGA` (paid
+             *     at the institution: the installment becomes `PAGO`, `Pago na IES`, with the amounts of
+             *     `pagamento`) or `CANCELADA` (cancelled at the institution: `CANCELADO_IES`, `Cancelado na IES`).
+             *     Sending the installment again with another value moves it again; an installment already
+             *     paid through the platform no longer changes.
+             */
+            situacaoBaixa?: string;
+            /** @description Description of the settlement at the institution. */
+            descricaoLiquidacao?: string;
+            /** @description Free description. */
+            descricao?: string;
+            /** @description Description of the installment. */
+            descricaoParcela?: string;
+            /**
+             * @description The institution's id of the installment. Optional, but it makes the installment addressable:
+             *     sending the same `idParcela` again updates that installment, and payment links and
+             *     statements find installments by it. Without it every submission creates a new installment.
+             */
+            idParcela?: string;
+            /** @description Invoice items. */
+            itensFatura?: components["schemas"]["InvoiceItem"][];
+            pagamento?: components["schemas"]["InstallmentSettlement"];
+        };
+        /**
+         * @description An original installment (parcela original) as the platform sees it: built from the last
+         *     submission of the installment and from the payments made. Values unknown to the platform are
+         *     null; `id_externo` is present only when the institution sent `idParcela`.
+         */
+        OriginalInstallment: {
+            /** @description The platform's id of the installment. */
+            id: string;
+            /** @description The institution's `idParcela`; present only when it was sent. */
+            id_externo?: string;
+            /** @description Institution id. */
+            ies_id: string;
+            /** @description Institution name. */
+            ies_nome: string;
+            /** @description Financial guarantor. */
+            responsavel_financeiro: {
+                /** @description The platform's id of the guarantor, stable per institution and document. */
+                id: string;
+                /** @description CPF or CNPJ, digits only (the student's CPF when no guarantor was sent). */
+                documento: string;
+                /** @description Name, from the student records sent with `POST /v1/aluno`; null when unknown. */
+                nome: string | null;
+            };
+            /** @description Student. */
+            aluno: {
+                /** @description Registration (`alunoRa`, or the student record's `ra`). */
+                ra: string | null;
+                /** @description CPF, digits only. */
+                cpf: string;
+                /** @description Name, from the student record, else from `itensFatura[0].alunoNome`; null when unknown. */
+                nome: string | null;
+            };
+            /** @description Contract number (`numeroContrato`). */
+            contrato_id: string | null;
+            /**
+             * Format: date
+             * @description Due date.
+             */
+            data_vencimento: string;
+            /** @description Installment number (`numeroParcela`). */
+            numero: string | null;
+            /** @description Principal (`valorBoleto`). */
+            valor_principal: number;
+            /** @description What is owed when paid on time with the best on-time discount of `descontosAdimplencia` (the principal when there is none). */
+            valor_adimplencia: number;
+            /**
+             * @description `ABERTO` nothing paid; `PARCIALMENTE_PAGO` part of the principal paid through the platform;
+             *     `PAGO` paid through the platform or at the institution; `CANCELADO_IES` cancelled by the institution.
+             * @enum {string}
+             */
+            situacao: "ABERTO" | "PARCIALMENTE_PAGO" | "PAGO" | "CANCELADO_IES";
+            /**
+             * @description Installment type, in this spelling whatever the case sent.
+             * @enum {string}
+             */
+            tipo: "Matricula" | "Rematricula" | "Mensalidade" | "Negociacao" | "Taxa_outros";
+            /**
+             * @description The institution's contract product when the installment was created.
+             * @enum {string}
+             */
+            produto: "Gestão" | "Receita Garantida";
+            /** @description Course name (`nomeCurso`). */
+            curso: string | null;
+            /** @description Campus name (`nomePolo`). */
+            polo_campus: string | null;
+            /**
+             * @description Days late: for an open or partly paid installment, days from the due date to today
+             *     (Brasília); for a paid one, days from the due date to the payment; otherwise 0.
+             */
+            dias_atraso: number;
+            /** @description True for an installment of a debt agreement (`tipoParcela` `Negociacao`). */
+            em_acordo: boolean;
+            /**
+             * @description Agreement installments only: `ATIVO` owed, `QUITADO` paid, `CANCELADO` cancelled; otherwise null.
+             * @enum {string|null}
+             */
+            acordo_situacao: "ATIVO" | "QUITADO" | "CANCELADO" | null;
+            /** @description Agreement installments only, the agreement number (`numeroContrato`); otherwise null. */
+            acordo_efetivado_numero: string | null;
+            /** @description Agreement installments only, the platform's id of the agreement, stable per institution and agreement number; otherwise null. */
+            acordo_efetivado_id: string | null;
+            /** @description Principal still owed; 0 when paid or cancelled. */
+            saldo_atual: number;
+            /**
+             * Format: date
+             * @description Date of the (last) payment; null when unpaid.
+             */
+            data_pagamento: string | null;
+            /**
+             * @description How it was settled; null while open.
+             * @enum {string|null}
+             */
+            tipo_pagamento: "Pago na Plataforma" | "Pago na IES" | "Cancelado na IES" | null;
+            /** @description Amounts settled so far, decimal strings ("0.00" when none). */
+            valor_liquidado: {
+                /** @description Late fine (2% of the principal owed). */
+                multa: string;
+                /** @description Late interest (1% a month pro rata per day); charges reported by the institution. */
+                juros: string;
+                /** @description On-time discount granted. */
+                desconto: string;
+                /** @description Total received. */
+                recebido: string;
+            };
+        };
+        /** @description A page of original installments, in creation order. */
+        OriginalInstallmentPage: {
+            data: components["schemas"]["OriginalInstallment"][];
+            metadata: {
+                /** @description Installments matching the filters across all pages, as a string of digits. */
+                totalItems: string;
+                /** @description Page size, always 100. */
+                itemsPerPage: number;
+                /** @description Token of the next page, to send as `continuable`; absent on the last page. */
+                continuable?: string;
+            };
+        };
+        /** @description Which installment to pay, named by the institution's id and confirmed by the guarantor's document. */
+        PaymentLinkRequest: {
+            /** @description CPF (11 digits) or CNPJ (14 digits) of the installment's financial guarantor, digits only. */
+            responsavelFinanceiroDocumento: string;
+            /** @description The `idParcela` the installment was submitted with. */
+            parcelaOriginalIdExterno: string;
+        };
+        /** @description A payment link of an original installment. */
+        PaymentLink: {
+            /**
+             * Format: uri
+             * @description Address of the hosted payment page (Pix, bank slip or card). The same installment always gets
+             *     the same link; it stops accepting payments once the installment is paid or cancelled.
+             */
+            link_pagamento_url: string;
+            /**
+             * @description The installment's `idParcela`: a number when it is a plain integer (digits, no leading zero,
+             *     up to 15 digits), otherwise the string as sent, so that no id is ever altered.
+             */
+            parcela_original_id_externo: number | string;
+        };
+        /** @description One installment as it was submitted. */
+        SubmittedInstallment: {
+            /** @description Id of the batch it came in. */
+            loteId: string;
+            /**
+             * Format: date-time
+             * @description When the batch was received (UTC, with `Z`).
+             */
+            dataEnvio: string;
+            /** @description The item exactly as sent, including fields this document does not list. */
+            dadosEnviados: components["schemas"]["InstallmentSubmission"];
+        };
+        /** @description Continuation paging of a listing whose `totalItems` is a number. */
+        PageMetadataCount: {
+            /** @description Rows matching the query across all pages. */
+            totalItems: number;
+            /** @description Page size, always 100. */
+            itemsPerPage: number;
+            /** @description Token of the next page, to send as `continuable`; absent on the last page. */
+            continuable?: string;
+        };
+        /** @description A page of submitted installments, oldest batch first, then in the order of the batch. */
+        SubmittedInstallmentPage: {
+            data: components["schemas"]["SubmittedInstallment"][];
+            metadata: components["schemas"]["PageMetadataCount"];
+        };
+        /** @description An inclusion batch and its processing progress. */
+        Batch: {
+            /** @description Batch id, as answered by the inclusion. */
+            id: string;
+            /**
+             * @description `aluno` for `POST /v1/aluno`, `parcela` for `POST /v1/parcela`.
+             * @enum {string}
+             */
+            tipo: "aluno" | "parcela";
+            /**
+             * @description `RECEBIDO` stored, not started; `PROCESSANDO` under way (`processados` grows); `PROCESSADO`
+             *     finished without item errors; `PROCESSADO_COM_ERROS` finished, `erros` items were refused.
+             * @enum {string}
+             */
+            status: "RECEBIDO" | "PROCESSANDO" | "PROCESSADO" | "PROCESSADO_COM_ERROS";
+            /** @description Items in the batch. */
+            quantidade: number;
+            /** @description Items processed so far (valid or not). */
+            processados: number;
+            /** @description Items refused so far; their problems are in `GET /v1/lotes/{id}/erros`. */
+            erros: number;
+            /**
+             * Format: date-time
+             * @description When the batch was received (UTC, with `Z`).
+             */
+            criadoEm: string;
+            /**
+             * Format: date-time
+             * @description When processing finished (UTC, with `Z`); null until then.
+             */
+            finalizadoEm: string | null;
+        };
+        /** @description One problem of one item of a batch. An item can have several, one per field. */
+        BatchItemError: {
+            /** @description Position of the item in the submitted array, from 0. */
+            indice: number;
+            /** @description The field at fault, such as `alunoCpf` or `descontosAdimplencia[1].percentual`. */
+            campo: string;
+            /** @description What is wrong, in English. */
+            mensagem: string;
+        };
+        /** @description A page of item errors, ordered by item position then field. */
+        BatchErrorPage: {
+            data: components["schemas"]["BatchItemError"][];
+            metadata: components["schemas"]["PageMetadataCount"];
         };
         /**
          * @description One liquidation of an installment of a `Gestão` (management) contract: what the student paid, the
@@ -479,15 +1029,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request breaks the contract (`VALIDATION-001`, with `details`) or a business rule (a rule code). */
-        BadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /**
          * @description Missing or unknown credential (`AUTH-001`); on the Partner API also a request that carries
          *     `Authorization` together with `Api-Token` (`AUTH-002`).
@@ -518,8 +1059,45 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is over 1 MB (`BODY-001`). */
+        BodyTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown batch, or one of another institution (`BATCH-003`); a malformed id (`VALIDATION-001`). */
+        BatchNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Any unique string of up to 255 characters chosen by the client (a UUID is a good choice). Sending
+         *     the same key again with the same body answers the batch the first request created (with the header
+         *     `Idempotent-Replayed: true`) instead of storing a second one; the same key with a different body
+         *     is refused with `BATCH-002`. Keys are kept per institution without expiry.
+         * @example 7f3c2a10-5b7e-4d8e-9c61-0a4b2f9e1d55
+         */
+        IdempotencyKey: string;
+        /**
+         * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
+         *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+         */
+        Continuable: string;
+        /**
+         * @description Batch id, as answered by the inclusion.
+         * @example 5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d
+         */
+        BatchId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -529,7 +1107,16 @@ export interface operations {
     createStudentBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Any unique string of up to 255 characters chosen by the client (a UUID is a good choice). Sending
+                 *     the same key again with the same body answers the batch the first request created (with the header
+                 *     `Idempotent-Replayed: true`) instead of storing a second one; the same key with a different body
+                 *     is refused with `BATCH-002`. Keys are kept per institution without expiry.
+                 * @example 7f3c2a10-5b7e-4d8e-9c61-0a4b2f9e1d55
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -541,18 +1128,341 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Batch stored; processing follows. */
+            /** @description Batch stored; processing follows. A replay of an `Idempotency-Key` carries `Idempotent-Replayed`. */
             202: {
                 headers: {
+                    /** @description `true` when this answers an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BatchReceipt"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The envelope breaks the contract (`VALIDATION-001`, `details` names each field) or the
+             *     `Idempotency-Key` was used before with a different body (`BATCH-002`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createInstallmentBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string of up to 255 characters chosen by the client (a UUID is a good choice). Sending
+                 *     the same key again with the same body answers the batch the first request created (with the header
+                 *     `Idempotent-Replayed: true`) instead of storing a second one; the same key with a different body
+                 *     is refused with `BATCH-002`. Keys are kept per institution without expiry.
+                 * @example 7f3c2a10-5b7e-4d8e-9c61-0a4b2f9e1d55
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    parcelas: components["schemas"]["InstallmentSubmission"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Batch stored; processing follows. A replay of an `Idempotency-Key` carries `Idempotent-Replayed`. */
+            202: {
+                headers: {
+                    /** @description `true` when this answers an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchReceipt"];
+                };
+            };
+            /**
+             * @description The envelope breaks the contract (`VALIDATION-001`, `details` names each field) or the
+             *     `Idempotency-Key` was used before with a different body (`BATCH-002`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOriginalInstallments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
+                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 */
+                continuable?: components["parameters"]["Continuable"];
+                /**
+                 * @description CPF or CNPJ of the financial guarantor, digits only (no dot, dash or slash).
+                 * @example 11144477735
+                 */
+                responsavel_financeiro_documento?: string;
+                /**
+                 * @description Student CPF, digits only.
+                 * @example 52998224725
+                 */
+                aluno_cpf?: string;
+                /** @description Student registration (RA). */
+                aluno_ra?: string;
+                /** @description The institution's id of the installment (`idParcela`). */
+                id_externo?: string;
+                /** @description Installment number (`numeroParcela`). */
+                numero?: string;
+                /** @description Installment status. */
+                situacao?: "ABERTO" | "PARCIALMENTE_PAGO" | "PAGO" | "CANCELADO_IES";
+                /** @description Installment type, in this spelling or upper case. */
+                tipo?: "Matricula" | "Rematricula" | "Mensalidade" | "Negociacao" | "Taxa_outros" | "MATRICULA" | "REMATRICULA" | "MENSALIDADE" | "NEGOCIACAO" | "TAXA_OUTROS";
+                /** @description Contract product of the installment. */
+                produto?: "Receita Garantida" | "Gestão";
+                /** @description Days late, exactly (see `dias_atraso` of the installment). */
+                dias_atraso?: number;
+                /** @description `true` only installments of a debt agreement, `false` only the others. */
+                em_acordo?: boolean;
+                /** @description Status of the agreement of an agreement installment. */
+                acordo_situacao?: "ATIVO" | "QUITADO" | "CANCELADO";
+                /** @description How the installment was settled. */
+                tipo_pagamento?: "Pago na Plataforma" | "Pago na IES" | "Cancelado na IES";
+                /** @description Due date from (inclusive); `YYYY-MM-DD` or a date-time without zone. */
+                data_inicial_vencimento?: components["schemas"]["LocalDateTime"];
+                /** @description Due date up to (inclusive); `YYYY-MM-DD` or a date-time without zone. */
+                data_final_vencimento?: components["schemas"]["LocalDateTime"];
+                /** @description Payment date from (inclusive); `YYYY-MM-DD` or a date-time without zone. */
+                data_inicial_pagamento?: components["schemas"]["LocalDateTime"];
+                /** @description Payment date up to (inclusive); `YYYY-MM-DD` or a date-time without zone. */
+                data_final_pagamento?: components["schemas"]["LocalDateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of original installments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginalInstallmentPage"];
+                };
+            };
+            /**
+             * @description A query parameter breaks the contract (`VALIDATION-001`), a start date is after its end
+             *     date (`PARCELA-001`) or `continuable` was altered (`PAGING-001`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The body breaks the contract (`VALIDATION-001`) or a rule (`LINK-001` to `LINK-004`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["BodyTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubmittedInstallments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
+                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 */
+                continuable?: components["parameters"]["Continuable"];
+                /** @description Batch id. */
+                lote?: string;
+                /** @description Student CPF (`alunoCpf`). */
+                aluno_cpf?: string;
+                /** @description Guarantor document (`responsavelFinanceiroDocumento`). */
+                responsavel_financeiro_documento?: string;
+                /** @description Sent on or after this day, `aaaa-mm-dd`. */
+                data_inicial_envio?: string;
+                /** @description Sent on or before this day, `aaaa-mm-dd`. */
+                data_final_envio?: string;
+                /** @description The institution's id of the installment (`idParcela`). */
+                id_parcela?: string;
+                /** @description Installment type (`tipoParcela`), any letter case. */
+                tipo_parcela?: string;
+                /** @description Settlement at the institution (`situacaoBaixa`), any letter case. */
+                situacao_baixa?: string;
+                /** @description Due date (the date of `dataVencimento`), `aaaa-mm-dd`. */
+                data_vencimento?: string;
+                /** @description Course code (`codigoCurso`). */
+                codigo_curso?: string;
+                /** @description Course name (`nomeCurso`). */
+                nome_curso?: string;
+                /** @description Course degree (`grauCurso`). */
+                grau_curso?: string;
+                /** @description Course modality (`modalidadeCurso`). */
+                modalidade_curso?: string;
+                /** @description Organisation name (`nomeOrganizacao`). */
+                nome_organizacao?: string;
+                /** @description Campus name (`nomePolo`). */
+                nome_polo?: string;
+                /** @description Campus id (`idPolo`). */
+                id_polo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of submitted installments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedInstallmentPage"];
+                };
+            };
+            /**
+             * @description A query parameter breaks the contract (`VALIDATION-001`), `data_inicial_envio` is after
+             *     `data_final_envio` (`PARCELA-001`) or `continuable` was altered (`PAGING-001`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Batch id, as answered by the inclusion.
+                 * @example 5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d
+                 */
+                id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["BatchNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBatchErrors: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
+                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 */
+                continuable?: components["parameters"]["Continuable"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Batch id, as answered by the inclusion.
+                 * @example 5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d
+                 */
+                id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of item errors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchErrorPage"];
+                };
+            };
+            /** @description Unknown batch (`BATCH-003`), a malformed id (`VALIDATION-001`) or an altered `continuable` (`PAGING-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -9,6 +9,8 @@ import { httpLogger } from './http/logging.js';
 import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
+import { paymentPages } from './payments/pages.js';
+import { sandboxApi } from './payments/sandbox-api.js';
 
 export interface AppOptions {
   /** The Redoc pages served at `/docs/{api}`. (Default: pages built at their first request) */
@@ -41,6 +43,10 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   const validateResponses = ctx.config.validateResponses;
   app.use(mountApi({ doc: institution, authenticate: authenticateInstitution(ctx.db), routes: institutionRoutes(ctx), validateResponses }));
   app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
+
+  // Hosted payment pages (HTML) and the sandbox provider's operator API: outside both documents.
+  app.use(paymentPages(ctx));
+  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());

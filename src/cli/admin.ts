@@ -8,10 +8,11 @@ import { createDatabase } from '../db/client.js';
 import { connectDatabaseServer } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
+import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -44,6 +45,13 @@ export async function main(argv: string[]): Promise<number> {
       'min-sale-cents': { type: 'string' },
       'grace-period-days': { type: 'string' },
       'default-upfront-cents': { type: 'string' },
+      // institution:contract
+      product: { type: 'string' },
+      commission: { type: 'string' },
+      guaranteed: { type: 'string' },
+      'first-transfer': { type: 'string' },
+      'first-transfer-days': { type: 'string' },
+      'second-transfer-days': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

@@ -1,15 +1,30 @@
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
-import { batches, batchItemErrors, batchItems } from '../db/schema/index.js';
-import { BatchTooLarge } from '../http/errors.js';
+import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/schema/index.js';
+import { ApiError, BatchTooLarge } from '../http/errors.js';
 import { enqueue, type TaskName } from '../jobs/enqueue.js';
-import type { RequestHandler } from 'express';
+import { packBlocks } from './item-blocks.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
-export type BatchKind = 'aluno';
+export type BatchKind = 'aluno' | 'parcela';
+export type Batch = typeof batches.$inferSelect;
 
-const PROCESSING_TASK: Record<BatchKind, TaskName> = { aluno: 'process-student-batch' };
+const PROCESSING_TASK: Record<BatchKind, TaskName> = { aluno: 'process-student-batch', parcela: 'process-installment-batch' };
+
+export class IdempotencyKeyReused extends ApiError {
+  constructor(key: string, batchId: string) {
+    super(400, 'BATCH-002', `Idempotency-Key ${key} was already used with a different body (batch ${batchId})`);
+  }
+}
+
+export class BatchNotFound extends ApiError {
+  constructor(batchId: string) {
+    super(400, 'BATCH-003', `Batch ${batchId} not found`);
+  }
+}
 
 /** Answers 413 `BATCH-001` before the (costly) schema validation of an oversized batch. */
 export function limitBatchItems(field: string): RequestHandler {
@@ -25,33 +40,103 @@ export interface BatchReceipt {
   quantidade: number;
 }
 
+export interface SubmittedBatch {
+  receipt: BatchReceipt;
+  /** True when an earlier request with the same `Idempotency-Key` created the batch. */
+  replayed: boolean;
+}
+
+export interface SubmitOptions {
+  idempotencyKey?: string;
+}
+
+/** How one kind of batch keeps its items: prepared in memory first, written inside the batch's transaction. */
+interface ItemStore {
+  prepare(batchId: string, items: unknown[], hash?: Hash): Promise<(tx: Queryable) => Promise<void>>;
+}
+
+/** Students: the raw items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
+const jsonbItems: ItemStore = {
+  async prepare(batchId, items, hash) {
+    const json = JSON.stringify(items);
+    hash?.update(json);
+    return async (tx) => {
+      await tx.execute(sql`
+        insert into batch_items (batch_id, index, payload)
+        select ${batchId}::uuid, ordinality - 1, value from jsonb_array_elements(${json}::jsonb) with ordinality`);
+    };
+  },
+};
+
+/** Installments: compressed blocks in `batch_item_blocks` (a tenth of the bytes; see `packBlocks`). */
+const blockItems: ItemStore = {
+  async prepare(batchId, items, hash) {
+    const blocks = await packBlocks(items, hash);
+    return async (tx) => {
+      await tx.insert(batchItemBlocks).values(blocks.map((b) => ({ batchId, ...b })));
+    };
+  },
+};
+
+const ITEM_STORES: Record<BatchKind, ItemStore> = { aluno: jsonbItems, parcela: blockItems };
+
 /**
  * Stores a batch with its raw items and enqueues its processing, all in one transaction. Batches
  * of one institution are processed one at a time in submission order (one named queue each).
+ * With an `Idempotency-Key` already used, the first batch is answered again (or refused when the
+ * body differs) and nothing is stored.
  */
-export async function submitBatch(ctx: AppContext, institutionId: string, kind: BatchKind, items: unknown[]): Promise<BatchReceipt> {
+export async function submitBatch(
+  ctx: AppContext,
+  institutionId: string,
+  kind: BatchKind,
+  items: unknown[],
+  options: SubmitOptions = {},
+): Promise<SubmittedBatch> {
+  const key = options.idempotencyKey;
+  const hash = key ? createHash('sha256').update(`${kind}\n`) : undefined;
+  const batchId = randomUUID();
+  const write = await ITEM_STORES[kind].prepare(batchId, items, hash);
+  const requestHash = hash?.digest('hex') ?? null;
   return ctx.db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(batches)
-      .values({ institutionId, kind, itemCount: items.length, createdAt: ctx.clock.now() })
+      .values({ id: batchId, institutionId, kind, itemCount: items.length, createdAt: ctx.clock.now(), idempotencyKey: key ?? null, requestHash })
+      .onConflictDoNothing({ target: [batches.institutionId, batches.idempotencyKey] })
       .returning({ id: batches.id });
-    const batchId = batch!.id;
-    // One statement for the whole batch: the items travel as one JSON array parameter.
-    await tx.execute(sql`
-      insert into batch_items (batch_id, index, payload)
-      select ${batchId}::uuid, ordinality - 1, value
-      from jsonb_array_elements(${JSON.stringify(items)}::jsonb) with ordinality`);
+    if (!batch) return replay(tx, institutionId, key!, requestHash!);
+    await write(tx);
     await enqueue(tx, PROCESSING_TASK[kind], { batchId }, { queueName: `batches:${institutionId}` });
-    return { id: batchId, quantidade: items.length };
+    return { receipt: { id: batchId, quantidade: items.length }, replayed: false };
   });
 }
 
-export async function findBatch(db: Queryable, batchId: string) {
+async function replay(db: Queryable, institutionId: string, key: string, requestHash: string): Promise<SubmittedBatch> {
+  const [first] = await db
+    .select({ id: batches.id, itemCount: batches.itemCount, requestHash: batches.requestHash })
+    .from(batches)
+    .where(and(eq(batches.institutionId, institutionId), eq(batches.idempotencyKey, key)));
+  if (!first) throw new Error(`batch of Idempotency-Key ${key} vanished`);
+  if (first.requestHash !== requestHash) throw new IdempotencyKeyReused(key, first.id);
+  return { receipt: { id: first.id, quantidade: first.itemCount }, replayed: true };
+}
+
+export async function findBatch(db: Queryable, batchId: string): Promise<Batch | undefined> {
   const [batch] = await db.select().from(batches).where(eq(batches.id, batchId));
   return batch;
 }
 
-export async function readItems(db: Queryable, batchId: string, from: number, to: number) {
+/** The batch of this institution, or `BATCH-003` (another institution's batch is as missing). */
+export async function requireBatch(db: Queryable, institutionId: string, batchId: string): Promise<Batch> {
+  const [batch] = await db
+    .select()
+    .from(batches)
+    .where(and(eq(batches.id, batchId), eq(batches.institutionId, institutionId)));
+  if (!batch) throw new BatchNotFound(batchId);
+  return batch;
+}
+
+export async function readItems(db: Queryable, batchId: string, from: number, to: number): Promise<{ index: number; payload: unknown }[]> {
   return db
     .select({ index: batchItems.index, payload: batchItems.payload })
     .from(batchItems)
@@ -73,7 +158,12 @@ export async function recordChunk(db: Queryable, batchId: string, processed: num
       .values(errors.map((e) => ({ batchId, itemIndex: e.index, field: e.field, message: e.message })))
       .onConflictDoNothing();
   }
-  await db.update(batches).set({ status: 'PROCESSANDO', processedCount: processed }).where(eq(batches.id, batchId));
+  await db.execute(sql`
+    update batches set
+      status = 'PROCESSANDO',
+      processed_count = ${processed},
+      error_count = (select count(distinct item_index)::int from batch_item_errors where batch_id = ${batchId}::uuid)
+    where id = ${batchId}::uuid`);
 }
 
 export async function finishBatch(db: Queryable, batchId: string, now: Date): Promise<void> {

@@ -1,21 +1,66 @@
+import type { Response } from 'express';
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
 import type { Routes } from '../http/typed.js';
-import { limitBatchItems, submitBatch } from './batches.js';
+import { getBatch, listBatchErrors } from './batch-reports.js';
+import { limitBatchItems, submitBatch, type SubmittedBatch } from './batches.js';
+import { listOriginalInstallments } from './originals.js';
+import { createPaymentLink } from './payment-links.js';
+import { listSubmittedInstallments } from './submitted.js';
 
 /** Largest inclusion body: 10,000 installments with every optional field fit well below it. */
 const INCLUSION_BODY_LIMIT = '50mb';
+
+const inclusion = { bodyLimit: INCLUSION_BODY_LIMIT, tooLargeCode: 'BATCH-001' };
+
+function answerBatch(res: Response, submitted: SubmittedBatch): void {
+  if (submitted.replayed) res.set('Idempotent-Replayed', 'true');
+  res.status(202).json(submitted.receipt);
+}
 
 /** Handlers of the Institution API by operationId; operations not listed here answer 501. */
 export function institutionRoutes(ctx: AppContext): Routes<operations> {
   return {
     createStudentBatch: {
-      bodyLimit: INCLUSION_BODY_LIMIT,
-      tooLargeCode: 'BATCH-001',
+      ...inclusion,
       before: [limitBatchItems('alunos')],
       handler: async (req, res) => {
-        res.status(202).json(await submitBatch(ctx, institutionId(req), 'aluno', req.body.alunos));
+        const idempotencyKey = req.get('idempotency-key');
+        answerBatch(res, await submitBatch(ctx, institutionId(req), 'aluno', req.body.alunos, { idempotencyKey }));
+      },
+    },
+    createInstallmentBatch: {
+      ...inclusion,
+      before: [limitBatchItems('parcelas')],
+      handler: async (req, res) => {
+        const idempotencyKey = req.get('idempotency-key');
+        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', req.body.parcelas, { idempotencyKey }));
+      },
+    },
+    getBatch: {
+      handler: async (req, res) => {
+        res.json(await getBatch(ctx, institutionId(req), req.params.id));
+      },
+    },
+    listBatchErrors: {
+      handler: async (req, res) => {
+        res.json(await listBatchErrors(ctx, institutionId(req), req.params.id, req.query.continuable));
+      },
+    },
+    listOriginalInstallments: {
+      handler: async (req, res) => {
+        res.json(await listOriginalInstallments(ctx, institutionId(req), req.query));
+      },
+    },
+    listSubmittedInstallments: {
+      handler: async (req, res) => {
+        res.json(await listSubmittedInstallments(ctx, institutionId(req), req.query));
+      },
+    },
+    createPaymentLink: {
+      handler: async (req, res) => {
+        res.json(await createPaymentLink(ctx, institutionId(req), req.body));
       },
     },
   };

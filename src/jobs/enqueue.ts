@@ -6,6 +6,7 @@ declare global {
     /** Payload of every task; a task file checks its payload with an assertion too. */
     interface Tasks {
       'process-student-batch': { batchId: string };
+      'process-installment-batch': { batchId: string };
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
+import processInstallmentBatch from './process-installment-batch.js';
 import processStudentBatch from './process-student-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 
@@ -8,6 +9,7 @@ export function taskList(ctx: AppContext): TaskList {
   return {
     'process-student-batch': processStudentBatch(ctx),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
+    'process-installment-batch': processInstallmentBatch(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

@@ -13,6 +13,13 @@ export interface CommandOptions {
   'min-sale-cents'?: string;
   'grace-period-days'?: string;
   'default-upfront-cents'?: string;
+  // institution:contract
+  product?: string;
+  commission?: string;
+  guaranteed?: string;
+  'first-transfer'?: string;
+  'first-transfer-days'?: string;
+  'second-transfer-days'?: string;
 }
 
 export interface Command {

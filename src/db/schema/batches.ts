@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.js';
 import { institutions } from './tenants.js';
 
@@ -6,6 +6,8 @@ export const batches = pgTable(
   'batches',
   {
     id: uuid().primaryKey().defaultRandom(),
+    /** Submission order across all batches: later submissions win when they touch the same record. */
+    seq: bigint({ mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     institutionId: uuid()
       .notNull()
       .references(() => institutions.id),
@@ -18,8 +20,16 @@ export const batches = pgTable(
     errorCount: integer().notNull().default(0),
     createdAt: createdAt(),
     finishedAt: timestamp({ withTimezone: true }),
+    /** The client's `Idempotency-Key`: a repeated key answers the batch it first created. */
+    idempotencyKey: text(),
+    /** SHA-256 of the submitted items, to refuse a reused key with a different body. */
+    requestHash: text(),
   },
-  (t) => [index().on(t.institutionId, t.createdAt)],
+  (t) => [
+    index().on(t.institutionId, t.createdAt),
+    index().on(t.institutionId, t.kind, t.seq),
+    uniqueIndex().on(t.institutionId, t.idempotencyKey),
+  ],
 );
 
 /** Each submitted record exactly as sent, addressed by its position in the batch. */

@@ -4,3 +4,8 @@ export * from './areas.js';
 export * from './batches.js';
 export * from './students.js';
 export * from './catalogue.js';
+// Institution receivables: contracts, original installments, payment charges, links and payments.
+export * from './institution-contracts.js';
+export * from './installments.js';
+export * from './installment-submissions.js';
+export * from './payments.js';

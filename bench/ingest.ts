@@ -1,0 +1,121 @@
+/**
+ * Ingestion benchmark (`npm run bench:ingest`): 100,000 installments in 10 batches of 10,000 through
+ * the HTTP API — time from the first POST to the last batch processed — against a raw PostgreSQL
+ * COPY of the same rows into a table of the same shape (columns, defaults, indexes).
+ *
+ * Runs the service as production does, one API process and one worker process (`src/main.ts
+ * --role=api|worker`), on an embedded PostgreSQL of its own in a temporary folder; this process is
+ * only the client. PORT and EMBEDDED_PG_PORT select the ports.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, projectRoot } from '../src/config.js';
+import { createDatabase } from '../src/db/client.js';
+import { copyInto, copyValue } from '../src/db/copy.js';
+import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { migrateDatabase } from '../src/db/migrate.js';
+import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/installment-items.js';
+import { createInstitution } from '../src/tenants/tenants.js';
+import { benchInstallment } from './fixtures.js';
+
+const BATCHES = 10;
+const PER_BATCH = 10_000;
+
+const config = loadConfig(process.env);
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-'));
+fs.chmodSync(folder, 0o755);
+const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });
+const url = await ensureDatabase(embedded.adminUrl, 'bench');
+await migrateDatabase(url);
+const { db, sql } = createDatabase(url, { max: 2 });
+const institution = await createInstitution(db, 'Universidade Benchmark');
+const base = `http://127.0.0.1:${config.port}`;
+
+function serviceProcess(role: 'api' | 'worker'): ChildProcess {
+  const env = { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'bench', DATABASE_URL: url, PORT: String(config.port), LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false' };
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', `--role=${role}`], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitUntilReady(): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const ready = await fetch(`${base}/ready`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the API process did not become ready');
+}
+
+const api = serviceProcess('api');
+const worker = serviceProcess('worker');
+
+try {
+  const bodies = Array.from({ length: BATCHES }, (_, b) => JSON.stringify({ parcelas: Array.from({ length: PER_BATCH }, (_, i) => benchInstallment(b, i)) }));
+  console.log(`${BATCHES} batches of ${PER_BATCH} installments, ${(bodies[0]!.length / 1e6).toFixed(1)} MB each; ${os.cpus().length} cores; API and worker in separate processes`);
+
+  await waitUntilReady();
+  // Warm-up: one small batch, so the first timed POST does not pay for compiling validators.
+  await post(JSON.stringify({ parcelas: [benchInstallment(99, 0)] }));
+
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  const started = performance.now();
+  for (const body of bodies) {
+    const before = performance.now();
+    ids.push(await post(body));
+    latencies.push(performance.now() - before);
+  }
+  await waitUntilProcessed(ids);
+  const apiSeconds = (performance.now() - started) / 1000;
+  const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
+  if (n !== BATCHES * PER_BATCH) throw new Error(`expected ${BATCHES * PER_BATCH} installments, found ${n}`);
+
+  const copySeconds = await copyBaseline(bodies);
+  const apiRate = (BATCHES * PER_BATCH) / apiSeconds;
+  const copyRate = (BATCHES * PER_BATCH) / copySeconds;
+  latencies.sort((a, b) => a - b);
+  console.log(`API path: ${apiSeconds.toFixed(2)} s, ${Math.round(apiRate)} items/s (first POST to last batch processed)`);
+  console.log(`COPY:     ${copySeconds.toFixed(2)} s, ${Math.round(copyRate)} rows/s`);
+  console.log(`ratio:    ${(apiRate / copyRate).toFixed(2)} × COPY`);
+  console.log(`POST of ${PER_BATCH} items: min ${latencies[0]!.toFixed(0)} ms, median ${latencies[latencies.length >> 1]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+} finally {
+  for (const child of [api, worker]) child.kill('SIGTERM');
+  await Promise.all([api, worker].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await sql.end();
+  await embedded.stop();
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
+async function post(body: string): Promise<string> {
+  const res = await fetch(`${base}/v1/parcela`, { method: 'POST', headers: { apikey: institution.apikey, 'content-type': 'application/json' }, body });
+  if (res.status !== 202) throw new Error(`POST /v1/parcela answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function waitUntilProcessed(ids: string[]): Promise<void> {
+  for (;;) {
+    const [{ open } = { open: 0 }] = await sql<{ open: number }[]>`select count(*)::int as open from batches where id = any(${ids}::uuid[]) and finished_at is null`;
+    if (open === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The rows the API path writes, as COPY text, into `LIKE installments INCLUDING ALL`; only the COPY is timed. */
+async function copyBaseline(bodies: string[]): Promise<number> {
+  await sql`create table installments_copy (like installments including all)`;
+  const batchId = '00000000-0000-4000-8000-000000000000';
+  const sample = checkInstallment(0, benchInstallment(0, 0) as InstallmentSubmission, batchId, '2026-01-15').row!;
+  const columns = ['institution_id', 'batch_id', 'batch_seq', 'item_index', 'product', ...Object.keys(sample)];
+  const blocks = bodies.map((body, b) =>
+    (JSON.parse(body).parcelas as InstallmentSubmission[])
+      .map((item, i) => {
+        const row: InstallmentRow = checkInstallment(i, item, batchId, '2026-01-15').row!;
+        return [institution.id, batchId, b, i, 'Gestão', ...Object.values(row)].map((v) => copyValue(v as string)).join('\t');
+      })
+      .join('\n') + '\n',
+  );
+  const started = performance.now();
+  await sql.begin((tx) => copyInto(tx, 'installments_copy', columns, blocks));
+  return (performance.now() - started) / 1000;
+}

@@ -1,0 +1,67 @@
+import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.js';
+
+const money = () => numeric({ precision: 14, scale: 2 });
+
+/**
+ * Original installments (parcelas originais): one per institution + `idParcela`, or one per
+ * submitted item when the institution sends no `idParcela`. Columns hold what the listing filters
+ * on; the submission itself stays in `batch_items`.
+ */
+export const installments = pgTable(
+  'installments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Creation order: the keyset of the listing. */
+    seq: bigint({ mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    // No foreign key: the institution comes from the batch (which has one), and a per-row key check
+    // costs a fifth of the ingestion of a large batch.
+    institutionId: uuid().notNull(),
+    /** `ext:<idParcela>`, or `item:<batch id>:<index>` without one: reprocessing an item never duplicates it. */
+    upsertKey: text().notNull(),
+    /** The institution's `idParcela`, when sent. */
+    externalId: text(),
+    /** Batch and item of the submission applied last; (batchSeq, itemIndex) only ever grows. */
+    batchId: uuid().notNull(),
+    batchSeq: bigint({ mode: 'number' }).notNull(),
+    itemIndex: integer().notNull(),
+    studentCpf: text().notNull(),
+    studentRa: text(),
+    /** `alunoNome` of the first invoice item, used when the student was never submitted. */
+    studentName: text(),
+    guarantorDocument: text().notNull(),
+    guarantorDocumentType: text().notNull(),
+    contractNumber: text(),
+    number: text(),
+    /** Canonical `tipoParcela`: Matricula, Rematricula, Mensalidade, Negociacao or Taxa_outros. */
+    type: text().notNull(),
+    courseName: text(),
+    campusName: text(),
+    dueDate: date({ mode: 'string' }).notNull(),
+    principal: money().notNull(),
+    /** Principal less the best on-time discount. */
+    onTimeValue: money().notNull(),
+    /** `descontosAdimplencia` as sent: [{percentual, dias_desconto}]. */
+    onTimeDiscounts: jsonb().notNull().default([]),
+    product: text().notNull(),
+    /** ABERTO, PARCIALMENTE_PAGO, PAGO or CANCELADO_IES. */
+    status: text().notNull(),
+    /** Pago na Plataforma, Pago na IES or Cancelado na IES. */
+    paymentType: text(),
+    paidOn: date({ mode: 'string' }),
+    /** Principal still owed. */
+    balance: money().notNull(),
+    settledFine: money().notNull().default('0'),
+    settledInterest: money().notNull().default('0'),
+    settledDiscount: money().notNull().default('0'),
+    settledReceived: money().notNull().default('0'),
+    /** Set by the first payment through the platform: from then on re-sends no longer change it. */
+    paidOnPlatform: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex().on(t.institutionId, t.upsertKey),
+    index().on(t.institutionId, t.seq),
+  ],
+);

@@ -1,0 +1,81 @@
+import { bigint, date, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.js';
+import { installments } from './installments.js';
+import { institutions } from './tenants.js';
+
+/**
+ * Charges of the payment provider (the sandbox for now): Pix, bank slip or card, in integer cents.
+ * `referenceKind` + `referenceId` say what the charge pays (an installment, later a sale).
+ */
+export const paymentCharges = pgTable(
+  'payment_charges',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    provider: text().notNull(),
+    /** PIX, BOLETO or CARD. */
+    method: text().notNull(),
+    /** PENDING, PAID, EXPIRED or DECLINED. */
+    status: text().notNull(),
+    amountCents: bigint({ mode: 'number' }).notNull(),
+    paidAmountCents: bigint({ mode: 'number' }),
+    description: text().notNull(),
+    payerName: text(),
+    payerDocument: text().notNull(),
+    referenceKind: text().notNull(),
+    referenceId: uuid().notNull(),
+    /** Pix copy-and-paste text. */
+    pixCode: text(),
+    /** Bank slip digitable line. */
+    digitableLine: text(),
+    cardBrand: text(),
+    cardLastFour: text(),
+    declinedReason: text(),
+    expiresAt: timestamp({ withTimezone: true }),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index().on(t.referenceKind, t.referenceId)],
+);
+
+/** The hosted payment page of an installment: one stable link per installment. */
+export const paymentLinks = pgTable(
+  'payment_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    token: text().notNull(),
+    institutionId: uuid()
+      .notNull()
+      .references(() => institutions.id),
+    installmentId: uuid()
+      .notNull()
+      .references(() => installments.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.token), uniqueIndex().on(t.installmentId)],
+);
+
+const money = () => numeric({ precision: 14, scale: 2 });
+
+/** One settled platform payment of an installment; the charge id makes settling idempotent. */
+export const installmentPayments = pgTable(
+  'installment_payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    installmentId: uuid()
+      .notNull()
+      .references(() => installments.id),
+    chargeId: uuid()
+      .notNull()
+      .references(() => paymentCharges.id),
+    method: text().notNull(),
+    paidOn: date({ mode: 'string' }).notNull(),
+    received: money().notNull(),
+    principal: money().notNull(),
+    fine: money().notNull(),
+    interest: money().notNull(),
+    discount: money().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.chargeId), index().on(t.installmentId)],
+);

@@ -1,0 +1,57 @@
+import { and, asc, count, eq, gt, or, type SQL } from 'drizzle-orm';
+import type { components } from '../../generated/institution.js';
+import type { AppContext } from '../context.js';
+import { batchItemErrors } from '../db/schema/index.js';
+import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { requireBatch, type Batch } from './batches.js';
+
+type BatchView = components['schemas']['Batch'];
+type BatchErrorPage = components['schemas']['BatchErrorPage'];
+
+const toBatchView = (batch: Batch): BatchView => ({
+  id: batch.id,
+  tipo: batch.kind as BatchView['tipo'],
+  status: batch.status as BatchView['status'],
+  quantidade: batch.itemCount,
+  processados: batch.processedCount,
+  erros: batch.errorCount,
+  criadoEm: batch.createdAt.toISOString(),
+  finalizadoEm: batch.finishedAt?.toISOString() ?? null,
+});
+
+export async function getBatch(ctx: AppContext, institutionId: string, batchId: string): Promise<BatchView> {
+  return toBatchView(await requireBatch(ctx.db, institutionId, batchId));
+}
+
+const isErrorPosition = (p: unknown[]): p is [number, string] => p.length === 2 && Number.isInteger(p[0]) && typeof p[1] === 'string';
+
+/** Item errors of a batch by (item, field), 100 a page. */
+export async function listBatchErrors(ctx: AppContext, institutionId: string, batchId: string, continuable?: string): Promise<BatchErrorPage> {
+  await requireBatch(ctx.db, institutionId, batchId);
+  const scope: ContinuationScope = { listing: `batch-errors:${batchId}`, tenantId: institutionId };
+  const ofBatch = eq(batchItemErrors.batchId, batchId);
+  let where: SQL | undefined = ofBatch;
+  if (continuable) {
+    const [index, field] = decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition);
+    where = and(
+      ofBatch,
+      or(gt(batchItemErrors.itemIndex, index), and(eq(batchItemErrors.itemIndex, index), gt(batchItemErrors.field, field))),
+    );
+  }
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(batchItemErrors)
+      .where(where)
+      .orderBy(asc(batchItemErrors.itemIndex), asc(batchItemErrors.field))
+      .limit(PAGE_SIZE + 1),
+    ctx.db.select({ n: count() }).from(batchItemErrors).where(ofBatch),
+  ]);
+  const page = toPage(
+    rows,
+    (e) => ({ indice: e.itemIndex, campo: e.field, mensagem: e.message }),
+    (e) => [e.itemIndex, e.field],
+    (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
+  );
+  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+}

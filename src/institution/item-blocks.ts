@@ -1,0 +1,82 @@
+import type { Hash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { batchItemBlocks } from '../db/schema/index.js';
+
+/** Items per block: small enough to read one item back cheaply, large enough to compress well. */
+export const BLOCK_SIZE = 500;
+
+const deflate = promisify(zlib.deflateRaw);
+const inflate = promisify(zlib.inflateRaw);
+
+export interface ItemBlock {
+  firstIndex: number;
+  itemCount: number;
+  data: Buffer;
+}
+
+/**
+ * Serialises items in blocks and compresses them on libuv's thread pool, so that the event loop
+ * only pays for `JSON.stringify`. `hash` receives the JSON of every block, in order.
+ */
+export async function packBlocks(items: unknown[], hash?: Hash): Promise<ItemBlock[]> {
+  const pending: Promise<ItemBlock>[] = [];
+  for (let first = 0; first < items.length; first += BLOCK_SIZE) {
+    const json = JSON.stringify(items.slice(first, first + BLOCK_SIZE));
+    hash?.update(json);
+    const itemCount = Math.min(BLOCK_SIZE, items.length - first);
+    pending.push(deflate(json, { level: 1 }).then((data) => ({ firstIndex: first, itemCount, data })));
+  }
+  return Promise.all(pending);
+}
+
+export async function unpackBlock(block: ItemBlock): Promise<unknown[]> {
+  return JSON.parse((await inflate(block.data)).toString('utf8')) as unknown[];
+}
+
+export interface BatchItem {
+  index: number;
+  payload: unknown;
+}
+
+/** Items [from, to) of a batch, as sent. */
+export async function readBlockItems(db: Queryable, batchId: string, from: number, to: number): Promise<BatchItem[]> {
+  const b = batchItemBlocks;
+  const blocks = await db
+    .select()
+    .from(b)
+    .where(and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from)))
+    .orderBy(asc(b.firstIndex));
+  const unpacked = await Promise.all(blocks.map(unpackBlock));
+  const items: BatchItem[] = [];
+  blocks.forEach((block, i) => {
+    unpacked[i]!.forEach((payload, offset) => {
+      const index = block.firstIndex + offset;
+      if (index >= from && index < to) items.push({ index, payload });
+    });
+  });
+  return items;
+}
+
+/** Some items of some batches, as sent, keyed `batchId:index`. */
+export async function readItemsAt(db: Queryable, refs: { batchId: string; index: number }[]): Promise<Map<string, unknown>> {
+  const wanted = new Map<string, { batchId: string; firstIndex: number }>();
+  for (const ref of refs) {
+    const firstIndex = ref.index - (ref.index % BLOCK_SIZE);
+    wanted.set(`${ref.batchId}:${firstIndex}`, { batchId: ref.batchId, firstIndex });
+  }
+  const items = new Map<string, unknown>();
+  await Promise.all(
+    [...wanted.values()].map(async ({ batchId, firstIndex }) => {
+      const [block] = await db
+        .select()
+        .from(batchItemBlocks)
+        .where(and(eq(batchItemBlocks.batchId, batchId), eq(batchItemBlocks.firstIndex, firstIndex)));
+      if (!block) return;
+      (await unpackBlock(block)).forEach((payload, offset) => items.set(`${batchId}:${firstIndex + offset}`, payload));
+    }),
+  );
+  return items;
+}

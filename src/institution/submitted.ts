@@ -1,0 +1,83 @@
+import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzle-orm';
+import type { components, operations } from '../../generated/institution.js';
+import type { AppContext } from '../context.js';
+import { batches, installmentSubmissions as s } from '../db/schema/index.js';
+import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { addDays, startOfLocalDay } from '../local-date.js';
+import { readItemsAt } from './item-blocks.js';
+import { InvertedDateRange } from './original-filters.js';
+
+type SubmittedQuery = NonNullable<operations['listSubmittedInstallments']['parameters']['query']>;
+type SubmittedPage = components['schemas']['SubmittedInstallmentPage'];
+type Submission = components['schemas']['InstallmentSubmission'];
+
+/** Filters that match one sent value exactly, and the column holding it. */
+const EXACT: [keyof SubmittedQuery, Column][] = [
+  ['aluno_cpf', s.sentStudentCpf],
+  ['responsavel_financeiro_documento', s.sentGuarantorDocument],
+  ['id_parcela', s.sentExternalId],
+  ['data_vencimento', s.sentDueDay],
+  ['codigo_curso', s.sentCourseCode],
+  ['nome_curso', s.sentCourseName],
+  ['grau_curso', s.sentCourseDegree],
+  ['modalidade_curso', s.sentCourseModality],
+  ['nome_organizacao', s.sentOrganizationName],
+  ['nome_polo', s.sentCampusName],
+  ['id_polo', s.sentCampusId],
+];
+
+/** Vocabularies the institution may send in any case: compared in lower case. */
+const ANY_CASE: [keyof SubmittedQuery, Column][] = [
+  ['tipo_parcela', s.sentTypeLower],
+  ['situacao_baixa', s.sentSettlementLower],
+];
+
+function submittedFilters(institutionId: string, query: SubmittedQuery): SQL {
+  const conditions: SQL[] = [eq(batches.institutionId, institutionId), eq(batches.kind, 'parcela')];
+  if (query.lote) conditions.push(eq(batches.id, query.lote));
+  for (const [param, column] of EXACT) {
+    const value = query[param];
+    if (typeof value === 'string') conditions.push(eq(column, value));
+  }
+  for (const [param, column] of ANY_CASE) {
+    const value = query[param];
+    if (typeof value === 'string') conditions.push(eq(column, value.toLowerCase()));
+  }
+  const { data_inicial_envio: from, data_final_envio: to } = query;
+  if (from && to && from > to) throw new InvertedDateRange('data_inicial_envio', from, 'data_final_envio', to);
+  // Days of Brasília: a batch sent at 22:00 local on the 10th (01:00Z on the 11th) is of the 10th.
+  if (from) conditions.push(gte(batches.createdAt, startOfLocalDay(from)));
+  if (to) conditions.push(lt(batches.createdAt, startOfLocalDay(addDays(to, 1))));
+  return and(...conditions)!;
+}
+
+const isItemPosition = (p: unknown[]): p is [number, number] => p.length === 2 && p.every((v) => Number.isSafeInteger(v));
+
+/**
+ * Installments as submitted, oldest batch first and in batch order, 100 a page. Items are listed
+ * once their batch is processed (their sent values are then filterable); the items themselves are
+ * read back from the batch's stored blocks.
+ */
+export async function listSubmittedInstallments(ctx: AppContext, institutionId: string, query: SubmittedQuery): Promise<SubmittedPage> {
+  const filters = submittedFilters(institutionId, query);
+  const scope: ContinuationScope = { listing: 'submitted-installments', tenantId: institutionId };
+  const [afterSeq, afterIndex] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition) : [0, -1];
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
+      .from(s)
+      .innerJoin(batches, eq(batches.id, s.batchId))
+      .where(and(filters, sql`(${batches.seq}, ${s.index}) > (${afterSeq}::bigint, ${afterIndex}::int)`))
+      .orderBy(asc(batches.seq), asc(s.index))
+      .limit(PAGE_SIZE + 1),
+    ctx.db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters),
+  ]);
+  const sent = await readItemsAt(ctx.db, rows.slice(0, PAGE_SIZE));
+  const page = toPage(
+    rows,
+    (r) => ({ loteId: r.batchId, dataEnvio: r.createdAt.toISOString(), dadosEnviados: sent.get(`${r.batchId}:${r.index}`) as Submission }),
+    (r) => [r.batchSeq, r.index],
+    (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
+  );
+  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+}

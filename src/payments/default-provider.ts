@@ -1,0 +1,14 @@
+import type { AppContext } from '../context.js';
+import { settleInstallmentCharge } from '../institution/installment-payments.js';
+import type { PaymentProvider } from './provider.js';
+import { createSandboxProvider } from './sandbox.js';
+
+/**
+ * The provider of this deployment with the listener of every kind of charge. Only the sandbox
+ * exists today; a real provider is chosen here (by configuration) when one is contracted.
+ */
+export function paymentProvider(ctx: AppContext): PaymentProvider {
+  return createSandboxProvider(ctx.clock, {
+    installment: settleInstallmentCharge(ctx.clock),
+  });
+}

@@ -1,0 +1,25 @@
+import { ApiError } from '../http/errors.js';
+
+export class InvalidCard extends ApiError {
+  constructor(reason: string) {
+    super(400, 'PAYMENT-001', `The card was not accepted: ${reason}`);
+  }
+}
+
+export class ChargeNotFound extends ApiError {
+  constructor(id: string) {
+    super(404, 'PAYMENT-005', `Charge ${id} not found`);
+  }
+}
+
+export class ChargeNotPending extends ApiError {
+  constructor(id: string, status: string) {
+    super(400, 'PAYMENT-003', `Charge ${id} is ${status}; only a pending Pix or bank slip can be paid or expired`);
+  }
+}
+
+export class InvalidAmount extends ApiError {
+  constructor(amountCents: number, maxCents: number) {
+    super(400, 'PAYMENT-004', `The amount must be between 1 and ${maxCents} cents; got ${amountCents}`);
+  }
+}

@@ -1,0 +1,79 @@
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
+import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
+import type { CardInput, Charge } from './provider.js';
+
+const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
+
+function cardFrom(req: Request): CardInput {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return {
+    number: field(body, 'number'),
+    holderName: field(body, 'holderName'),
+    expiryMonth: Number(field(body, 'expiryMonth')),
+    expiryYear: Number(field(body, 'expiryYear')),
+    cvv: field(body, 'cvv'),
+  };
+}
+
+const noticeFor = (charge: Charge): Notice =>
+  charge.status === 'PAID' ? 'pago' : charge.status === 'DECLINED' ? 'recusado' : charge.status === 'EXPIRED' ? 'expirado' : charge.method === 'PIX' ? 'pix' : 'boleto';
+
+/** What the payer reads for the errors a payer can meet; others keep their (English) message. */
+const PAYER_MESSAGES: Record<string, string> = {
+  'PAYMENT-001': 'Cartão não aceito: confira o número, o nome, a validade e o código de segurança.',
+  'PAYMENT-003': 'Esta cobrança não está mais pendente.',
+  'LINK-003': 'Esta parcela foi cancelada pela instituição e não pode ser paga.',
+  'LINK-004': 'Esta parcela já está paga.',
+};
+
+/** Post/redirect/get: a reload never repeats a payment. */
+const backToPage = (req: Request, res: Response, notice: Notice) => res.redirect(303, `/pay/${encodeURIComponent(String(req.params.token))}?aviso=${notice}`);
+
+/**
+ * The hosted payment page of installments (`/pay/{token}`), outside both OpenAPI documents: HTML for
+ * people, with form posts for Pix, bank slip, card and the sandbox's simulate buttons.
+ */
+export function paymentPages(ctx: AppContext): Router {
+  const router = Router();
+  router.use('/pay', express.urlencoded({ extended: false, limit: '10kb' }));
+  router.use('/pay', (_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", 'Referrer-Policy': 'no-referrer' });
+    next();
+  });
+
+  router.get('/pay/:token', async (req, res) => {
+    const view = await openPaymentPage(ctx, req.params.token);
+    const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
+    res.type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(req.params.token)}`, view, notice ? { text: notice } : undefined));
+  });
+  router.post('/pay/:token/pix', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'PIX'))));
+  router.post('/pay/:token/boleto', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO'))));
+  router.post('/pay/:token/card', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'CARD', cardFrom(req)))));
+  router.post('/pay/:token/charges/:chargeId/simulate-payment', async (req, res) =>
+    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'pay'))),
+  );
+  router.post('/pay/:token/charges/:chargeId/simulate-expiry', async (req, res) =>
+    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'expire'))),
+  );
+
+  // People get a page, not JSON: a refused card comes back with the page and the reason.
+  const htmlErrors: ErrorRequestHandler = async (error, req, res, next) => {
+    if (!(error instanceof ApiError)) return next(error);
+    req.log.info({ code: error.code, status: error.status }, error.message);
+    if (error.status === 404 || !req.params.token) {
+      res.status(error.status).type('html').send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
+      return;
+    }
+    try {
+      const view = await openPaymentPage(ctx, String(req.params.token));
+      res.status(error.status).type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(String(req.params.token))}`, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true }));
+    } catch (inner) {
+      next(inner);
+    }
+  };
+  router.use('/pay/:token', htmlErrors);
+  return router;
+}
