@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
 import { localDate } from '../local-date.js';
-import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
+import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import type { Batch, ItemError } from './batches.js';
 import { contractOf } from './contracts.js';
 import { prepareStaging, writeStaging, type StagingChunk } from './installment-submissions.js';
@@ -82,7 +82,10 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     // chunk ahead of applying: two database sessions work at once, one staging, one applying.
     async prepare(batch, from, to) {
       const staged = prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
-      await rawTransaction(ctx.sql, (_tx, raw) => writeStaging(raw, batch.id, staged));
+      await rawTransaction(ctx.sql, async (_tx, raw) => {
+        await relaxCommit(raw);
+        await writeStaging(raw, batch.id, staged);
+      });
       return staged;
     },
     async processChunk(tx, _raw, batch, from, to, staged, prepareNext) {

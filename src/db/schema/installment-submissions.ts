@@ -35,9 +35,9 @@ export const batchItemBlocks = pgTable(
 export const installmentSubmissions = pgTable(
   'installment_submissions',
   {
-    batchId: uuid()
-      .notNull()
-      .references(() => batches.id),
+    // No foreign key: only the batch's own job writes these rows, and a per-row key check is a
+    // large share of the cost of staging them.
+    batchId: uuid().notNull(),
     index: integer().notNull(),
     /** Problems under the item rules, [{field, message}]; null for a valid item. */
     errors: jsonb(),
