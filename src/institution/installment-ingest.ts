@@ -76,23 +76,34 @@ async function refusedAsPaid(tx: Database, batch: Batch): Promise<ItemError[]> {
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagingChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    // Staging is its own transaction (replacing the chunk's rows, so it can be redone at will), one
-    // chunk ahead of applying: two database sessions work at once, one staging, one applying.
+    // Reading and checking run one chunk ahead, while the previous chunk is applied.
     async prepare(batch, from, to) {
-      const staged = prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
-      await rawTransaction(ctx.sql, async (_tx, raw) => {
-        await relaxCommit(raw);
-        await writeStaging(raw, batch.id, staged);
-      });
-      return staged;
+      return prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
     },
+    // The staging rows are their own transaction (replacing the chunk's rows, so it can be redone at
+    // will), written by a second session while this one applies; it commits before the chunk does,
+    // so a chunk recorded as processed always has its staging rows.
     async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
-      await copyRows(raw, staged);
-      prepareNext();
-      if (staged.invalid > 0) await recordItemProblems(tx, batch, from, to);
-      const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now());
-      // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
-      return applied < valid ? refusedAsPaid(tx, batch) : [];
+      const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
+        await relaxCommit(stagingRaw);
+        await writeStaging(stagingRaw, batch.id, staged);
+      });
+      try {
+        await copyRows(raw, staged);
+        prepareNext();
+        if (staged.invalid > 0) {
+          await written;
+          await recordItemProblems(tx, batch, from, to);
+        }
+        const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now());
+        // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
+        const refused = applied < valid ? await refusedAsPaid(tx, batch) : [];
+        await written;
+        return refused;
+      } finally {
+        // Never leave the staging transaction running behind a failed chunk (a rerun would race with it).
+        await written.catch(() => {});
+      }
     },
   };
 }
