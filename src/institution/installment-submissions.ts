@@ -3,8 +3,8 @@ import { copyInto, copyValue } from '../db/copy.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
 import type { BatchItem } from './item-blocks.js';
 
-/** Columns of an installment a submission sets, in COPY order (see `applyStaged`). */
-export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
+/** Columns of an installment a submission sets, in COPY order (see `copyRows`). */
+const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
   'upsert_key', 'external_id', 'student_cpf', 'student_ra', 'student_name', 'guarantor_document', 'guarantor_document_type',
   'contract_number', 'number', 'type', 'course_name', 'campus_name', 'due_date', 'principal', 'on_time_value',
   'on_time_discounts', 'status', 'payment_type', 'paid_on', 'balance', 'settled_fine', 'settled_interest',
