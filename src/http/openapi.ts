@@ -4,7 +4,7 @@ import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
-import { rejectNulCharacters } from './nul-characters.js';
+import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -101,7 +101,7 @@ export interface MountOptions<OperationId extends string = string> {
 const toExpressPath = (route: string) => route.replace(/\{([^}]+)\}/g, ':$1');
 
 function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
-  const parse = express.json({ limit });
+  const parse = express.json({ limit, verify: scanBodyForNul });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       const type = (error as { type?: string } | undefined)?.type;

@@ -31,6 +31,15 @@ export interface ProcessOptions {
 }
 
 /**
+ * A chunk's commit need not wait for its WAL to reach the disk: a crash can lose only the last
+ * chunks, which the job (its own completion committed durably, after them in the WAL) redoes,
+ * writing nothing twice. Saves a disk flush per chunk.
+ */
+export async function relaxCommit(raw: TransactionSql): Promise<void> {
+  await raw`set local synchronous_commit = off`;
+}
+
+/**
  * Processes a batch chunk by chunk. Each chunk commits with its progress, so a job that dies
  * resumes at the first unfinished chunk, and processors key their writes by batch item so even a
  * redone chunk writes nothing twice. A finished batch is left alone.
@@ -51,6 +60,7 @@ export async function processBatch<P>(ctx: AppContext, batchId: string, processo
         next ??= prepare(start + size);
       };
       await rawTransaction(ctx.sql, async (tx, raw) => {
+        await relaxCommit(raw);
         const errors = await processor.processChunk(tx, raw, batch, start, end, prepared, prepareNext);
         await recordChunk(tx, batchId, end, errors);
         await options.onChunkWritten?.(end);

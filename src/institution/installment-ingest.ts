@@ -3,13 +3,13 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
 import { localDate } from '../local-date.js';
-import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
+import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import type { Batch, ItemError } from './batches.js';
 import { contractOf } from './contracts.js';
-import { prepareStaging, writeStaging, type StagingChunk } from './installment-submissions.js';
+import { copyRows, prepareStaging, writeStaging, type StagingChunk } from './installment-submissions.js';
 import { readBlockItems } from './item-blocks.js';
 
-/** Items checked, staged (one COPY) and applied (one INSERT … SELECT) per transaction; a multiple of the block size. */
+/** Items checked, staged and applied (one COPY each, one INSERT … SELECT) per transaction; a multiple of the block size. */
 export const INSTALLMENT_CHUNK = 2_500;
 
 /** Columns an installment takes from its submission, the same names in both tables. */
@@ -28,12 +28,10 @@ const list = (columns: ReturnType<typeof sql.raw>[], prefix = '') => sql.join(co
  * `idParcela` apply in submission order even when a retried job runs late, and a redone chunk
  * changes nothing. Installments paid through the platform are left as they are.
  */
-async function applyChunk(tx: Database, batch: Batch, product: string, now: Date, from: number, to: number): Promise<{ valid: number; applied: number }> {
+async function applyChunk(tx: Database, batch: Batch, product: string, now: Date): Promise<{ valid: number; applied: number }> {
   const [result] = await tx.execute<{ valid: number; applied: number }>(sql`
     with chunk as (
-      select index, ${list(COPIED)}
-      from installment_submissions
-      where batch_id = ${batch.id}::uuid and index >= ${from} and index < ${to} and applies
+      select index, ${list(COPIED)} from chunk_installments where applies
     ), applied as (
       insert into installments (institution_id, batch_id, batch_seq, item_index, product, created_at, updated_at, ${list(COPIED)})
       select ${batch.institutionId}::uuid, ${batch.id}::uuid, ${batch.seq}::bigint, index, ${product},
@@ -61,13 +59,13 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
 }
 
 /** Valid items not applied because their installment was paid through the platform meanwhile. */
-async function refusedAsPaid(tx: Database, batch: Batch, from: number, to: number): Promise<ItemError[]> {
+async function refusedAsPaid(tx: Database, batch: Batch): Promise<ItemError[]> {
   const rows = await tx.execute<{ index: number; external_id: string; paid_on: string }>(sql`
     select s.index, s.external_id, i.paid_on::text as paid_on
-    from installment_submissions s
+    from chunk_installments s
     join installments i on i.institution_id = ${batch.institutionId}::uuid and i.upsert_key = s.upsert_key
-    where s.batch_id = ${batch.id}::uuid and s.index >= ${from} and s.index < ${to} and s.errors is null
-      and i.paid_on_platform and (i.batch_id, i.item_index) <> (s.batch_id, s.index)`);
+    where i.paid_on_platform and (i.batch_id, i.item_index) <> (${batch.id}::uuid, s.index)
+    order by s.index`);
   return rows.map((r) => ({
     index: r.index,
     field: 'idParcela',
@@ -78,19 +76,34 @@ async function refusedAsPaid(tx: Database, batch: Batch, from: number, to: numbe
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagingChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    // Staging is its own transaction (replacing the chunk's rows, so it can be redone at will), one
-    // chunk ahead of applying: two database sessions work at once, one staging, one applying.
+    // Reading and checking run one chunk ahead, while the previous chunk is applied.
     async prepare(batch, from, to) {
-      const staged = prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
-      await rawTransaction(ctx.sql, (_tx, raw) => writeStaging(raw, batch.id, staged));
-      return staged;
+      return prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
     },
-    async processChunk(tx, _raw, batch, from, to, staged, prepareNext) {
-      prepareNext();
-      if (staged.invalid > 0) await recordItemProblems(tx, batch, from, to);
-      const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now(), from, to);
-      // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
-      return applied < valid ? refusedAsPaid(tx, batch, from, to) : [];
+    // The staging rows are their own transaction (replacing the chunk's rows, so it can be redone at
+    // will), written by a second session while this one applies; it commits before the chunk does,
+    // so a chunk recorded as processed always has its staging rows.
+    async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
+      const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
+        await relaxCommit(stagingRaw);
+        await writeStaging(stagingRaw, batch.id, staged);
+      });
+      try {
+        await copyRows(raw, staged);
+        prepareNext();
+        if (staged.invalid > 0) {
+          await written;
+          await recordItemProblems(tx, batch, from, to);
+        }
+        const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now());
+        // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
+        const refused = applied < valid ? await refusedAsPaid(tx, batch) : [];
+        await written;
+        return refused;
+      } finally {
+        // Never leave the staging transaction running behind a failed chunk (a rerun would race with it).
+        await written.catch(() => {});
+      }
     },
   };
 }

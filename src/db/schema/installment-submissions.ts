@@ -1,7 +1,5 @@
-import { boolean, customType, date, integer, jsonb, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { customType, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches.js';
-
-const money = () => numeric({ precision: 14, scale: 2 });
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -27,49 +25,19 @@ export const batchItemBlocks = pgTable(
 
 /**
  * Every installment item of every `POST /v1/parcela` once its batch is processed: its problems
- * under the item rules (or the installment row it makes) and the sent values the
- * submitted-installments listing filters on (the item itself stays in `batch_item_blocks`).
- * Written with one COPY per chunk, then applied to `installments` with one
- * INSERT … SELECT … ON CONFLICT: the staging table of the set-based ingestion.
+ * under the item rules and the sent values the submitted-installments listing filters on (the
+ * item itself stays in `batch_item_blocks`). Written with one COPY per chunk; the installment rows
+ * of the chunk go through a temporary table instead (see `copyRows`), so no item is written twice.
  */
 export const installmentSubmissions = pgTable(
   'installment_submissions',
   {
-    batchId: uuid()
-      .notNull()
-      .references(() => batches.id),
+    // No foreign key: only the batch's own job writes these rows, and a per-row key check is a
+    // large share of the cost of staging them.
+    batchId: uuid().notNull(),
     index: integer().notNull(),
     /** Problems under the item rules, [{field, message}]; null for a valid item. */
     errors: jsonb(),
-    /** Valid and the last item of its installment in its chunk: the rows the chunk applies. */
-    applies: boolean().notNull(),
-
-    // The installment a valid item makes (null for an invalid one); see `installments`.
-    upsertKey: text(),
-    externalId: text(),
-    studentCpf: text(),
-    studentRa: text(),
-    studentName: text(),
-    guarantorDocument: text(),
-    guarantorDocumentType: text(),
-    contractNumber: text(),
-    number: text(),
-    type: text(),
-    courseName: text(),
-    campusName: text(),
-    dueDate: date({ mode: 'string' }),
-    principal: money(),
-    onTimeValue: money(),
-    onTimeDiscounts: jsonb(),
-    status: text(),
-    paymentType: text(),
-    paidOn: date({ mode: 'string' }),
-    balance: money(),
-    settledFine: money(),
-    settledInterest: money(),
-    settledDiscount: money(),
-    settledReceived: money(),
-
     // Sent values (as strings, valid or not) for the filters of GET /importacao/enviados/parcelas.
     sentStudentCpf: text(),
     sentGuarantorDocument: text(),

@@ -1,0 +1,25 @@
+ALTER TABLE "installment_submissions" DROP COLUMN "applies";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "upsert_key";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "external_id";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "student_cpf";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "student_ra";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "student_name";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "guarantor_document";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "guarantor_document_type";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "contract_number";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "number";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "type";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "course_name";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "campus_name";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "due_date";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "principal";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "on_time_value";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "on_time_discounts";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "status";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "payment_type";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "paid_on";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "balance";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "settled_fine";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "settled_interest";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "settled_discount";--> statement-breakpoint
+ALTER TABLE "installment_submissions" DROP COLUMN "settled_received";
