@@ -1,21 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/config.js';
 import { loadDocument, type OpenApiDocument } from '../src/http/openapi.js';
+import { freePort } from './support/ports.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The first named example of an operation's 200 response, read from the document. */
 function documentedExample(doc: OpenApiDocument, route: string): unknown {
