@@ -20,6 +20,11 @@ import { checkInstallment, type InstallmentRow, type InstallmentSubmission } fro
 import { createInstitution } from '../src/tenants/tenants.js';
 import { benchInstallment } from './fixtures.js';
 
+/**
+ * Node flags of the service processes: a young generation of 32 MB semi-spaces instead of 16, so a
+ * 10,000-item body or a 2,500-item chunk dies young instead of being copied into the old generation.
+ */
+const NODE_FLAGS = ['--max-semi-space-size=32'];
 const BATCHES = 10;
 const PER_BATCH = 10_000;
 
@@ -35,7 +40,8 @@ const base = `http://127.0.0.1:${config.port}`;
 
 function serviceProcess(role: 'api' | 'worker'): ChildProcess {
   const env = { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'bench', DATABASE_URL: url, PORT: String(config.port), LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false' };
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', `--role=${role}`], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The production command of the README ("Processes"), node flags included.
+  return spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/main.ts', `--role=${role}`], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function waitUntilReady(): Promise<void> {
