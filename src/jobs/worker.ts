@@ -1,15 +1,14 @@
 import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
-import processInstallmentBatch from './process-installment-batch.js';
-import processStudentBatch from './process-student-batch.js';
+import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
   return {
-    'process-student-batch': processStudentBatch(ctx),
+    'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
-    'process-installment-batch': processInstallmentBatch(ctx),
+    'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
