@@ -25,7 +25,11 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
     concurrency: ctx.config.workerConcurrency,
     taskList: taskList(ctx),
     noHandleSignals: true,
-    pollInterval: 1000,
+    // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next
+    // batch) only becomes available when the previous one's completion commits, which races with
+    // the worker's immediate look for more work; only the poll finds it. A second at most between
+    // two batches of an institution was most of the time of a large import.
+    pollInterval: 100,
     crontab: '',
     logger: workerLogger(ctx),
   });
