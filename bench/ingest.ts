@@ -18,6 +18,7 @@ import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/installment-items.js';
 import { createInstitution } from '../src/tenants/tenants.js';
+import { cpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchInstallment } from './fixtures.js';
 
 /**
@@ -31,7 +32,9 @@ const PER_BATCH = 10_000;
 const config = loadConfig(process.env);
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-'));
 fs.chmodSync(folder, 0o755);
-const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });
+const dataDir = path.join(folder, 'data');
+const embedded = await startEmbedded({ dataDir, port: config.embeddedPgPort });
+const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 2 });
@@ -66,17 +69,23 @@ try {
 
   const latencies: number[] = [];
   const ids: string[] = [];
+  // Both measurements start from a checkpoint, so that neither pays for the other's dirty pages.
+  await sql`checkpoint`;
+  const cpuBefore = cpuReadings();
   const started = performance.now();
   for (const body of bodies) {
     const before = performance.now();
     ids.push(await post(body));
     latencies.push(performance.now() - before);
   }
+  const posted = performance.now();
   await waitUntilProcessed(ids);
   const apiSeconds = (performance.now() - started) / 1000;
+  const cpu = cpuReadings().map((seconds, i) => seconds - cpuBefore[i]!);
   const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
   if (n !== BATCHES * PER_BATCH) throw new Error(`expected ${BATCHES * PER_BATCH} installments, found ${n}`);
 
+  await sql`checkpoint`;
   const copySeconds = await copyBaseline(bodies);
   const apiRate = (BATCHES * PER_BATCH) / apiSeconds;
   const copyRate = (BATCHES * PER_BATCH) / copySeconds;
@@ -85,12 +94,22 @@ try {
   console.log(`COPY:     ${copySeconds.toFixed(2)} s, ${Math.round(copyRate)} rows/s`);
   console.log(`ratio:    ${(apiRate / copyRate).toFixed(2)} × COPY`);
   console.log(`POST of ${PER_BATCH} items: min ${latencies[0]!.toFixed(0)} ms, median ${latencies[latencies.length >> 1]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+  console.log(`last batch processed ${Math.round(apiSeconds * 1000 - (posted - started))} ms after the last POST answered`);
+  if (cpu.some((seconds) => seconds > 0)) {
+    const [apiCpu, workerCpu, pgCpu] = cpu.map((seconds) => seconds.toFixed(1));
+    console.log(`CPU during the API path (${os.cpus().length} cores × ${apiSeconds.toFixed(1)} s): API ${apiCpu} s, worker ${workerCpu} s, PostgreSQL ${pgCpu} s`);
+  }
 } finally {
   for (const child of [api, worker]) child.kill('SIGTERM');
   await Promise.all([api, worker].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
   await sql.end();
   await embedded.stop();
   fs.rmSync(folder, { recursive: true, force: true });
+}
+
+/** CPU seconds so far of the API process, the worker process and the PostgreSQL server. */
+function cpuReadings(): number[] {
+  return [cpuSeconds(api.pid!), cpuSeconds(worker.pid!), treeCpuSeconds(postmaster)];
 }
 
 async function post(body: string): Promise<string> {
