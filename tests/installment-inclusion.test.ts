@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,5 +148,15 @@ describe('POST /v1/parcela', () => {
     const id = await submit(t, inst.headers, [installment(), installment(), installment()]);
     const [row] = await t.ctx.db.execute<{ n: number }>(sql`select coalesce(sum(item_count), 0)::int as n from batch_item_blocks where batch_id = ${id}::uuid`);
     expect(row!.n).toBe(3);
+  });
+
+  it('keeps each item as its bytes in the request, not serialised again', async () => {
+    const items = [installment({ idParcela: 'raw-1' }), installment({ idParcela: 'raw-2' })].map((item) => JSON.stringify(item, null, 1));
+    // A number written with a trailing zero and spacing between items: serialising again would lose both.
+    const body = `{"parcelas": [ ${items[0]!.replace('}', ', "bolsa": 12.50}')} ,\n  ${items[1]} ]}`;
+    const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('content-type', 'application/json').send(body);
+    expect(res.status).toBe(202);
+    const [block] = await t.ctx.db.execute<{ data: Buffer }>(sql`select data from batch_item_blocks where batch_id = ${res.body.id}::uuid`);
+    expect(inflateRawSync(block!.data).toString('utf8')).toBe(`[${items[0]!.replace('}', ', "bolsa": 12.50}')} ,\n  ${items[1]}]`);
   });
 });

@@ -70,6 +70,32 @@ describe('installment batch processing', () => {
     expect(withoutId.every((r) => !('id_externo' in r))).toBe(true);
   });
 
+  it('the same idParcela twice in one batch, in different chunks: the later item wins', async () => {
+    const items = Array.from({ length: 3_000 }, (_, i) => installment({ idParcela: i === 100 || i === 2_900 ? 'dup-far' : `far-${i}`, valorBoleto: `${i + 1}.00` }));
+    await submitAndProcess(t, inst.headers, items);
+    expect((await listAll(t, inst.headers, { id_externo: 'dup-far' })).map((r) => r.valor_principal)).toEqual([2_901]);
+  });
+
+  it('values holding tabs, line breaks and backslashes come back exactly as sent', async () => {
+    const curso = 'Direito\tNoturno\nTurma A\\B \\N';
+    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'esc\t1', nomeCurso: curso })]);
+    expect(await listAll(t, inst.headers, { id_externo: 'esc\t1' })).toMatchObject([{ id_externo: 'esc\t1', curso }]);
+  });
+
+  it('a batch stored before its items were checked on arrival is checked by the worker, with the same result', async () => {
+    const items = (prefix: string) => [installment({ idParcela: `${prefix}-1`, valorBoleto: '321.09' }), installment({ idParcela: `${prefix}-2`, alunoCpf: '12345678900' })];
+    const checkedOnArrival = await submit(t, inst.headers, items('arrival'));
+    const checkedLater = await submit(t, inst.headers, items('later'));
+    await t.ctx.db.execute(sql`update batch_item_blocks set staged_submissions = null, staged_rows = null where batch_id = ${checkedLater}::uuid`);
+    await t.runJobs();
+    for (const [id, prefix] of [[checkedOnArrival, 'arrival'], [checkedLater, 'later']] as const) {
+      expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
+      const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
+      expect(errors.body.data).toEqual([{ indice: 1, campo: 'alunoCpf', mensagem: 'alunoCpf 12345678900 is not a valid CPF (11 digits with check digits)' }]);
+      expect(await listAll(t, inst.headers, { id_externo: `${prefix}-1` })).toMatchObject([{ valor_principal: 321.09 }]);
+    }
+  });
+
   it('the same idParcela twice in one batch: the later item wins', async () => {
     await submitAndProcess(t, inst.headers, [installment({ idParcela: 'dup-1', valorBoleto: '10.00' }), installment({ idParcela: 'dup-1', valorBoleto: '20.00' })]);
     expect((await listAll(t, inst.headers, { id_externo: 'dup-1' })).map((r) => r.valor_principal)).toEqual([20]);

@@ -2,13 +2,26 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { TransactionSql } from 'postgres';
 
-/** One value in COPY text format: `\N` for null; backslash, tab, newline and return escaped. */
+const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+
+/**
+ * One text value in COPY text format: `\N` for null; backslash, tab, newline and return escaped.
+ * Hot path (tens of values per row): a scan of character codes, no regular expression unless a
+ * value needs escaping, which almost none do.
+ */
+export function copyText(text: string | null | undefined): string {
+  if (text === null || text === undefined) return '\\N';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 || c === 9 || c === 10 || c === 13) return escape(text);
+  }
+  return text;
+}
+
+/** Any value in COPY text format: objects as JSON, other values as their string. */
 export function copyValue(value: string | number | boolean | null | undefined | object): string {
   if (value === null || value === undefined) return '\\N';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  // Native scans first: most values (and every JSON text without escapes) need no escaping.
-  if (text.indexOf('\\') < 0 && text.indexOf('\t') < 0 && text.indexOf('\n') < 0 && text.indexOf('\r') < 0) return text;
-  return text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  return copyText(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 /**

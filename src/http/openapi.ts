@@ -5,6 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
+import { keepRawBody } from './raw-body.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -101,7 +102,13 @@ export interface MountOptions<OperationId extends string = string> {
 const toExpressPath = (route: string) => route.replace(/\{([^}]+)\}/g, ':$1');
 
 function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
-  const parse = express.json({ limit, verify: scanBodyForNul });
+  const parse = express.json({
+    limit,
+    verify: (req, res, buffer) => {
+      scanBodyForNul(req, res, buffer);
+      keepRawBody(req, buffer);
+    },
+  });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       const type = (error as { type?: string } | undefined)?.type;

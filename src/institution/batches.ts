@@ -5,8 +5,11 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/schema/index.js';
 import { ApiError, BatchTooLarge } from '../http/errors.js';
+import type { RawElements } from '../http/raw-body.js';
 import { enqueue, type TaskName } from '../jobs/enqueue.js';
-import { packBlocks } from './item-blocks.js';
+import { localDate } from '../local-date.js';
+import { stageInstallments } from './installment-staging.js';
+import { BLOCK_SIZE, packBlocks } from './item-blocks.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';
@@ -48,16 +51,18 @@ export interface SubmittedBatch {
 
 export interface SubmitOptions {
   idempotencyKey?: string;
+  /** The items' bytes in the request, kept as they are instead of serialised again. */
+  raw?: RawElements;
 }
 
 /** How one kind of batch keeps its items: prepared in memory first, written inside the batch's transaction. */
 interface ItemStore {
-  prepare(batchId: string, items: unknown[], hash?: Hash): Promise<(tx: Queryable) => Promise<void>>;
+  prepare(batchId: string, items: unknown[], receivedOn: string, hash?: Hash, raw?: RawElements): Promise<(tx: Queryable) => Promise<void>>;
 }
 
 /** Students: the raw items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
 const jsonbItems: ItemStore = {
-  async prepare(batchId, items, hash) {
+  async prepare(batchId, items, _receivedOn, hash) {
     const json = JSON.stringify(items);
     hash?.update(json);
     return async (tx) => {
@@ -68,12 +73,15 @@ const jsonbItems: ItemStore = {
   },
 };
 
-/** Installments: compressed blocks in `batch_item_blocks` (a tenth of the bytes; see `packBlocks`). */
+/**
+ * Installments: compressed blocks in `batch_item_blocks` (a tenth of the bytes; see `packBlocks`),
+ * each with the COPY text its items' checks produce (see `stageInstallments`).
+ */
 const blockItems: ItemStore = {
-  async prepare(batchId, items, hash) {
-    const blocks = await packBlocks(items, hash);
+  async prepare(batchId, items, receivedOn, hash, raw) {
+    const [blocks, staged] = await Promise.all([packBlocks(items, hash, raw), stageInstallments(batchId, items, receivedOn, BLOCK_SIZE)]);
     return async (tx) => {
-      await tx.insert(batchItemBlocks).values(blocks.map((b) => ({ batchId, ...b })));
+      await tx.insert(batchItemBlocks).values(blocks.map((b, i) => ({ batchId, ...b, stagedSubmissions: staged[i]!.submissions, stagedRows: staged[i]!.rows })));
     };
   },
 };
@@ -96,12 +104,13 @@ export async function submitBatch(
   const key = options.idempotencyKey;
   const hash = key ? createHash('sha256').update(`${kind}\n`) : undefined;
   const batchId = randomUUID();
-  const write = await ITEM_STORES[kind].prepare(batchId, items, hash);
+  const createdAt = ctx.clock.now();
+  const write = await ITEM_STORES[kind].prepare(batchId, items, localDate(createdAt), hash, options.raw);
   const requestHash = hash?.digest('hex') ?? null;
   return ctx.db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(batches)
-      .values({ id: batchId, institutionId, kind, itemCount: items.length, createdAt: ctx.clock.now(), idempotencyKey: key ?? null, requestHash })
+      .values({ id: batchId, institutionId, kind, itemCount: items.length, createdAt, idempotencyKey: key ?? null, requestHash })
       .onConflictDoNothing({ target: [batches.institutionId, batches.idempotencyKey] })
       .returning({ id: batches.id });
     if (!batch) return replay(tx, institutionId, key!, requestHash!);

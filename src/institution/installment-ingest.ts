@@ -4,49 +4,14 @@ import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
 import { localDate } from '../local-date.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import type { Batch, ItemError } from './batches.js';
+import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';
-import { copyRows, prepareStaging, writeStaging, type StagingChunk } from './installment-submissions.js';
-import { readBlockItems } from './item-blocks.js';
+import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
+import { stageInstallments, unstage, writeSubmissions, type StagedBlock, type StagedChunk } from './installment-staging.js';
+import { BLOCK_SIZE, readBlockItems, readStagedBlocks, type StoredBlock } from './item-blocks.js';
 
 /** Items checked, staged and applied (one COPY each, one INSERT … SELECT) per transaction; a multiple of the block size. */
 export const INSTALLMENT_CHUNK = 2_500;
-
-/** Columns an installment takes from its submission, the same names in both tables. */
-const COPIED = [
-  'upsert_key', 'external_id', 'student_cpf', 'student_ra', 'student_name', 'guarantor_document', 'guarantor_document_type',
-  'contract_number', 'number', 'type', 'course_name', 'campus_name', 'due_date', 'principal', 'on_time_value',
-  'on_time_discounts', 'status', 'payment_type', 'paid_on', 'balance', 'settled_fine', 'settled_interest',
-  'settled_discount', 'settled_received',
-].map((c) => sql.raw(c));
-const list = (columns: ReturnType<typeof sql.raw>[], prefix = '') => sql.join(columns.map((c) => sql`${sql.raw(prefix)}${c}`), sql`, `);
-
-/**
- * One statement per chunk: the valid submissions of the chunk become installments. Inside a
- * chunk the last item of a key wins (see `applies`); across submissions a row only replaces the installment when
- * it comes from a later one (batch order, then item order), so batches touching the same
- * `idParcela` apply in submission order even when a retried job runs late, and a redone chunk
- * changes nothing. Installments paid through the platform are left as they are.
- */
-async function applyChunk(tx: Database, batch: Batch, product: string, now: Date): Promise<{ valid: number; applied: number }> {
-  const [result] = await tx.execute<{ valid: number; applied: number }>(sql`
-    with chunk as (
-      select index, ${list(COPIED)} from chunk_installments where applies
-    ), applied as (
-      insert into installments (institution_id, batch_id, batch_seq, item_index, product, created_at, updated_at, ${list(COPIED)})
-      select ${batch.institutionId}::uuid, ${batch.id}::uuid, ${batch.seq}::bigint, index, ${product},
-        ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${list(COPIED)}
-      from chunk
-      on conflict (institution_id, upsert_key) do update set
-        batch_id = excluded.batch_id, batch_seq = excluded.batch_seq, item_index = excluded.item_index,
-        updated_at = excluded.updated_at, ${sql.join(COPIED.map((c) => sql`${c} = excluded.${c}`), sql`, `)}
-      where (installments.batch_seq, installments.item_index) < (excluded.batch_seq, excluded.item_index)
-        and not installments.paid_on_platform
-      returning 1
-    )
-    select (select count(*)::int from chunk) as valid, (select count(*)::int from applied) as applied`);
-  return result!;
-}
 
 /** Problems of invalid items of the chunk, recorded as item errors. */
 async function recordItemProblems(tx: Database, batch: Batch, from: number, to: number): Promise<void> {
@@ -58,27 +23,23 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
     on conflict do nothing`);
 }
 
-/** Valid items not applied because their installment was paid through the platform meanwhile. */
-async function refusedAsPaid(tx: Database, batch: Batch): Promise<ItemError[]> {
-  const rows = await tx.execute<{ index: number; external_id: string; paid_on: string }>(sql`
-    select s.index, s.external_id, i.paid_on::text as paid_on
-    from chunk_installments s
-    join installments i on i.institution_id = ${batch.institutionId}::uuid and i.upsert_key = s.upsert_key
-    where i.paid_on_platform and (i.batch_id, i.item_index) <> (${batch.id}::uuid, s.index)
-    order by s.index`);
-  return rows.map((r) => ({
-    index: r.index,
-    field: 'idParcela',
-    message: `installment ${r.external_id} was paid through the platform on ${r.paid_on}; it no longer accepts changes`,
-  }));
+/** The staged text of blocks; blocks stored before it existed are checked now, as they would have been on arrival. */
+async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: Omit<StoredBlock, 'data'>[]): Promise<StagedBlock[]> {
+  if (blocks.every((b) => b.stagedSubmissions && b.stagedRows)) return blocks.map((b) => ({ submissions: b.stagedSubmissions!, rows: b.stagedRows! }));
+  const first = blocks[0]!.firstIndex;
+  const items = await readBlockItems(ctx.db, batch.id, first, blocks.at(-1)!.firstIndex + blocks.at(-1)!.itemCount);
+  return stageInstallments(batch.id, items, localDate(batch.createdAt), BLOCK_SIZE, first);
 }
 
-function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagingChunk> {
+function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagedChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    // Reading and checking run one chunk ahead, while the previous chunk is applied.
+    // Reading runs one chunk ahead, while the previous chunk is applied.
     async prepare(batch, from, to) {
-      return prepareStaging(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt));
+      const blocks = await readStagedBlocks(ctx.db, batch.id, from, to);
+      const misaligned = blocks.find((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to);
+      if (misaligned) throw new Error(`block ${misaligned.firstIndex} of batch ${batch.id} straddles chunk [${from}, ${to})`);
+      return unstage(await stagedBlocks(ctx, batch, blocks), from, to);
     },
     // The staging rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,
@@ -86,18 +47,21 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
       const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
         await relaxCommit(stagingRaw);
-        await writeStaging(stagingRaw, batch.id, staged);
+        await writeSubmissions(stagingRaw, batch.id, staged);
       });
       try {
-        await copyRows(raw, staged);
+        const context = { batch, product, now: ctx.clock.now() };
+        const existing = await existingKeys(raw, batch.institutionId, staged.rows);
+        const known = staged.rows.filter((r) => existing.has(r.key));
+        const inserting = insertNewRows(raw, context, staged.rows.filter((r) => r.applies && !existing.has(r.key)));
+        // The rows are on their way; the database works on them while the next chunk is read and checked.
         prepareNext();
+        await inserting;
+        const refused = await upsertKnownRows(tx, raw, context, known);
         if (staged.invalid > 0) {
           await written;
           await recordItemProblems(tx, batch, from, to);
         }
-        const { valid, applied } = await applyChunk(tx, batch, product, ctx.clock.now());
-        // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
-        const refused = applied < valid ? await refusedAsPaid(tx, batch) : [];
         await written;
         return refused;
       } finally {

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
+import type { RawElements } from '../http/raw-body.js';
 import { batchItemBlocks } from '../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */
@@ -17,14 +18,21 @@ export interface ItemBlock {
   data: Buffer;
 }
 
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
 /**
- * Serialises items in blocks and compresses them on libuv's thread pool, so that the event loop
- * only pays for `JSON.stringify`. `hash` receives the JSON of every block, in order.
+ * Items in blocks of JSON arrays, compressed on libuv's thread pool. With `raw`, a block is the
+ * items' bytes as sent (what lies between them is JSON separators); otherwise the parsed items are
+ * serialised again. `hash` receives the JSON of every block, in order.
  */
-export async function packBlocks(items: unknown[], hash?: Hash): Promise<ItemBlock[]> {
+export async function packBlocks(items: unknown[], hash?: Hash, raw?: RawElements): Promise<ItemBlock[]> {
   const pending: Promise<ItemBlock>[] = [];
   for (let first = 0; first < items.length; first += BLOCK_SIZE) {
-    const json = JSON.stringify(items.slice(first, first + BLOCK_SIZE));
+    const last = Math.min(first + BLOCK_SIZE, items.length) - 1;
+    const json = raw
+      ? Buffer.concat([OPEN, raw.body.subarray(raw.spans[first]!.start, raw.spans[last]!.end), CLOSE])
+      : JSON.stringify(items.slice(first, last + 1));
     hash?.update(json);
     const itemCount = Math.min(BLOCK_SIZE, items.length - first);
     pending.push(deflate(json, { level: 1 }).then((data) => ({ firstIndex: first, itemCount, data })));
@@ -36,28 +44,27 @@ export async function unpackBlock(block: ItemBlock): Promise<unknown[]> {
   return JSON.parse((await inflate(block.data)).toString('utf8')) as unknown[];
 }
 
-export interface BatchItem {
-  index: number;
-  payload: unknown;
+export type StoredBlock = typeof batchItemBlocks.$inferSelect;
+
+/** The staged text of the blocks covering items [from, to) of a batch, in order (not their items). */
+export async function readStagedBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<Omit<StoredBlock, 'data'>[]> {
+  const b = batchItemBlocks;
+  return db
+    .select({ batchId: b.batchId, firstIndex: b.firstIndex, itemCount: b.itemCount, stagedSubmissions: b.stagedSubmissions, stagedRows: b.stagedRows })
+    .from(b)
+    .where(and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from)))
+    .orderBy(asc(b.firstIndex));
 }
 
-/** Items [from, to) of a batch, as sent. */
-export async function readBlockItems(db: Queryable, batchId: string, from: number, to: number): Promise<BatchItem[]> {
+/** Items [from, to) of a batch, as sent, whole blocks (a block straddling `from` or `to` included). */
+export async function readBlockItems(db: Queryable, batchId: string, from: number, to: number): Promise<unknown[]> {
   const b = batchItemBlocks;
   const blocks = await db
     .select()
     .from(b)
     .where(and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from)))
     .orderBy(asc(b.firstIndex));
-  const unpacked = await Promise.all(blocks.map(unpackBlock));
-  const items: BatchItem[] = [];
-  blocks.forEach((block, i) => {
-    unpacked[i]!.forEach((payload, offset) => {
-      const index = block.firstIndex + offset;
-      if (index >= from && index < to) items.push({ index, payload });
-    });
-  });
-  return items;
+  return (await Promise.all(blocks.map(unpackBlock))).flat();
 }
 
 /** Some items of some batches, as sent, keyed `batchId:index`. */

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
+import { rawArrayElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
 import { getBatch, listBatchErrors } from './batch-reports.js';
 import { limitBatchItems, submitBatch, type SubmittedBatch } from './batches.js';
@@ -35,7 +36,8 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
       before: [limitBatchItems('parcelas')],
       handler: async (req, res) => {
         const idempotencyKey = req.get('idempotency-key');
-        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', req.body.parcelas, { idempotencyKey }));
+        const raw = rawArrayElements(req, 'parcelas', req.body.parcelas);
+        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', req.body.parcelas, { idempotencyKey, raw }));
       },
     },
     getBatch: {

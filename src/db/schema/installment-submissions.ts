@@ -19,6 +19,13 @@ export const batchItemBlocks = pgTable(
     itemCount: integer().notNull(),
     /** Raw deflate of the JSON array of the items. */
     data: bytea().notNull(),
+    /**
+     * Installment batches: Brotli of the COPY text the item checks produced on arrival, the
+     * items' `installment_submissions` rows and the valid items' installment rows (see
+     * `stageInstallments`). Null in blocks stored before they existed; the worker checks those.
+     */
+    stagedSubmissions: bytea(),
+    stagedRows: bytea(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.firstIndex] })],
 );

@@ -1,0 +1,133 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { TransactionSql } from 'postgres';
+import { copyInto, copyText, copyValue } from '../db/copy.js';
+import type { ItemError } from './batches.js';
+import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
+
+/**
+ * An installment batch is checked once, when it arrives: the request's items are already parsed
+ * there, and parsing them again in the worker would cost as much as everything else the worker
+ * does. What the checks produce is kept as COPY text beside the items, per block
+ * (`batch_item_blocks.staged_submissions` / `staged_rows`), and the worker only pipes it.
+ */
+
+const compress = promisify(zlib.brotliCompress);
+const decompress = promisify(zlib.brotliDecompress);
+/** Brotli's fastest quality: half the time of deflate's fastest level for the same size. */
+const FASTEST = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
+
+/** Columns of an installment a submission sets, in the order `rowText` writes them. */
+export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
+  'upsert_key', 'external_id', 'student_cpf', 'student_ra', 'student_name', 'guarantor_document', 'guarantor_document_type',
+  'contract_number', 'number', 'type', 'course_name', 'campus_name', 'due_date', 'principal', 'on_time_value',
+  'on_time_discounts', 'status', 'payment_type', 'paid_on', 'balance', 'settled_fine', 'settled_interest',
+  'settled_discount', 'settled_received',
+];
+
+/**
+ * COPY text of an installment row in `ROW_COLUMNS` order. Hot path: the columns spelled out, not
+ * looked up by name; the values the item rules produce (canonical names, dates, amounts) need no
+ * escaping, the others go through `copyText`.
+ */
+function rowText(r: InstallmentRow): string {
+  return `${copyText(r.upsert_key)}\t${copyText(r.external_id)}\t${copyText(r.student_cpf)}\t${copyText(r.student_ra)}\t${copyText(r.student_name)}\t${copyText(r.guarantor_document)}\t${r.guarantor_document_type}\t${copyText(r.contract_number)}\t${copyText(r.number)}\t${r.type}\t${copyText(r.course_name)}\t${copyText(r.campus_name)}\t${r.due_date}\t${r.principal}\t${r.on_time_value}\t${copyValue(r.on_time_discounts)}\t${r.status}\t${r.payment_type ?? '\\N'}\t${r.paid_on ?? '\\N'}\t${r.balance}\t${r.settled_fine}\t${r.settled_interest}\t${r.settled_discount}\t${r.settled_received}`;
+}
+
+/** Columns of `installment_submissions` in the order `submissionText` writes them. */
+const SUBMISSION_COLUMNS = [
+  'batch_id', 'index', 'errors', 'sent_student_cpf', 'sent_guarantor_document', 'sent_external_id', 'sent_type_lower',
+  'sent_settlement_lower', 'sent_due_day', 'sent_course_code', 'sent_course_name', 'sent_course_degree',
+  'sent_course_modality', 'sent_organization_name', 'sent_campus_name', 'sent_campus_id',
+];
+
+/** A sent value as COPY text: strings as they are (the filters compare strings), anything else null. */
+const sent = (value: unknown) => (typeof value === 'string' ? copyText(value) : '\\N');
+const sentLower = (value: unknown) => (typeof value === 'string' ? copyText(value.toLowerCase()) : '\\N');
+
+/** COPY text of an item's `installment_submissions` row: its problems and its sent values the listing filters on. */
+function submissionText(batchId: string, index: number, item: InstallmentSubmission, errors: ItemError[]): string {
+  const problems = errors.length > 0 ? copyValue(errors.map(({ field, message }) => ({ field, message }))) : '\\N';
+  const due = typeof item.dataVencimento === 'string' ? copyText(item.dataVencimento.slice(0, 10)) : '\\N';
+  return `${batchId}\t${index}\t${problems}\t${sent(item.alunoCpf)}\t${sent(item.responsavelFinanceiroDocumento)}\t${sent(item.idParcela)}\t${sentLower(item.tipoParcela)}\t${sentLower(item.situacaoBaixa)}\t${due}\t${sent(item.codigoCurso)}\t${sent(item.nomeCurso)}\t${sent(item.grauCurso)}\t${sent(item.modalidadeCurso)}\t${sent(item.nomeOrganizacao)}\t${sent(item.nomePolo)}\t${sent(item.idPolo)}\n`;
+}
+
+/** A block's items checked: their `installment_submissions` rows and, for the valid ones, installment rows (`index`, `applies`, values). */
+export interface StagedBlock {
+  submissions: Buffer;
+  rows: Buffer;
+}
+
+/**
+ * Checks items (positions `firstIndex` on) under the item rules and serialises them as COPY text,
+ * a block of `blockSize` items at a time, compressed (Brotli) on libuv's thread pool. Of the items sharing a
+ * key only the last one applies: one statement cannot upsert a key twice, and the last one would
+ * win anyway.
+ */
+export async function stageInstallments(batchId: string, items: unknown[], receivedOn: string, blockSize: number, firstIndex = 0): Promise<StagedBlock[]> {
+  const checked = items.map((item, i) => checkInstallment(firstIndex + i, item as InstallmentSubmission, batchId, receivedOn));
+  const lastOfKey = new Map<string, number>();
+  checked.forEach(({ row }, i) => row && lastOfKey.set(row.upsert_key, i));
+  const blocks: Promise<StagedBlock>[] = [];
+  for (let start = 0; start < items.length; start += blockSize) {
+    let submissions = '';
+    let rows = '';
+    for (let i = start; i < Math.min(start + blockSize, items.length); i++) {
+      const { row, errors } = checked[i]!;
+      submissions += submissionText(batchId, firstIndex + i, items[i] as InstallmentSubmission, errors);
+      if (row) rows += `${firstIndex + i}\t${lastOfKey.get(row.upsert_key) === i ? 't' : 'f'}\t${rowText(row)}\n`;
+    }
+    blocks.push(Promise.all([compress(submissions, FASTEST), compress(rows, FASTEST)]).then(([s, r]) => ({ submissions: s, rows: r })));
+  }
+  return Promise.all(blocks);
+}
+
+/** The installment row of a valid item, read back from its staged COPY text. */
+export interface StagedRow {
+  index: number;
+  key: string;
+  /** False when a later item of the batch has the same key. */
+  applies: boolean;
+  /** COPY text of the `ROW_COLUMNS`, tab-separated. */
+  values: string;
+}
+
+/** A chunk's staged rows, ready for `writeSubmissions` and the installment writes. */
+export interface StagedChunk {
+  first: number;
+  last: number;
+  /** Items with problems under the item rules. */
+  invalid: number;
+  /** COPY text of the chunk's `installment_submissions` rows, one per item. */
+  submissions: string[];
+  /** Installment rows of the valid items, in item order. */
+  rows: StagedRow[];
+}
+
+const unescapeCopy = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
+
+/** The rows of staged blocks covering items [from, to), decompressed on libuv's thread pool and split, not parsed. */
+export async function unstage(blocks: StagedBlock[], from: number, to: number): Promise<StagedChunk> {
+  const [submissions, texts] = await Promise.all([
+    Promise.all(blocks.map((b) => decompress(b.submissions).then((s) => s.toString('utf8')))),
+    Promise.all(blocks.map((b) => decompress(b.rows).then((r) => r.toString('utf8')))),
+  ]);
+  const rows: StagedRow[] = [];
+  for (const text of texts) {
+    for (let start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+      const tab = text.indexOf('\t', start);
+      const index = Number(text.slice(start, tab));
+      if (index < from || index >= to) continue;
+      const values = text.slice(tab + 3, end);
+      const key = values.slice(0, values.indexOf('\t'));
+      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: text[tab + 1] === 't', values });
+    }
+  }
+  return { first: from, last: to - 1, invalid: to - from - rows.length, submissions, rows };
+}
+
+/** COPYs a chunk's `installment_submissions` rows; those left by an earlier attempt are replaced, so a redone chunk stages each item once. */
+export async function writeSubmissions(raw: TransactionSql, batchId: string, chunk: StagedChunk): Promise<void> {
+  await raw`delete from installment_submissions where batch_id = ${batchId} and index between ${chunk.first} and ${chunk.last}`;
+  await copyInto(raw, 'installment_submissions', SUBMISSION_COLUMNS, chunk.submissions);
+}
