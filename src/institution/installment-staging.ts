@@ -52,7 +52,7 @@ function submissionText(batchId: string, index: number, item: InstallmentSubmiss
   return `${batchId}\t${index}\t${problems}\t${sent(item.alunoCpf)}\t${sent(item.responsavelFinanceiroDocumento)}\t${sent(item.idParcela)}\t${sentLower(item.tipoParcela)}\t${sentLower(item.situacaoBaixa)}\t${due}\t${sent(item.codigoCurso)}\t${sent(item.nomeCurso)}\t${sent(item.grauCurso)}\t${sent(item.modalidadeCurso)}\t${sent(item.nomeOrganizacao)}\t${sent(item.nomePolo)}\t${sent(item.idPolo)}\n`;
 }
 
-/** A block's items checked: their `installment_submissions` rows and, for the valid ones, installment rows (`index`, `applies`, values). */
+/** A block's items checked: their `installment_submissions` rows and, for the valid ones, installment rows (`index`, values). */
 export interface StagedBlock {
   submissions: Buffer;
   rows: Buffer;
@@ -60,22 +60,19 @@ export interface StagedBlock {
 
 /**
  * Checks items (positions `firstIndex` on) under the item rules and serialises them as COPY text,
- * a block of `blockSize` items at a time, compressed (Brotli) on libuv's thread pool. Of the items sharing a
- * key only the last one applies: one statement cannot upsert a key twice, and the last one would
- * win anyway.
+ * a block of `blockSize` items at a time, compressed (Brotli) on libuv's thread pool. Each item is
+ * serialised as soon as it is checked, so what the checks build dies young.
  */
 export async function stageInstallments(batchId: string, items: unknown[], receivedOn: string, blockSize: number, firstIndex = 0): Promise<StagedBlock[]> {
-  const checked = items.map((item, i) => checkInstallment(firstIndex + i, item as InstallmentSubmission, batchId, receivedOn));
-  const lastOfKey = new Map<string, number>();
-  checked.forEach(({ row }, i) => row && lastOfKey.set(row.upsert_key, i));
   const blocks: Promise<StagedBlock>[] = [];
   for (let start = 0; start < items.length; start += blockSize) {
     let submissions = '';
     let rows = '';
     for (let i = start; i < Math.min(start + blockSize, items.length); i++) {
-      const { row, errors } = checked[i]!;
-      submissions += submissionText(batchId, firstIndex + i, items[i] as InstallmentSubmission, errors);
-      if (row) rows += `${firstIndex + i}\t${lastOfKey.get(row.upsert_key) === i ? 't' : 'f'}\t${rowText(row)}\n`;
+      const item = items[i] as InstallmentSubmission;
+      const { row, errors } = checkInstallment(firstIndex + i, item, batchId, receivedOn);
+      submissions += submissionText(batchId, firstIndex + i, item, errors);
+      if (row) rows += `${firstIndex + i}\t${rowText(row)}\n`;
     }
     blocks.push(Promise.all([compress(submissions, FASTEST), compress(rows, FASTEST)]).then(([s, r]) => ({ submissions: s, rows: r })));
   }
@@ -86,7 +83,7 @@ export async function stageInstallments(batchId: string, items: unknown[], recei
 export interface StagedRow {
   index: number;
   key: string;
-  /** False when a later item of the batch has the same key. */
+  /** The last item of its key in the chunk: one statement cannot upsert a key twice, and the last one wins anyway. */
   applies: boolean;
   /** COPY text of the `ROW_COLUMNS`, tab-separated. */
   values: string;
@@ -118,10 +115,15 @@ export async function unstage(blocks: StagedBlock[], from: number, to: number): 
       const tab = text.indexOf('\t', start);
       const index = Number(text.slice(start, tab));
       if (index < from || index >= to) continue;
-      const values = text.slice(tab + 3, end);
+      const values = text.slice(tab + 1, end);
       const key = values.slice(0, values.indexOf('\t'));
-      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: text[tab + 1] === 't', values });
+      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: true, values });
     }
+  }
+  const seen = new Set<string>();
+  for (let i = rows.length - 1; i >= 0; i--) {
+    rows[i]!.applies = !seen.has(rows[i]!.key);
+    seen.add(rows[i]!.key);
   }
   return { first: from, last: to - 1, invalid: to - from - rows.length, submissions, rows };
 }
