@@ -49,8 +49,16 @@ export function arrayElementSpans(body: Buffer, name: string): Span[] | undefine
         i++;
       }
       if (depth === 1) lastString = { start: opening, end: i + 1 };
-      else if (depth === 2 && elements && start < 0) start = opening;
-      end = i + 1;
+      else if (depth === 2 && elements) {
+        if (start < 0) start = opening;
+        end = i + 1;
+      }
+      continue;
+    }
+    if (depth > 2) {
+      // Inside an element: only its nesting matters.
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+      else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 2) end = i + 1;
       continue;
     }
     if (c <= SPACE) continue;
@@ -66,8 +74,8 @@ export function arrayElementSpans(body: Buffer, name: string): Span[] | undefine
         continue;
       }
       if (start < 0) start = i;
+      end = i + 1;
     }
-    end = i + 1;
     if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth++;
       if (c === OPEN_ARRAY && depth === 2 && key === name) elements = [];

@@ -28,10 +28,17 @@ export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
 /**
  * COPY text of an installment row in `ROW_COLUMNS` order. Hot path: the columns spelled out, not
  * looked up by name; the values the item rules produce (canonical names, dates, amounts) need no
- * escaping, the others go through `copyText`.
+ * escaping, the others go through `copyText`. Joined from an array: one flat string per row, which
+ * a block's text then copies once (concatenating ~50 parts per row builds deep string trees).
  */
 function rowText(r: InstallmentRow): string {
-  return `${copyText(r.upsert_key)}\t${copyText(r.external_id)}\t${copyText(r.student_cpf)}\t${copyText(r.student_ra)}\t${copyText(r.student_name)}\t${copyText(r.guarantor_document)}\t${r.guarantor_document_type}\t${copyText(r.contract_number)}\t${copyText(r.number)}\t${r.type}\t${copyText(r.course_name)}\t${copyText(r.campus_name)}\t${r.due_date}\t${r.principal}\t${r.on_time_value}\t${copyValue(r.on_time_discounts)}\t${r.status}\t${r.payment_type ?? '\\N'}\t${r.paid_on ?? '\\N'}\t${r.balance}\t${r.settled_fine}\t${r.settled_interest}\t${r.settled_discount}\t${r.settled_received}`;
+  return [
+    copyText(r.upsert_key), copyText(r.external_id), copyText(r.student_cpf), copyText(r.student_ra), copyText(r.student_name),
+    copyText(r.guarantor_document), r.guarantor_document_type, copyText(r.contract_number), copyText(r.number), r.type,
+    copyText(r.course_name), copyText(r.campus_name), r.due_date, r.principal, r.on_time_value, copyValue(r.on_time_discounts),
+    r.status, r.payment_type ?? '\\N', r.paid_on ?? '\\N', r.balance, r.settled_fine, r.settled_interest, r.settled_discount,
+    r.settled_received,
+  ].join('\t');
 }
 
 /** Columns of `installment_submissions` in the order `submissionText` writes them. */
@@ -49,7 +56,11 @@ const sentLower = (value: unknown) => (typeof value === 'string' ? copyText(valu
 function submissionText(batchId: string, index: number, item: InstallmentSubmission, errors: ItemError[]): string {
   const problems = errors.length > 0 ? copyValue(errors.map(({ field, message }) => ({ field, message }))) : '\\N';
   const due = typeof item.dataVencimento === 'string' ? copyText(item.dataVencimento.slice(0, 10)) : '\\N';
-  return `${batchId}\t${index}\t${problems}\t${sent(item.alunoCpf)}\t${sent(item.responsavelFinanceiroDocumento)}\t${sent(item.idParcela)}\t${sentLower(item.tipoParcela)}\t${sentLower(item.situacaoBaixa)}\t${due}\t${sent(item.codigoCurso)}\t${sent(item.nomeCurso)}\t${sent(item.grauCurso)}\t${sent(item.modalidadeCurso)}\t${sent(item.nomeOrganizacao)}\t${sent(item.nomePolo)}\t${sent(item.idPolo)}\n`;
+  return [
+    batchId, index, problems, sent(item.alunoCpf), sent(item.responsavelFinanceiroDocumento), sent(item.idParcela),
+    sentLower(item.tipoParcela), sentLower(item.situacaoBaixa), due, sent(item.codigoCurso), sent(item.nomeCurso),
+    sent(item.grauCurso), sent(item.modalidadeCurso), sent(item.nomeOrganizacao), sent(item.nomePolo), sent(item.idPolo),
+  ].join('\t');
 }
 
 /** A block's items checked: their `installment_submissions` rows and, for the valid ones, installment rows (`index`, values). */
@@ -71,7 +82,7 @@ export async function stageInstallments(batchId: string, items: unknown[], recei
     for (let i = start; i < Math.min(start + blockSize, items.length); i++) {
       const item = items[i] as InstallmentSubmission;
       const { row, errors } = checkInstallment(firstIndex + i, item, batchId, receivedOn);
-      submissions += submissionText(batchId, firstIndex + i, item, errors);
+      submissions += `${submissionText(batchId, firstIndex + i, item, errors)}\n`;
       if (row) rows += `${firstIndex + i}\t${rowText(row)}\n`;
     }
     blocks.push(Promise.all([compress(submissions, FASTEST), compress(rows, FASTEST)]).then(([s, r]) => ({ submissions: s, rows: r })));
