@@ -79,7 +79,9 @@ const jsonbItems: ItemStore = {
  */
 const blockItems: ItemStore = {
   async prepare(batchId, items, receivedOn, hash, raw) {
-    const [blocks, staged] = await Promise.all([packBlocks(items, hash, raw), stageInstallments(batchId, items, receivedOn, BLOCK_SIZE)]);
+    const packing = packBlocks(items, hash, raw); // compressed on libuv's thread pool while the items are checked
+    const staged = stageInstallments(batchId, items, receivedOn, BLOCK_SIZE);
+    const blocks = await packing;
     return async (tx) => {
       await tx.insert(batchItemBlocks).values(blocks.map((b, i) => ({ batchId, ...b, stagedSubmissions: staged[i]!.submissions, stagedRows: staged[i]!.rows })));
     };
