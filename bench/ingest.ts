@@ -3,9 +3,13 @@
  * the HTTP API — time from the first POST to the last batch processed — against a raw PostgreSQL
  * COPY of the same rows into a table of the same shape (columns, defaults, indexes).
  *
+ * The pair is measured RUNS times (each run a new institution, so every key is new), since a
+ * shared machine's speed drifts by half between runs; then the last institution sends the same
+ * 100,000 again, which updates every installment instead of creating it.
+ *
  * Runs the service as production does, one API process and one worker process (`src/main.ts
  * --role=api|worker`), on an embedded PostgreSQL of its own in a temporary folder; this process is
- * only the client. PORT and EMBEDDED_PG_PORT select the ports.
+ * only the client. PORT and EMBEDDED_PG_PORT select the ports, RUNS the number of runs (default 3).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +32,8 @@ import { benchInstallment } from './fixtures.js';
 const NODE_FLAGS = ['--max-semi-space-size=32'];
 const BATCHES = 10;
 const PER_BATCH = 10_000;
+const ITEMS = BATCHES * PER_BATCH;
+const RUNS = Number(process.env.RUNS ?? 3);
 
 const config = loadConfig(process.env);
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-'));
@@ -38,7 +44,6 @@ const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 2 });
-const institution = await createInstitution(db, 'Universidade Benchmark');
 const base = `http://127.0.0.1:${config.port}`;
 
 function serviceProcess(role: 'api' | 'worker'): ChildProcess {
@@ -64,41 +69,28 @@ try {
   console.log(`${BATCHES} batches of ${PER_BATCH} installments, ${(bodies[0]!.length / 1e6).toFixed(1)} MB each; ${os.cpus().length} cores; API and worker in separate processes`);
 
   await waitUntilReady();
+  let institution = await createInstitution(db, 'Universidade Benchmark 1');
   // Warm-up: one small batch, so the first timed POST does not pay for compiling validators.
-  await post(JSON.stringify({ parcelas: [benchInstallment(99, 0)] }));
+  await post(institution.apikey, JSON.stringify({ parcelas: [benchInstallment(99, 0)] }));
 
-  const latencies: number[] = [];
-  const ids: string[] = [];
-  // Both measurements start from a checkpoint, so that neither pays for the other's dirty pages.
-  await sql`checkpoint`;
-  const cpuBefore = cpuReadings();
-  const started = performance.now();
-  for (const body of bodies) {
-    const before = performance.now();
-    ids.push(await post(body));
-    latencies.push(performance.now() - before);
+  const ratios: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    if (run > 1) institution = await createInstitution(db, `Universidade Benchmark ${run}`);
+    const path = await apiPath(institution.apikey, bodies);
+    // Both measurements start from a checkpoint, so that neither pays for the other's dirty pages.
+    await sql`checkpoint`;
+    const copySeconds = await copyBaseline(institution.id, bodies, run);
+    const ratio = copySeconds / path.seconds;
+    ratios.push(ratio);
+    console.log(`run ${run}: API path ${path.seconds.toFixed(2)} s, ${Math.round(ITEMS / path.seconds)} items/s; COPY ${copySeconds.toFixed(2)} s, ${Math.round(ITEMS / copySeconds)} rows/s; ratio ${ratio.toFixed(2)} × COPY`);
+    console.log(`       ${path.report}`);
   }
-  const posted = performance.now();
-  await waitUntilProcessed(ids);
-  const apiSeconds = (performance.now() - started) / 1000;
-  const cpu = cpuReadings().map((seconds, i) => seconds - cpuBefore[i]!);
-  const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
-  if (n !== BATCHES * PER_BATCH) throw new Error(`expected ${BATCHES * PER_BATCH} installments, found ${n}`);
+  ratios.sort((a, b) => a - b);
+  console.log(`ratio, median of ${RUNS}: ${ratios[ratios.length >> 1]!.toFixed(2)} × COPY (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`);
 
-  await sql`checkpoint`;
-  const copySeconds = await copyBaseline(bodies);
-  const apiRate = (BATCHES * PER_BATCH) / apiSeconds;
-  const copyRate = (BATCHES * PER_BATCH) / copySeconds;
-  latencies.sort((a, b) => a - b);
-  console.log(`API path: ${apiSeconds.toFixed(2)} s, ${Math.round(apiRate)} items/s (first POST to last batch processed)`);
-  console.log(`COPY:     ${copySeconds.toFixed(2)} s, ${Math.round(copyRate)} rows/s`);
-  console.log(`ratio:    ${(apiRate / copyRate).toFixed(2)} × COPY`);
-  console.log(`POST of ${PER_BATCH} items: min ${latencies[0]!.toFixed(0)} ms, median ${latencies[latencies.length >> 1]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
-  console.log(`last batch processed ${Math.round(apiSeconds * 1000 - (posted - started))} ms after the last POST answered`);
-  if (cpu.some((seconds) => seconds > 0)) {
-    const [apiCpu, workerCpu, pgCpu] = cpu.map((seconds) => seconds.toFixed(1));
-    console.log(`CPU during the API path (${os.cpus().length} cores × ${apiSeconds.toFixed(1)} s): API ${apiCpu} s, worker ${workerCpu} s, PostgreSQL ${pgCpu} s`);
-  }
+  const resend = await apiPath(institution.apikey, bodies);
+  console.log(`re-sent (every installment updated): ${resend.seconds.toFixed(2)} s, ${Math.round(ITEMS / resend.seconds)} items/s`);
+  console.log(`       ${resend.report}`);
 } finally {
   for (const child of [api, worker]) child.kill('SIGTERM');
   await Promise.all([api, worker].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
@@ -112,8 +104,33 @@ function cpuReadings(): number[] {
   return [cpuSeconds(api.pid!), cpuSeconds(worker.pid!), treeCpuSeconds(postmaster)];
 }
 
-async function post(body: string): Promise<string> {
-  const res = await fetch(`${base}/v1/parcela`, { method: 'POST', headers: { apikey: institution.apikey, 'content-type': 'application/json' }, body });
+/** The 10 batches through the API: from the first POST to the last batch processed. */
+async function apiPath(apikey: string, bodies: string[]): Promise<{ seconds: number; report: string }> {
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  await sql`checkpoint`;
+  const cpuBefore = cpuReadings();
+  const started = performance.now();
+  for (const body of bodies) {
+    const before = performance.now();
+    ids.push(await post(apikey, body));
+    latencies.push(performance.now() - before);
+  }
+  const posted = performance.now();
+  await waitUntilProcessed(ids);
+  const seconds = (performance.now() - started) / 1000;
+  const [apiCpu, workerCpu, pgCpu] = cpuReadings().map((reading, i) => (reading - cpuBefore[i]!).toFixed(1));
+  const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
+  if (n !== ITEMS) throw new Error(`expected ${ITEMS} installments, found ${n}`);
+  latencies.sort((a, b) => a - b);
+  const posts = `POST of ${PER_BATCH} items: median ${latencies[latencies.length >> 1]!.toFixed(0)} ms (${latencies[0]!.toFixed(0)}–${latencies.at(-1)!.toFixed(0)})`;
+  const wait = `last batch processed ${Math.round(seconds * 1000 - (posted - started))} ms after the last POST`;
+  const cpu = apiCpu === '0.0' && pgCpu === '0.0' ? '' : `; CPU: API ${apiCpu} s, worker ${workerCpu} s, PostgreSQL ${pgCpu} s`;
+  return { seconds, report: `${posts}; ${wait}${cpu}` };
+}
+
+async function post(apikey: string, body: string): Promise<string> {
+  const res = await fetch(`${base}/v1/parcela`, { method: 'POST', headers: { apikey, 'content-type': 'application/json' }, body });
   if (res.status !== 202) throw new Error(`POST /v1/parcela answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
@@ -127,8 +144,9 @@ async function waitUntilProcessed(ids: string[]): Promise<void> {
 }
 
 /** The rows the API path writes, as COPY text, into `LIKE installments INCLUDING ALL`; only the COPY is timed. */
-async function copyBaseline(bodies: string[]): Promise<number> {
-  await sql`create table installments_copy (like installments including all)`;
+async function copyBaseline(institutionId: string, bodies: string[], run: number): Promise<number> {
+  const table = `installments_copy_${run}`;
+  await sql`create table ${sql(table)} (like installments including all)`;
   const batchId = '00000000-0000-4000-8000-000000000000';
   const sample = checkInstallment(0, benchInstallment(0, 0) as InstallmentSubmission, batchId, '2026-01-15').row!;
   const columns = ['institution_id', 'batch_id', 'batch_seq', 'item_index', 'product', ...Object.keys(sample)];
@@ -136,11 +154,11 @@ async function copyBaseline(bodies: string[]): Promise<number> {
     (JSON.parse(body).parcelas as InstallmentSubmission[])
       .map((item, i) => {
         const row: InstallmentRow = checkInstallment(i, item, batchId, '2026-01-15').row!;
-        return [institution.id, batchId, b, i, 'Gestão', ...Object.values(row)].map((v) => copyValue(v as string)).join('\t');
+        return [institutionId, batchId, b, i, 'Gestão', ...Object.values(row)].map((v) => copyValue(v as string)).join('\t');
       })
       .join('\n') + '\n',
   );
   const started = performance.now();
-  await sql.begin((tx) => copyInto(tx, 'installments_copy', columns, blocks));
+  await sql.begin((tx) => copyInto(tx, table, columns, blocks));
   return (performance.now() - started) / 1000;
 }
