@@ -10,7 +10,10 @@ import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows
 import { stageInstallments, unstage, writeSubmissions, type StagedBlock, type StagedChunk } from './installment-staging.js';
 import { BLOCK_SIZE, readBlockItems, readStagedBlocks, type StoredBlock } from './item-blocks.js';
 
-/** Items checked, staged and applied (one COPY each, one INSERT … SELECT) per transaction; a multiple of the block size. */
+/**
+ * Items applied per transaction (a COPY of the rows of new keys, an upsert of the others, a COPY of
+ * the listing rows); a multiple of the block size, so that a chunk reads whole blocks.
+ */
 export const INSTALLMENT_CHUNK = 2_500;
 
 /** Problems of invalid items of the chunk, recorded as item errors. */
@@ -41,9 +44,9 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
       if (misaligned) throw new Error(`block ${misaligned.firstIndex} of batch ${batch.id} straddles chunk [${from}, ${to})`);
       return unstage(await stagedBlocks(ctx, batch, blocks), from, to);
     },
-    // The staging rows are their own transaction (replacing the chunk's rows, so it can be redone at
+    // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,
-    // so a chunk recorded as processed always has its staging rows.
+    // so a chunk recorded as processed always has its listing rows.
     async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
       const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
         await relaxCommit(stagingRaw);
@@ -54,7 +57,7 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
         const existing = await existingKeys(raw, batch.institutionId, staged.rows);
         const known = staged.rows.filter((r) => existing.has(r.key));
         const inserting = insertNewRows(raw, context, staged.rows.filter((r) => r.applies && !existing.has(r.key)));
-        // The rows are on their way; the database works on them while the next chunk is read and checked.
+        // The rows are on their way; the database works on them while the next chunk is read.
         prepareNext();
         await inserting;
         const refused = await upsertKnownRows(tx, raw, context, known);
