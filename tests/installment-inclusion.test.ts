@@ -113,6 +113,15 @@ describe('POST /v1/parcela', () => {
       expect(await batchCount()).toBe(before);
     });
 
+    it('takes the same items sent with other spacing as the same body', async () => {
+      const parcelas = [installment({ idParcela: 'idem-spacing' })];
+      const send = (text: string) => request(t.app).post('/v1/parcela').set(inst.headers).set('Idempotency-Key', 'k-005').set('content-type', 'application/json').send(text);
+      const first = await send(JSON.stringify({ parcelas })).expect(202);
+      const again = await send(JSON.stringify({ parcelas }, null, 2)).expect(202);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+    });
+
     it('refuses the same key with a different body (BATCH-002)', async () => {
       const first = await request(t.app).post('/v1/parcela').set(inst.headers).set('Idempotency-Key', 'k-002').send({ parcelas: [installment({ valorBoleto: '100.00' })] }).expect(202);
       const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('Idempotency-Key', 'k-002').send({ parcelas: [installment({ valorBoleto: '200.00' })] });

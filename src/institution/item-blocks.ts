@@ -24,7 +24,8 @@ const CLOSE = Buffer.from(']');
 /**
  * Items in blocks of JSON arrays, compressed on libuv's thread pool. With `raw`, a block is the
  * items' bytes as sent (what lies between them is JSON separators); otherwise the parsed items are
- * serialised again. `hash` receives the JSON of every block, in order.
+ * serialised again. `hash` receives the parsed items of every block serialised, in order: the
+ * same items sent again with other spacing are the same body.
  */
 export async function packBlocks(items: unknown[], hash?: Hash, raw?: RawElements): Promise<ItemBlock[]> {
   const pending: Promise<ItemBlock>[] = [];
@@ -33,7 +34,7 @@ export async function packBlocks(items: unknown[], hash?: Hash, raw?: RawElement
     const json = raw
       ? Buffer.concat([OPEN, raw.body.subarray(raw.spans[first]!.start, raw.spans[last]!.end), CLOSE])
       : JSON.stringify(items.slice(first, last + 1));
-    hash?.update(json);
+    hash?.update(raw ? JSON.stringify(items.slice(first, last + 1)) : json);
     const itemCount = Math.min(BLOCK_SIZE, items.length - first);
     pending.push(deflate(json, { level: 1 }).then((data) => ({ firstIndex: first, itemCount, data })));
   }
