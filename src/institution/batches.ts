@@ -55,14 +55,22 @@ export interface SubmitOptions {
   raw?: RawElements;
 }
 
+interface PrepareOptions {
+  /** The day the batch arrived (Brasília), which the item checks need. */
+  receivedOn: string;
+  /** Receives the items' JSON, for the `Idempotency-Key` fingerprint. */
+  hash?: Hash;
+  raw?: RawElements;
+}
+
 /** How one kind of batch keeps its items: prepared in memory first, written inside the batch's transaction. */
 interface ItemStore {
-  prepare(batchId: string, items: unknown[], receivedOn: string, hash?: Hash, raw?: RawElements): Promise<(tx: Queryable) => Promise<void>>;
+  prepare(batchId: string, items: unknown[], options: PrepareOptions): Promise<(tx: Queryable) => Promise<void>>;
 }
 
 /** Students: the raw items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
 const jsonbItems: ItemStore = {
-  async prepare(batchId, items, _receivedOn, hash) {
+  async prepare(batchId, items, { hash }) {
     const json = JSON.stringify(items);
     hash?.update(json);
     return async (tx) => {
@@ -78,7 +86,7 @@ const jsonbItems: ItemStore = {
  * each with the COPY text its items' checks produce (see `stageInstallments`).
  */
 const blockItems: ItemStore = {
-  async prepare(batchId, items, receivedOn, hash, raw) {
+  async prepare(batchId, items, { receivedOn, hash, raw }) {
     const packing = packBlocks(items, hash, raw); // compressed on libuv's thread pool while the items are checked
     const staged = stageInstallments(batchId, items, receivedOn, BLOCK_SIZE);
     const blocks = await packing;
@@ -107,7 +115,7 @@ export async function submitBatch(
   const hash = key ? createHash('sha256').update(`${kind}\n`) : undefined;
   const batchId = randomUUID();
   const createdAt = ctx.clock.now();
-  const write = await ITEM_STORES[kind].prepare(batchId, items, localDate(createdAt), hash, options.raw);
+  const write = await ITEM_STORES[kind].prepare(batchId, items, { receivedOn: localDate(createdAt), hash, raw: options.raw });
   const requestHash = hash?.digest('hex') ?? null;
   return ctx.db.transaction(async (tx) => {
     const [batch] = await tx

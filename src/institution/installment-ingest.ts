@@ -26,12 +26,13 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
     on conflict do nothing`);
 }
 
-/** The staged text of blocks; blocks stored before it existed are checked now, as they would have been on arrival. */
-async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: Omit<StoredBlock, 'data'>[]): Promise<StagedBlock[]> {
+/**
+ * The staged text of the chunk's blocks; blocks stored before it existed are checked now, as they
+ * would have been on arrival.
+ */
+async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: Omit<StoredBlock, 'data'>[], from: number, to: number): Promise<StagedBlock[]> {
   if (blocks.every((b) => b.stagedSubmissions && b.stagedRows)) return blocks.map((b) => ({ submissions: b.stagedSubmissions!, rows: b.stagedRows! }));
-  const first = blocks[0]!.firstIndex;
-  const items = await readBlockItems(ctx.db, batch.id, first, blocks.at(-1)!.firstIndex + blocks.at(-1)!.itemCount);
-  return stageInstallments(batch.id, items, localDate(batch.createdAt), BLOCK_SIZE, first);
+  return stageInstallments(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt), BLOCK_SIZE, from);
 }
 
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagedChunk> {
@@ -42,7 +43,7 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
       const blocks = await readStagedBlocks(ctx.db, batch.id, from, to);
       const misaligned = blocks.find((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to);
       if (misaligned) throw new Error(`block ${misaligned.firstIndex} of batch ${batch.id} straddles chunk [${from}, ${to})`);
-      return unstage(await stagedBlocks(ctx, batch, blocks), from, to);
+      return unstage(await stagedBlocks(ctx, batch, blocks, from, to), from, to);
     },
     // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,

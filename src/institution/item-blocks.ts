@@ -47,24 +47,22 @@ export async function unpackBlock(block: ItemBlock): Promise<unknown[]> {
 
 export type StoredBlock = typeof batchItemBlocks.$inferSelect;
 
+const b = batchItemBlocks;
+/** The blocks of a batch holding any of the items [from, to). */
+const covering = (batchId: string, from: number, to: number) => and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from));
+
 /** The staged text of the blocks covering items [from, to) of a batch, in order (not their items). */
 export async function readStagedBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<Omit<StoredBlock, 'data'>[]> {
-  const b = batchItemBlocks;
   return db
     .select({ batchId: b.batchId, firstIndex: b.firstIndex, itemCount: b.itemCount, stagedSubmissions: b.stagedSubmissions, stagedRows: b.stagedRows })
     .from(b)
-    .where(and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from)))
+    .where(covering(batchId, from, to))
     .orderBy(asc(b.firstIndex));
 }
 
 /** Items [from, to) of a batch, as sent, whole blocks (a block straddling `from` or `to` included). */
 export async function readBlockItems(db: Queryable, batchId: string, from: number, to: number): Promise<unknown[]> {
-  const b = batchItemBlocks;
-  const blocks = await db
-    .select()
-    .from(b)
-    .where(and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from)))
-    .orderBy(asc(b.firstIndex));
+  const blocks = await db.select().from(b).where(covering(batchId, from, to)).orderBy(asc(b.firstIndex));
   return (await Promise.all(blocks.map(unpackBlock))).flat();
 }
 
@@ -80,8 +78,8 @@ export async function readItemsAt(db: Queryable, refs: { batchId: string; index:
     [...wanted.values()].map(async ({ batchId, firstIndex }) => {
       const [block] = await db
         .select()
-        .from(batchItemBlocks)
-        .where(and(eq(batchItemBlocks.batchId, batchId), eq(batchItemBlocks.firstIndex, firstIndex)));
+        .from(b)
+        .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
       if (!block) return;
       (await unpackBlock(block)).forEach((payload, offset) => items.set(`${batchId}:${firstIndex + offset}`, payload));
     }),
