@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,7 +165,8 @@ describe('POST /v1/parcela', () => {
     const body = `{"parcelas": [ ${items[0]!.replace('}', ', "bolsa": 12.50}')} ,\n  ${items[1]} ]}`;
     const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('content-type', 'application/json').send(body);
     expect(res.status).toBe(202);
-    const [block] = await t.ctx.db.execute<{ data: Buffer }>(sql`select data from batch_item_blocks where batch_id = ${res.body.id}::uuid`);
-    expect(inflateRawSync(block!.data).toString('utf8')).toBe(`[${items[0]!.replace('}', ', "bolsa": 12.50}')} ,\n  ${items[1]}]`);
+    const [block] = await t.ctx.db.execute<{ encoding: string; data: Buffer }>(sql`select encoding, data from batch_item_blocks where batch_id = ${res.body.id}::uuid`);
+    expect(block!.encoding).toBe('br');
+    expect(brotliDecompressSync(block!.data).toString('utf8')).toBe(`[${items[0]!.replace('}', ', "bolsa": 12.50}')} ,\n  ${items[1]}]`);
   });
 });

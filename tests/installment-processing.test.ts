@@ -1,3 +1,4 @@
+import { brotliDecompressSync, deflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,17 +83,30 @@ describe('installment batch processing', () => {
     expect(await listAll(t, inst.headers, { id_externo: 'esc\t1' })).toMatchObject([{ id_externo: 'esc\t1', curso }]);
   });
 
-  it('a batch stored before its items were checked on arrival is checked by the worker, with the same result', async () => {
+  /** Turns a batch's blocks into those stored before items were checked on arrival: raw deflate, no staged text. */
+  async function makeLegacy(batchId: string): Promise<void> {
+    const blocks = await t.ctx.db.execute<{ first_index: number; data: Buffer }>(sql`select first_index, data from batch_item_blocks where batch_id = ${batchId}::uuid`);
+    for (const block of blocks) {
+      const data = deflateRawSync(brotliDecompressSync(block.data));
+      await t.ctx.db.execute(sql`
+        update batch_item_blocks set encoding = 'deflate', data = ${data}, staged_submissions = null, staged_rows = null
+        where batch_id = ${batchId}::uuid and first_index = ${block.first_index}`);
+    }
+  }
+
+  it('a batch stored before its items were checked on arrival (deflate blocks) is checked by the worker, with the same result', async () => {
     const items = (prefix: string) => [installment({ idParcela: `${prefix}-1`, valorBoleto: '321.09' }), installment({ idParcela: `${prefix}-2`, alunoCpf: '12345678900' })];
     const checkedOnArrival = await submit(t, inst.headers, items('arrival'));
     const checkedLater = await submit(t, inst.headers, items('later'));
-    await t.ctx.db.execute(sql`update batch_item_blocks set staged_submissions = null, staged_rows = null where batch_id = ${checkedLater}::uuid`);
+    await makeLegacy(checkedLater);
     await t.runJobs();
     for (const [id, prefix] of [[checkedOnArrival, 'arrival'], [checkedLater, 'later']] as const) {
       expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
       const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
       expect(errors.body.data).toEqual([{ indice: 1, campo: 'alunoCpf', mensagem: 'alunoCpf 12345678900 is not a valid CPF (11 digits with check digits)' }]);
       expect(await listAll(t, inst.headers, { id_externo: `${prefix}-1` })).toMatchObject([{ valor_principal: 321.09 }]);
+      const sent = await request(t.app).get('/importacao/enviados/parcelas').query({ lote: id }).set(inst.headers).expect(200);
+      expect(sent.body.data.map((s: { dadosEnviados: { idParcela: string } }) => s.dadosEnviados.idParcela)).toEqual([`${prefix}-1`, `${prefix}-2`]);
     }
   });
 

@@ -87,9 +87,8 @@ const jsonbItems: ItemStore = {
  */
 const blockItems: ItemStore = {
   async prepare(batchId, items, { receivedOn, hash, raw }) {
-    const packing = packBlocks(items, hash, raw); // compressed on libuv's thread pool while the items are checked
+    const blocks = packBlocks(items, hash, raw);
     const staged = stageInstallments(batchId, items, receivedOn, BLOCK_SIZE);
-    const blocks = await packing;
     return async (tx) => {
       await tx.insert(batchItemBlocks).values(blocks.map((b, i) => ({ batchId, ...b, stagedSubmissions: staged[i]!.submissions, stagedRows: staged[i]!.rows })));
     };

@@ -8,7 +8,7 @@ import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';
 import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
 import { stageInstallments, unstage, writeSubmissions, type StagedBlock, type StagedChunk } from './installment-staging.js';
-import { BLOCK_SIZE, readBlockItems, readStagedBlocks, type StoredBlock } from './item-blocks.js';
+import { BLOCK_SIZE, readBlockItems, readStagedBlocks, type StagedText } from './item-blocks.js';
 
 /**
  * Items applied per transaction (a COPY of the rows of new keys, an upsert of the others, a COPY of
@@ -30,7 +30,7 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
  * The staged text of the chunk's blocks; blocks stored before it existed are checked now, as they
  * would have been on arrival.
  */
-async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: Omit<StoredBlock, 'data'>[], from: number, to: number): Promise<StagedBlock[]> {
+async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: StagedText[], from: number, to: number): Promise<StagedBlock[]> {
   if (blocks.every((b) => b.stagedSubmissions && b.stagedRows)) return blocks.map((b) => ({ submissions: b.stagedSubmissions!, rows: b.stagedRows! }));
   return stageInstallments(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt), BLOCK_SIZE, from);
 }

@@ -1,12 +1,15 @@
 import { customType, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches.js';
 
+/** How a block's items are compressed: `deflate` (raw) in blocks stored before Brotli was used. */
+export type BlockEncoding = 'deflate' | 'br';
+
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * The items of a batch exactly as received, a block of consecutive items per row: a JSON array,
- * deflate-compressed (JSON of similar records shrinks about tenfold, and the bytes a database
- * must write are what limits taking in large batches).
+ * compressed (JSON of similar records shrinks about tenfold, and the bytes a database must write
+ * are what limits taking in large batches).
  */
 export const batchItemBlocks = pgTable(
   'batch_item_blocks',
@@ -17,7 +20,9 @@ export const batchItemBlocks = pgTable(
     /** Position in the batch of the block's first item; the block holds `itemCount` items from there. */
     firstIndex: integer().notNull(),
     itemCount: integer().notNull(),
-    /** Raw deflate of the JSON array of the items. */
+    /** `br` (Brotli), or `deflate` (raw deflate) in blocks stored before Brotli was used. */
+    encoding: text().$type<BlockEncoding>().notNull(),
+    /** The JSON array of the items, compressed as `encoding` says. */
     data: bytea().notNull(),
     /**
      * Installment batches: Brotli of the COPY text the item checks produced on arrival, the
