@@ -26,9 +26,10 @@ export function copyValue(value: string | number | boolean | null | undefined | 
 
 /**
  * `COPY table (columns) FROM STDIN` inside the transaction: the fastest way PostgreSQL takes many
- * rows. `lines` yields complete lines (values joined by tabs, ending in a newline), a block at a time.
+ * rows. `lines` yields complete lines (values joined by tabs, ending in a newline), a block at a
+ * time, as text or as its UTF-8 bytes (sent as they are).
  */
-export async function copyInto(raw: TransactionSql, table: string, columns: readonly string[], lines: Iterable<string>): Promise<void> {
+export async function copyInto(raw: TransactionSql, table: string, columns: readonly string[], lines: Iterable<string | Buffer>): Promise<void> {
   const target = await raw`copy ${raw(table)} (${raw(columns as string[])}) from stdin`.writable();
   await pipeline(Readable.from(lines), target as unknown as Writable);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TransactionSql } from 'postgres';
 import type { Database } from '../db/client.js';
-import { copyInto } from '../db/copy.js';
+import { copyInto, copyText } from '../db/copy.js';
 import type { Batch, ItemError } from './batches.js';
 import { ROW_COLUMNS, type StagedRow } from './installment-staging.js';
 
@@ -33,10 +33,8 @@ const NEW_COLUMNS = ['institution_id', 'batch_id', 'batch_seq', 'product', 'crea
 export async function insertNewRows(raw: TransactionSql, { batch, product, now }: RowContext, rows: StagedRow[]): Promise<void> {
   if (rows.length === 0) return;
   const at = now.toISOString();
-  const prefix = `${batch.institutionId}\t${batch.id}\t${batch.seq}\t${product}\t${at}\t${at}\t`;
-  let text = '';
-  for (const row of rows) text += `${prefix}${row.index}\t${row.values}\n`;
-  await copyInto(raw, 'installments', NEW_COLUMNS, [text]);
+  const prefix = Buffer.from(`${batch.institutionId}\t${batch.id}\t${batch.seq}\t${copyText(product)}\t${at}\t${at}\t`);
+  await copyInto(raw, 'installments', NEW_COLUMNS, [Buffer.concat(rows.flatMap((row) => [prefix, row.line]))]);
 }
 
 const COPIED = ROW_COLUMNS.map((c) => sql.raw(c));
@@ -55,9 +53,8 @@ export async function upsertKnownRows(tx: Database, raw: TransactionSql, context
   await raw`
     create temporary table if not exists chunk_installments on commit delete rows as
     select 0 as index, true as applies, ${raw(ROW_COLUMNS as string[])} from installments with no data`;
-  let text = '';
-  for (const row of rows) text += `${row.index}\t${row.applies ? 't' : 'f'}\t${row.values}\n`;
-  await copyInto(raw, 'chunk_installments', ['index', 'applies', ...ROW_COLUMNS], [text]);
+  const [applies, superseded] = [Buffer.from('t\t'), Buffer.from('f\t')];
+  await copyInto(raw, 'chunk_installments', ['applies', 'index', ...ROW_COLUMNS], [Buffer.concat(rows.flatMap((row) => [row.applies ? applies : superseded, row.line]))]);
   const { valid, applied } = await applyKnownRows(tx, context);
   // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
   return applied < valid ? refusedAsPaid(tx, context.batch) : [];

@@ -99,8 +99,8 @@ export interface StagedRow {
   key: string;
   /** The last item of its key in the chunk: one statement cannot upsert a key twice, and the last one wins anyway. */
   applies: boolean;
-  /** COPY text of the `ROW_COLUMNS`, tab-separated. */
-  values: string;
+  /** Its staged line as UTF-8 bytes: the item's index and the `ROW_COLUMNS`, tab-separated, and a newline. */
+  line: Buffer;
 }
 
 /** A chunk's staged rows, ready for `writeSubmissions` and the installment writes. */
@@ -109,29 +109,31 @@ export interface StagedChunk {
   last: number;
   /** Items with problems under the item rules. */
   invalid: number;
-  /** COPY text of the chunk's `installment_submissions` rows, one per item. */
-  submissions: string[];
+  /** COPY text of the chunk's `installment_submissions` rows, one per item, as UTF-8 bytes. */
+  submissions: Buffer[];
   /** Installment rows of the valid items, in item order. */
   rows: StagedRow[];
 }
 
+const TAB = 0x09;
+const NEWLINE = 0x0a;
 const unescapeCopy = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
 
-/** The rows of staged blocks covering items [from, to), decompressed on libuv's thread pool and split, not parsed. */
+/**
+ * The rows of staged blocks covering items [from, to), decompressed on libuv's thread pool and
+ * split, not parsed: the lines stay bytes (only the index and the key are read), so the COPYs send
+ * them on without decoding and encoding the text again.
+ */
 export async function unstage(blocks: StagedBlock[], from: number, to: number): Promise<StagedChunk> {
-  const [submissions, texts] = await Promise.all([
-    Promise.all(blocks.map((b) => decompress(b.submissions).then((s) => s.toString('utf8')))),
-    Promise.all(blocks.map((b) => decompress(b.rows).then((r) => r.toString('utf8')))),
-  ]);
+  const [submissions, texts] = await Promise.all([Promise.all(blocks.map((b) => decompress(b.submissions))), Promise.all(blocks.map((b) => decompress(b.rows)))]);
   const rows: StagedRow[] = [];
   for (const text of texts) {
-    for (let start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
-      const tab = text.indexOf('\t', start);
-      const index = Number(text.slice(start, tab));
+    for (let start = 0, end = text.indexOf(NEWLINE); end >= 0; start = end + 1, end = text.indexOf(NEWLINE, start)) {
+      const tab = text.indexOf(TAB, start);
+      const index = Number(text.toString('latin1', start, tab));
       if (index < from || index >= to) continue;
-      const values = text.slice(tab + 1, end);
-      const key = values.slice(0, values.indexOf('\t'));
-      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: true, values });
+      const key = text.toString('utf8', tab + 1, text.indexOf(TAB, tab + 1));
+      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: true, line: text.subarray(start, end + 1) });
     }
   }
   const seen = new Set<string>();
