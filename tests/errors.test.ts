@@ -105,4 +105,11 @@ describe('error responses of the service', () => {
     const res = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'text/plain').send('alunos').expect(415);
     expect(res.body.code).toBe('MEDIA-TYPE-001');
   });
+
+  it('answers 415 MEDIA-TYPE-001 for a charset or a compression the body parser does not read, not a 500', async () => {
+    const charset = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'application/json; charset=koi8-r').send('{"alunos":[]}').expect(415);
+    expect(charset.body).toEqual({ code: 'MEDIA-TYPE-001', message: 'Send the body as application/json in UTF-8' });
+    const encoding = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'application/json').set('Content-Encoding', 'zstd').send('{"alunos":[]}').expect(415);
+    expect(encoding.body.code).toBe('MEDIA-TYPE-001');
+  });
 });

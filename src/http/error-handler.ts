@@ -34,9 +34,17 @@ function fromValidator(error: ValidatorError, method: string, path: string): Api
   }
 }
 
+/** Errors of Express's body parsers, by their `type`. */
+const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+  'entity.parse.failed': () => new ValidationFailed('The request body is not valid JSON'),
+  'charset.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body as application/json in UTF-8'),
+  'encoding.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body uncompressed, or compressed with gzip, deflate or br'),
+};
+
 function toApiError(error: unknown, method: string, path: string): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if ((error as { type?: string })?.type === 'entity.parse.failed') return new ValidationFailed('The request body is not valid JSON');
+  const bodyParserError = BODY_PARSER_ERRORS[(error as { type?: string })?.type ?? ''];
+  if (bodyParserError) return bodyParserError();
   if (isValidatorError(error)) return fromValidator(error, method, path);
   return undefined;
 }
