@@ -48,13 +48,14 @@ export interface paths {
          *     per institution. Follow the processing with `GET /v1/lotes/{id}` and read item problems with
          *     `GET /v1/lotes/{id}/erros`.
          *
-         *     Checked now (nothing is stored when it fails): the body is `{parcelas: [...]}` with 1 to 10,000
-         *     items, each field of the type and format this document gives (400 `VALIDATION-001` naming every
-         *     field); more than 10,000 items or a body over 50 MB answers 413 `BATCH-001`. Fields not listed
-         *     in `InstallmentSubmission` are accepted and kept as sent.
+         *     Checked now (nothing is stored when it fails): the body is JSON, `{parcelas: [...]}` with 1 to
+         *     10,000 items, each an object (400 `VALIDATION-001`); more than 10,000 items or a body over 50 MB
+         *     answers 413 `BATCH-001`. Fields not listed in `InstallmentSubmission` are accepted and kept as
+         *     sent.
          *
-         *     Checked while processing, per item (see `InstallmentSubmission` for the rules): a broken item is
-         *     reported as an item error and the rest of the batch goes on.
+         *     Checked while processing, per item: each field of the type and format this document gives, and
+         *     the rules of `InstallmentSubmission`. A broken item is reported as an item error naming the
+         *     field, and the rest of the batch goes on.
          *
          *     Processing creates or updates original installments (`GET /v1/parcela/originais`): an item with
          *     an `idParcela` already sent updates that installment (the later submission wins, also when
@@ -482,9 +483,9 @@ export interface components {
         };
         /**
          * @description One installment as the institution sends it (every field of `dadosEnviados`). Fields not listed
-         *     here are accepted and kept as sent. Types and formats are checked when the batch is received;
-         *     the rules below are checked while the batch is processed, and an item that breaks one is reported
-         *     in `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
+         *     here are accepted and kept as sent. Checked while the batch is processed, item by item: the types
+         *     and formats given here, text without the NUL character (`\u0000`), and the rules below; an item
+         *     that breaks one is reported in `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
          *
          *     - required: `alunoCpf`, `valorBoleto`, `dataVencimento`, `tipoParcela`;
          *     - `alunoCpf` a CPF (11 digits) with valid check digits; `responsavelFinanceiroDocumento` a CPF or
@@ -716,8 +717,12 @@ export interface components {
              * @description When the batch was received (UTC, with `Z`).
              */
             dataEnvio: string;
-            /** @description The item exactly as sent, including fields this document does not list. */
-            dadosEnviados: components["schemas"]["InstallmentSubmission"];
+            /**
+             * @description The item exactly as sent, including fields this document does not list. Fields are checked
+             *     while the batch is processed, so an item reported in `GET /v1/lotes/{id}/erros` is listed
+             *     with the values it was sent with, whatever their types.
+             */
+            dadosEnviados: components["schemas"]["InstallmentSubmission"] | Record<string, never>;
         };
         /** @description Continuation paging of a listing whose `totalItems` is a number. */
         PageMetadataCount: {

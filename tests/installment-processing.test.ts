@@ -83,24 +83,22 @@ describe('installment batch processing', () => {
     expect(await listAll(t, inst.headers, { id_externo: 'esc\t1' })).toMatchObject([{ id_externo: 'esc\t1', curso }]);
   });
 
-  /** Turns a batch's blocks into those stored before items were checked on arrival: raw deflate, no staged text. */
-  async function makeLegacy(batchId: string): Promise<void> {
+  /** Stores a batch's blocks as they were before Brotli: raw deflate. */
+  async function deflateBlocks(batchId: string): Promise<void> {
     const blocks = await t.ctx.db.execute<{ first_index: number; data: Buffer }>(sql`select first_index, data from batch_item_blocks where batch_id = ${batchId}::uuid`);
     for (const block of blocks) {
       const data = deflateRawSync(brotliDecompressSync(block.data));
-      await t.ctx.db.execute(sql`
-        update batch_item_blocks set encoding = 'deflate', data = ${data}, staged_submissions = null, staged_rows = null
-        where batch_id = ${batchId}::uuid and first_index = ${block.first_index}`);
+      await t.ctx.db.execute(sql`update batch_item_blocks set encoding = 'deflate', data = ${data} where batch_id = ${batchId}::uuid and first_index = ${block.first_index}`);
     }
   }
 
-  it('a batch stored before its items were checked on arrival (deflate blocks) is checked by the worker, with the same result', async () => {
+  it('a batch whose blocks were stored as deflate is processed and listed with the same result', async () => {
     const items = (prefix: string) => [installment({ idParcela: `${prefix}-1`, valorBoleto: '321.09' }), installment({ idParcela: `${prefix}-2`, alunoCpf: '12345678900' })];
-    const checkedOnArrival = await submit(t, inst.headers, items('arrival'));
-    const checkedLater = await submit(t, inst.headers, items('later'));
-    await makeLegacy(checkedLater);
+    const brotli = await submit(t, inst.headers, items('brotli'));
+    const deflate = await submit(t, inst.headers, items('deflate'));
+    await deflateBlocks(deflate);
     await t.runJobs();
-    for (const [id, prefix] of [[checkedOnArrival, 'arrival'], [checkedLater, 'later']] as const) {
+    for (const [id, prefix] of [[brotli, 'brotli'], [deflate, 'deflate']] as const) {
       expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
       const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
       expect(errors.body.data).toEqual([{ indice: 1, campo: 'alunoCpf', mensagem: 'alunoCpf 12345678900 is not a valid CPF (11 digits with check digits)' }]);
@@ -108,6 +106,46 @@ describe('installment batch processing', () => {
       const sent = await request(t.app).get('/importacao/enviados/parcelas').query({ lote: id }).set(inst.headers).expect(200);
       expect(sent.body.data.map((s: { dadosEnviados: { idParcela: string } }) => s.dadosEnviados.idParcela)).toEqual([`${prefix}-1`, `${prefix}-2`]);
     }
+  });
+
+  it('a block the checking thread cannot read fails the job, which writes nothing and runs again once it can', async () => {
+    const id = await submit(t, inst.headers, [installment({ idParcela: 'unreadable-1' })]);
+    const [block] = await t.ctx.db.execute<{ data: Buffer }>(sql`select data from batch_item_blocks where batch_id = ${id}::uuid`);
+    await t.ctx.db.execute(sql`update batch_item_blocks set data = ${Buffer.from('not brotli')} where batch_id = ${id}::uuid`);
+    await expect(processInstallmentBatch(t.ctx, id)).rejects.toThrow(/^checking thread: /);
+    expect(await installmentsOf(id)).toBe(0);
+    await t.ctx.db.execute(sql`update batch_item_blocks set data = ${block!.data} where batch_id = ${id}::uuid`);
+    await processInstallmentBatch(t.ctx, id);
+    expect(await batch(id)).toMatchObject({ status: 'PROCESSADO', processados: 1 });
+    expect(await installmentsOf(id)).toBe(1);
+  });
+
+  it('a field of the wrong type or format is an item error naming it; the other items go in', async () => {
+    const wrong = { ...installment({ idParcela: 'typed-2' }), valorBoleto: 1250, dataVencimento: '10/03/2026', descontosAdimplencia: [{ percentual: '5', dias_desconto: 0 }] };
+    const id = await submitAndProcess(t, inst.headers, [installment({ idParcela: 'typed-1' }), wrong as never]);
+    expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
+    const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
+    expect(errors.body.data).toEqual(
+      expect.arrayContaining([
+        { indice: 1, campo: 'valorBoleto', mensagem: 'must be string' },
+        { indice: 1, campo: 'dataVencimento', mensagem: expect.stringContaining('must match pattern') },
+        { indice: 1, campo: 'descontosAdimplencia[0].percentual', mensagem: 'must be number' },
+      ]),
+    );
+    expect(errors.body.data).toHaveLength(3);
+    expect((await listAll(t, inst.headers, { id_externo: 'typed-1' })).length).toBe(1);
+    expect(await listAll(t, inst.headers, { id_externo: 'typed-2' })).toEqual([]);
+    // Still listed as sent, with the values it was sent with.
+    const sent = await request(t.app).get('/importacao/enviados/parcelas').query({ lote: id }).set(inst.headers).expect(200);
+    expect(sent.body.data[1].dadosEnviados).toMatchObject({ idParcela: 'typed-2', valorBoleto: 1250 });
+  });
+
+  it('a text holding a NUL character is an item error naming the field, instead of failing the batch in the database', async () => {
+    const id = await submitAndProcess(t, inst.headers, [installment({ idParcela: 'nul-1' }), installment({ idParcela: 'nul-2', nomeCurso: 'Direito\u0000Noturno' })]);
+    expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
+    const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
+    expect(errors.body.data).toEqual([{ indice: 1, campo: 'nomeCurso', mensagem: 'must not contain the NUL character (\\u0000)' }]);
+    expect((await listAll(t, inst.headers, { id_externo: 'nul-1' })).length).toBe(1);
   });
 
   it('the same idParcela twice in one batch: the later item wins', async () => {

@@ -5,7 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
-import { keepRawBody } from './raw-body.js';
+import { rawArrayBody } from './raw-body.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -87,6 +87,12 @@ export interface RouteOptions {
   bodyLimit?: string;
   /** Error code of a 413 on this operation. (Default: BODY-001) */
   tooLargeCode?: string;
+  /**
+   * A body member holding a large array whose elements are kept as their bytes and not parsed:
+   * the validator sees each object element as `{}` (see `rawArrayBody`); the handler reads them
+   * with `rawElements`.
+   */
+  rawArray?: string;
 }
 
 /** A route whose handler is typed by its operation (see `http/typed.ts`). Operations without one answer 501. */
@@ -104,10 +110,7 @@ const toExpressPath = (route: string) => route.replace(/\{([^}]+)\}/g, ':$1');
 function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
   const parse = express.json({
     limit,
-    verify: (req, res, buffer) => {
-      scanBodyForNul(req, res, buffer);
-      keepRawBody(req, buffer);
-    },
+    verify: scanBodyForNul,
   });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
@@ -144,7 +147,9 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
       router[operation.method](
         expressPath,
         options.authenticate,
-        jsonBody(served?.bodyLimit ?? '1mb', served?.tooLargeCode ?? 'BODY-001'),
+        served?.rawArray
+          ? rawArrayBody(served.rawArray, served.bodyLimit ?? '1mb', served.tooLargeCode ?? 'BODY-001')
+          : jsonBody(served?.bodyLimit ?? '1mb', served?.tooLargeCode ?? 'BODY-001'),
         rejectNulCharacters,
         ...(served?.before ?? []),
         ...validator,

@@ -5,11 +5,10 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/schema/index.js';
 import { ApiError, BatchTooLarge } from '../http/errors.js';
+import { withoutWhitespace } from '../http/json-spans.js';
 import type { RawElements } from '../http/raw-body.js';
 import { enqueue, type TaskName } from '../jobs/enqueue.js';
-import { localDate } from '../local-date.js';
-import { stageInstallments } from './installment-staging.js';
-import { BLOCK_SIZE, packBlocks } from './item-blocks.js';
+import { packBlocks } from './item-blocks.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';
@@ -51,51 +50,43 @@ export interface SubmittedBatch {
 
 export interface SubmitOptions {
   idempotencyKey?: string;
-  /** The items' bytes in the request, kept as they are instead of serialised again. */
-  raw?: RawElements;
 }
 
-interface PrepareOptions {
-  /** The day the batch arrived (Brasília), which the item checks need. */
-  receivedOn: string;
-  /** Receives the items' JSON, for the `Idempotency-Key` fingerprint. */
-  hash?: Hash;
-  raw?: RawElements;
+/** A batch's items, ready to be written inside the batch's transaction. */
+export interface BatchItems {
+  count: number;
+  /** Feeds the `Idempotency-Key` fingerprint: the same items sent again, however spaced, give the same one. */
+  fingerprint(hash: Hash): void;
+  write(tx: Queryable, batchId: string): Promise<void>;
 }
 
-/** How one kind of batch keeps its items: prepared in memory first, written inside the batch's transaction. */
-interface ItemStore {
-  prepare(batchId: string, items: unknown[], options: PrepareOptions): Promise<(tx: Queryable) => Promise<void>>;
-}
-
-/** Students: the raw items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
-const jsonbItems: ItemStore = {
-  async prepare(batchId, items, { hash }) {
-    const json = JSON.stringify(items);
-    hash?.update(json);
-    return async (tx) => {
+/** Students: the parsed items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
+export function jsonItems(items: unknown[]): BatchItems {
+  const json = JSON.stringify(items);
+  return {
+    count: items.length,
+    fingerprint: (hash) => hash.update(json),
+    async write(tx, batchId) {
       await tx.execute(sql`
         insert into batch_items (batch_id, index, payload)
         select ${batchId}::uuid, ordinality - 1, value from jsonb_array_elements(${json}::jsonb) with ordinality`);
-    };
-  },
-};
+    },
+  };
+}
 
-/**
- * Installments: compressed blocks in `batch_item_blocks` (a tenth of the bytes; see `packBlocks`),
- * each with the COPY text its items' checks produce (see `stageInstallments`).
- */
-const blockItems: ItemStore = {
-  async prepare(batchId, items, { receivedOn, hash, raw }) {
-    const blocks = packBlocks(items, hash, raw);
-    const staged = stageInstallments(batchId, items, receivedOn, BLOCK_SIZE);
-    return async (tx) => {
-      await tx.insert(batchItemBlocks).values(blocks.map((b, i) => ({ batchId, ...b, stagedSubmissions: staged[i]!.submissions, stagedRows: staged[i]!.rows })));
-    };
-  },
-};
-
-const ITEM_STORES: Record<BatchKind, ItemStore> = { aluno: jsonbItems, parcela: blockItems };
+/** Installments: the items' bytes as sent, compressed in blocks in `batch_item_blocks` (see `packBlocks`). */
+export function rawItems(raw: RawElements): BatchItems {
+  const blocks = packBlocks(raw);
+  return {
+    count: raw.spans.length,
+    fingerprint(hash) {
+      hash.update(withoutWhitespace(raw.body, { start: raw.spans[0]!.start, end: raw.spans.at(-1)!.end }));
+    },
+    async write(tx, batchId) {
+      await tx.insert(batchItemBlocks).values(blocks.map((b) => ({ batchId, ...b })));
+    },
+  };
+}
 
 /**
  * Stores a batch with its raw items and enqueues its processing, all in one transaction. Batches
@@ -107,25 +98,27 @@ export async function submitBatch(
   ctx: AppContext,
   institutionId: string,
   kind: BatchKind,
-  items: unknown[],
+  items: BatchItems,
   options: SubmitOptions = {},
 ): Promise<SubmittedBatch> {
   const key = options.idempotencyKey;
-  const hash = key ? createHash('sha256').update(`${kind}\n`) : undefined;
+  let requestHash: string | null = null;
+  if (key) {
+    const hash = createHash('sha256').update(`${kind}\n`);
+    items.fingerprint(hash);
+    requestHash = hash.digest('hex');
+  }
   const batchId = randomUUID();
-  const createdAt = ctx.clock.now();
-  const write = await ITEM_STORES[kind].prepare(batchId, items, { receivedOn: localDate(createdAt), hash, raw: options.raw });
-  const requestHash = hash?.digest('hex') ?? null;
   return ctx.db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(batches)
-      .values({ id: batchId, institutionId, kind, itemCount: items.length, createdAt, idempotencyKey: key ?? null, requestHash })
+      .values({ id: batchId, institutionId, kind, itemCount: items.count, createdAt: ctx.clock.now(), idempotencyKey: key ?? null, requestHash })
       .onConflictDoNothing({ target: [batches.institutionId, batches.idempotencyKey] })
       .returning({ id: batches.id });
     if (!batch) return replay(tx, institutionId, key!, requestHash!);
-    await write(tx);
+    await items.write(tx, batchId);
     await enqueue(tx, PROCESSING_TASK[kind], { batchId }, { queueName: `batches:${institutionId}` });
-    return { receipt: { id: batchId, quantidade: items.length }, replayed: false };
+    return { receipt: { id: batchId, quantidade: items.count }, replayed: false };
   });
 }
 

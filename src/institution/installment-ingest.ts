@@ -7,8 +7,9 @@ import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } f
 import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';
 import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
-import { stageInstallments, unstage, writeSubmissions, type StagedBlock, type StagedChunk } from './installment-staging.js';
-import { BLOCK_SIZE, readBlockItems, readStagedBlocks, type StagedText } from './item-blocks.js';
+import { checkThread } from './checker.js';
+import { writeSubmissions, type StagedChunk } from './installment-staging.js';
+import { readBlocks } from './item-blocks.js';
 
 /**
  * Items applied per transaction (a COPY of the rows of new keys, an upsert of the others, a COPY of
@@ -26,24 +27,17 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
     on conflict do nothing`);
 }
 
-/**
- * The staged text of the chunk's blocks; blocks stored before it existed are checked now, as they
- * would have been on arrival.
- */
-async function stagedBlocks(ctx: AppContext, batch: Batch, blocks: StagedText[], from: number, to: number): Promise<StagedBlock[]> {
-  if (blocks.every((b) => b.stagedSubmissions && b.stagedRows)) return blocks.map((b) => ({ submissions: b.stagedSubmissions!, rows: b.stagedRows! }));
-  return stageInstallments(batch.id, await readBlockItems(ctx.db, batch.id, from, to), localDate(batch.createdAt), BLOCK_SIZE, from);
-}
-
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagedChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    // Reading runs one chunk ahead, while the previous chunk is applied.
+    // Reading and checking run one chunk ahead, while the previous chunk is applied; the checks on
+    // a thread of their own (see `checkThread`).
     async prepare(batch, from, to) {
-      const blocks = await readStagedBlocks(ctx.db, batch.id, from, to);
-      const misaligned = blocks.find((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to);
-      if (misaligned) throw new Error(`block ${misaligned.firstIndex} of batch ${batch.id} straddles chunk [${from}, ${to})`);
-      return unstage(await stagedBlocks(ctx, batch, blocks, from, to), from, to);
+      const blocks = await readBlocks(ctx.db, batch.id, from, to);
+      if (blocks.some((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to) || blocks.reduce((n, b) => n + b.itemCount, 0) !== to - from) {
+        throw new Error(`the blocks of batch ${batch.id} do not cover chunk [${from}, ${to}) exactly`);
+      }
+      return checkThread.check({ batchId: batch.id, receivedOn: localDate(batch.createdAt), first: from, last: to - 1, blocks });
     },
     // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,

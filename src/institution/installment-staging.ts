@@ -1,24 +1,15 @@
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { TransactionSql } from 'postgres';
 import { copyInto, copyText, copyValue } from '../db/copy.js';
 import type { ItemError } from './batches.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
+import type { SchemaCheck } from './installment-schema.js';
 
 /**
- * An installment batch is checked once, when it arrives: the request's items are already parsed
- * there, and parsing them again in the worker would cost as much as everything else the worker
- * does. What the checks produce is kept as COPY text beside the items, per block
- * (`batch_item_blocks.staged_submissions` / `staged_rows`), and the worker only pipes it.
+ * A chunk of an installment batch is checked by the worker (the contract's schema, then the item
+ * rules) and written as COPY text: every item's `installment_submissions` row, and the valid
+ * items' installment rows. Each item is serialised as soon as it is checked, so what the checks
+ * build dies young.
  */
-
-/**
- * Brotli at quality 1: half the time of deflate's fastest level for the same size. Synchronous:
- * libuv's thread pool would spread the work over both processors, but handing a block over in
- * 16 kB slices costs more processor time than compressing it (measured: twice the time in all).
- */
-const compress = (text: string) => zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
-const decompress = promisify(zlib.brotliDecompress);
 
 /** Columns of an installment a submission sets, in the order `rowText` writes them. */
 export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
@@ -66,86 +57,107 @@ function submissionText(batchId: string, index: number, item: InstallmentSubmiss
   ].join('\t');
 }
 
-/** A block's items checked: their `installment_submissions` rows and, for the valid ones, installment rows (`index`, values). */
-export interface StagedBlock {
-  submissions: Buffer;
-  rows: Buffer;
-}
-
-/**
- * Checks items (positions `firstIndex` on) under the item rules and serialises them as COPY text,
- * a block of `blockSize` items at a time, compressed (Brotli). Each item is
- * serialised as soon as it is checked, so what the checks build dies young.
- */
-export function stageInstallments(batchId: string, items: unknown[], receivedOn: string, blockSize: number, firstIndex = 0): StagedBlock[] {
-  const blocks: StagedBlock[] = [];
-  for (let start = 0; start < items.length; start += blockSize) {
-    let submissions = '';
-    let rows = '';
-    for (let i = start; i < Math.min(start + blockSize, items.length); i++) {
-      const item = items[i] as InstallmentSubmission;
-      const { row, errors } = checkInstallment(firstIndex + i, item, batchId, receivedOn);
-      submissions += `${submissionText(batchId, firstIndex + i, item, errors)}\n`;
-      if (row) rows += `${firstIndex + i}\t${rowText(row)}\n`;
-    }
-    blocks.push({ submissions: compress(submissions), rows: compress(rows) });
-  }
-  return blocks;
-}
-
-/** The installment row of a valid item, read back from its staged COPY text. */
+/** The installment row of a valid item. */
 export interface StagedRow {
   index: number;
   key: string;
   /** The last item of its key in the chunk: one statement cannot upsert a key twice, and the last one wins anyway. */
   applies: boolean;
-  /** Its staged line as UTF-8 bytes: the item's index and the `ROW_COLUMNS`, tab-separated, and a newline. */
+  /** COPY text of the item's index and its `ROW_COLUMNS`, tab-separated, ending in a newline, as UTF-8. */
   line: Buffer;
 }
 
-/** A chunk's staged rows, ready for `writeSubmissions` and the installment writes. */
+/** A chunk's items checked, ready for `writeSubmissions` and the installment writes. */
 export interface StagedChunk {
   first: number;
   last: number;
-  /** Items with problems under the item rules. */
+  /** Items with problems. */
   invalid: number;
-  /** COPY text of the chunk's `installment_submissions` rows, one per item, as UTF-8 bytes. */
-  submissions: Buffer[];
+  /** COPY text of the chunk's `installment_submissions` rows, one per item, as UTF-8. */
+  submissions: Buffer;
   /** Installment rows of the valid items, in item order. */
   rows: StagedRow[];
 }
 
-const TAB = 0x09;
-const NEWLINE = 0x0a;
-const unescapeCopy = (text: string) => text.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
+/** Some items of a chunk, checked: their listing rows' and the valid ones' installment rows' COPY text. */
+export interface CheckedItems {
+  submissions: string;
+  rows: { index: number; key: string; line: string }[];
+}
+
+const NOTHING_SENT = {} as InstallmentSubmission;
 
 /**
- * The rows of staged blocks covering items [from, to), decompressed on libuv's thread pool and
- * split, not parsed: the lines stay bytes (only the index and the key are read), so the COPYs send
- * them on without decoding and encoding the text again.
+ * Checks items [first, first + items.length) of a batch, sent on `receivedOn`: an item that breaks
+ * the contract's schema is only reported (its values may not even be strings, or may hold a NUL
+ * character, which neither its listing row nor the database can take); the others go through the
+ * item rules.
  */
-export async function unstage(blocks: StagedBlock[], from: number, to: number): Promise<StagedChunk> {
-  const [submissions, texts] = await Promise.all([Promise.all(blocks.map((b) => decompress(b.submissions))), Promise.all(blocks.map((b) => decompress(b.rows)))]);
-  const rows: StagedRow[] = [];
-  for (const text of texts) {
-    for (let start = 0, end = text.indexOf(NEWLINE); end >= 0; start = end + 1, end = text.indexOf(NEWLINE, start)) {
-      const tab = text.indexOf(TAB, start);
-      const index = Number(text.toString('latin1', start, tab));
-      if (index < from || index >= to) continue;
-      const key = text.toString('utf8', tab + 1, text.indexOf(TAB, tab + 1));
-      rows.push({ index, key: key.includes('\\') ? unescapeCopy(key) : key, applies: true, line: text.subarray(start, end + 1) });
+export function checkItems(batchId: string, items: unknown[], first: number, receivedOn: string, schema: SchemaCheck): CheckedItems {
+  let submissions = '';
+  const rows: CheckedItems['rows'] = [];
+  for (let i = 0; i < items.length; i++) {
+    const index = first + i;
+    const schemaErrors = schema(index, items[i]);
+    if (schemaErrors.length > 0) {
+      submissions += `${submissionText(batchId, index, NOTHING_SENT, schemaErrors)}\n`;
+      continue;
     }
+    const item = items[i] as InstallmentSubmission;
+    const { row, errors } = checkInstallment(index, item, batchId, receivedOn);
+    submissions += `${submissionText(batchId, index, item, errors)}\n`;
+    if (row) rows.push({ index, key: row.upsert_key, line: `${index}\t${rowText(row)}\n` });
+  }
+  return { submissions, rows };
+}
+
+/**
+ * A checked chunk as it crosses from the checking thread: its text already UTF-8 (encoded once,
+ * there) and its rows as columns, which copy between threads far faster than thousands of objects.
+ */
+export interface PackedChunk {
+  first: number;
+  last: number;
+  submissions: Uint8Array;
+  rowsText: Uint8Array;
+  indexes: Int32Array;
+  keys: string[];
+}
+
+export function packChunk(first: number, last: number, parts: CheckedItems[]): PackedChunk {
+  const rows = parts.flatMap((p) => p.rows);
+  return {
+    first,
+    last,
+    submissions: Buffer.from(parts.map((p) => p.submissions).join('')),
+    rowsText: Buffer.from(rows.map((r) => r.line).join('')),
+    indexes: Int32Array.from(rows, (r) => r.index),
+    keys: rows.map((r) => r.key),
+  };
+}
+
+const NEWLINE = 0x0a;
+
+/** The chunk back from its packed form: a row per line of the text; of the rows of one key, only the last applies. */
+export function unpackChunk(packed: PackedChunk): StagedChunk {
+  const text = Buffer.from(packed.rowsText.buffer, packed.rowsText.byteOffset, packed.rowsText.byteLength);
+  const rows: StagedRow[] = [];
+  for (let i = 0, start = 0; i < packed.indexes.length; i++) {
+    const end = text.indexOf(NEWLINE, start) + 1;
+    rows.push({ index: packed.indexes[i]!, key: packed.keys[i]!, applies: true, line: text.subarray(start, end) });
+    start = end;
   }
   const seen = new Set<string>();
   for (let i = rows.length - 1; i >= 0; i--) {
     rows[i]!.applies = !seen.has(rows[i]!.key);
     seen.add(rows[i]!.key);
   }
-  return { first: from, last: to - 1, invalid: to - from - rows.length, submissions, rows };
+  const submissions = Buffer.from(packed.submissions.buffer, packed.submissions.byteOffset, packed.submissions.byteLength);
+  return { first: packed.first, last: packed.last, invalid: packed.last - packed.first + 1 - rows.length, submissions, rows };
 }
 
 /** COPYs a chunk's `installment_submissions` rows; those left by an earlier attempt are replaced, so a redone chunk stages each item once. */
 export async function writeSubmissions(raw: TransactionSql, batchId: string, chunk: StagedChunk): Promise<void> {
   await raw`delete from installment_submissions where batch_id = ${batchId} and index between ${chunk.first} and ${chunk.last}`;
-  await copyInto(raw, 'installment_submissions', SUBMISSION_COLUMNS, chunk.submissions);
+  await copyInto(raw, 'installment_submissions', SUBMISSION_COLUMNS, [chunk.submissions]);
 }

@@ -1,4 +1,3 @@
-import type { Hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
@@ -29,51 +28,39 @@ const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 
 /**
- * Items in blocks of JSON arrays, compressed. With `raw`, a block is the
- * items' bytes as sent (what lies between them is JSON separators); otherwise the parsed items are
- * serialised again. `hash` receives the parsed items of every block serialised, in order: the
- * same items sent again with other spacing are the same body.
+ * The items in blocks of JSON arrays, compressed: a block is the items' bytes as sent (what lies
+ * between them is JSON separators), so nothing is serialised again and a number written 12.50
+ * stays 12.50.
  */
-export function packBlocks(items: unknown[], hash?: Hash, raw?: RawElements): ItemBlock[] {
+export function packBlocks({ body, spans }: RawElements): ItemBlock[] {
   const blocks: ItemBlock[] = [];
-  for (let first = 0; first < items.length; first += BLOCK_SIZE) {
-    const last = Math.min(first + BLOCK_SIZE, items.length) - 1;
-    const json = raw
-      ? Buffer.concat([OPEN, raw.body.subarray(raw.spans[first]!.start, raw.spans[last]!.end), CLOSE])
-      : JSON.stringify(items.slice(first, last + 1));
-    hash?.update(raw ? JSON.stringify(items.slice(first, last + 1)) : json);
-    const itemCount = Math.min(BLOCK_SIZE, items.length - first);
-    blocks.push({ firstIndex: first, itemCount, encoding: 'br', data: compress(json) });
+  for (let first = 0; first < spans.length; first += BLOCK_SIZE) {
+    const last = Math.min(first + BLOCK_SIZE, spans.length) - 1;
+    const json = Buffer.concat([OPEN, body.subarray(spans[first]!.start, spans[last]!.end), CLOSE]);
+    blocks.push({ firstIndex: first, itemCount: last - first + 1, encoding: 'br', data: compress(json) });
   }
   return blocks;
 }
 
-export async function unpackBlock(block: Pick<ItemBlock, 'encoding' | 'data'>): Promise<unknown[]> {
+/** A block's JSON text, decompressed. */
+async function blockText(block: Pick<ItemBlock, 'encoding' | 'data'>): Promise<string> {
   const json = block.encoding === 'br' ? await decompress(block.data) : await inflate(block.data);
-  return JSON.parse(json.toString('utf8')) as unknown[];
+  return json.toString('utf8');
+}
+
+export async function unpackBlock(block: Pick<ItemBlock, 'encoding' | 'data'>): Promise<unknown[]> {
+  return JSON.parse(await blockText(block)) as unknown[];
 }
 
 export type StoredBlock = typeof batchItemBlocks.$inferSelect;
-/** A stored block without its items: what the worker reads of a checked batch. */
-export type StagedText = Omit<StoredBlock, 'data' | 'encoding'>;
 
 const b = batchItemBlocks;
 /** The blocks of a batch holding any of the items [from, to). */
 const covering = (batchId: string, from: number, to: number) => and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from));
 
-/** The staged text of the blocks covering items [from, to) of a batch, in order (not their items). */
-export async function readStagedBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<StagedText[]> {
-  return db
-    .select({ batchId: b.batchId, firstIndex: b.firstIndex, itemCount: b.itemCount, stagedSubmissions: b.stagedSubmissions, stagedRows: b.stagedRows })
-    .from(b)
-    .where(covering(batchId, from, to))
-    .orderBy(asc(b.firstIndex));
-}
-
-/** Items [from, to) of a batch, as sent, whole blocks (a block straddling `from` or `to` included). */
-export async function readBlockItems(db: Queryable, batchId: string, from: number, to: number): Promise<unknown[]> {
-  const blocks = await db.select().from(b).where(covering(batchId, from, to)).orderBy(asc(b.firstIndex));
-  return (await Promise.all(blocks.map(unpackBlock))).flat();
+/** The stored blocks of items [from, to) of a batch, in order (a block straddling `from` or `to` included). */
+export async function readBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<StoredBlock[]> {
+  return db.select().from(b).where(covering(batchId, from, to)).orderBy(asc(b.firstIndex));
 }
 
 /** Some items of some batches, as sent, keyed `batchId:index`. */

@@ -2,10 +2,10 @@ import type { Response } from 'express';
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
-import { rawArrayElements } from '../http/raw-body.js';
+import { rawElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
 import { getBatch, listBatchErrors } from './batch-reports.js';
-import { limitBatchItems, submitBatch, type SubmittedBatch } from './batches.js';
+import { jsonItems, limitBatchItems, rawItems, submitBatch, type SubmittedBatch } from './batches.js';
 import { listOriginalInstallments } from './originals.js';
 import { createPaymentLink } from './payment-links.js';
 import { listSubmittedInstallments } from './submitted.js';
@@ -28,16 +28,17 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
       before: [limitBatchItems('alunos')],
       handler: async (req, res) => {
         const idempotencyKey = req.get('idempotency-key');
-        answerBatch(res, await submitBatch(ctx, institutionId(req), 'aluno', req.body.alunos, { idempotencyKey }));
+        answerBatch(res, await submitBatch(ctx, institutionId(req), 'aluno', jsonItems(req.body.alunos), { idempotencyKey }));
       },
     },
     createInstallmentBatch: {
       ...inclusion,
+      // The items stay bytes: the worker parses and checks them (see `rawArrayBody`).
+      rawArray: 'parcelas',
       before: [limitBatchItems('parcelas')],
       handler: async (req, res) => {
         const idempotencyKey = req.get('idempotency-key');
-        const raw = rawArrayElements(req, 'parcelas', req.body.parcelas);
-        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', req.body.parcelas, { idempotencyKey, raw }));
+        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', rawItems(rawElements(req)), { idempotencyKey }));
       },
     },
     getBatch: {

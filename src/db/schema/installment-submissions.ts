@@ -24,13 +24,6 @@ export const batchItemBlocks = pgTable(
     encoding: text().$type<BlockEncoding>().notNull(),
     /** The JSON array of the items, compressed as `encoding` says. */
     data: bytea().notNull(),
-    /**
-     * Installment batches: Brotli of the COPY text the item checks produced on arrival, the
-     * items' `installment_submissions` rows and the valid items' installment rows (see
-     * `stageInstallments`). Null in blocks stored before they existed; the worker checks those.
-     */
-    stagedSubmissions: bytea(),
-    stagedRows: bytea(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.firstIndex] })],
 );
