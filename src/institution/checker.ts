@@ -27,7 +27,7 @@ class CheckThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./thread-entry.mjs', import.meta.url), { workerData: { module: new URL('./check-thread.ts', import.meta.url).href } });
+    const worker = new Worker(new URL('../thread-entry.mjs', import.meta.url), { workerData: { module: new URL('./check-thread.ts', import.meta.url).href } });
     worker.on('message', (reply: CheckReply) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
