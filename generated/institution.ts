@@ -1197,8 +1197,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The envelope breaks the contract (`VALIDATION-001`, `details` names each field) or the
-             *     `Idempotency-Key` was used before with a different body (`BATCH-002`).
+             * @description The body is not JSON or its envelope breaks the contract (`VALIDATION-001`: `details` gives
+             *     the byte where the JSON breaks, or names the field: `parcelas` missing, empty, or not a list
+             *     of objects), or the `Idempotency-Key` was used before with a different body (`BATCH-002`).
              */
             400: {
                 headers: {
