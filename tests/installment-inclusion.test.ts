@@ -60,6 +60,13 @@ describe('POST /v1/parcela', () => {
     expect(await batchCount()).toBe(before);
   });
 
+  it('accepts UTF-8 named in the content type, quoted or not', async () => {
+    for (const type of ['application/json; charset=UTF-8', 'application/json; charset="utf-8"']) {
+      const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('Content-Type', type).send(JSON.stringify({ parcelas: [installment()] }));
+      expect(res.status).toBe(202);
+    }
+  });
+
   it('refuses a charset other than UTF-8 with 415 MEDIA-TYPE-001', async () => {
     const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('Content-Type', 'application/json; charset=latin1').send(JSON.stringify({ parcelas: [installment()] }));
     expect(res.status).toBe(415);

@@ -53,7 +53,7 @@ export function rawArrayBody(name: string, limit: string, tooLargeCode: string):
     read(req, res, (error?: unknown) => {
       if ((error as { type?: string } | undefined)?.type === 'entity.too.large') return next(new BodyTooLarge(tooLargeCode, limit));
       if (error || !Buffer.isBuffer(req.body)) return next(error);
-      const charset = /charset=([^;\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
+      const charset = /charset="?([^";\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
       if (charset && charset !== 'utf-8' && charset !== 'utf8') return next(new UnsupportedCharset(charset));
       const body: Buffer = req.body;
       // As express.json: an empty body is an empty object (which the validator then refuses).
