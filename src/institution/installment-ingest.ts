@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
 import { localDate } from '../local-date.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
+import { batches } from '../db/schema/index.js';
 import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';
 import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
@@ -27,22 +28,59 @@ async function recordItemProblems(tx: Database, batch: Batch, from: number, to: 
     on conflict do nothing`);
 }
 
+/**
+ * First chunks of batches checked ahead, by `batchId:from`: while an institution's batch applies
+ * its last chunk, the thread checks the first chunk of the institution's next batch, which would
+ * otherwise wait for its job to start. Only a few are kept; one this process never uses (its job
+ * ran elsewhere) is dropped.
+ */
+const checkedAhead = new Map<string, Promise<StagedChunk>>();
+const KEPT_AHEAD = 4;
+
+function check(ctx: AppContext, batch: Batch, from: number, to: number): Promise<StagedChunk> {
+  const ahead = checkedAhead.get(`${batch.id}:${from}`);
+  checkedAhead.delete(`${batch.id}:${from}`);
+  return ahead ?? readAndCheck(ctx, batch, from, to);
+}
+
+async function readAndCheck(ctx: AppContext, batch: Batch, from: number, to: number): Promise<StagedChunk> {
+  const blocks = await readBlocks(ctx.db, batch.id, from, to);
+  if (blocks.some((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to) || blocks.reduce((n, b) => n + b.itemCount, 0) !== to - from) {
+    throw new Error(`the blocks of batch ${batch.id} do not cover chunk [${from}, ${to}) exactly`);
+  }
+  return checkThread.check({ batchId: batch.id, receivedOn: localDate(batch.createdAt), first: from, last: to - 1, blocks });
+}
+
+async function checkNextBatchAhead(ctx: AppContext, batch: Batch): Promise<void> {
+  const [next] = await ctx.db
+    .select()
+    .from(batches)
+    .where(and(eq(batches.institutionId, batch.institutionId), eq(batches.kind, 'parcela'), gt(batches.seq, batch.seq), isNull(batches.finishedAt)))
+    .orderBy(asc(batches.seq))
+    .limit(1);
+  if (!next || next.processedCount > 0 || checkedAhead.has(`${next.id}:0`)) return;
+  const checked = readAndCheck(ctx, next, 0, Math.min(INSTALLMENT_CHUNK, next.itemCount));
+  checked.catch(() => {}); // its job meets the error, if it is still there then
+  checkedAhead.set(`${next.id}:0`, checked);
+  for (const key of [...checkedAhead.keys()].slice(0, -KEPT_AHEAD)) checkedAhead.delete(key);
+}
+
 function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<StagedChunk> {
   return {
     chunkSize: INSTALLMENT_CHUNK,
-    // Reading and checking run one chunk ahead, while the previous chunk is applied; the checks on
-    // a thread of their own (see `checkThread`).
+    // Reading and checking run ahead, on a thread of their own (see `checkThread`), while the
+    // previous chunk is applied; the last chunk of a batch also has the next batch's first checked.
     async prepare(batch, from, to) {
-      const blocks = await readBlocks(ctx.db, batch.id, from, to);
-      if (blocks.some((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to) || blocks.reduce((n, b) => n + b.itemCount, 0) !== to - from) {
-        throw new Error(`the blocks of batch ${batch.id} do not cover chunk [${from}, ${to}) exactly`);
-      }
-      return checkThread.check({ batchId: batch.id, receivedOn: localDate(batch.createdAt), first: from, last: to - 1, blocks });
+      const checked = check(ctx, batch, from, to);
+      if (to === batch.itemCount) await checkNextBatchAhead(ctx, batch);
+      return checked;
     },
     // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,
     // so a chunk recorded as processed always has its listing rows.
     async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
+      // The next chunk is checked on the thread while this one is applied, from its first statement.
+      prepareNext();
       const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
         await relaxCommit(stagingRaw);
         await writeSubmissions(stagingRaw, batch.id, staged);
@@ -51,10 +89,7 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
         const context = { batch, product, now: ctx.clock.now() };
         const existing = await existingKeys(raw, batch.institutionId, staged.rows);
         const known = staged.rows.filter((r) => existing.has(r.key));
-        const inserting = insertNewRows(raw, context, staged.rows.filter((r) => r.applies && !existing.has(r.key)));
-        // The rows are on their way; the database works on them while the next chunk is read.
-        prepareNext();
-        await inserting;
+        await insertNewRows(raw, context, staged.rows.filter((r) => r.applies && !existing.has(r.key)));
         const refused = await upsertKnownRows(tx, raw, context, known);
         if (staged.invalid > 0) {
           await written;
