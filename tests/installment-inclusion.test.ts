@@ -78,6 +78,9 @@ describe('POST /v1/parcela', () => {
     const res = await request(t.app).post('/v1/parcela').set(inst.headers).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(202);
     expect(res.body.quantidade).toBe(1);
+    const list = await request(t.app).post('/v1/parcela').set(inst.headers).set('Content-Type', 'application/json').send(`\uFEFF[${JSON.stringify(installment())}]`);
+    expect(list.status).toBe(400);
+    expect(list.body.code).toBe('VALIDATION-001');
   });
 
   it('answers 413 BATCH-001 over 10,000 items, and stores nothing', async () => {

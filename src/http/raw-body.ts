@@ -29,7 +29,8 @@ function standIns(body: Buffer, spans: Span[]): unknown[] {
 /** The request body as the validator sees it: the top-level members parsed, the array's elements stood in for. */
 function envelope(body: Buffer, name: string): { parsed: unknown; elements?: Span[] } {
   const scanned = scanJson(body, name);
-  if (scanned.topLevel !== 'object') return { parsed: JSON.parse(body.toString('utf8')) };
+  // Not an object: the validator refuses it, whatever it is (a leading byte order mark aside).
+  if (scanned.topLevel !== 'object') return { parsed: JSON.parse(body.toString('utf8').replace(/^\uFEFF/, '')) };
   // From entries, as JSON.parse builds objects: a member named `__proto__` stays a member.
   const parsed = Object.fromEntries(
     [...scanned.members!].map(([member, { start, end }]) => [
