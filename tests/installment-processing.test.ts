@@ -120,6 +120,19 @@ describe('installment batch processing', () => {
     expect(await installmentsOf(id)).toBe(1);
   });
 
+  it('a later chunk the checking thread cannot read fails the job after the chunks before it, and the rerun resumes there', async () => {
+    const items = Array.from({ length: 3_000 }, (_, i) => installment({ idParcela: `later-${i}` }));
+    const id = await submit(t, inst.headers, items);
+    const [block] = await t.ctx.db.execute<{ data: Buffer }>(sql`select data from batch_item_blocks where batch_id = ${id}::uuid and first_index = 2500`);
+    await t.ctx.db.execute(sql`update batch_item_blocks set data = ${Buffer.from('not brotli')} where batch_id = ${id}::uuid and first_index = 2500`);
+    await expect(processInstallmentBatch(t.ctx, id)).rejects.toThrow(/^checking thread: /);
+    expect(await batch(id)).toMatchObject({ status: 'PROCESSANDO', processados: 2_500 });
+    await t.ctx.db.execute(sql`update batch_item_blocks set data = ${block!.data} where batch_id = ${id}::uuid and first_index = 2500`);
+    await processInstallmentBatch(t.ctx, id);
+    expect(await batch(id)).toMatchObject({ status: 'PROCESSADO', processados: 3_000 });
+    expect(await installmentsOf(id)).toBe(3_000);
+  });
+
   it('a field of the wrong type or format is an item error naming it; the other items go in', async () => {
     const wrong = { ...installment({ idParcela: 'typed-2' }), valorBoleto: 1250, dataVencimento: '10/03/2026', descontosAdimplencia: [{ percentual: '5', dias_desconto: 0 }] };
     const id = await submitAndProcess(t, inst.headers, [installment({ idParcela: 'typed-1' }), wrong as never]);

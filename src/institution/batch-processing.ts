@@ -49,7 +49,13 @@ export async function processBatch<P>(ctx: AppContext, batchId: string, processo
   if (!batch || batch.finishedAt) return;
   const size = processor.chunkSize;
   const resumeAt = batch.processedCount - (batch.processedCount % size);
-  const prepare = (start: number) => (start < batch.itemCount ? processor.prepare(batch, start, Math.min(start + size, batch.itemCount)) : undefined);
+  const prepare = (start: number) => {
+    if (start >= batch.itemCount) return undefined;
+    const prepared = processor.prepare(batch, start, Math.min(start + size, batch.itemCount));
+    // Its failure is met when the chunk's turn comes; until then it must not count as unhandled.
+    prepared.catch(() => {});
+    return prepared;
+  };
   let next = prepare(resumeAt);
   try {
     for (let start = resumeAt; start < batch.itemCount; start += size) {

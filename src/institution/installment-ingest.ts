@@ -2,13 +2,13 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
+import { batches } from '../db/schema/index.js';
 import { localDate } from '../local-date.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import { batches } from '../db/schema/index.js';
 import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';
-import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
 import { checkThread } from './checker.js';
+import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
 import { writeSubmissions, type StagedChunk } from './installment-staging.js';
 import { readBlocks } from './item-blocks.js';
 
@@ -71,8 +71,9 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     // Reading and checking run ahead, on a thread of their own (see `checkThread`), while the
     // previous chunk is applied; the last chunk of a batch also has the next batch's first checked.
     async prepare(batch, from, to) {
-      const checked = check(ctx, batch, from, to);
-      if (to === batch.itemCount) await checkNextBatchAhead(ctx, batch);
+      // A failure to look ahead only means the next batch's job checks its first chunk itself.
+      const ahead = to === batch.itemCount ? checkNextBatchAhead(ctx, batch).catch((error: unknown) => ctx.logger.warn({ err: error }, 'checking ahead failed')) : undefined;
+      const [checked] = await Promise.all([check(ctx, batch, from, to), ahead]);
       return checked;
     },
     // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at

@@ -37,5 +37,13 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
 
 /** Runs every job that is due now, then returns; for tests and one-shot operator commands. */
 export async function runDueJobs(ctx: AppContext): Promise<void> {
-  await runOnce({ connectionString: ctx.databaseUrl, taskList: taskList(ctx), logger: workerLogger(ctx), noHandleSignals: true });
+  // runOnce returns when it finds no job, and the next job of a named queue (an institution's next
+  // batch) may not be available yet at that instant; look again until none is due (a failed job
+  // is due again only later).
+  for (let round = 0; round < 100; round++) {
+    await runOnce({ connectionString: ctx.databaseUrl, taskList: taskList(ctx), logger: workerLogger(ctx), noHandleSignals: true });
+    const [{ due } = { due: 0 }] = await ctx.sql<{ due: number }[]>`
+      select count(*)::int as due from graphile_worker.jobs where run_at <= now() and locked_at is null and attempts < max_attempts`;
+    if (due === 0) return;
+  }
 }
