@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, MethodNotAllowed, ValidationFailed, type ErrorDetail } from './errors.js';
+import { ApiError, MethodNotAllowed, readablePath, UnsupportedCharset, ValidationFailed, type ErrorDetail } from './errors.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {
@@ -10,15 +10,6 @@ interface ValidatorError {
 
 const isValidatorError = (error: unknown): error is ValidatorError =>
   typeof error === 'object' && error !== null && typeof (error as ValidatorError).status === 'number' && Array.isArray((error as ValidatorError).errors);
-
-/** `/body/alunos/0/cpf` → `body.alunos[0].cpf`, the form clients see in `details`. */
-function readablePath(pointer: string): string {
-  return pointer
-    .replace(/^\//, '')
-    .split('/')
-    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
-    .join('');
-}
 
 function fromValidator(error: ValidatorError, method: string, path: string): ApiError | undefined {
   const details: ErrorDetail[] = error.errors.map((e) => ({ path: readablePath(e.path), message: e.message }));
@@ -37,7 +28,7 @@ function fromValidator(error: ValidatorError, method: string, path: string): Api
 /** Errors of Express's body parsers, by their `type`. */
 const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
   'entity.parse.failed': () => new ValidationFailed('The request body is not valid JSON'),
-  'charset.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body as application/json in UTF-8'),
+  'charset.unsupported': () => new UnsupportedCharset(),
   'encoding.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body uncompressed, or compressed with gzip, deflate or br'),
 };
 

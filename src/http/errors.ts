@@ -4,6 +4,15 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** `/body/alunos/0/cpf` (a JSON pointer) → `body.alunos[0].cpf`, the form clients see in `details`. */
+export function readablePath(pointer: string): string {
+  return pointer
+    .replace(/^\//, '')
+    .split('/')
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : `${i === 0 ? '' : '.'}${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('');
+}
+
 /** Every expected failure: answered as `{code, message, details?}` with its HTTP status. */
 export class ApiError extends Error {
   constructor(
@@ -63,5 +72,11 @@ export class BodyTooLarge extends ApiError {
 export class BatchTooLarge extends ApiError {
   constructor(field: string, max: number, received: number) {
     super(413, 'BATCH-001', `A batch holds at most ${max} items; ${field} has ${received}`);
+  }
+}
+
+export class UnsupportedCharset extends ApiError {
+  constructor() {
+    super(415, 'MEDIA-TYPE-001', 'Send the body as application/json in UTF-8');
   }
 }

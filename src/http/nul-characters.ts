@@ -1,20 +1,23 @@
 import type { RequestHandler } from 'express';
 import { ValidationFailed } from './errors.js';
 
-/** Path of the first string holding U+0000 in a parsed body or query, like `body.courses[0].name`. */
-function findNul(value: unknown, path: string): string | undefined {
+/**
+ * Path of the first string holding U+0000 in a parsed value, from `path`: `body.courses[0].name`
+ * from `body`, `courses[0].name` from `''` (a member name holding it gives its object's path).
+ */
+export function findNul(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
       const found = findNul(item, `${path}[${i}]`);
-      if (found) return found;
+      if (found !== undefined) return found;
     }
     return undefined;
   }
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      const found = findNul(key, path) ?? findNul(item, `${path}.${key}`);
-      if (found) return found;
+      const found = findNul(key, path) ?? findNul(item, path ? `${path}.${key}` : key);
+      if (found !== undefined) return found;
     }
   }
   return undefined;

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { ApiError, BodyTooLarge, ValidationFailed } from './errors.js';
+import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from './errors.js';
 import { JsonSyntaxError, scanJson, type Span } from './json-spans.js';
 import { scanBodyForNul } from './nul-characters.js';
 
@@ -9,12 +9,6 @@ const RAW_ELEMENTS = Symbol('raw array elements');
 export interface RawElements {
   body: Buffer;
   spans: Span[];
-}
-
-export class UnsupportedCharset extends ApiError {
-  constructor(charset: string) {
-    super(415, 'MEDIA-TYPE-001', `Send the body as application/json in UTF-8; charset ${charset} is not supported`);
-  }
 }
 
 /**
@@ -55,7 +49,7 @@ export function rawArrayBody(name: string, limit: string, tooLargeCode: string):
       if ((error as { type?: string } | undefined)?.type === 'entity.too.large') return next(new BodyTooLarge(tooLargeCode, limit));
       if (error || !Buffer.isBuffer(req.body)) return next(error);
       const charset = /charset="?([^";\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
-      if (charset && charset !== 'utf-8' && charset !== 'utf8') return next(new UnsupportedCharset(charset));
+      if (charset && charset !== 'utf-8' && charset !== 'utf8') return next(new UnsupportedCharset());
       const body: Buffer = req.body;
       // As express.json: an empty body is an empty object (which the validator then refuses).
       if (body.length === 0) {

@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
 import type { BlockEncoding } from '../db/schema/index.js';
 import { itemSchemaCheck } from './installment-schema.js';
 import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
+import { blockText } from './item-blocks.js';
 
 /** One chunk of an installment batch to check: its stored blocks, in order. */
 export interface CheckRequest {
@@ -21,8 +21,7 @@ export type CheckReply = { id: number; chunk: PackedChunk } | { id: number; erro
 export async function checkChunk(request: CheckRequest): Promise<PackedChunk> {
   const parts = [];
   for (const block of request.blocks) {
-    const data = Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength);
-    const text = (block.encoding === 'br' ? brotliDecompressSync(data) : inflateRawSync(data)).toString('utf8');
+    const text = blockText({ encoding: block.encoding, data: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength) });
     const schema = await itemSchemaCheck(text.includes('\\u0000'));
     parts.push(checkItems(request.batchId, JSON.parse(text) as unknown[], block.firstIndex, request.receivedOn, schema));
   }

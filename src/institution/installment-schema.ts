@@ -1,5 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { readablePath } from '../http/errors.js';
+import { findNul } from '../http/nul-characters.js';
 import { loadDocument } from '../http/openapi.js';
 import type { ItemError } from './batches.js';
 
@@ -24,32 +26,8 @@ function compile(): Promise<ValidateFunction> {
   return validator;
 }
 
-/** `/descontosAdimplencia/0/percentual` → `descontosAdimplencia[0].percentual`, as the item rules name fields. */
-function fieldOf(pointer: string): string {
-  if (pointer === '') return '(item)';
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : `${i === 0 ? '' : '.'}${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
-    .join('');
-}
-
-/** Path of the first string holding U+0000 in an item, which PostgreSQL text cannot hold. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nulPath(key, path || '(item)') ?? nulPath(item, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
+/** The field named by an error about the item as a whole. */
+const ITEM = '(item)';
 
 export type SchemaCheck = (index: number, item: unknown) => ItemError[];
 
@@ -60,9 +38,9 @@ export type SchemaCheck = (index: number, item: unknown) => ItemError[];
 export async function itemSchemaCheck(mayHoldNul: boolean): Promise<SchemaCheck> {
   const validate = await compile();
   return (index, item) => {
-    const nul = mayHoldNul ? nulPath(item, '') : undefined;
-    if (nul !== undefined) return [{ index, field: nul, message: 'must not contain the NUL character (\\u0000)' }];
+    const nul = mayHoldNul ? findNul(item, '') : undefined;
+    if (nul !== undefined) return [{ index, field: nul || ITEM, message: 'must not contain the NUL character (\\u0000)' }];
     if (validate(item)) return [];
-    return (validate.errors ?? []).map((e) => ({ index, field: fieldOf(e.instancePath), message: e.message ?? 'is invalid' }));
+    return (validate.errors ?? []).map((e) => ({ index, field: readablePath(e.instancePath) || ITEM, message: e.message ?? 'is invalid' }));
   };
 }

@@ -30,9 +30,9 @@ export const batchItemBlocks = pgTable(
 
 /**
  * Every installment item of every `POST /v1/parcela` once its batch is processed: its problems
- * under the item rules and the sent values the submitted-installments listing filters on (the
- * item itself stays in `batch_item_blocks`). Written with one COPY per chunk; the installment rows
- * of the chunk go through a temporary table instead (see `copyRows`), so no item is written twice.
+ * (the contract's schema and the item rules) and the sent values the submitted-installments
+ * listing filters on (the item itself stays in `batch_item_blocks`). Written with one COPY per
+ * chunk, replacing the chunk's rows, so a redone chunk writes no item twice (`writeSubmissions`).
  */
 export const installmentSubmissions = pgTable(
   'installment_submissions',
