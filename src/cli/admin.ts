@@ -8,11 +8,12 @@ import { createDatabase } from '../db/client.js';
 import { connectDatabaseServer } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
+import { closingCommands } from './commands/closings.js';
 import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
