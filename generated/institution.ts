@@ -234,6 +234,12 @@ export interface paths {
          *     `metadata` asks for the next page and is absent on the last one. The token is opaque and signed:
          *     one that was altered, or sent with other filters than those of the first page, answers 400
          *     `VALIDATION-001` naming `query.continuable`.
+         *
+         *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
+         *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
+         *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
+         *     record in the order above, nested fields named `parent_child` (`liquidacao_valor_juros`), an empty cell for a field a
+         *     record does not have. A filter in the wrong form still answers the JSON 400.
          */
         get: operations["getManagementStatement"];
         put?: never;
@@ -267,6 +273,12 @@ export interface paths {
          *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
          *     The token is opaque and signed: one that was altered, or sent with other filters than those of
          *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         *
+         *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
+         *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
+         *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
+         *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
+         *     record does not have. A filter in the wrong form still answers the JSON 400.
          */
         get: operations["getInstallmentAssignmentStatement"];
         put?: never;
@@ -301,6 +313,12 @@ export interface paths {
          *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
          *     The token is opaque and signed: one that was altered, or sent with other filters than those of
          *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         *
+         *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
+         *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
+         *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
+         *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
+         *     record does not have. A filter in the wrong form still answers the JSON 400.
          */
         get: operations["getGuaranteedRevenueStatement"];
         put?: never;
@@ -788,7 +806,8 @@ export interface components {
          * @description One liquidation of an installment of a `Gestão` (management) contract: what the student paid, the
          *     operator's commission and what is transferred to the institution. Strings unless noted; money
          *     and percentages are decimal strings with a dot (`1250.00`, `8.50`). The keys marked optional are
-         *     present only for payments by credit card.
+         *     present only for payments by credit card. `parcela_id` and `pagamento_id` are optional additions
+         *     of this service that tie the record to its installment and payment.
          */
         ManagementStatementRecord: {
             /** @description Id of the institution. */
@@ -805,6 +824,19 @@ export interface components {
             modalidade: string;
             /** @description The institution's id of the installment (`idParcela` at submission). */
             parcela_id_externo: string;
+            /**
+             * Format: uuid
+             * @description Id of the installment: the `id` of the record `GET /v1/parcela/originais` lists (find it there
+             *     with `id_externo` = `parcela_id_externo`). Beyond the interface, for reconciliation.
+             */
+            parcela_id?: string;
+            /**
+             * Format: uuid
+             * @description Id of the platform payment this liquidation comes from (one per paid charge; the card
+             *     installments of one payment share it). Absent for a settlement reported by the institution.
+             *     Beyond the interface, for reconciliation.
+             */
+            pagamento_id?: string;
             /**
              * Format: date
              * @description Due date of the installment.
@@ -824,13 +856,17 @@ export interface components {
             tipo_gestao: string;
             /** @description Free note on the kind of management; empty string when there is none. */
             tipo_gestao_observacao: string;
-            /** @description Id of the liquidation (one per payment of the installment). */
+            /**
+             * @description Id of the liquidation, stable across reads: the `pagamento_id` for a platform payment
+             *     (followed by `:N` for card installment N), the `parcela_id` followed by `:IES` for a settlement
+             *     reported by the institution.
+             */
             liquidacao_gestao_id: string;
             /** @description `TOTAL` when the payment settled the installment, `PARCIAL` otherwise. */
             tipo_liquidacao: string;
             /** @description `Pago na Plataforma` (through the payment link) or `Pago na IES` (reported by the institution). */
             tipo_pagamento: string;
-            /** @description Payment means, such as `PIX`, `BOLETO` or `CARTAO_DE_CREDITO`. */
+            /** @description Payment means, `PIX`, `BOLETO` or `CARTAO_DE_CREDITO`; `NAO_INFORMADO` for a settlement reported by the institution. */
             meio_pagamento: string;
             /** @description Id of the credit-card charge; present only for payments by credit card. */
             parcela_cartao_de_credito_id?: string;
@@ -838,7 +874,7 @@ export interface components {
             cartao_de_credito_parcelamento?: string;
             /**
              * Format: date
-             * @description Date the payment was received.
+             * @description Date the payment was received; for card installment N, the payment date plus 30 × (N − 1) days (the acquirer pays one a month).
              */
             data_recebimento: string;
             /**
@@ -852,13 +888,17 @@ export interface components {
             valor_recebido_principia: string;
             /** @description Commission of the operator, percent, decimal string. */
             comissao_percentual: string;
-            /** @description Commission of the operator on this liquidation, decimal string. */
+            /** @description Commission of the operator on this liquidation, the percentage of `valor_recebido_total` in force in the month received, rounded half up to the cent; decimal string. */
             comissao_valor: string;
-            /** @description Value transferred to the institution (received total less commission), decimal string. */
+            /**
+             * @description Value transferred to the institution: the received total less the commission for a platform
+             *     payment; for a settlement reported by the institution (which already holds the money) the
+             *     commission owed to the operator, as a negative value. Decimal string.
+             */
             valor_repasse: string;
             /**
              * Format: date
-             * @description Date of the transfer to the institution.
+             * @description Date of the transfer to the institution, `data_recebimento` plus the transfer delay of the contract.
              */
             data_repasse: string;
             /** @description Amounts of the liquidation, decimal strings. */
@@ -937,6 +977,12 @@ export interface components {
              * @enum {string}
              */
             parcela_cedida: "true" | "false";
+            /**
+             * Format: uuid
+             * @description Id of the installment: the `id` of the record `GET /v1/parcela/originais` lists (find it there
+             *     with `id_externo` = `parcela_id_externo`). Beyond the interface, for reconciliation.
+             */
+            parcela_id?: string;
             /** @description Kind of guarantee of the contract, such as `RECEITA_GARANTIDA`. */
             tipo_garantia: string;
             /** @description Free note on the guarantee; empty string when there is none. */
@@ -994,6 +1040,12 @@ export interface components {
             responsavel_financeiro_nome: string;
             /** @description The institution's id of the installment (`idParcela` at submission). */
             parcela_id_externo: string;
+            /**
+             * Format: uuid
+             * @description Id of the installment: the `id` of the record `GET /v1/parcela/originais` lists (find it there
+             *     with `id_externo` = `parcela_id_externo`). Beyond the interface, for reconciliation.
+             */
+            parcela_id?: string;
             /** @description Kind of guarantee of the contract, such as `RECEITA_GARANTIDA`. */
             tipo_garantia: string;
             /** @description Free note on the guarantee; empty string when there is none. */
@@ -1502,6 +1554,7 @@ export interface operations {
                         data: components["schemas"]["ManagementStatementRecord"][];
                         metadata: components["schemas"]["StatementPageMetadata"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
@@ -1547,6 +1600,7 @@ export interface operations {
                         data: components["schemas"]["AssignmentStatementRecord"][];
                         metadata: components["schemas"]["StatementPageMetadata"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
@@ -1592,6 +1646,7 @@ export interface operations {
                         data: components["schemas"]["GuaranteedRevenueStatementRecord"][];
                         metadata: components["schemas"]["StatementPageMetadata"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */

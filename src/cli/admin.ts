@@ -8,11 +8,12 @@ import { createDatabase } from '../db/client.js';
 import { connectDatabaseServer } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
+import { closingCommands } from './commands/closings.js';
 import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -29,7 +30,7 @@ Keys are shown once, at creation; only their SHA-256 is stored.`;
 
 function print(output: Record<string, unknown>, json: boolean): void {
   if (json) console.log(JSON.stringify(output));
-  else for (const [key, value] of Object.entries(output)) console.log(`${key}: ${String(value)}`);
+  else for (const [key, value] of Object.entries(output)) console.log(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -50,8 +51,16 @@ export async function main(argv: string[]): Promise<number> {
       commission: { type: 'string' },
       guaranteed: { type: 'string' },
       'first-transfer': { type: 'string' },
-      'first-transfer-days': { type: 'string' },
-      'second-transfer-days': { type: 'string' },
+      'first-transfer-day': { type: 'string' },
+      'second-transfer-day': { type: 'string' },
+      'transfer-delay-days': { type: 'string' },
+      allocation: { type: 'string' },
+      'guarantee-type': { type: 'string' },
+      from: { type: 'string' },
+      history: { type: 'boolean', default: false },
+      // closing:run, closing:show
+      month: { type: 'string' },
+      reopen: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

@@ -8,6 +8,7 @@ import { getBatch, listBatchErrors } from './batch-reports.js';
 import { jsonItems, limitBatchItems, rawItems, submitBatch, type SubmittedBatch } from './batches.js';
 import { listOriginalInstallments } from './originals.js';
 import { createPaymentLink } from './payment-links.js';
+import { statementRoutes } from './statements/routes.js';
 import { listSubmittedInstallments } from './submitted.js';
 
 /** Largest inclusion body: 10,000 installments with every optional field fit well below it. */
@@ -66,5 +67,6 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
         res.json(await createPaymentLink(ctx, institutionId(req), req.body));
       },
     },
+    ...statementRoutes(ctx),
   };
 }

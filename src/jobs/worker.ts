@@ -2,6 +2,7 @@ import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
+import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -9,6 +10,7 @@ export function taskList(ctx: AppContext): TaskList {
     'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
+    'close-statement-month': closeStatementMonth(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
@@ -30,7 +32,7 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
     // the worker's immediate look for more work; only the poll finds it. A second at most between
     // two batches of an institution was most of the time of a large import.
     pollInterval: 100,
-    crontab: '',
+    crontab: CLOSING_CRONTAB,
     logger: workerLogger(ctx),
   });
 }

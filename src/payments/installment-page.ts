@@ -1,8 +1,10 @@
 import type { PaymentPage } from '../institution/payment-page.js';
 import { parseCents } from '../money.js';
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from './html.js';
-import type { Charge } from './provider.js';
+import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
+
+const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => i + 1);
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const NOTICES = {
@@ -45,6 +47,7 @@ function paymentForms(base: string): SafeHtml {
     <label>Nome impresso no cartão <input name="holderName" autocomplete="cc-name" required></label>
     <label>Validade <input name="expiryMonth" size="2" placeholder="MM" required> / <input name="expiryYear" size="4" placeholder="AAAA" required></label>
     <label>Código de segurança <input name="cvv" size="4" inputmode="numeric" required></label>
+    <label>Parcelas <select name="installments">${CARD_INSTALLMENT_CHOICES.map((n) => html`<option value="${String(n)}">${n === 1 ? 'À vista' : `${n}x`}</option>`)}</select></label>
     <button type="submit">Pagar com cartão</button>
   </form>
   <p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>`;

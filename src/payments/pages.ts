@@ -15,6 +15,7 @@ function cardFrom(req: Request): CardInput {
     expiryMonth: Number(field(body, 'expiryMonth')),
     expiryYear: Number(field(body, 'expiryYear')),
     cvv: field(body, 'cvv'),
+    ...(field(body, 'installments') ? { installments: Number(field(body, 'installments')) } : {}),
   };
 }
 

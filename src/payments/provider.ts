@@ -30,7 +30,8 @@ export interface Charge {
   pixCode: string | null;
   /** Bank slip digitable line (BOLETO). */
   digitableLine: string | null;
-  card: { brand: string; lastFour: string } | null;
+  /** Card charges: brand, last digits and the card installments the payer chose (1 for a single payment). */
+  card: { brand: string; lastFour: string; installments: number } | null;
   declinedReason: string | null;
   expiresAt: Date | null;
   paidAt: Date | null;
@@ -43,7 +44,11 @@ export interface CardInput {
   expiryMonth: number;
   expiryYear: number;
   cvv: string;
+  /** Card installments, 1 to `MAX_CARD_INSTALLMENTS`; the acquirer pays one a month. (Default: 1) */
+  installments?: number;
 }
+
+export const MAX_CARD_INSTALLMENTS = 12;
 
 export interface CreateChargeInput {
   method: PaymentMethod;

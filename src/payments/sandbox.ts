@@ -5,7 +5,7 @@ import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { addDays, localDate, startOfLocalDay } from '../local-date.js';
 import { ChargeNotFound, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
-import type { Charge, ChargeListeners, ChargeReference, CreateChargeInput, PaymentProvider } from './provider.js';
+import { MAX_CARD_INSTALLMENTS, type Charge, type ChargeListeners, type ChargeReference, type CreateChargeInput, type PaymentProvider } from './provider.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -25,7 +25,7 @@ export const toCharge = (row: ChargeRow): Charge => ({
   reference: { kind: row.referenceKind, id: row.referenceId },
   pixCode: row.pixCode,
   digitableLine: row.digitableLine,
-  card: row.cardBrand && row.cardLastFour ? { brand: row.cardBrand, lastFour: row.cardLastFour } : null,
+  card: row.cardBrand && row.cardLastFour ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 } : null,
   declinedReason: row.declinedReason,
   expiresAt: row.expiresAt,
   paidAt: row.paidAt,
@@ -91,6 +91,8 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
     const [year, month] = localDate(now).split('-').map(Number) as [number, number];
     const checked = checkCard(input.card, { year, month });
     if (!checked.ok) throw new InvalidCard(checked.problem);
+    const installments = input.card.installments ?? 1;
+    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new InvalidCard(`installments must be a whole number from 1 to ${MAX_CARD_INSTALLMENTS}`);
     const decision = sandboxDecision(checked.number);
     const [row] = await db
       .insert(paymentCharges)
@@ -102,6 +104,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
         declinedReason: decision.approved ? null : decision.reason,
         cardBrand: checked.brand,
         cardLastFour: checked.number.slice(-4),
+        cardInstallments: installments,
       })
       .returning();
     const charge = toCharge(row!);

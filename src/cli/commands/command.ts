@@ -18,8 +18,16 @@ export interface CommandOptions {
   commission?: string;
   guaranteed?: string;
   'first-transfer'?: string;
-  'first-transfer-days'?: string;
-  'second-transfer-days'?: string;
+  'first-transfer-day'?: string;
+  'second-transfer-day'?: string;
+  'transfer-delay-days'?: string;
+  allocation?: string;
+  'guarantee-type'?: string;
+  from?: string;
+  history?: boolean;
+  // closing:run, closing:show
+  month?: string;
+  reopen?: boolean;
 }
 
 export interface Command {

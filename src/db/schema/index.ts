@@ -9,3 +9,5 @@ export * from './institution-contracts.js';
 export * from './installments.js';
 export * from './installment-submissions.js';
 export * from './payments.js';
+// Statements: monthly closings and the installments they assign.
+export * from './statements.js';

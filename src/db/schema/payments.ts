@@ -1,4 +1,4 @@
-import { bigint, date, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.js';
 import { installments } from './installments.js';
 import { institutions } from './tenants.js';
@@ -29,6 +29,8 @@ export const paymentCharges = pgTable(
     digitableLine: text(),
     cardBrand: text(),
     cardLastFour: text(),
+    /** Card installments the payer chose (1 for a single payment); null for Pix and bank slip. */
+    cardInstallments: integer(),
     declinedReason: text(),
     expiresAt: timestamp({ withTimezone: true }),
     paidAt: timestamp({ withTimezone: true }),

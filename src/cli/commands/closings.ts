@@ -1,0 +1,39 @@
+import { systemClock } from '../../clock.js';
+import { allInstitutionIds, ClosingMonthNotOver, ClosingTermsMissing, closeMonth, type ClosingOutcome } from '../../institution/statements/closing.js';
+import { monthTotals } from '../../institution/statements/totals.js';
+import { monthOption } from './contracts.js';
+import { requireTenant } from './tenants.js';
+import { UsageError, type Command } from './command.js';
+
+/** The monthly closing of the statements, and the totals of a closed month. */
+export const closingCommands: Record<string, Command> = {
+  'closing:run': {
+    usage: `closing:run --month YYYY-MM [--institution ID] [--reopen]
+                                     close a month (every institution by default); a closed month is left as it is unless --reopen`,
+    run: async (db, options) => {
+      if (!options.month) throw new UsageError('closing:run needs --month YYYY-MM');
+      const month = monthOption('month', options.month);
+      if (options.institution) await requireTenant(db, 'institution', options.institution);
+      const ids = options.institution ? [options.institution] : await allInstitutionIds(db);
+      const outcomes: ClosingOutcome[] = [];
+      for (const id of ids) {
+        try {
+          outcomes.push(await closeMonth(db, id, month, systemClock.now(), { actor: 'cli', reopen: options.reopen ?? false }));
+        } catch (error) {
+          if (error instanceof ClosingMonthNotOver || error instanceof ClosingTermsMissing) throw new UsageError(error.message);
+          throw error;
+        }
+      }
+      return { month: options.month, closings: outcomes };
+    },
+  },
+  'closing:show': {
+    usage: `closing:show --institution ID --month YYYY-MM
+                                     totals of each statement for a month: rows and sums, and the closing's record`,
+    run: async (db, options) => {
+      if (!options.institution || !options.month) throw new UsageError('closing:show needs --institution ID and --month YYYY-MM');
+      await requireTenant(db, 'institution', options.institution);
+      return { institution: options.institution, month: options.month, ...(await monthTotals(db, options.institution, monthOption('month', options.month))) };
+    },
+  },
+};

@@ -1,0 +1,42 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { ContractTerms } from '../contracts.js';
+
+/**
+ * Writes the assignments of one closing: every `Receita Garantida` installment due in `month`.
+ * Cancelled installments and those the institution settled itself are listed as not assigned,
+ * with nothing guaranteed. For the others, in SQL numeric, each step rounded half up to the cent:
+ * commission = on-time value × commission %; guaranteed = on-time value × guaranteed % − commission;
+ * first transfer = guaranteed × first share %; second = guaranteed − first. The first transfer is
+ * on its day of the next month, the second on its day of the month after (the last day of a
+ * shorter month).
+ */
+export function assignmentsInsert(closingId: string, institutionId: string, month: string, terms: ContractTerms): SQL {
+  const transferOn = (monthsAhead: number, day: number | null) =>
+    sql`(date_trunc('month', ${month}::date + interval '${sql.raw(String(monthsAhead))} month')::date
+          + (least(${day}::int, extract(day from date_trunc('month', ${month}::date + interval '${sql.raw(String(monthsAhead + 1))} month') - interval '1 day')::int) - 1))`;
+  return sql`
+    with due as (
+      select i.*, i.status not in ('CANCELADO_IES') and coalesce(i.payment_type, '') <> 'Pago na IES' as assigned,
+             round(i.on_time_value * ${terms.commissionPercent}::numeric / 100, 2) as commission,
+             round(i.on_time_value * ${terms.guaranteedPercent}::numeric / 100, 2) as base
+        from installments i
+       where i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
+         and i.due_date >= ${month}::date and i.due_date < (${month}::date + interval '1 month')
+    ),
+    valued as (
+      select due.*, case when assigned then base - commission else 0 end as guaranteed from due
+    )
+    insert into installment_assignments (closing_id, institution_id, installment_id, month, external_id, assigned, guarantee_type, allocation,
+      principal, on_time_value, commission_percent, commission_value, guaranteed_value, first_transfer_value, second_transfer_value,
+      first_transfer_on, second_transfer_on)
+    select ${closingId}, ${institutionId}, v.id, ${month}::date, coalesce(v.external_id, v.id::text), v.assigned,
+           ${terms.guaranteeType ?? 'RECEITA_GARANTIDA'}, coalesce(${terms.transferAllocation}::text, inst.name),
+           v.principal, v.on_time_value, ${terms.commissionPercent}::numeric,
+           case when v.assigned then v.commission else 0 end,
+           v.guaranteed,
+           round(v.guaranteed * ${terms.firstTransferPercent}::numeric / 100, 2),
+           v.guaranteed - round(v.guaranteed * ${terms.firstTransferPercent}::numeric / 100, 2),
+           ${transferOn(1, terms.firstTransferDay)}, ${transferOn(2, terms.secondTransferDay)}
+      from valued v join institutions inst on inst.id = v.institution_id
+    returning id`;
+}

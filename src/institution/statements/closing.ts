@@ -1,0 +1,98 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Queryable, Transaction } from '../../db/client.js';
+import { installmentAssignments, statementClosingEvents, statementClosings } from '../../db/schema/index.js';
+import { addDays, localDate } from '../../local-date.js';
+import { contractOf } from '../contracts.js';
+import { assignmentsInsert } from './closing-sql.js';
+import { lockStatements } from './lock.js';
+
+export class ClosingMonthNotOver extends Error {
+  constructor(month: string, today: string) {
+    super(`${month.slice(0, 7)} cannot be closed before it is over (today is ${today})`);
+  }
+}
+
+export class ClosingTermsMissing extends Error {
+  constructor(institutionId: string, month: string) {
+    super(
+      `institution ${institutionId} has installments of Receita Garantida due in ${month.slice(0, 7)} but its contract in force then lacks ` +
+        'the guaranteed percentage, the first transfer share or the transfer days (set them with institution:contract)',
+    );
+  }
+}
+
+export interface ClosingOutcome {
+  institutionId: string;
+  month: string;
+  /** CLOSED: closed now; UNCHANGED: closed before and left as it was; REOPENED: recomputed on request. */
+  outcome: 'CLOSED' | 'UNCHANGED' | 'REOPENED';
+  closingId: string;
+  assignments: number;
+  reopenings: number;
+}
+
+export interface CloseOptions {
+  /** Recompute a month closed before, with the payments and installments known now; recorded. (Default: false) */
+  reopen?: boolean;
+  /** Who asks, for the record: `cron` or `cli`. */
+  actor: string;
+}
+
+/** The month before the one of `now` in Brasília, as its first day. */
+export function previousMonth(now: Date): string {
+  return `${addDays(`${localDate(now).slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
+}
+
+async function guaranteedDue(tx: Transaction, institutionId: string, month: string): Promise<number> {
+  const [row] = await tx.execute<{ n: number }>(sql`
+    select count(*)::int as n from installments
+     where institution_id = ${institutionId} and product = 'Receita Garantida'
+       and due_date >= ${month}::date and due_date < (${month}::date + interval '1 month')`);
+  return row?.n ?? 0;
+}
+
+/**
+ * Closes one month of one institution in one transaction: records the closing and assigns every
+ * `Receita Garantida` installment due that month with the values of the contract version in force
+ * then. A month closed before is left untouched unless `reopen` is asked: then its assignments are
+ * computed again and the reopening is recorded.
+ */
+export async function closeMonth(db: Queryable, institutionId: string, month: string, now: Date, options: CloseOptions): Promise<ClosingOutcome> {
+  const today = localDate(now);
+  if (addDays(month, 40).slice(0, 7) + '-01' > today) throw new ClosingMonthNotOver(month, today);
+  return db.transaction(async (tx) => {
+    await lockStatements(tx, institutionId);
+    const [existing] = await tx
+      .select()
+      .from(statementClosings)
+      .where(and(eq(statementClosings.institutionId, institutionId), eq(statementClosings.month, month)));
+    if (existing && !options.reopen) {
+      const [{ n } = { n: 0 }] = await tx.execute<{ n: number }>(sql`select count(*)::int as n from installment_assignments where closing_id = ${existing.id}`);
+      return { institutionId, month, outcome: 'UNCHANGED', closingId: existing.id, assignments: n, reopenings: existing.reopenings };
+    }
+    const terms = await contractOf(tx, institutionId, month);
+    const complete = terms.guaranteedPercent !== null && terms.firstTransferPercent !== null && terms.firstTransferDay !== null && terms.secondTransferDay !== null;
+    if (!complete && (await guaranteedDue(tx, institutionId, month)) > 0) throw new ClosingTermsMissing(institutionId, month);
+    let closing = existing;
+    if (closing) {
+      await tx.delete(installmentAssignments).where(eq(installmentAssignments.closingId, closing.id));
+      [closing] = await tx
+        .update(statementClosings)
+        .set({ closedAt: now, status: 'FECHADO', reopenings: sql`${statementClosings.reopenings} + 1` })
+        .where(eq(statementClosings.id, closing.id))
+        .returning();
+    } else {
+      [closing] = await tx.insert(statementClosings).values({ institutionId, month, status: 'FECHADO', closedAt: now }).returning();
+    }
+    const inserted = complete ? await tx.execute(assignmentsInsert(closing!.id, institutionId, month, terms)) : [];
+    const assignments = inserted.length;
+    await tx.insert(statementClosingEvents).values({ closingId: closing!.id, action: existing ? 'REOPENED' : 'CLOSED', at: now, actor: options.actor, assignments });
+    return { institutionId, month, outcome: existing ? 'REOPENED' : 'CLOSED', closingId: closing!.id, assignments, reopenings: closing!.reopenings };
+  });
+}
+
+/** Institutions to close: all of them (the cron job closes every institution's previous month). */
+export async function allInstitutionIds(db: Queryable): Promise<string[]> {
+  const rows = await db.execute<{ id: string }>(sql`select id::text as id from institutions order by created_at, id`);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,115 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Every liquidation of the institution's `Gestão` installments, one row each, with money as
+ * numeric text (`1250.00`): platform payments (a card payment in M installments gives M rows, the
+ * acquirer paying one every 30 days from the payment, each amount split in whole cents with the
+ * odd cents on the first) and settlements reported by the institution. Terms come from the
+ * contract version in force in the month the money was received. All arithmetic is SQL numeric.
+ */
+export function managementLiquidations(institutionId: string): SQL {
+  return sql`(
+    with platform as (
+      select p.installment_id, p.id::text as payment_id, p.charge_id::text as charge_id, p.method,
+             c.card_installments, n.n, coalesce(c.card_installments, 1) as m,
+             p.paid_on + (n.n - 1) * 30 as received_on,
+             p.received, p.principal, p.fine, p.interest, p.discount,
+             sum(p.principal) over (partition by p.installment_id order by p.created_at, p.id) as principal_so_far
+        from installment_payments p
+        join installments i on i.id = p.installment_id
+        join payment_charges c on c.id = p.charge_id
+        cross join lateral generate_series(1, greatest(coalesce(c.card_installments, 1), 1)) as n(n)
+       where i.institution_id = ${institutionId} and i.product = 'Gestão'
+    ),
+    liquidations as (
+      select installment_id,
+             payment_id || case when m > 1 then ':' || n else '' end as liquidation_id,
+             payment_id, charge_id, 'Pago na Plataforma' as payment_type,
+             case method when 'PIX' then 'PIX' when 'BOLETO' then 'BOLETO' else 'CARTAO_DE_CREDITO' end as payment_means,
+             case when method = 'CARD' then n || '/' || m end as card_split,
+             received_on,
+             case when (select principal from installments where id = installment_id) <= principal_so_far and n = m then 'TOTAL' else 'PARCIAL' end as kind,
+             trunc(received * 100 / m) / 100 + case when n = 1 then received - m * (trunc(received * 100 / m) / 100) else 0 end as received,
+             trunc(principal * 100 / m) / 100 + case when n = 1 then principal - m * (trunc(principal * 100 / m) / 100) else 0 end as principal,
+             trunc(fine * 100 / m) / 100 + case when n = 1 then fine - m * (trunc(fine * 100 / m) / 100) else 0 end as fine,
+             trunc(interest * 100 / m) / 100 + case when n = 1 then interest - m * (trunc(interest * 100 / m) / 100) else 0 end as interest,
+             trunc(discount * 100 / m) / 100 + case when n = 1 then discount - m * (trunc(discount * 100 / m) / 100) else 0 end as discount
+        from platform
+      union all
+      select i.id, i.id::text || ':IES', null, null, 'Pago na IES', 'NAO_INFORMADO', null, i.paid_on, 'TOTAL',
+             i.settled_received, i.settled_received - i.settled_interest - i.settled_fine + i.settled_discount,
+             i.settled_fine, i.settled_interest, i.settled_discount
+        from installments i
+       where i.institution_id = ${institutionId} and i.product = 'Gestão' and i.status = 'PAGO'
+         and i.payment_type = 'Pago na IES' and not i.paid_on_platform
+    )
+    select l.liquidation_id, l.payment_id, l.charge_id, l.payment_type, l.payment_means, l.card_split, l.kind,
+           i.id as installment_id, coalesce(i.external_id, i.id::text) as external_id,
+           i.institution_id::text as institution_id, inst.name as institution_name,
+           i.guarantor_document,
+           coalesce(case when i.guarantor_document = i.student_cpf then coalesce(s.full_name, i.student_name)
+                         when s.data->'responsavelFinanceiro'->>'documento' = i.guarantor_document then s.data->'responsavelFinanceiro'->>'nome' end, '') as guarantor_name,
+           coalesce(v.transfer_allocation, inst.name) as allocation,
+           coalesce(sub.sent_course_modality, '') as modality,
+           coalesce(v.guarantee_type, 'COBRANCA') as management_type,
+           i.due_date::text as due_date,
+           date_trunc('month', i.due_date)::date::text as due_month,
+           l.received_on::text as received_on,
+           to_char(l.received_on, 'MM/YYYY') as received_month,
+           i.principal::text as installment_principal,
+           l.principal::numeric(14, 2)::text as principal,
+           l.interest::numeric(14, 2)::text as interest,
+           l.fine::numeric(14, 2)::text as fine,
+           l.discount::numeric(14, 2)::text as discount,
+           l.received::numeric(14, 2)::text as received,
+           coalesce(v.commission_percent, 0)::text as commission_percent,
+           round(l.received * coalesce(v.commission_percent, 0) / 100, 2)::numeric(14, 2)::text as commission,
+           (case when l.payment_type = 'Pago na IES' then 0 else l.received end
+              - round(l.received * coalesce(v.commission_percent, 0) / 100, 2))::numeric(14, 2)::text as transfer,
+           (l.received_on + coalesce(v.transfer_delay_days, 0))::text as transfer_on
+      from liquidations l
+      join installments i on i.id = l.installment_id
+      join institutions inst on inst.id = i.institution_id
+      left join students s on s.institution_id = i.institution_id and s.cpf = i.student_cpf
+      left join installment_submissions sub on sub.batch_id = i.batch_id and sub.index = i.item_index
+      left join lateral (
+        select * from institution_contract_versions cv
+         where cv.institution_id = i.institution_id and cv.effective_from <= l.received_on
+         order by cv.effective_from desc limit 1
+      ) v on true
+  )`;
+}
+
+/** A row of `managementLiquidations`. */
+export interface LiquidationRow {
+  liquidation_id: string;
+  payment_id: string | null;
+  charge_id: string | null;
+  payment_type: string;
+  payment_means: string;
+  card_split: string | null;
+  kind: string;
+  installment_id: string;
+  external_id: string;
+  institution_id: string;
+  institution_name: string;
+  guarantor_document: string;
+  guarantor_name: string;
+  allocation: string;
+  modality: string;
+  management_type: string;
+  due_date: string;
+  due_month: string;
+  received_on: string;
+  received_month: string;
+  installment_principal: string;
+  principal: string;
+  interest: string;
+  fine: string;
+  discount: string;
+  received: string;
+  commission_percent: string;
+  commission: string;
+  transfer: string;
+  transfer_on: string;
+}
