@@ -9,3 +9,5 @@ export * from './institution-contracts.js';
 export * from './installments.js';
 export * from './installment-submissions.js';
 export * from './payments.js';
+// Partner sales: sales, their items and transitions, and the sale events outbox.
+export * from './sales.js';
