@@ -10,6 +10,7 @@ import { createCampus, listCampuses } from './campuses.js';
 import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
 import { createCheckoutSale } from './sales/create-checkout-sale.js';
+import { createExclusiveSale } from './sales/exclusive-sale.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
@@ -67,6 +68,11 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
         const created = await createCheckoutSale(ctx, partnerId(req), req.body, req.get('idempotency-key'));
         if (created.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(201).json(created.body);
+      },
+    },
+    createExclusiveSale: {
+      handler: async (req, res) => {
+        res.status(201).json({ content: await createExclusiveSale(ctx, partnerId(req), req.body) });
       },
     },
     getSaleById: {
