@@ -11,6 +11,9 @@ import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
 import { createCheckoutSale } from './sales/create-checkout-sale.js';
 import { createExclusiveSale } from './sales/exclusive-sale.js';
+import { listSales } from './sales/list.js';
+import { parseSalesFilters } from './sales/list-filters.js';
+import { lenientSalesQuery } from './sales/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
@@ -73,6 +76,13 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     createExclusiveSale: {
       handler: async (req, res) => {
         res.status(201).json({ content: await createExclusiveSale(ctx, partnerId(req), req.body) });
+      },
+    },
+    listSales: {
+      before: [lenientSalesQuery],
+      handler: async (req, res) => {
+        const query = req.query as Record<string, unknown>;
+        res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), pageRequest(query.page, query.limit)));
       },
     },
     getSaleById: {
