@@ -47,7 +47,7 @@ describe('GET /sales', () => {
     const res = await request(t.app).post('/sales/exclusive-sale').set(partner.headers).send({ cpf: '39053344705', campaign_id: campaign.id, full_name: 'Davi Campos' });
     id.campaign = res.body.content.id;
     id.excelCourse = c.excel.id;
-    await buyerDataFilled(t.ctx, id.campaign, {});
+    await buyerDataFilled(t.ctx, id.campaign!, {});
     await t.ctx.db.execute(sql`update sales set created_at = '2026-03-01T12:00:00Z', released_on = '2026-03-05', expected_payment_on = '2026-03-06', ted_on = '2026-03-07', next_payment_on = '2026-03-08' where id = ${id.campaign}`);
   });
   afterAll(() => t.close());
