@@ -38,7 +38,7 @@ describe('sales list query plans over many sales', () => {
   async function planOf(query: Record<string, unknown>): Promise<Plan[]> {
     const built = salesPageQuery(t.ctx.db, salesListWhere(partnerId, parseSalesFilters(query)), pageRequest()).toSQL();
     const rows = await t.ctx.sql.unsafe(`explain (format json) ${built.sql}`, built.params as never[]);
-    return nodes((rows[0] as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
+    return nodes((rows[0] as unknown as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
   }
   const salesScans = (plan: Plan[]) => plan.filter((n) => n['Relation Name'] === 'sales');
 
