@@ -254,6 +254,14 @@ export interface paths {
          *     - The CPF must have valid check digits (`SALE-009`).
          *     - `externalSaleId` is the partner's own id; it need not be unique, and the lookup by
          *       `externalSaleId` returns every sale that carries it.
+         *     - Products missing from the catalogue are registered: a course (`productSku` as its
+         *       `internalPartnerProductId`, priced at the largest `variantPriceInCents` sent for it, under
+         *       the first micro-area group) and a remote lifetime class (`variantSku` as its `partnerSKU`,
+         *       priced at `variantPriceInCents`). An existing class keeps its price; the sale keeps the
+         *       `variantPriceInCents` sent.
+         *     - An `Idempotency-Key` makes a retried request safe: the same key and body answer the sale the
+         *       first request created (header `Idempotent-Replayed: true`); the same key with another body
+         *       is refused (`SALE-010`). Keys are kept per partner without expiry.
          */
         post: operations["createCheckoutSale"];
         delete?: never;
@@ -1362,6 +1370,14 @@ export interface components {
             email?: string;
             /** @description Phone of the buyer with area code, digits only. */
             phone?: string;
+            /**
+             * Format: uri
+             * @deprecated
+             * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
+             *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
+             *     `POST /webhooks` instead.
+             */
+            notification_url?: string;
         };
         /** @description An exclusive sale, as answered at creation (#16). */
         ExclusiveSale: {
@@ -1998,6 +2014,18 @@ export interface components {
          *     an installment bank slip sale. Each event adds `payment` and `guarantor` by its own rules.
          */
         WebhookEventBase: {
+            /**
+             * Format: uuid
+             * @description Id of the event, stable: the same on every attempt and every configuration, and equal to
+             *     the `X-Webhook-Event-Id` header. Use it to discard duplicates. Sent by this service on every
+             *     event.
+             */
+            id?: string;
+            /**
+             * @description Position of the event among all events of the partner: 1, 2, 3… with no gaps, in the order
+             *     the events happened. Sent by this service on every event.
+             */
+            sequence?: number;
             event: components["schemas"]["WebhookEventName"];
             buyer: components["schemas"]["WebhookPerson"];
             checkout: components["schemas"]["WebhookCheckout"];
@@ -2759,7 +2787,13 @@ export interface operations {
     createCheckoutSale: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Any unique string of up to 255 characters chosen by the client (a UUID is a good choice).
+                 * @example 0b6f1c3e-2d4a-4c8e-9f1a-7e5d3c2b1a09
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2769,9 +2803,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sale created; send the buyer to `checkoutUrl`. */
+            /** @description Sale created; send the buyer to `checkoutUrl`. A replay of an `Idempotency-Key` carries `Idempotent-Replayed`. */
             201: {
                 headers: {
+                    /** @description `true` when this answers an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,7 +2821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`). */
             400: {
                 headers: {
                     [name: string]: unknown;

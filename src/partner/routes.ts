@@ -9,6 +9,12 @@ import { createCampaign } from './campaigns.js';
 import { createCampus, listCampuses } from './campuses.js';
 import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
+import { createCheckoutSale } from './sales/create-checkout-sale.js';
+import { createExclusiveSale } from './sales/exclusive-sale.js';
+import { listSales } from './sales/list.js';
+import { parseSalesFilters } from './sales/list-filters.js';
+import { lenientSalesQuery } from './sales/list-query.js';
+import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {
@@ -58,6 +64,35 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       handler: async (req, res) => {
         const { page, limit, ...filter } = req.query;
         res.json(await listCampaigns(ctx, partnerId(req), filter, pageRequest(page, limit)));
+      },
+    },
+    createCheckoutSale: {
+      handler: async (req, res) => {
+        const created = await createCheckoutSale(ctx, partnerId(req), req.body, req.get('idempotency-key'));
+        if (created.replayed) res.set('Idempotent-Replayed', 'true');
+        res.status(201).json(created.body);
+      },
+    },
+    createExclusiveSale: {
+      handler: async (req, res) => {
+        res.status(201).json({ content: await createExclusiveSale(ctx, partnerId(req), req.body) });
+      },
+    },
+    listSales: {
+      before: [lenientSalesQuery],
+      handler: async (req, res) => {
+        const query = req.query as Record<string, unknown>;
+        res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), pageRequest(query.page, query.limit)));
+      },
+    },
+    getSaleById: {
+      handler: async (req, res) => {
+        res.json(await getSaleById(ctx, partnerId(req), req.params.saleId));
+      },
+    },
+    getSalesByExternalId: {
+      handler: async (req, res) => {
+        res.json(await getSalesByExternalId(ctx, partnerId(req), req.params.externalSaleId));
       },
     },
   };

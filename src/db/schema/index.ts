@@ -11,3 +11,5 @@ export * from './installment-submissions.js';
 export * from './payments.js';
 // Statements: monthly closings and the installments they assign.
 export * from './statements.js';
+// Partner sales: sales, their items and transitions, and the sale events outbox.
+export * from './sales.js';

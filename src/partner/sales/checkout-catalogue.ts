@@ -1,0 +1,86 @@
+import { and, eq, min } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { Queryable } from '../../db/client.js';
+import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
+import type { CourseClassRow, CourseRow } from '../catalogue-views.js';
+import { getPartnerSettings } from '../partner-settings.js';
+import { API_CREATOR, SALE_PRODUCT_TYPE } from './sales.rules.js';
+
+type CheckoutProduct = components['schemas']['CheckoutProduct'];
+
+/** Class fields of a class registered by a checkout sale: remote, recorded, lifetime access. */
+const REGISTERED_CLASS = { typeId: 2, modalityId: 1, attendTypeId: 2, durationId: 5 } as const;
+
+export interface ResolvedProduct {
+  course: CourseRow;
+  courseClass: CourseClassRow;
+  priceInCents: number;
+}
+
+async function findOrRegisterCourse(tx: Queryable, partnerId: string, product: CheckoutProduct, priceInCents: number, now: Date): Promise<CourseRow> {
+  const bySku = and(eq(courses.partnerId, partnerId), eq(courses.internalPartnerProductId, product.productSku));
+  const [existing] = await tx.select().from(courses).where(bySku);
+  if (existing) return existing;
+  const [area] = await tx.select({ id: min(microAreaGroups.id) }).from(microAreaGroups);
+  // A concurrent sale may register the same SKU; the unique index keeps one and we read it.
+  await tx
+    .insert(courses)
+    .values({
+      partnerId,
+      microAreaId: area!.id!,
+      name: product.productName.trim(),
+      description: product.productName.trim(),
+      priceInCents,
+      productType: SALE_PRODUCT_TYPE,
+      showOnWebsite: false,
+      hasSelectionProcess: false,
+      workload: 0,
+      creator: API_CREATOR,
+      internalPartnerProductId: product.productSku,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [courses.partnerId, courses.internalPartnerProductId] });
+  const [row] = await tx.select().from(courses).where(bySku);
+  return row!;
+}
+
+async function findOrRegisterClass(tx: Queryable, partnerId: string, course: CourseRow, product: CheckoutProduct, graceDays: number, now: Date): Promise<CourseClassRow> {
+  const bySku = and(eq(courseClasses.courseId, course.id), eq(courseClasses.partnerSku, product.variantSku));
+  const [existing] = await tx.select().from(courseClasses).where(bySku);
+  if (existing) return existing;
+  await tx
+    .insert(courseClasses)
+    .values({
+      partnerId,
+      courseId: course.id,
+      name: product.variantName.trim(),
+      visible: true,
+      ...REGISTERED_CLASS,
+      partnerSku: product.variantSku,
+      priceInCents: product.variantPriceInCents,
+      gracePeriodDays: course.gracePeriodDays ?? graceDays,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku] });
+  const [row] = await tx.select().from(courseClasses).where(bySku);
+  return row!;
+}
+
+/**
+ * The course and class of each checkout product, found by SKU or registered. Names of records that
+ * exist are never changed; the sale keeps the price sent for each product.
+ */
+export async function resolveCheckoutProducts(tx: Queryable, partnerId: string, products: CheckoutProduct[], now: Date): Promise<ResolvedProduct[]> {
+  const { defaultGracePeriodDays } = await getPartnerSettings(tx, partnerId);
+  const largestBySku = new Map<string, number>();
+  for (const p of products) largestBySku.set(p.productSku, Math.max(largestBySku.get(p.productSku) ?? 0, p.variantPriceInCents));
+  const resolved: ResolvedProduct[] = [];
+  for (const product of products) {
+    const course = await findOrRegisterCourse(tx, partnerId, product, largestBySku.get(product.productSku)!, now);
+    const courseClass = await findOrRegisterClass(tx, partnerId, course, product, defaultGracePeriodDays, now);
+    resolved.push({ course, courseClass, priceInCents: product.variantPriceInCents });
+  }
+  return resolved;
+}

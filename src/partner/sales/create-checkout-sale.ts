@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { saleItems, sales } from '../../db/schema/index.js';
+import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns.js';
+import { resolveCheckoutProducts } from './checkout-catalogue.js';
+import { checkoutUrlOf } from './events.js';
+import { buyerColumns } from './sale-flow.js';
+import { API_CREATOR, assertCpf, newCheckoutToken, SALE_PRODUCT_TYPE, SaleIdempotencyKeyReused, SalePriceAboveSum } from './sales.rules.js';
+import { recordTransition, type SaleRow } from './sql.js';
+
+type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
+export interface CheckoutSaleCreated {
+  body: { checkoutUrl: string; externalSaleId: string; saleId: number };
+  /** True when an earlier request with the same `Idempotency-Key` created the sale. */
+  replayed: boolean;
+}
+
+/** Thrown inside the transaction when a concurrent request took the key: undoes any product registered. */
+class KeyTaken extends Error {}
+
+const answer = (ctx: AppContext, sale: Pick<SaleRow, 'id' | 'checkoutToken' | 'externalSaleId'>, replayed: boolean): CheckoutSaleCreated => ({
+  body: { checkoutUrl: checkoutUrlOf(ctx.config, sale.checkoutToken), externalSaleId: sale.externalSaleId ?? '', saleId: sale.id },
+  replayed,
+});
+
+async function replay(ctx: AppContext, db: Queryable, partnerId: string, key: string, requestHash: string): Promise<CheckoutSaleCreated | undefined> {
+  const [first] = await db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.idempotencyKey, key)));
+  if (!first) return undefined;
+  if (first.requestHash !== requestHash) throw new SaleIdempotencyKeyReused(key, first.id);
+  return answer(ctx, first, true);
+}
+
+/**
+ * Creates a checkout sale: the CPF's check digits and the price (at most the sum of the product
+ * prices; lower is a discount) are checked, products are found or registered by SKU, and the sale
+ * starts `not_logged` with its hosted checkout URL. With an `Idempotency-Key` already used, the
+ * first sale is answered again, or the request refused when its body differs.
+ */
+export async function createCheckoutSale(ctx: AppContext, partnerId: string, input: CheckoutSaleRequest, idempotencyKey?: string): Promise<CheckoutSaleCreated> {
+  const requestHash = idempotencyKey ? createHash('sha256').update(JSON.stringify(input)).digest('hex') : null;
+  if (idempotencyKey) {
+    const replayed = await replay(ctx, ctx.db, partnerId, idempotencyKey, requestHash!);
+    if (replayed) return replayed;
+  }
+  assertCpf(input.cpf);
+  const sum = input.products.reduce((total, p) => total + p.variantPriceInCents, 0);
+  if (input.checkoutPriceInCents > sum) {
+    throw new SalePriceAboveSum(`${input.checkoutPriceInCents} is above the sum of the product prices (${sum})`, { detail: `must be at most ${sum}` });
+  }
+  const now = ctx.clock.now();
+  try {
+    const sale = await ctx.db.transaction(async (tx) => {
+      const products = await resolveCheckoutProducts(tx, partnerId, input.products, now);
+      const maxima = products.map((p) => p.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
+      const maxInstallments = maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS;
+      const [row] = await tx
+        .insert(sales)
+        .values({
+          partnerId,
+          origin: 'PLATFORM_PAY',
+          status: 'not_logged',
+          productType: SALE_PRODUCT_TYPE,
+          externalSaleId: input.externalSaleId,
+          cpf: input.cpf,
+          checkoutPriceInCents: input.checkoutPriceInCents,
+          upfrontInCents: 0,
+          installmentsToApply: maxInstallments,
+          maxInstallmentsToApply: maxInstallments,
+          runningDaysToFirstInstallment: DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+          runningDaysToExpire: DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+          creator: API_CREATOR,
+          ...buyerColumns(input.buyer ?? {}),
+          checkoutToken: newCheckoutToken(),
+          notificationUrl: input.notification_url ?? null,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
+        .returning();
+      if (!row) throw new KeyTaken();
+      await tx.insert(saleItems).values(products.map((p, position) => ({ saleId: row.id, position, courseId: p.course.id, courseClassId: p.courseClass.id, priceInCents: p.priceInCents })));
+      await recordTransition(tx, row.id, null, 'not_logged', now);
+      return row;
+    });
+    return answer(ctx, sale, false);
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
+    return (await replay(ctx, ctx.db, partnerId, idempotencyKey!, requestHash!))!;
+  }
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { saleEvents } from '../../db/schema/index.js';
+import { ApiError } from '../../http/errors.js';
+import { buildEventPayload, type EventFacts, type SaleEventName, type SaleEventPayload, type WebhookCheckout, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
+import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from './sql.js';
+
+/** An event of the once-per-sale kind that the sale already has: the transition is undone. */
+export class SaleEventAlreadySent extends ApiError {
+  constructor(saleId: number, name: string) {
+    super(400, 'SALE-012', `Sale ${saleId} already sent ${name}, which is sent at most once per sale`);
+  }
+}
+
+export const checkoutUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string) => `${config.publicBaseUrl}/checkout/${token}`;
+
+/** Campaign `payment_methods` → the events' `paymentMethods`, in the events' order. */
+const EVENT_METHODS: [string, WebhookCheckout['paymentMethods'][number]][] = [
+  ['Boleto', 'bankSlip'],
+  ['Pix', 'pix'],
+  ['CreditCard', 'creditCard'],
+  ['CourseFinancing', 'creditAsAService'],
+];
+
+export function offeredMethods(campaignMethods: string[] | undefined): WebhookCheckout['paymentMethods'] {
+  return EVENT_METHODS.filter(([name]) => !campaignMethods || campaignMethods.includes(name)).map(([, method]) => method);
+}
+
+/** The seller of the events: the creator when it is a consultant's e-mail. */
+const sellerOf = (creator: string) => (creator.includes('@') ? creator : null);
+
+/** What an event says about a sale, read in the transaction of the event. */
+export async function loadEventFacts(db: Queryable, config: Pick<Config, 'publicBaseUrl'>, sale: SaleRow): Promise<EventFacts> {
+  const products = (await loadSaleProducts(db, [sale.id])).get(sale.id) ?? [];
+  const methods = sale.campaignId ? await campaignPaymentMethods(db, sale.campaignId) : undefined;
+  return {
+    saleId: sale.id,
+    priceInCents: sale.checkoutPriceInCents,
+    checkoutUrl: checkoutUrlOf(config, sale.checkoutToken),
+    seller: sellerOf(sale.creator),
+    createdAt: sale.createdAt,
+    updatedAt: sale.updatedAt,
+    canceledAt: sale.canceledAt,
+    madeEffectiveAt: sale.madeEffectiveAt,
+    paymentMethods: offeredMethods(methods),
+    products: products.map(({ modalityId: _m, periodId: _p, ...product }) => product),
+    buyer: {
+      name: sale.buyerName,
+      email: sale.buyerEmail,
+      phone: sale.buyerPhone,
+      cpf: sale.cpf,
+      address: {
+        city: sale.buyerCity,
+        state: sale.buyerState,
+        number: sale.buyerNumber,
+        street: sale.buyerStreet,
+        zipCode: sale.buyerZipCode,
+        district: sale.buyerDistrict,
+        complement: sale.buyerComplement,
+      },
+    },
+    paymentMethod: sale.paymentMethod,
+    payment: sale.payment as WebhookPayment | null,
+    financing: sale.financing as WebhookFinancing | null,
+    guarantor: sale.guarantor as WebhookPerson | null,
+    financingStep: sale.financingStep,
+    deniedReason: sale.deniedReason,
+  };
+}
+
+export interface StoredEvent {
+  id: string;
+  sequence: number;
+  name: SaleEventName;
+  payload: SaleEventPayload;
+}
+
+/**
+ * Stores one event of a sale, immutable, with the partner's next `sequence`; call it inside the
+ * transaction of the change that causes it. A second once-per-sale event of the sale is refused
+ * by the unique index, which aborts that transaction.
+ */
+export async function storeEvent(tx: Queryable, config: Pick<Config, 'publicBaseUrl'>, sale: SaleRow, name: SaleEventName, at: Date): Promise<StoredEvent> {
+  const facts = await loadEventFacts(tx, config, sale);
+  const id = randomUUID();
+  const sequence = await nextEventSequence(tx, sale.partnerId);
+  const payload = buildEventPayload(name, facts, { id, sequence });
+  try {
+    await tx.insert(saleEvents).values({ id, partnerId: sale.partnerId, saleId: sale.id, name, sequence, payload, createdAt: at });
+  } catch (error) {
+    if (isUniqueViolation(error, 'sale_events_once_per_sale')) throw new SaleEventAlreadySent(sale.id, name);
+    throw error;
+  }
+  return { id, sequence, name, payload };
+}

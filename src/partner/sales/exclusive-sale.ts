@@ -1,0 +1,157 @@
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { saleItems, sales } from '../../db/schema/index.js';
+import { ApiError } from '../../http/errors.js';
+import { localDate } from '../../local-date.js';
+import { CampaignClassNotOfCourse, CampaignCourseNotFound, CampaignCourseRepeated, loadCampaignCourses, resolveCourseSelection, toCampaignCourses, type SelectedCourse } from '../campaign-courses.js';
+import { findCampaign } from '../campaign-views.js';
+import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns.js';
+import { getPartnerSettings } from '../partner-settings.js';
+import { checkoutUrlOf } from './events.js';
+import { buyerColumns } from './sale-flow.js';
+import { listStatusName } from './sale-states.js';
+import { API_CREATOR, assertCpf, ExclusivePriceAboveSum, ExclusiveSaleIncomplete, newCheckoutToken, SALE_PRODUCT_TYPE, SaleCampaignNotActive, SaleClassNotOfCourse, SaleCourseNotFound, SaleCourseRepeated, UpfrontOutOfBounds } from './sales.rules.js';
+import { loadTransitions, recordTransition, type SaleRow } from './sql.js';
+
+type ExclusiveSale = components['schemas']['ExclusiveSale'];
+type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
+
+/** `version` of the exclusive sales created through this API. */
+export const EXCLUSIVE_SALE_VERSION = 2;
+
+/** The course checks are the campaign's; the sale answers them with its own codes. */
+async function resolveCourses(db: Queryable, partnerId: string, items: { id: number; courseClassId: number }[]): Promise<SelectedCourse[]> {
+  try {
+    return await resolveCourseSelection(db, partnerId, items);
+  } catch (error) {
+    const codes: [new (...args: never[]) => ApiError, string][] = [
+      [CampaignCourseNotFound, new SaleCourseNotFound('').code],
+      [CampaignClassNotOfCourse, new SaleClassNotOfCourse('').code],
+      [CampaignCourseRepeated, new SaleCourseRepeated('').code],
+    ];
+    const match = codes.find(([kind]) => error instanceof kind);
+    if (match && error instanceof ApiError) throw new ApiError(400, match[1], error.message, error.details);
+    throw error;
+  }
+}
+
+interface Selection {
+  selected: SelectedCourse[];
+  priceInCents: number;
+  campaignId: string | null;
+  runningDaysToFirstInstallment?: number;
+  runningDaysToExpire?: number;
+  maxInstallmentsToApply?: number;
+}
+
+async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequest): Promise<Selection> {
+  if (input.campaign_id !== undefined) {
+    const campaign = await findCampaign(db, partnerId, input.campaign_id);
+    if (!campaign || !campaign.active) throw new SaleCampaignNotActive(`campaign ${input.campaign_id} not found or not active`, { detail: 'is not an active campaign of this partner' });
+    return {
+      selected: (await loadCampaignCourses(db, [campaign.id])).get(campaign.id) ?? [],
+      priceInCents: campaign.checkoutPriceInCents,
+      campaignId: campaign.id,
+      runningDaysToFirstInstallment: campaign.runningDaysToFirstInstallment,
+      runningDaysToExpire: campaign.runningDaysToExpire,
+      maxInstallmentsToApply: campaign.maxInstallmentsToApply,
+    };
+  }
+  if (input.checkout_price_in_cents === undefined || input.courses === undefined) {
+    throw new ExclusiveSaleIncomplete('checkout_price_in_cents and courses are required unless campaign_id is sent', {
+      field: input.courses === undefined ? 'courses' : 'checkout_price_in_cents',
+      detail: 'is required without campaign_id',
+    });
+  }
+  const selected = await resolveCourses(db, partnerId, input.courses);
+  // Priced by class: each chosen class's own price.
+  const priced = selected.map((s) => ({ ...s, priceInCents: s.courseClass.priceInCents }));
+  const sum = priced.reduce((total, s) => total + s.priceInCents, 0);
+  if (input.checkout_price_in_cents > sum) {
+    throw new ExclusivePriceAboveSum(`${input.checkout_price_in_cents} is above the sum of the class prices (${sum})`, { detail: `must be at most ${sum}` });
+  }
+  return { selected: priced, priceInCents: input.checkout_price_in_cents, campaignId: null };
+}
+
+/** The largest default upfront of the courses, a course without one counting the partner's. */
+async function defaultUpfront(db: Queryable, partnerId: string, selected: SelectedCourse[]): Promise<number | null> {
+  const { defaultUpfrontInCents } = await getPartnerSettings(db, partnerId);
+  const defaults = selected.map((s) => s.course.defaultUpfrontInCents ?? defaultUpfrontInCents).filter((n): n is number => n !== null);
+  return defaults.length ? Math.max(...defaults) : null;
+}
+
+function upfrontOf(sent: number | undefined, floor: number | null, price: number): number {
+  if (sent === undefined) return floor ?? 0;
+  if (sent >= price || (floor !== null && sent < floor)) {
+    const bounds = floor !== null ? `at least the default upfront (${floor}) and lower than the price (${price})` : `lower than the price (${price})`;
+    throw new UpfrontOutOfBounds(`${sent} must be ${bounds}`, { detail: `must be ${bounds}` });
+  }
+  return sent;
+}
+
+/** Creates an exclusive sale for one CPF from courses and classes, or from an active campaign. */
+export async function createExclusiveSale(ctx: AppContext, partnerId: string, input: ExclusiveSaleRequest): Promise<ExclusiveSale> {
+  assertCpf(input.cpf);
+  const selection = await select(ctx.db, partnerId, input);
+  const upfront = upfrontOf(input.upfront_amount_in_cents, await defaultUpfront(ctx.db, partnerId, selection.selected), selection.priceInCents);
+  const maxima = selection.selected.map((s) => s.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
+  const maxInstallments = selection.maxInstallmentsToApply ?? input.maxInstallmentsToApply ?? (maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS);
+  const now = ctx.clock.now();
+  const sale = await ctx.db.transaction(async (tx) => {
+    const [row] = (await tx
+      .insert(sales)
+      .values({
+        partnerId,
+        origin: selection.campaignId ? 'CAMPAIGN' : 'EXCLUSIVE_SALE',
+        status: 'not_logged',
+        productType: SALE_PRODUCT_TYPE,
+        cpf: input.cpf,
+        checkoutPriceInCents: selection.priceInCents,
+        upfrontInCents: upfront,
+        installmentsToApply: maxInstallments,
+        maxInstallmentsToApply: maxInstallments,
+        runningDaysToFirstInstallment: selection.runningDaysToFirstInstallment ?? input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+        runningDaysToExpire: selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+        campaignId: selection.campaignId,
+        consultantId: input.consultant_id ?? null,
+        creator: API_CREATOR,
+        ...buyerColumns({ name: input.full_name, email: input.email, phone: input.phone }),
+        checkoutToken: newCheckoutToken(),
+        notificationUrl: input.notification_url ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()) as [SaleRow];
+    await tx.insert(saleItems).values(
+      selection.selected.map((s, position) => ({ saleId: row.id, position, courseId: s.course.id, courseClassId: s.courseClass.id, priceInCents: s.priceInCents })),
+    );
+    await recordTransition(tx, row.id, null, 'not_logged', now);
+    return row;
+  });
+  return toExclusiveSale(ctx, sale, selection.selected, input.full_name ?? null);
+}
+
+async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: SelectedCourse[], fullName: string | null): Promise<ExclusiveSale> {
+  const logs = (await loadTransitions(ctx.db, sale.id)).map((l) => ({ webhook: listStatusName(l.toStatus as never, false), createdAt: localDate(l.createdAt) }));
+  const status = listStatusName('not_logged', false);
+  return {
+    id: sale.id,
+    cpf: sale.cpf,
+    fullName,
+    webhook: status,
+    redirect_url: checkoutUrlOf(ctx.config, sale.checkoutToken),
+    checkout_price_in_cents: sale.checkoutPriceInCents,
+    running_days_to_first_installment: sale.runningDaysToFirstInstallment,
+    running_days_to_expire: sale.runningDaysToExpire,
+    courses: toCampaignCourses(selected),
+    snapshot: { status, basic_info_status: 'incomplete', document_status: 'incomplete', guarantor_status: 'unneeded', signed_date: null, first_installment_paid_date: null },
+    logs,
+    consultant_id: sale.consultantId,
+    creator: sale.creator,
+    version: EXCLUSIVE_SALE_VERSION,
+    maxInstallmentsToApply: sale.maxInstallmentsToApply,
+    createdAt: localDate(sale.createdAt),
+    updatedAt: localDate(sale.updatedAt),
+  };
+}

@@ -1,0 +1,107 @@
+import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { campaigns, saleItems, sales } from '../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
+import { localDate, startOfLocalDay } from '../../local-date.js';
+import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
+import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
+import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
+import { loadSaleProducts } from './sql.js';
+import { stateOf } from './transitions.js';
+
+type SaleListItem = components['schemas']['SaleListItem'];
+type SalesBySeller = components['schemas']['SalesBySeller'];
+export interface SalesList extends Page<SaleListItem> {
+  metaData: { salesBySellers: SalesBySeller[] };
+}
+
+function instantRange(column: PgColumn, range: DayRange | undefined): SQL[] {
+  if (!range) return [];
+  return [...(range.from ? [gte(column, startOfLocalDay(range.from))] : []), ...(range.to ? [lt(column, startOfLocalDay(dayAfter(range.to)))] : [])];
+}
+
+function dayRange(column: PgColumn, range: DayRange | undefined): SQL[] {
+  if (!range) return [];
+  return [...(range.from ? [gte(column, range.from)] : []), ...(range.to ? [lte(column, range.to)] : [])];
+}
+
+const campaignsOf = (partnerId: string, condition: SQL) =>
+  inArray(sales.campaignId, sql`(select ${campaigns.id} from ${campaigns} where ${campaigns.partnerId} = ${partnerId} and ${condition})`);
+
+/** The WHERE of the list: the partner's sales matching every filter (AND; values of one filter OR). */
+export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
+  const conditions: (SQL | undefined)[] = [eq(sales.partnerId, partnerId)];
+  if (f.creditRequestId !== undefined) conditions.push(eq(sales.id, f.creditRequestId));
+  else conditions.push(notInArray(sales.status, [...HIDDEN_FROM_LIST]));
+  if (f.cpfDigits) conditions.push(sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
+  if (f.emailPart) conditions.push(sql`${sales.emailKey} like ${likeLiteral(f.emailPart)}`);
+  if (f.namePart) conditions.push(sql`${sales.nameKey} like ${likeLiteral(f.namePart)}`);
+  if (f.states) conditions.push(f.states.length ? inArray(sales.status, f.states) : sql`false`);
+  if (f.origins) conditions.push(inArray(sales.origin, f.origins));
+  if (f.productTypes) conditions.push(inArray(sales.productType, f.productTypes));
+  if (f.creators) conditions.push(inArray(sales.creator, f.creators));
+  if (f.courseIds) {
+    conditions.push(exists(sql`(select 1 from ${saleItems} where ${saleItems.saleId} = ${sales.id} and ${inArray(saleItems.courseId, f.courseIds)})`));
+  }
+  if (f.campaignNames) conditions.push(campaignsOf(partnerId, inArray(campaigns.name, f.campaignNames)));
+  if (f.campaignCustomIdentifier) conditions.push(campaignsOf(partnerId, eq(campaigns.customIdentifier, f.campaignCustomIdentifier)));
+  conditions.push(...instantRange(sales.createdAt, f.created), ...instantRange(sales.madeEffectiveAt, f.effective));
+  conditions.push(...dayRange(sales.releasedOn, f.released), ...dayRange(sales.expectedPaymentOn, f.expectedPayment));
+  conditions.push(...dayRange(sales.tedOn, f.ted), ...dayRange(sales.nextPaymentOn, f.nextPayment));
+  return and(...conditions)!;
+}
+
+/** The page query, newest first; exported so that tests can EXPLAIN it. */
+export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest) =>
+  db
+    .select({ sale: sales, campaignName: campaigns.name, campaignCustomIdentifier: campaigns.customIdentifier })
+    .from(sales)
+    .leftJoin(campaigns, eq(campaigns.id, sales.campaignId))
+    .where(where)
+    .orderBy(desc(sales.id))
+    .limit(page.size)
+    .offset(page.offset);
+
+/** Matching sales per creator; their sum is the list's total, so one aggregate serves both. */
+const salesBySellerQuery = (db: Queryable, where: SQL) =>
+  db
+    .select({ creator: sales.creator, count: sql<number>`count(*)::int`, totalValue: sql<number>`sum(${sales.checkoutPriceInCents})::bigint` })
+    .from(sales)
+    .where(where)
+    .groupBy(sales.creator)
+    .orderBy(sales.creator);
+
+export async function listSales(ctx: AppContext, partnerId: string, filters: SalesFilters, page: PageRequest): Promise<SalesList> {
+  const where = salesListWhere(partnerId, filters);
+  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page), salesBySellerQuery(ctx.db, where)]);
+  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale.id));
+  const total = sellers.reduce((sum, s) => sum + s.count, 0);
+  return {
+    paging: pagingOf(page, total),
+    metaData: { salesBySellers: sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) })) },
+    content: rows.map(({ sale, campaignName, campaignCustomIdentifier }) => ({
+      id: sale.id,
+      campaignName,
+      campaignCustomIdentifier,
+      createdAt: localDate(sale.createdAt),
+      updatedAt: localDate(sale.updatedAt),
+      resumeStatus: listStatusName(stateOf(sale), filters.useNewStatusTranslation),
+      CPF: sale.cpf,
+      email: sale.buyerEmail,
+      phone: sale.buyerPhone,
+      fullName: sale.buyerName,
+      origin: sale.origin,
+      ProductType: sale.productType,
+      totalValue: sale.checkoutPriceInCents,
+      upfrontValue: sale.upfrontInCents,
+      installmentsToApply: sale.installmentsToApply,
+      madeEffectiveDate: sale.madeEffectiveAt ? localDate(sale.madeEffectiveAt) : null,
+      courses: (products.get(sale.id) ?? []).map((p) => ({ id: p.courseId, name: p.courseName, isFullTime: p.periodId === FULL_TIME_PERIOD, modality: modalityName(p.modalityId), price: p.priceInCents })),
+      creator: sale.creator,
+      isPlatformPay: sale.origin === 'PLATFORM_PAY',
+    })),
+  };
+}

@@ -1,0 +1,62 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import { sales } from '../../db/schema/index.js';
+import { checkoutUrlOf } from './events.js';
+import { lookupStatusName } from './sale-states.js';
+import { loadSaleProducts, type SaleProductRow, type SaleRow } from './sql.js';
+import { SaleNotFound, stateOf } from './transitions.js';
+
+type SaleRecord = components['schemas']['SaleRecord'];
+
+/** At most this many sales answer a lookup by `externalSaleId`, the most recently created. */
+export const MAX_EXTERNAL_MATCHES = 50;
+
+export const toSaleRecord = (ctx: AppContext, sale: SaleRow, products: SaleProductRow[]): SaleRecord => ({
+  checkoutUrl: checkoutUrlOf(ctx.config, sale.checkoutToken),
+  externalSaleId: sale.externalSaleId ?? '',
+  status: lookupStatusName(stateOf(sale)),
+  saleId: sale.id,
+  cpf: sale.cpf,
+  checkoutPriceInCents: sale.checkoutPriceInCents,
+  products: products.map((p) => ({
+    productSKU: p.courseSku ?? '',
+    productName: p.courseName,
+    variantSKU: p.classSku ?? '',
+    variantName: p.className,
+    variantPriceInCents: p.priceInCents,
+  })),
+  buyer: {
+    name: sale.buyerName,
+    phone: sale.buyerPhone,
+    email: sale.buyerEmail,
+    zipCode: sale.buyerZipCode,
+    street: sale.buyerStreet,
+    number: sale.buyerNumber,
+    district: sale.buyerDistrict,
+    city: sale.buyerCity,
+    complement: sale.buyerComplement,
+  },
+});
+
+async function records(ctx: AppContext, rows: SaleRow[]): Promise<SaleRecord[]> {
+  if (rows.length === 0) throw new SaleNotFound();
+  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.id));
+  return rows.map((r) => toSaleRecord(ctx, r, products.get(r.id) ?? []));
+}
+
+/** The sale of this partner with this id, as a list of one; `SALE-001` otherwise. */
+export async function getSaleById(ctx: AppContext, partnerId: string, saleId: number): Promise<SaleRecord[]> {
+  return records(ctx, await ctx.db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId))));
+}
+
+/** The 50 most recent sales of this partner with this `externalSaleId`; `SALE-001` when none. */
+export async function getSalesByExternalId(ctx: AppContext, partnerId: string, externalSaleId: string): Promise<SaleRecord[]> {
+  const rows = await ctx.db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.partnerId, partnerId), eq(sales.externalSaleId, externalSaleId)))
+    .orderBy(desc(sales.id))
+    .limit(MAX_EXTERNAL_MATCHES);
+  return records(ctx, rows);
+}

@@ -1,0 +1,118 @@
+import type { AppContext } from '../../context.js';
+import { FINANCING_METHOD, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
+import { stateOf, runStep, type TransitionResult } from './transitions.js';
+
+/**
+ * The steps of a sale, for the hosted checkout and the payment flows. Each runs in its own
+ * transaction, moves the sale through the state machine and stores the event the spec names.
+ */
+
+export interface BuyerData {
+  name?: string;
+  email?: string;
+  phone?: string;
+  zipCode?: string;
+  street?: string;
+  number?: string;
+  district?: string;
+  city?: string;
+  state?: string;
+  complement?: string;
+}
+
+/** Lower case without accents, for the list's partial name match. */
+export const nameKeyOf = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The buyer columns of some buyer data, with the search keys that follow from them. */
+export function buyerColumns(buyer: BuyerData) {
+  const set: Record<string, string> = {};
+  const columns = { name: 'buyerName', email: 'buyerEmail', phone: 'buyerPhone', zipCode: 'buyerZipCode', street: 'buyerStreet', number: 'buyerNumber', district: 'buyerDistrict', city: 'buyerCity', state: 'buyerState', complement: 'buyerComplement' } as const;
+  for (const [field, column] of Object.entries(columns)) {
+    const value = buyer[field as keyof BuyerData];
+    if (value !== undefined) set[column] = value.trim();
+  }
+  if (buyer.name !== undefined) set.nameKey = nameKeyOf(buyer.name.trim());
+  if (buyer.email !== undefined) set.emailKey = buyer.email.trim().toLowerCase();
+  return set;
+}
+
+/** The buyer opened the checkout and filled in (or corrected) their data. No event. */
+export const buyerDataFilled = (ctx: AppContext, saleId: number, buyer: BuyerData): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
+
+/** A Pix, an at-sight bank slip or the financing entry invoice was generated: `invoiceCreated`. */
+export const invoiceCreated = (ctx: AppContext, saleId: number, payment: WebhookPayment): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({
+    to: 'waiting_payment',
+    set: { payment, paymentMethod: payment.paymentMethod, ...(payment.paymentMethod === FINANCING_METHOD ? { financingStep: 'Pagamento da entrada' } : {}) },
+    event: 'invoiceCreated',
+  }));
+
+/** The Pix or bank slip expired unpaid; the buyer is back at the checkout: `invoiceExpired`. */
+export const invoiceExpired = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'in_progress', event: 'invoiceExpired' }));
+
+export interface DeclinedCard {
+  reason: string;
+  cardBrand?: string;
+  lastFourDigits?: string;
+  numberOfInstallments: number;
+}
+
+/** A card payment attempt was declined; sent at every attempt: `paymentDeclined`. */
+export const paymentDeclined = (ctx: AppContext, saleId: number, card: DeclinedCard): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => {
+    const creditCard: NonNullable<WebhookPayment['creditCard']> = { numberOfInstallments: card.numberOfInstallments };
+    if (card.cardBrand) creditCard.cardBrand = card.cardBrand;
+    if (card.lastFourDigits) creditCard.lastFourDigits = card.lastFourDigits;
+    return { to: 'in_progress', set: { paymentMethod: 'creditCard', payment: { paymentMethod: 'creditCard', creditCard, declinedReason: card.reason } }, event: 'paymentDeclined' };
+  });
+
+/** The buyer asked for the installment bank slip (financing); credit analysis starts. No event. */
+export const financingRequested = (ctx: AppContext, saleId: number, step = 'Informações básicas do aluno'): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'financing_analysis', set: { paymentMethod: FINANCING_METHOD, financingStep: step, payment: null } }));
+
+/** The financing was denied for credit or fraud risk: `financingDenied`. */
+export const financingDenied = (ctx: AppContext, saleId: number, reason: string): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
+
+/** The guarantor named by the buyer was approved and must accept and sign: `guarantorNeeded`. */
+export const guarantorNeeded = (ctx: AppContext, saleId: number, guarantor: WebhookPerson): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'guarantor_needed', set: { guarantor, financingStep: 'Documentos do avalista' }, event: 'guarantorNeeded' }));
+
+export interface Paid {
+  /** The payment recognized; the linked invoice when absent. */
+  payment?: WebhookPayment;
+  /** The financing contract, for installment bank slip sales. */
+  financing?: WebhookFinancing;
+}
+
+/** A payment was recognized and the purchase became effective: `purchaseConfirmed`. */
+export const purchaseConfirmed = (ctx: AppContext, saleId: number, paid: Paid = {}): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({
+    to: 'made_effective',
+    set: {
+      madeEffectiveAt: ctx.clock.now(),
+      ...(paid.payment ? { payment: paid.payment, paymentMethod: paid.payment.paymentMethod } : {}),
+      ...(paid.financing ? { financing: paid.financing } : {}),
+    },
+    event: 'purchaseConfirmed',
+  }));
+
+/** Cancelled after confirmation (buyer or partner asked, refund, chargeback): `purchaseCancelled`. */
+export const purchaseCancelled = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'canceled', set: { canceledAt: ctx.clock.now(), financingStep: null }, event: 'purchaseCancelled' }));
+
+/** The partner cancelled the sale before it was made effective. No event. */
+export const cancelByPartner = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'canceled_by_partner', set: { canceledAt: ctx.clock.now() } }));
+
+/** The checkout deadline passed without the sale being made effective. No event. */
+export const expireSale = (ctx: AppContext, saleId: number): Promise<TransitionResult> => runStep(ctx, saleId, () => ({ to: 'expired' }));
+
+/**
+ * The buyer stopped at the checkout (the idle and activity rules are the checkout's): the sale
+ * keeps its state and `cartAbandonment` is stored, at most once per sale.
+ */
+export const cartAbandoned = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
+  runStep(ctx, saleId, (sale) => ({ to: stateOf(sale), event: 'cartAbandonment' }));

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../http/errors.js';
+import { isValidCpf } from '../../institution/documents.js';
+import { ruleError } from '../rule-error.js';
+
+export class SalePriceAboveSum extends ruleError('SALE-002', 'checkoutPriceInCents') {}
+export class ExclusivePriceAboveSum extends ruleError('SALE-002', 'checkout_price_in_cents') {}
+export class UpfrontOutOfBounds extends ruleError('SALE-003', 'upfront_amount_in_cents') {}
+export class SaleCourseNotFound extends ruleError('SALE-004', 'courses') {}
+export class SaleClassNotOfCourse extends ruleError('SALE-005', 'courses') {}
+export class SaleCourseRepeated extends ruleError('SALE-006', 'courses') {}
+export class SaleCampaignNotActive extends ruleError('SALE-007', 'campaign_id') {}
+export class ExclusiveSaleIncomplete extends ruleError('SALE-008', 'courses') {}
+export class InvalidSaleCpf extends ruleError('SALE-009', 'cpf') {}
+
+export class SaleIdempotencyKeyReused extends ApiError {
+  constructor(key: string, saleId: number) {
+    super(400, 'SALE-010', `Idempotency-Key ${key} was already used with a different body (sale ${saleId})`);
+  }
+}
+
+/** `creator` of the sales created with the partner's Api-Token. */
+export const API_CREATOR = 'API';
+export const SALE_PRODUCT_TYPE = 'COURSE';
+export type SaleOrigin = 'PLATFORM_PAY' | 'EXCLUSIVE_SALE' | 'CAMPAIGN';
+
+/** Checks the CPF's check digits (`SALE-009`). */
+export function assertCpf(cpf: string): void {
+  if (!isValidCpf(cpf)) throw new InvalidSaleCpf(`cpf ${cpf} is not a valid CPF`, { detail: 'has wrong check digits' });
+}
+
+/** The last part of a checkout URL: 144 random bits. */
+export const newCheckoutToken = () => `c_${randomBytes(18).toString('base64url')}`;

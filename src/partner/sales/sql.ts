@@ -1,0 +1,81 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { campaigns, courseClasses, courses, saleItems, sales, saleTransitions } from '../../db/schema/index.js';
+import type { ProductFacts } from './event-payloads.js';
+
+export type SaleRow = typeof sales.$inferSelect;
+export type NewSale = typeof sales.$inferInsert;
+
+/** A course of a sale with its class, for the lookups, the list and the events. */
+export interface SaleProductRow extends ProductFacts {
+  modalityId: number;
+  periodId: number | null;
+}
+
+/** A sale of the partner, or undefined (another partner's sale is as missing as an unknown one). */
+export async function findSale(db: Queryable, partnerId: string, saleId: number): Promise<SaleRow | undefined> {
+  const [row] = await db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
+  return row;
+}
+
+/** The sale, locked until the transaction ends, so that its steps apply one at a time. */
+export async function lockSale(tx: Queryable, saleId: number): Promise<SaleRow | undefined> {
+  const [row] = await tx.select().from(sales).where(eq(sales.id, saleId)).for('update');
+  return row;
+}
+
+export async function findSaleByToken(db: Queryable, token: string): Promise<SaleRow | undefined> {
+  const [row] = await db.select().from(sales).where(eq(sales.checkoutToken, token));
+  return row;
+}
+
+/** The products of some sales in their order, keyed by sale id. */
+export async function loadSaleProducts(db: Queryable, saleIds: number[]): Promise<Map<number, SaleProductRow[]>> {
+  const bySale = new Map<number, SaleProductRow[]>(saleIds.map((id) => [id, []]));
+  if (saleIds.length === 0) return bySale;
+  const rows = await db
+    .select({
+      saleId: saleItems.saleId,
+      courseId: courses.id,
+      courseSku: courses.internalPartnerProductId,
+      courseName: courses.name,
+      classId: courseClasses.id,
+      classSku: courseClasses.partnerSku,
+      className: courseClasses.name,
+      priceInCents: saleItems.priceInCents,
+      modalityId: courseClasses.modalityId,
+      periodId: courseClasses.periodId,
+    })
+    .from(saleItems)
+    .innerJoin(courses, eq(courses.id, saleItems.courseId))
+    .innerJoin(courseClasses, eq(courseClasses.id, saleItems.courseClassId))
+    .where(inArray(saleItems.saleId, saleIds))
+    .orderBy(asc(saleItems.saleId), asc(saleItems.position));
+  for (const { saleId, ...product } of rows) bySale.get(saleId)!.push(product);
+  return bySale;
+}
+
+export async function campaignPaymentMethods(db: Queryable, campaignId: string): Promise<string[] | undefined> {
+  const [row] = await db.select({ methods: campaigns.paymentMethods }).from(campaigns).where(eq(campaigns.id, campaignId));
+  return row?.methods;
+}
+
+export async function recordTransition(db: Queryable, saleId: number, from: string | null, to: string, at: Date): Promise<void> {
+  await db.insert(saleTransitions).values({ saleId, fromStatus: from, toStatus: to, createdAt: at });
+}
+
+export async function loadTransitions(db: Queryable, saleId: number) {
+  return db.select().from(saleTransitions).where(eq(saleTransitions.saleId, saleId)).orderBy(asc(saleTransitions.id));
+}
+
+/**
+ * The next `sequence` of a partner's events. The counter row stays locked until the transaction
+ * ends, so concurrent events of one partner get 1, 2, 3… in commit order, without gaps.
+ */
+export async function nextEventSequence(tx: Queryable, partnerId: string): Promise<number> {
+  const rows = await tx.execute<{ last_sequence: string }>(sql`
+    insert into partner_event_counters (partner_id, last_sequence) values (${partnerId}, 1)
+    on conflict (partner_id) do update set last_sequence = partner_event_counters.last_sequence + 1
+    returning last_sequence`);
+  return Number(rows[0]!.last_sequence);
+}

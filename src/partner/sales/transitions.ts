@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { sales } from '../../db/schema/index.js';
+import { ApiError } from '../../http/errors.js';
+import type { SaleEventName } from './event-payloads.js';
+import { storeEvent, type StoredEvent } from './events.js';
+import { isSaleState, transition, type SaleState } from './sale-states.js';
+import { lockSale, recordTransition, type NewSale, type SaleRow } from './sql.js';
+
+/** The sale's status changed between reading it and writing it. */
+export class SaleChangedMeanwhile extends ApiError {
+  constructor(saleId: number, from: string) {
+    super(409, 'SALE-013', `Sale ${saleId} is no longer ${from}; read it again`);
+  }
+}
+
+export class SaleNotFound extends ApiError {
+  constructor() {
+    super(400, 'SALE-001', 'Sale not found');
+  }
+}
+
+/** Columns a step may change besides the status; never the status, id or partner. */
+export type SaleChanges = Omit<Partial<NewSale>, 'id' | 'partnerId' | 'status' | 'createdAt'>;
+
+export interface TransitionRequest {
+  to: SaleState;
+  set?: SaleChanges;
+  /** The event this move causes, stored in the same transaction. */
+  event?: SaleEventName;
+}
+
+export interface TransitionResult {
+  sale: SaleRow;
+  event?: StoredEvent;
+}
+
+export const stateOf = (sale: SaleRow): SaleState => {
+  if (!isSaleState(sale.status)) throw new Error(`sale ${sale.id} has unknown status ${sale.status}`);
+  return sale.status;
+};
+
+/**
+ * Applies one move inside the caller's transaction: checks it against the state machine, updates
+ * the sale only while it is still in the state it was read in, records the move and stores the
+ * event it causes. Any refusal throws, and the caller's transaction writes nothing.
+ */
+export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'config' | 'clock'>, sale: SaleRow, request: TransitionRequest): Promise<TransitionResult> {
+  const from = stateOf(sale);
+  transition(sale.id, from, request.to);
+  const now = ctx.clock.now();
+  const [updated] = await tx
+    .update(sales)
+    .set({ ...request.set, status: request.to, updatedAt: now })
+    .where(and(eq(sales.id, sale.id), eq(sales.status, from)))
+    .returning();
+  if (!updated) throw new SaleChangedMeanwhile(sale.id, from);
+  if (from !== request.to) await recordTransition(tx, sale.id, from, request.to, now);
+  const event = request.event ? await storeEvent(tx, ctx.config, updated, request.event, now) : undefined;
+  return { sale: updated, event };
+}
+
+/**
+ * One step of a sale in its own transaction: locks the sale, lets `decide` choose the move from
+ * the sale as it is now, and applies it.
+ */
+export async function runStep(ctx: AppContext, saleId: number, decide: (sale: SaleRow) => TransitionRequest): Promise<TransitionResult> {
+  return ctx.db.transaction(async (tx) => {
+    const sale = await lockSale(tx, saleId);
+    if (!sale) throw new SaleNotFound();
+    return applyTransition(tx, ctx, sale, decide(sale));
+  });
+}
