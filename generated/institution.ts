@@ -422,7 +422,8 @@ export interface components {
              */
             percentual?: number;
             /**
-             * @description Days before the due date until which the discount applies; 0 or more.
+             * Format: int32
+             * @description Days before the due date until which the discount applies; 0 to 3650 (ten years).
              * @example 0
              */
             dias_desconto?: number;
@@ -493,7 +494,7 @@ export interface components {
          *     - `valorBoleto` a positive decimal string with at most 2 places (`1500`, `1500.5`, `1500.50`);
          *     - `dataVencimento` a real calendar date;
          *     - `tipoParcela`, `situacaoBaixa` and `responsavelFinanceiroTipoDocumento` from their lists, in any letter case;
-         *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 or more;
+         *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 to 3650;
          *     - `pagamento` amounts non-negative decimal strings with at most 2 places.
          */
         InstallmentSubmission: {
