@@ -11,6 +11,7 @@ import {
   ValidationFailed,
   type ErrorDetail,
 } from './errors.js';
+import { errorForLog, redactText } from './log-redaction.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {
@@ -83,12 +84,12 @@ export function errorHandler(): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = toApiError(error, req.method, req.path);
     if (!apiError) {
-      req.log.error({ err: error }, 'unexpected error');
+      req.log.error({ err: errorForLog(error) }, 'unexpected error');
       if (res.headersSent) return;
       res.status(500).type('json').json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
       return;
     }
-    req.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
+    req.log.info({ code: apiError.code, status: apiError.status }, redactText(apiError.message));
     if (res.headersSent) return;
     // `type` first: a route may have set another type (a page) before failing.
     res.status(apiError.status).set(apiError.headers ?? {}).type('json');
