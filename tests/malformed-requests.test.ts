@@ -108,6 +108,8 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
       const res = await request(t.app).get(`/v1/parcela/originais?${query}`).set(inst.headers);
       expect(res.status, query).toBe(200);
     }
+    const campaigns = await request(t.app).get('/campaigns?search=Black+Friday').set(partner.headers);
+    expect(campaigns.status).toBe(200);
     const unknown = await request(t.app).get('/v1/parcela/originais?produto=Receita+Nenhuma').set(inst.headers);
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('VALIDATION-001');
