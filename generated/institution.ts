@@ -499,7 +499,7 @@ export interface components {
          */
         InstallmentSubmission: {
             /** @description Student CPF, digits only. Required. */
-            alunoCpf?: string;
+            alunoCpf: string;
             /** @description Student registration (RA). */
             alunoRa?: string;
             /** @description CPF or CNPJ (any case). Default told by the document's length. */
@@ -540,13 +540,13 @@ export interface components {
             /** @description Contract number; the installment's `contrato_id`, and the agreement number of a `Negociacao` installment. */
             numeroContrato?: string;
             /** @description Required. Matricula, Rematricula, Mensalidade, Negociacao or Taxa_outros, in any letter case. */
-            tipoParcela?: string;
+            tipoParcela: string;
             /** @description Required. Principal, a positive decimal string with at most 2 places. */
-            valorBoleto?: string;
+            valorBoleto: string;
             /** @description On-time discounts; the best one gives `valor_adimplencia`. */
             descontosAdimplencia?: components["schemas"]["OnTimeDiscount"][];
             /** @description Required. Due date-time without zone; its date is the due date. */
-            dataVencimento?: components["schemas"]["LocalDateTime"];
+            dataVencimento: components["schemas"]["LocalDateTime"];
             /**
              * @description Settlement at the institution, in any letter case: `ABERTA` (open; the default), `PAGA` (paid
              *     at the institution: the installment becomes `PAGO`, `Pago na IES`, with the amounts of
