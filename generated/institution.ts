@@ -440,7 +440,8 @@ export interface components {
              */
             percentual?: number;
             /**
-             * @description Days before the due date until which the discount applies; 0 or more.
+             * Format: int32
+             * @description Days before the due date until which the discount applies; 0 to 3650 (ten years).
              * @example 0
              */
             dias_desconto?: number;
@@ -511,12 +512,12 @@ export interface components {
          *     - `valorBoleto` a positive decimal string with at most 2 places (`1500`, `1500.5`, `1500.50`);
          *     - `dataVencimento` a real calendar date;
          *     - `tipoParcela`, `situacaoBaixa` and `responsavelFinanceiroTipoDocumento` from their lists, in any letter case;
-         *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 or more;
+         *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 to 3650;
          *     - `pagamento` amounts non-negative decimal strings with at most 2 places.
          */
         InstallmentSubmission: {
             /** @description Student CPF, digits only. Required. */
-            alunoCpf?: string;
+            alunoCpf: string;
             /** @description Student registration (RA). */
             alunoRa?: string;
             /** @description CPF or CNPJ (any case). Default told by the document's length. */
@@ -557,13 +558,13 @@ export interface components {
             /** @description Contract number; the installment's `contrato_id`, and the agreement number of a `Negociacao` installment. */
             numeroContrato?: string;
             /** @description Required. Matricula, Rematricula, Mensalidade, Negociacao or Taxa_outros, in any letter case. */
-            tipoParcela?: string;
+            tipoParcela: string;
             /** @description Required. Principal, a positive decimal string with at most 2 places. */
-            valorBoleto?: string;
+            valorBoleto: string;
             /** @description On-time discounts; the best one gives `valor_adimplencia`. */
             descontosAdimplencia?: components["schemas"]["OnTimeDiscount"][];
             /** @description Required. Due date-time without zone; its date is the due date. */
-            dataVencimento?: components["schemas"]["LocalDateTime"];
+            dataVencimento: components["schemas"]["LocalDateTime"];
             /**
              * @description Settlement at the institution, in any letter case: `ABERTA` (open; the default), `PAGA` (paid
              *     at the institution: the installment becomes `PAGO`, `Pago na IES`, with the amounts of

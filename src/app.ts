@@ -6,6 +6,8 @@ import { DocsPages, docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './http/errors.js';
 import { httpLogger } from './http/logging.js';
+import { plainQueryString } from './http/query-string.js';
+import { rejectMalformedPath } from './http/request-path.js';
 import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
@@ -21,6 +23,8 @@ export interface AppOptions {
 export async function createApp(ctx: AppContext, options: AppOptions = {}): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
+  // Explicit, as Express 5's default: `a[b]=1` stays the name `a[b]`, never an object.
+  app.set('query parser', 'simple');
   app.use(httpLogger(ctx.logger));
 
   app.get('/health', (_req, res) => {
@@ -39,13 +43,16 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // Reference pages and raw documents: outside both APIs, no authentication.
   app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));
 
+  // Hosted payment pages (HTML) first: they answer a malformed link with a page of their own.
+  app.use(paymentPages(ctx));
+
+  app.use(rejectMalformedPath, plainQueryString);
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
   const validateResponses = ctx.config.validateResponses;
   app.use(mountApi({ doc: institution, authenticate: authenticateInstitution(ctx.db), routes: institutionRoutes(ctx), validateResponses }));
   app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
 
-  // Hosted payment pages (HTML) and the sandbox provider's operator API: outside both documents.
-  app.use(paymentPages(ctx));
+  // The sandbox provider's operator API: outside both documents.
   if (ctx.config.env !== 'production') app.use(sandboxApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));

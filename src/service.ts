@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runner } from 'graphile-worker';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import type { AppContext } from './context.js';
 import { createDatabase } from './db/client.js';
 import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
+import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker } from './jobs/worker.js';
 import { applyDueSchedules } from './partner/schedules.js';
@@ -68,7 +69,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let docs: DocsPages | undefined;
   if (options.role !== 'worker') {
     docs = new DocsPages(logger);
-    server = createServer(await createApp(ctx, { docs }));
+    server = createHttpServer(await createApp(ctx, { docs }), logger);
     await listen(server, config.port);
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
     docs.prepare(); // build missing or stale reference pages in the background

@@ -1,5 +1,17 @@
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, MethodNotAllowed, readablePath, UnsupportedCharset, ValidationFailed, type ErrorDetail } from './errors.js';
+import {
+  ApiError,
+  BodyNotDecodable,
+  BodyTooLarge,
+  MethodNotAllowed,
+  RangeNotSatisfiable,
+  readablePath,
+  TooManyFields,
+  UnsupportedCharset,
+  ValidationFailed,
+  type ErrorDetail,
+} from './errors.js';
+import { errorForLog, redactText } from './log-redaction.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {
@@ -25,19 +37,46 @@ function fromValidator(error: ValidatorError, method: string, path: string): Api
   }
 }
 
+/** What Express's body parsers and `send` attach to the errors they raise (http-errors). */
+interface HttpError {
+  type?: string;
+  status?: number;
+  code?: string;
+  limit?: number;
+  headers?: Record<string, string>;
+}
+
 /** Errors of Express's body parsers, by their `type`. */
-const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+const BODY_PARSER_ERRORS: Record<string, (error: HttpError) => ApiError> = {
   'entity.parse.failed': () => new ValidationFailed('The request body is not valid JSON'),
   'charset.unsupported': () => new UnsupportedCharset(),
   'encoding.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body uncompressed, or compressed with gzip, deflate or br'),
+  'entity.too.large': (error) => new BodyTooLarge('BODY-001', error.limit === undefined ? 'this route' : `${error.limit} bytes`),
+  'parameters.too.many': () => new TooManyFields(),
 };
 
-function toApiError(error: unknown, method: string, path: string): ApiError | undefined {
-  if (error instanceof ApiError) return error;
-  const bodyParserError = BODY_PARSER_ERRORS[(error as { type?: string })?.type ?? ''];
-  if (bodyParserError) return bodyParserError();
-  if (isValidatorError(error)) return fromValidator(error, method, path);
+/**
+ * The client errors that libraries under Express raise as http-errors: a path parameter the router
+ * cannot decode (`%zz`), a body whose `Content-Encoding` it does not carry (zlib), a `Range` past
+ * the end of a file (`send`).
+ */
+function fromHttpError(error: HttpError): ApiError | undefined {
+  if (error instanceof URIError && error.status === 400) {
+    return new ValidationFailed('The request path is not valid percent-encoded UTF-8 text', [{ path: 'path', message: 'must be percent-encoded UTF-8' }]);
+  }
+  if (error.status === 400 && error.code?.startsWith('Z_')) return new BodyNotDecodable();
+  if (error.status === 416) return new RangeNotSatisfiable(error.headers?.['Content-Range']);
   return undefined;
+}
+
+/** The `ApiError` an error stands for, or undefined when it is a fault of this service (a 500). */
+export function toApiError(error: unknown, method: string, path: string): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const bodyParserError = BODY_PARSER_ERRORS[(error as HttpError).type ?? ''];
+  if (bodyParserError) return bodyParserError(error as HttpError);
+  if (isValidatorError(error)) return fromValidator(error, method, path);
+  return fromHttpError(error as HttpError);
 }
 
 /** The one place where a thrown error becomes a response: `{code, message, details?}`, never a stack. */
@@ -45,14 +84,15 @@ export function errorHandler(): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = toApiError(error, req.method, req.path);
     if (!apiError) {
-      req.log.error({ err: error }, 'unexpected error');
+      req.log.error({ err: errorForLog(error) }, 'unexpected error');
       if (res.headersSent) return;
-      res.status(500).json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
+      res.status(500).type('json').json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
       return;
     }
-    req.log.info({ code: apiError.code, status: apiError.status }, apiError.message);
+    req.log.info({ code: apiError.code, status: apiError.status }, redactText(apiError.message));
     if (res.headersSent) return;
-    res.status(apiError.status).set(apiError.headers ?? {});
+    // `type` first: a route may have set another type (a page) before failing.
+    res.status(apiError.status).set(apiError.headers ?? {}).type('json');
     res.json({ code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) });
   };
 }

@@ -69,6 +69,24 @@ export class BodyTooLarge extends ApiError {
   }
 }
 
+export class TooManyFields extends ApiError {
+  constructor() {
+    super(413, 'BODY-001', 'The form has more fields than any page of this service sends');
+  }
+}
+
+export class BodyNotDecodable extends ApiError {
+  constructor() {
+    super(400, 'BODY-002', 'The body does not decompress as its Content-Encoding says: send it uncompressed without Content-Encoding, or compressed as declared');
+  }
+}
+
+export class RangeNotSatisfiable extends ApiError {
+  constructor(contentRange: string | undefined) {
+    super(416, 'RANGE-001', 'The requested Range lies outside the document', undefined, contentRange ? { 'Content-Range': contentRange } : undefined);
+  }
+}
+
 export class BatchTooLarge extends ApiError {
   constructor(field: string, max: number, received: number) {
     super(413, 'BATCH-001', `A batch holds at most ${max} items; ${field} has ${received}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { errorForLog, redactUrl } from './log-redaction.js';
 
 /** Header values that must never reach a log line. */
 export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization'];
@@ -29,6 +30,14 @@ export function httpLogger(logger: Logger) {
       const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
+    },
+    serializers: {
+      req: (req: { url?: string }) => ({ ...req, ...(req.url ? { url: redactUrl(req.url) } : {}) }),
+      res: (res: { headers?: Record<string, unknown> }) => {
+        const location = res.headers?.location;
+        return typeof location === 'string' ? { ...res, headers: { ...res.headers, location: redactUrl(location) } } : res;
+      },
+      err: errorForLog,
     },
     customLogLevel(_req, res, error) {
       if (error || res.statusCode >= 500) return 'error';

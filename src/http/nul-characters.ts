@@ -1,48 +1,89 @@
 import type { RequestHandler } from 'express';
 import { ValidationFailed } from './errors.js';
 
+/** True when PostgreSQL cannot store a string as text. */
+type TextTest = (text: string) => boolean;
+
+const hasNul: TextTest = (text) => text.includes('\u0000');
+// A UTF-16 half of a pair standing alone: no UTF-8 encoding exists for it.
+const LONE_SURROGATE = /\p{Cs}/u;
+const hasLoneSurrogate: TextTest = (text) => LONE_SURROGATE.test(text);
+
 /**
- * Path of the first string holding U+0000 in a parsed value, from `path`: `body.courses[0].name`
- * from `body`, `courses[0].name` from `''` (a member name holding it gives its object's path).
+ * Path of the first string (member names included: one gives its object's path) in a parsed value
+ * that fails `test`. Walks with its own stack, not by recursion: a body nested 50,000 levels deep
+ * (cheap to send, parsed by JSON.parse) would exhaust the call stack.
  */
-export function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = findNul(item, `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = findNul(key, path) ?? findNul(item, path ? `${path}.${key}` : key);
-      if (found !== undefined) return found;
+function findString(root: unknown, rootPath: string, test: TextTest): string | undefined {
+  const stack: [unknown, string][] = [[root, rootPath]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (test(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        stack.push([item, path ? `${path}.${key}` : key], [key, path]);
+      }
     }
   }
   return undefined;
 }
 
-const NUL_SEEN = Symbol('body may hold NUL');
+/**
+ * Path of the first string holding U+0000 in a parsed value, from `path`: `body.courses[0].name`
+ * from `body`, `courses[0].name` from `''` (a member name holding it gives its object's path).
+ */
+export const findNul = (value: unknown, path: string): string | undefined => findString(value, path, hasNul);
+
+/** As `findNul`, for a lone surrogate (`"\ud800"`), which PostgreSQL cannot store either. */
+export const findLoneSurrogate = (value: unknown, path: string): string | undefined => findString(value, path, hasLoneSurrogate);
+
+const SCANNED = Symbol('what the raw body may hold');
+
+interface Scan {
+  nul: boolean;
+  surrogate: boolean;
+}
 
 /**
  * `verify` hook of the JSON body parser: a NUL in a JSON text is written `\u0000` (or, invalid, as
- * a raw byte), so a body without either holds none, and the walk of its (perhaps 10,000-item)
- * tree, a tenth of a second, is skipped.
+ * a raw byte) and a lone surrogate only as an escape (`\ud800`: raw bytes of one are not UTF-8 and
+ * decode as U+FFFD), so a body without either holds none, and the walk of its (perhaps
+ * 10,000-item) tree, a tenth of a second, is skipped.
  */
 export function scanBodyForNul(req: object, _res: unknown, buffer: Buffer): void {
-  (req as Record<symbol, boolean>)[NUL_SEEN] = buffer.indexOf('\\u0000') >= 0 || buffer.indexOf(0) >= 0;
+  const scan: Scan = {
+    nul: buffer.indexOf('\\u0000') >= 0 || buffer.indexOf(0) >= 0,
+    surrogate: buffer.indexOf('\\ud') >= 0 || buffer.indexOf('\\uD') >= 0,
+  };
+  (req as Record<symbol, Scan>)[SCANNED] = scan;
 }
 
 /** Unless the raw body was scanned clean, the parsed one is walked. */
-const mayHoldNul = (req: object) => (req as Record<symbol, boolean | undefined>)[NUL_SEEN] !== false;
+const scanned = (req: object): Scan => (req as Record<symbol, Scan | undefined>)[SCANNED] ?? { nul: true, surrogate: true };
+
+/** A path cut to a readable length: a body nested 50,000 deep would otherwise name a 150 kB field. */
+const shortPath = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
+
+function refuse(path: string, what: string, rule: string): ValidationFailed {
+  const shown = shortPath(path);
+  return new ValidationFailed(`The request does not match the contract: ${shown} contains ${what}`, [{ path: shown, message: rule }]);
+}
 
 /**
- * PostgreSQL text cannot hold U+0000: refuse it up front with VALIDATION-001 naming the field,
- * rather than letting the database fail the request with a 500.
+ * PostgreSQL text can hold neither U+0000 nor a lone surrogate: refuse them up front with
+ * VALIDATION-001 naming the field, rather than letting the database fail the request with a 500.
  */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
-  const path = (mayHoldNul(req) ? findNul(req.body, 'body') : undefined) ?? findNul(req.query, 'query') ?? findNul(req.params, 'params');
-  if (!path) return next();
-  next(new ValidationFailed(`The request does not match the contract: ${path} contains the NUL character`, [{ path, message: 'must not contain the NUL character (\\u0000)' }]));
+  const scan = scanned(req);
+  const nul = (scan.nul ? findNul(req.body, 'body') : undefined) ?? findNul(req.query, 'query') ?? findNul(req.params, 'params');
+  if (nul) return next(refuse(nul, 'the NUL character', 'must not contain the NUL character (\\u0000)'));
+  const surrogate =
+    (scan.surrogate ? findLoneSurrogate(req.body, 'body') : undefined) ?? findLoneSurrogate(req.query, 'query') ?? findLoneSurrogate(req.params, 'params');
+  if (surrogate) return next(refuse(surrogate, 'a lone surrogate', 'must be valid Unicode text: a lone surrogate (\\ud800-\\udfff) has no UTF-8 form'));
+  next();
 };

@@ -3,9 +3,10 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
+import { DATE_FORMATS } from '../dates.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
-import { rawArrayBody } from './raw-body.js';
+import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -125,16 +126,22 @@ function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
  */
 export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
   const router = Router();
+  const operations = listOperations(options.doc);
+  const rawArrays = operations.flatMap((o) => {
+    const member = options.routes[o.operationId as OperationId]?.rawArray;
+    return member ? [{ path: o.path, method: o.method, member }] : [];
+  });
   const validator = OpenApiValidator.middleware({
-    apiSpec: structuredClone(options.doc) as never,
+    apiSpec: rawArrayItemsAsObjects(structuredClone(options.doc), rawArrays) as never,
     validateRequests: { allErrors: true },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     ignoreUndocumented: true,
     // 'fast' checks date shapes only: 2026-02-30 would pass and then fail in PostgreSQL with a 500.
     ajvFormats: { mode: 'full' },
+    // Dates as the code reads them (src/dates.ts): 0000-01-01 or a leap second would pass 'full'.
+    formats: DATE_FORMATS,
   });
-  const operations = listOperations(options.doc);
   // Static segments first, so that `/sales/purchase/x` never falls into a templated sibling.
   const paths = [...new Set(operations.map((o) => o.path))].sort(
     (a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0),

@@ -74,3 +74,25 @@ export function rawElements(req: { method: string; path: string }): RawElements 
   if (!raw) throw new Error(`no raw elements on ${req.method} ${req.path}: the route must use rawArrayBody`);
   return raw;
 }
+
+type SchemaNode = { [key: string]: unknown };
+
+/**
+ * The document as the validator sees it: the items of each raw array member only have to be
+ * objects, since the validator gets the `{}` stand-ins (`rawArrayBody`); their fields, `required`
+ * ones included, are the worker's to check against the full item schema, item by item.
+ */
+export function rawArrayItemsAsObjects<Doc extends { paths: Record<string, unknown> }>(
+  doc: Doc,
+  rawArrays: { path: string; method: string; member: string }[],
+): Doc {
+  for (const { path, method, member } of rawArrays) {
+    const operation = (doc.paths[path] as SchemaNode | undefined)?.[method] as SchemaNode | undefined;
+    const content = (operation?.requestBody as SchemaNode | undefined)?.content as Record<string, SchemaNode> | undefined;
+    const properties = (content?.['application/json']?.schema as SchemaNode | undefined)?.properties as Record<string, SchemaNode> | undefined;
+    const array = properties?.[member];
+    if (!array?.items) throw new Error(`${method} ${path}: no array member ${member} to keep raw`);
+    array.items = { type: 'object' };
+  }
+  return doc;
+}

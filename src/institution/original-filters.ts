@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lte, sql, type Column, type SQL } from 'drizzle-
 import type { operations } from '../../generated/institution.js';
 import { installments } from '../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../http/errors.js';
-import { datePart } from '../local-date.js';
+import { parseLocalDateTime } from '../dates.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from './installment-rules.js';
 
 export type OriginalsQuery = NonNullable<operations['listOriginalInstallments']['parameters']['query']>;
@@ -31,9 +31,9 @@ export const daysLate = (today: string) => sql<number>`(case
   else 0 end)::int`;
 
 /** `YYYY-MM-DD` of a filter value (a date or a date-time without zone). */
-export function filterDate(name: string, value: string): string {
-  const date = datePart(value);
-  if (!date) throw new ValidationFailed(`query.${name} ${value} is not a real date`, [{ path: `query.${name}`, message: 'must be a real date' }]);
+export function filterDate(name: string, value: unknown): string {
+  const date = parseLocalDateTime(value);
+  if (!date) throw new ValidationFailed(`query.${name} ${String(value)} is not a real date`, [{ path: `query.${name}`, message: 'must be a real date' }]);
   return date;
 }
 

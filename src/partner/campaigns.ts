@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
 import type { AppContext } from '../context.js';
+import { parseDateTime } from '../dates.js';
 import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { campaignCourses, campaigns } from '../db/schema/index.js';
@@ -59,8 +60,11 @@ async function selectCourses(db: Queryable, partnerId: string, input: CampaignIn
 }
 
 function schedule(input: CampaignInput, now: Date): { startsAt: Date; endsAt: Date | null } {
-  const startsAt = input.startsAt !== undefined ? new Date(input.startsAt) : now;
-  const endsAt = input.endsAt !== undefined ? new Date(input.endsAt) : null;
+  // The contract's validator reads dates with the same parser; undefined here is a value it never lets through.
+  const startsAt = input.startsAt !== undefined ? parseDateTime(input.startsAt) : now;
+  const endsAt = input.endsAt !== undefined ? parseDateTime(input.endsAt) : null;
+  if (!startsAt) throw new CampaignEndsBeforeStart(`startsAt ${input.startsAt} is not a date-time`, { field: 'startsAt', detail: 'must be an RFC 3339 date-time' });
+  if (endsAt === undefined) throw new CampaignEndsBeforeStart(`${input.endsAt} is not a date-time`, { detail: 'must be an RFC 3339 date-time' });
   if (endsAt && endsAt.getTime() <= startsAt.getTime()) {
     throw new CampaignEndsBeforeStart(`${input.endsAt} is not after startsAt ${startsAt.toISOString()}`, { detail: 'must be after startsAt' });
   }

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/partner.js';
+import { parseDateTime } from '../dates.js';
 import type { CourseRow } from './catalogue-views.js';
 import { ruleError } from './rule-error.js';
 
@@ -98,7 +99,8 @@ export function classGracePeriod(input: CourseClassInput, floor: number, source:
 /** Rule 6: an expiry already past would hide the class at once; almost surely a mistake. */
 export function checkExpiry(input: CourseClassInput, now: Date): Date | null {
   if (input.expiresAt == null) return null;
-  const expiresAt = new Date(input.expiresAt);
+  const expiresAt = parseDateTime(input.expiresAt);
+  if (!expiresAt) throw new ClassExpiryNotInFuture(`${input.expiresAt} is not a date-time`, { detail: 'must be an RFC 3339 date-time' });
   if (expiresAt.getTime() <= now.getTime()) {
     throw new ClassExpiryNotInFuture(`${input.expiresAt} is not in the future (now ${now.toISOString()})`, { detail: 'must be in the future' });
   }

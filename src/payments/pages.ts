@@ -1,6 +1,8 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { toApiError } from '../http/error-handler.js';
+import { redactText } from '../http/log-redaction.js';
+import { isReadablePath } from '../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from './provider.js';
@@ -39,7 +41,12 @@ const backToPage = (req: Request, res: Response, notice: Notice) => res.redirect
  */
 export function paymentPages(ctx: AppContext): Router {
   const router = Router();
-  router.use('/pay', express.urlencoded({ extended: false, limit: '10kb' }));
+  const notFound = (res: Response, status = 404) =>
+    res.status(status).type('html').send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
+  // A link whose token the router cannot decode (`%zz`) or that holds NUL is no link of ours.
+  router.use('/pay', (req, res, next) => (isReadablePath(req.path) ? next() : notFound(res)));
+  // The card form has five fields: 20 are plenty, and a flood of them is refused (413 BODY-001).
+  router.use('/pay', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 }));
   router.use('/pay', (_req, res, next) => {
     res.set({ 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", 'Referrer-Policy': 'no-referrer' });
     next();
@@ -61,17 +68,17 @@ export function paymentPages(ctx: AppContext): Router {
   );
 
   // People get a page, not JSON: a refused card comes back with the page and the reason.
-  const htmlErrors: ErrorRequestHandler = async (error, req, res, next) => {
-    if (!(error instanceof ApiError)) return next(error);
-    req.log.info({ code: error.code, status: error.status }, error.message);
-    if (error.status === 404 || !req.params.token) {
-      res.status(error.status).type('html').send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
-      return;
-    }
+  const htmlErrors: ErrorRequestHandler = async (thrown, req, res, next) => {
+    const error = toApiError(thrown, req.method, req.path);
+    if (!error) return next(thrown);
+    req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+    if (error.status === 404 || !req.params.token) return notFound(res, error.status);
     try {
       const view = await openPaymentPage(ctx, String(req.params.token));
       res.status(error.status).type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(String(req.params.token))}`, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true }));
     } catch (inner) {
+      // The token itself is unknown: the original status, on the page for links that do not exist.
+      if (toApiError(inner, req.method, req.path)?.status === 404) return notFound(res, error.status);
       next(inner);
     }
   };
