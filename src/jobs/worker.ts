@@ -2,6 +2,7 @@ import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
+import applySaleSchedule from './apply-sale-schedule.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -9,6 +10,7 @@ export function taskList(ctx: AppContext): TaskList {
     'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
+    'apply-sale-schedule': applySaleSchedule(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

@@ -11,3 +11,5 @@ export * from './installment-submissions.js';
 export * from './payments.js';
 // Partner sales: sales, their items and transitions, and the sale events outbox.
 export * from './sales.js';
+// The hosted checkout of sales: the buyer's last activity.
+export * from './checkout.js';
