@@ -9,6 +9,8 @@ import { httpLogger } from './http/logging.js';
 import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
+import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
+import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './payments/pages.js';
 import { sandboxApi } from './payments/sandbox-api.js';
 
@@ -46,7 +48,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
 
   // Hosted payment pages (HTML) and the sandbox provider's operator API: outside both documents.
   app.use(paymentPages(ctx));
-  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx));
+  app.use(checkoutPages(ctx));
+  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());

@@ -10,9 +10,10 @@ import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
 import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
+import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...saleCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -52,6 +53,8 @@ export async function main(argv: string[]): Promise<number> {
       'first-transfer': { type: 'string' },
       'first-transfer-days': { type: 'string' },
       'second-transfer-days': { type: 'string' },
+      // sale:*
+      sale: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

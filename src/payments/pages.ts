@@ -2,6 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
+import { HOSTED_PAGE_HEADERS } from './html.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from './provider.js';
 
@@ -40,7 +41,7 @@ export function paymentPages(ctx: AppContext): Router {
   const router = Router();
   router.use('/pay', express.urlencoded({ extended: false, limit: '10kb' }));
   router.use('/pay', (_req, res, next) => {
-    res.set({ 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", 'Referrer-Policy': 'no-referrer' });
+    res.set(HOSTED_PAGE_HEADERS);
     next();
   });
 

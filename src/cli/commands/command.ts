@@ -20,6 +20,8 @@ export interface CommandOptions {
   'first-transfer'?: string;
   'first-transfer-days'?: string;
   'second-transfer-days'?: string;
+  // sale:*
+  sale?: string;
 }
 
 export interface Command {
