@@ -11,6 +11,8 @@ import { rejectMalformedPath } from './http/request-path.js';
 import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
+import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
+import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './payments/pages.js';
 import { sandboxApi } from './payments/sandbox-api.js';
 
@@ -43,8 +45,9 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // Reference pages and raw documents: outside both APIs, no authentication.
   app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));
 
-  // Hosted payment pages (HTML) first: they answer a malformed link with a page of their own.
+  // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
   app.use(paymentPages(ctx));
+  app.use(checkoutPages(ctx));
 
   app.use(rejectMalformedPath, plainQueryString);
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
@@ -52,8 +55,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(mountApi({ doc: institution, authenticate: authenticateInstitution(ctx.db), routes: institutionRoutes(ctx), validateResponses }));
   app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
 
-  // The sandbox provider's operator API: outside both documents.
-  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx));
+  // The sandbox operator API (charges and sales): outside both documents, never in production.
+  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());

@@ -12,6 +12,7 @@ import { migrateDatabase } from './db/migrate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker } from './jobs/worker.js';
+import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
 import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
 
@@ -78,6 +79,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // Schedules that came due while no worker ran (campaign starts and ends, class expiries).
     const swept = await db.transaction((tx) => applyDueSchedules(tx, ctx.clock.now()));
     logger.info(swept, 'start-up sweep of catalogue schedules');
+    // Sale deadlines, invoice due times and abandoned carts missed while down.
+    logger.info(await sweepSaleSchedules(ctx), 'start-up sweep of sale schedules');
   }
   const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 

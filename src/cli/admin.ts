@@ -11,9 +11,10 @@ import { UsageError, type Command } from './commands/command.js';
 import { closingCommands } from './commands/closings.js';
 import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
+import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands, ...saleCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -61,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
       // closing:run, closing:show
       month: { type: 'string' },
       reopen: { type: 'boolean', default: false },
+      // sale:*
+      sale: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

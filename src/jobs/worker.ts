@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
+import applySaleSchedule from './apply-sale-schedule.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -11,6 +12,7 @@ export function taskList(ctx: AppContext): TaskList {
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
     'close-statement-month': closeStatementMonth(ctx),
+    'apply-sale-schedule': applySaleSchedule(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

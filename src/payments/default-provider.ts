@@ -1,14 +1,13 @@
 import type { AppContext } from '../context.js';
 import { settleInstallmentCharge } from '../institution/installment-payments.js';
+import { confirmSaleCharge, saleInvoiceExpired } from '../partner/sales/checkout/sale-charges.js';
 import type { PaymentProvider } from './provider.js';
 import { createSandboxProvider } from './sandbox.js';
 
 /**
- * The provider of this deployment with the listener of every kind of charge. Only the sandbox
+ * The provider of this deployment with the listeners of every kind of charge. Only the sandbox
  * exists today; a real provider is chosen here (by configuration) when one is contracted.
  */
 export function paymentProvider(ctx: AppContext): PaymentProvider {
-  return createSandboxProvider(ctx.clock, {
-    installment: settleInstallmentCharge(ctx.clock),
-  });
+  return createSandboxProvider(ctx.clock, { installment: settleInstallmentCharge(ctx.clock), sale: confirmSaleCharge(ctx) }, { sale: saleInvoiceExpired(ctx) });
 }

@@ -23,3 +23,9 @@ export class InvalidAmount extends ApiError {
     super(400, 'PAYMENT-004', `The amount must be between 1 and ${maxCents} cents; got ${amountCents}`);
   }
 }
+
+export class ChargeNotPaid extends ApiError {
+  constructor(id: string, status: string) {
+    super(400, 'PAYMENT-006', `Charge ${id} is ${status}; only a paid charge can be refunded or charged back`);
+  }
+}

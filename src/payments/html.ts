@@ -22,6 +22,15 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]!) : ''), ''));
 }
 
+/** Headers of every hosted page: no caching, no framing, no sniffing, no referrer, only inline styles and own forms. */
+export const HOSTED_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+};
+
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
 /** `123456` → `R$ 1.234,56`. */
@@ -46,7 +55,8 @@ export function page(title: string, body: SafeHtml): string {
   .notice { padding: .7rem 1rem; border-radius: .4rem; background: #e8f4fd; } .error { background: #fde8e8; }
   .sandbox { border: 2px dashed #f0b429; padding: .2rem .6rem; border-radius: .4rem; font-size: .85rem; }
   form.inline { display: inline; } code { word-break: break-all; }
-  label { display: block; margin: .4rem 0; } input { padding: .3rem; }
+  label { display: block; margin: .4rem 0; } input, select { padding: .3rem; }
+  .field-error { color: #b42318; font-size: .9rem; margin: 0 0 .4rem; }
   button { padding: .45rem .9rem; margin: .3rem .3rem .3rem 0; cursor: pointer; }
 </style>
 </head>

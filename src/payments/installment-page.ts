@@ -17,7 +17,14 @@ export const NOTICES = {
 export type Notice = keyof typeof NOTICES;
 
 const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
-const STATUS_NAMES: Record<Charge['status'], string> = { PENDING: 'Aguardando pagamento', PAID: 'Pago', EXPIRED: 'Expirado', DECLINED: 'Recusado' };
+export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
+  PENDING: 'Aguardando pagamento',
+  PAID: 'Pago',
+  EXPIRED: 'Expirado',
+  DECLINED: 'Recusado',
+  REFUNDED: 'Estornado',
+  CHARGED_BACK: 'Contestado (chargeback)',
+};
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 
 function chargeRow(base: string, charge: Charge): SafeHtml {
@@ -27,7 +34,7 @@ function chargeRow(base: string, charge: Charge): SafeHtml {
   return html`<tr>
     <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
     <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}</td>
-    <td>${STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</td>
+    <td>${CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</td>
   </tr>
   ${pending ? html`<tr><td colspan="3">
     ${charge.pixCode ? html`Pix copia e cola: <code>${charge.pixCode}</code>` : ''}

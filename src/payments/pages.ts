@@ -4,6 +4,7 @@ import { toApiError } from '../http/error-handler.js';
 import { redactText } from '../http/log-redaction.js';
 import { isReadablePath } from '../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
+import { HOSTED_PAGE_HEADERS } from './html.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from './provider.js';
 
@@ -48,7 +49,7 @@ export function paymentPages(ctx: AppContext): Router {
   // The card form has five fields: 20 are plenty, and a flood of them is refused (413 BODY-001).
   router.use('/pay', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 }));
   router.use('/pay', (_req, res, next) => {
-    res.set({ 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", 'Referrer-Policy': 'no-referrer' });
+    res.set(HOSTED_PAGE_HEADERS);
     next();
   });
 

@@ -7,9 +7,9 @@ import type { Queryable } from '../db/client.js';
  */
 
 export type PaymentMethod = 'PIX' | 'BOLETO' | 'CARD';
-export type ChargeStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'DECLINED';
+export type ChargeStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'DECLINED' | 'REFUNDED' | 'CHARGED_BACK';
 
-/** What a charge pays for: `installment` (institution receivables), later `sale` (partner checkout). */
+/** What a charge pays for: `installment` (institution receivables, a uuid) or `sale` (partner checkout, the sale id). */
 export interface ChargeReference {
   kind: string;
   id: string;
@@ -76,4 +76,6 @@ export interface PaymentProvider {
   simulatePayment(db: Queryable, id: string, options?: { amountCents?: number }): Promise<Charge>;
   /** Sandbox: a pending Pix or bank slip expires unpaid. */
   simulateExpiry(db: Queryable, id: string): Promise<Charge>;
+  /** A paid charge given back to the payer (`REFUNDED`) or contested by them (`CHARGED_BACK`). */
+  reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK'): Promise<Charge>;
 }

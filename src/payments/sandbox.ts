@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { addDays, localDate, startOfLocalDay } from '../local-date.js';
-import { ChargeNotFound, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
+import { ChargeNotFound, ChargeNotPaid, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
 import { MAX_CARD_INSTALLMENTS, type Charge, type ChargeListeners, type ChargeReference, type CreateChargeInput, type PaymentProvider } from './provider.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
@@ -22,7 +22,7 @@ export const toCharge = (row: ChargeRow): Charge => ({
   paidAmountCents: row.paidAmountCents,
   description: row.description,
   payer: { name: row.payerName, document: row.payerDocument },
-  reference: { kind: row.referenceKind, id: row.referenceId },
+  reference: { kind: row.referenceKind, id: row.referenceId ?? String(row.saleId) },
   pixCode: row.pixCode,
   digitableLine: row.digitableLine,
   card: row.cardBrand && row.cardLastFour ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 } : null,
@@ -32,12 +32,26 @@ export const toCharge = (row: ChargeRow): Charge => ({
   createdAt: row.createdAt,
 });
 
+const SALE = 'sale';
+
+/** A sale is referenced by its integer id, anything else by a uuid. */
+const referenceColumns = (reference: ChargeReference) =>
+  reference.kind === SALE
+    ? { referenceKind: SALE, referenceId: null, saleId: Number(reference.id) }
+    : { referenceKind: reference.kind, referenceId: reference.id, saleId: null };
+
+const referenceIs = (reference: ChargeReference) =>
+  reference.kind === SALE
+    ? and(eq(paymentCharges.referenceKind, SALE), eq(paymentCharges.saleId, Number(reference.id)))
+    : and(eq(paymentCharges.referenceKind, reference.kind), eq(paymentCharges.referenceId, reference.id));
+
 /**
  * The sandbox provider: charges live in `payment_charges`; nothing leaves the service. Pix and bank
  * slips stay pending until simulated paid or expired (or the day ends: they quote the amount owed
- * that day); cards are decided at once by the documented test numbers.
+ * that day); cards are decided at once by the documented test numbers. `expiryListeners` hear of
+ * an expiry simulated by the operator; expiries found by time are the schedules' to report.
  */
-export function createSandboxProvider(clock: Clock, listeners: ChargeListeners): PaymentProvider {
+export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, expiryListeners: ChargeListeners = {}): PaymentProvider {
   async function notifyPaid(db: Queryable, charge: Charge): Promise<void> {
     const listener = listeners[charge.reference.kind];
     if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
@@ -68,8 +82,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       description: input.description,
       payerName: input.payer.name,
       payerDocument: input.payer.document,
-      referenceKind: input.reference.kind,
-      referenceId: input.reference.id,
+      ...referenceColumns(input.reference),
       createdAt: now,
       updatedAt: now,
     };
@@ -123,7 +136,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       const rows = await db
         .select({ id: paymentCharges.id })
         .from(paymentCharges)
-        .where(and(eq(paymentCharges.referenceKind, reference.kind), eq(paymentCharges.referenceId, reference.id)))
+        .where(referenceIs(reference))
         .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.id));
       const charges = await Promise.all(rows.map((r) => load(db, r.id, false)));
       return charges.filter((c): c is ChargeRow => c !== undefined).map(toCharge);
@@ -149,7 +162,16 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PENDING') throw new ChargeNotPending(id, row.status);
       const [expired] = await db.update(paymentCharges).set({ status: 'EXPIRED', updatedAt: clock.now() }).where(eq(paymentCharges.id, id)).returning();
-      return toCharge(expired!);
+      const charge = toCharge(expired!);
+      await expiryListeners[charge.reference.kind]?.(db, charge);
+      return charge;
+    },
+    async reverse(db, id, status) {
+      const row = await load(db, id, true);
+      if (!row) throw new ChargeNotFound(id);
+      if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
+      const [reversed] = await db.update(paymentCharges).set({ status, updatedAt: clock.now() }).where(eq(paymentCharges.id, id)).returning();
+      return toCharge(reversed!);
     },
   };
 }

@@ -28,6 +28,8 @@ export interface CommandOptions {
   // closing:run, closing:show
   month?: string;
   reopen?: boolean;
+  // sale:*
+  sale?: string;
 }
 
 export interface Command {

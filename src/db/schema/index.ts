@@ -13,3 +13,5 @@ export * from './payments.js';
 export * from './statements.js';
 // Partner sales: sales, their items and transitions, and the sale events outbox.
 export * from './sales.js';
+// The hosted checkout of sales: the buyer's last activity.
+export * from './checkout.js';

@@ -1,11 +1,14 @@
-import { bigint, date, integer, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, check, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.js';
 import { installments } from './installments.js';
+import { sales } from './sales.js';
 import { institutions } from './tenants.js';
 
 /**
  * Charges of the payment provider (the sandbox for now): Pix, bank slip or card, in integer cents.
- * `referenceKind` + `referenceId` say what the charge pays (an installment, later a sale).
+ * `referenceKind` says what the charge pays: an installment (`referenceId`) or a sale (`saleId`),
+ * exactly one of the two.
  */
 export const paymentCharges = pgTable(
   'payment_charges',
@@ -14,7 +17,7 @@ export const paymentCharges = pgTable(
     provider: text().notNull(),
     /** PIX, BOLETO or CARD. */
     method: text().notNull(),
-    /** PENDING, PAID, EXPIRED or DECLINED. */
+    /** PENDING, PAID, EXPIRED, DECLINED, REFUNDED or CHARGED_BACK. */
     status: text().notNull(),
     amountCents: bigint({ mode: 'number' }).notNull(),
     paidAmountCents: bigint({ mode: 'number' }),
@@ -22,7 +25,10 @@ export const paymentCharges = pgTable(
     payerName: text(),
     payerDocument: text().notNull(),
     referenceKind: text().notNull(),
-    referenceId: uuid().notNull(),
+    /** The installment paid, for `referenceKind` installment. */
+    referenceId: uuid(),
+    /** The sale paid at its checkout, for `referenceKind` sale. */
+    saleId: integer().references(() => sales.id),
     /** Pix copy-and-paste text. */
     pixCode: text(),
     /** Bank slip digitable line. */
@@ -37,7 +43,11 @@ export const paymentCharges = pgTable(
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  (t) => [index().on(t.referenceKind, t.referenceId)],
+  (t) => [
+    index().on(t.referenceKind, t.referenceId),
+    index('payment_charges_sale').on(t.saleId, t.createdAt),
+    check('payment_charges_one_reference', sql`num_nonnulls(${t.referenceId}, ${t.saleId}) = 1 and (${t.saleId} is null) = (${t.referenceKind} <> 'sale')`),
+  ],
 );
 
 /** The hosted payment page of an installment: one stable link per installment. */

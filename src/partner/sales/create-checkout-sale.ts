@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/client.js';
 import { saleItems, sales } from '../../db/schema/index.js';
 import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
+import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
 import { checkoutUrlOf } from './events.js';
 import { buyerColumns } from './sale-flow.js';
 import { API_CREATOR, assertCpf, newCheckoutToken, SALE_PRODUCT_TYPE, SaleIdempotencyKeyReused, SalePriceAboveSum } from './sales.rules.js';
@@ -85,6 +86,7 @@ export async function createCheckoutSale(ctx: AppContext, partnerId: string, inp
       if (!row) throw new KeyTaken();
       await tx.insert(saleItems).values(products.map((p, position) => ({ saleId: row.id, position, courseId: p.course.id, courseClassId: p.courseClass.id, priceInCents: p.priceInCents })));
       await recordTransition(tx, row.id, null, 'not_logged', now);
+      await scheduleSaleExpiry(tx, row);
       return row;
     });
     return answer(ctx, sale, false);

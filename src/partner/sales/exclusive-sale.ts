@@ -8,6 +8,7 @@ import { CampaignClassNotOfCourse, CampaignCourseNotFound, CampaignCourseRepeate
 import { findCampaign } from '../campaign-views.js';
 import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns.js';
 import { getPartnerSettings } from '../partner-settings.js';
+import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
 import { checkoutUrlOf } from './events.js';
 import { buyerColumns } from './sale-flow.js';
 import { listStatusName } from './sale-states.js';
@@ -127,6 +128,7 @@ export async function createExclusiveSale(ctx: AppContext, partnerId: string, in
       selection.selected.map((s, position) => ({ saleId: row.id, position, courseId: s.course.id, courseClassId: s.courseClass.id, priceInCents: s.priceInCents })),
     );
     await recordTransition(tx, row.id, null, 'not_logged', now);
+    await scheduleSaleExpiry(tx, row);
     return row;
   });
   return toExclusiveSale(ctx, sale, selection.selected, input.full_name ?? null);

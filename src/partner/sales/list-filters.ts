@@ -1,4 +1,5 @@
-import { addDays, isCalendarDate } from '../../local-date.js';
+import { isCalendarDate } from '../../dates.js';
+import { addDays } from '../../local-date.js';
 import { nameKeyOf } from './sale-flow.js';
 import { statesNamed, type SaleState } from './sale-states.js';
 

@@ -1,0 +1,36 @@
+import { systemClock } from '../../clock.js';
+import { loadConfig } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import { createLogger } from '../../http/logging.js';
+import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from '../../partner/sales/checkout/operator.js';
+import { lookupStatusName } from '../../partner/sales/sale-states.js';
+import { stateOf } from '../../partner/sales/transitions.js';
+import { UsageError, type Command } from './command.js';
+
+const DESCRIPTIONS: Record<OperatorAction, string> = {
+  cancel: 'cancel a confirmed sale (purchaseCancelled)',
+  refund: 'refund the paid charges of a confirmed sale and cancel it (purchaseCancelled)',
+  chargeback: 'register a chargeback of the card payment of a confirmed sale (purchaseCancelled)',
+  'cancel-by-partner': 'cancel an open sale on behalf of the partner',
+  expire: 'expire an open sale now',
+};
+
+function saleCommand(action: OperatorAction): Command {
+  return {
+    usage: `sale:${action} --sale <saleId>   ${DESCRIPTIONS[action]}`,
+    async run(db, options) {
+      if (!options.sale || !/^\d{1,9}$/.test(options.sale)) throw new UsageError('--sale takes the sale id (a whole number)');
+      const ctx = { config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as Omit<AppContext, 'sql' | 'databaseUrl'>;
+      try {
+        const sale = await operateSale(ctx as AppContext, Number(options.sale), action);
+        return { saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) };
+      } catch (error) {
+        if (error instanceof Error && 'code' in error) throw new UsageError(`${String(error.code)}: ${error.message}`);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Operator moves of a sale, the CLI twins of `POST /sandbox/sales/{saleId}/{action}`. */
+export const saleCommands: Record<string, Command> = Object.fromEntries(OPERATOR_ACTIONS.map((action) => [`sale:${action}`, saleCommand(action)]));

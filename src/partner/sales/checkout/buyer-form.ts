@@ -1,0 +1,82 @@
+import { isValidCpf } from '../../../institution/documents.js';
+import type { BuyerData } from '../sale-flow.js';
+
+/** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows. */
+export const PERSON_FIELDS = [
+  ['name', 'Nome completo'],
+  ['email', 'E-mail'],
+  ['phone', 'Celular com DDD'],
+  ['cpf', 'CPF'],
+  ['zipCode', 'CEP'],
+  ['street', 'Rua'],
+  ['number', 'Número'],
+  ['complement', 'Complemento (opcional)'],
+  ['district', 'Bairro'],
+  ['city', 'Cidade'],
+  ['state', 'UF'],
+] as const;
+export type PersonField = (typeof PERSON_FIELDS)[number][0];
+export type PersonForm = Record<PersonField, string>;
+/** Field → message, shown next to the field. */
+export type FormErrors = Partial<Record<PersonField, string>>;
+
+const UFS = 'AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO'.split(' ');
+const MAX_LENGTH = 120;
+
+/** The form's values as sent: strings trimmed, anything else (arrays, absent) empty. */
+export function readPersonForm(body: unknown): PersonForm {
+  const source = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const value = (name: string) => (typeof source[name] === 'string' ? (source[name] as string).trim() : '');
+  return Object.fromEntries(PERSON_FIELDS.map(([name]) => [name, value(name)])) as PersonForm;
+}
+
+const digits = (value: string) => value.replace(/\D/g, '');
+
+/** The messages of a person form; empty when every field is acceptable. */
+export function checkPersonForm(form: PersonForm): FormErrors {
+  const errors: FormErrors = {};
+  for (const [name] of PERSON_FIELDS) {
+    if (name !== 'complement' && !form[name]) errors[name] = 'Preencha este campo.';
+    else if (form[name].length > MAX_LENGTH) errors[name] = `Use no máximo ${MAX_LENGTH} caracteres.`;
+  }
+  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Informe um e-mail válido, como nome@exemplo.com.';
+  if (!errors.phone && !/^\d{10,11}$/.test(digits(form.phone))) errors.phone = 'Informe o DDD e o número, com 10 ou 11 dígitos.';
+  if (!errors.cpf && !isValidCpf(digits(form.cpf))) errors.cpf = 'CPF inválido: confira os dígitos.';
+  if (!errors.zipCode && !/^\d{8}$/.test(digits(form.zipCode))) errors.zipCode = 'Informe os 8 dígitos do CEP.';
+  if (!errors.state && !UFS.includes(form.state.toUpperCase())) errors.state = 'Informe a sigla do estado, como SP.';
+  return errors;
+}
+
+/** The buyer columns of a checked form, in the shape the sale steps take. */
+export const buyerDataOf = (form: PersonForm): BuyerData => ({
+  name: form.name,
+  email: form.email.toLowerCase(),
+  phone: digits(form.phone),
+  zipCode: digits(form.zipCode),
+  street: form.street,
+  number: form.number,
+  district: form.district,
+  city: form.city,
+  state: form.state.toUpperCase(),
+  complement: form.complement,
+});
+
+/** The guarantor of a checked form, in the shape of the events' `guarantor`. */
+export const guarantorOf = (form: PersonForm) => ({
+  name: form.name,
+  email: form.email.toLowerCase(),
+  phone: digits(form.phone),
+  personalDocument: digits(form.cpf),
+  personalDocumentType: 'CPF' as const,
+  address: {
+    city: form.city,
+    state: form.state.toUpperCase(),
+    number: form.number,
+    street: form.street,
+    zipCode: digits(form.zipCode),
+    district: form.district,
+    complement: form.complement,
+  },
+});
+
+export const cpfDigits = digits;

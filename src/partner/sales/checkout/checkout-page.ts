@@ -1,0 +1,154 @@
+import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
+import type { Charge } from '../../../payments/provider.js';
+import { SANDBOX_CARDS } from '../../../payments/sandbox-cards.js';
+import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
+import type { SaleProductRow, SaleRow } from '../sql.js';
+import { PERSON_FIELDS, type FormErrors, type PersonForm } from './buyer-form.js';
+import { FINANCING_STEPS, MAX_CARD_INSTALLMENTS } from './checkout-steps.js';
+import { simulateFinancing } from './financing.js';
+
+/** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
+export const CHECKOUT_NOTICES = {
+  dados: 'Dados salvos. Agora escolha como pagar.',
+  pix: 'Pix gerado: pague com o código abaixo.',
+  boleto: 'Boleto gerado: pague com a linha digitável abaixo.',
+  recusado: 'O pagamento com cartão foi recusado; veja o motivo abaixo e tente de novo.',
+  expirado: 'A cobrança expirou sem pagamento; escolha como pagar de novo.',
+  financiamento: 'Análise de crédito concluída.',
+  avalista: 'Avalista aprovado: aguardando o aceite e a assinatura do avalista.',
+} as const;
+export type CheckoutNotice = keyof typeof CHECKOUT_NOTICES;
+
+export interface CheckoutView {
+  base: string;
+  sale: SaleRow;
+  products: SaleProductRow[];
+  methods: WebhookCheckout['paymentMethods'];
+  charges: Charge[];
+  /** Show the sandbox's simulate buttons (never in production). */
+  sandbox: boolean;
+  notice?: { text: string; error?: boolean };
+  buyerForm?: { values: PersonForm; errors: FormErrors };
+  guarantorForm?: { values: PersonForm; errors: FormErrors };
+}
+
+const post = (action: string, label: string, fields: SafeHtml | string = '') =>
+  html`<form class="inline" method="post" action="${action}">${fields}<button type="submit">${label}</button></form>`;
+
+function personFields(prefix: string, form: { values: PersonForm; errors: FormErrors }): SafeHtml {
+  return html`${PERSON_FIELDS.map(([name, label]) => {
+    const id = `${prefix}-${name}`;
+    const error = form.errors[name];
+    return html`<label for="${id}">${label}</label>
+    <input id="${id}" name="${name}" value="${form.values[name]}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
+    ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}`;
+  })}`;
+}
+
+const buyerValues = (sale: SaleRow): PersonForm => ({
+  name: sale.buyerName, email: sale.buyerEmail, phone: sale.buyerPhone, cpf: sale.cpf, zipCode: sale.buyerZipCode, street: sale.buyerStreet,
+  number: sale.buyerNumber, complement: sale.buyerComplement, district: sale.buyerDistrict, city: sale.buyerCity, state: sale.buyerState,
+});
+
+function buyerStep(v: CheckoutView): SafeHtml {
+  const form = v.buyerForm ?? { values: buyerValues(v.sale), errors: {} };
+  return html`<h2>1. Seus dados</h2>
+  <form method="post" action="${v.base}/dados">${personFields('comprador', form)}<button type="submit">Salvar e continuar</button></form>`;
+}
+
+function cardForm(v: CheckoutView): SafeHtml {
+  const approving = [...SANDBOX_CARDS].filter(([, r]) => r.outcome === 'approved').map(([n]) => n);
+  const options = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => html`<option value="${i + 1}">${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}</option>`);
+  return html`<h3>Cartão de crédito</h3>
+  <form method="post" action="${v.base}/cartao">
+    <label for="card-number">Número do cartão</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required>
+    <label for="card-holder">Nome impresso no cartão</label><input id="card-holder" name="holderName" autocomplete="cc-name" required>
+    <label for="card-month">Mês de validade (MM)</label><input id="card-month" name="expiryMonth" size="2" required>
+    <label for="card-year">Ano de validade (AAAA)</label><input id="card-year" name="expiryYear" size="4" required>
+    <label for="card-cvv">Código de segurança</label><input id="card-cvv" name="cvv" size="4" inputmode="numeric" required>
+    <label for="card-installments">Parcelas</label><select id="card-installments" name="installments">${options}</select>
+    <button type="submit">Pagar com cartão</button>
+  </form>
+  ${v.sandbox ? html`<p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>` : ''}`;
+}
+
+function methodStep(v: CheckoutView): SafeHtml {
+  const declined = v.sale.paymentMethod === 'creditCard' ? (v.sale.payment as WebhookPayment | null)?.declinedReason : undefined;
+  const financingOpen = v.methods.includes('creditAsAService') && v.sale.status !== 'denied' && !v.sale.deniedReason;
+  return html`<h2>2. Forma de pagamento</h2>
+  ${declined ? html`<p class="notice error">Pagamento recusado: ${declined}</p>` : ''}
+  ${v.sale.status === 'denied' ? html`<p class="notice error">Financiamento negado: ${v.sale.deniedReason ?? ''}. Escolha outra forma de pagamento.</p>` : ''}
+  ${v.methods.includes('pix') ? post(`${v.base}/pix`, 'Pagar com Pix') : ''}
+  ${v.methods.includes('bankSlip') ? post(`${v.base}/boleto`, 'Pagar com boleto à vista') : ''}
+  ${financingOpen ? post(`${v.base}/financiamento`, 'Boleto parcelado (financiamento com entrada)') : ''}
+  ${v.methods.includes('creditCard') ? cardForm(v) : ''}
+  ${v.sandbox && financingOpen ? html`<p class="sandbox">Financiamento no sandbox: CPF terminado em 0 a 5 aprova, 6 ou 7 pede avalista, 8 ou 9 nega.</p>` : ''}`;
+}
+
+function simulation(sale: SaleRow): SafeHtml {
+  const o = simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
+  return html`<h3>Simulação do financiamento</h3><table>
+    <tr><td>Entrada</td><td class="amount">${formatBrl(o.entryCents)}</td></tr>
+    <tr><td>Taxa de cadastro</td><td class="amount">${formatBrl(o.feeCents)}</td></tr>
+    <tr class="total"><td>Entrada com a taxa</td><td class="amount">${formatBrl(o.upfrontCents)}</td></tr>
+    <tr><td>Valor financiado</td><td class="amount">${formatBrl(o.financedCents)}</td></tr>
+    <tr><td>IOF</td><td class="amount">${formatBrl(o.iofCents)}</td></tr>
+    <tr><td>Juros ao mês</td><td class="amount">${o.monthlyInterestPercent.replace('.', ',')}%</td></tr>
+    <tr class="total"><td>${o.installments} parcelas de</td><td class="amount">${formatBrl(o.pmtCents)}</td></tr>
+  </table>`;
+}
+
+function financingStep(v: CheckoutView): SafeHtml {
+  if (v.sale.status === 'guarantor_needed') {
+    return html`<h2>Financiamento: aguardando o avalista</h2>${simulation(v.sale)}
+    <p class="notice">O avalista foi aprovado e precisa aceitar e assinar o contrato.</p>
+    ${v.sandbox ? post(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
+  }
+  if (v.sale.financingStep === FINANCING_STEPS.guarantor) {
+    const form = v.guarantorForm ?? { values: Object.fromEntries(PERSON_FIELDS.map(([n]) => [n, ''])) as PersonForm, errors: {} };
+    return html`<h2>Financiamento: indique um avalista</h2>${simulation(v.sale)}
+    <p class="notice">Sua análise de crédito pede um avalista.</p>
+    <form method="post" action="${v.base}/financiamento/avalista">${personFields('avalista', form)}<button type="submit">Enviar avalista</button></form>`;
+  }
+  return html`<h2>Financiamento aprovado</h2>${simulation(v.sale)}
+  ${post(`${v.base}/financiamento/aceite`, 'Aceitar e gerar o boleto de entrada')}`;
+}
+
+function invoiceStep(v: CheckoutView): SafeHtml {
+  const payment = v.sale.payment as WebhookPayment;
+  const charge = [...v.charges].reverse().find((c) => c.status === 'PENDING' && (c.pixCode === payment.pix?.pixQrCodeText || c.digitableLine === payment.digitableLine));
+  return html`<h2>Pagamento</h2>
+  <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
+  ${payment.pix ? html`<p>Pix copia e cola: <code>${payment.pix.pixQrCodeText}</code></p>` : ''}
+  ${payment.digitableLine ? html`<p>Linha digitável: <code>${payment.digitableLine}</code></p>` : ''}
+  ${charge ? html`<p>Valor: ${formatBrl(charge.amountCents)}</p>` : ''}
+  ${v.sandbox && charge ? html`${post(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${post(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}` : ''}`;
+}
+
+const FINAL: Record<string, string> = {
+  made_effective: 'Pagamento confirmado. Sua compra está efetivada!',
+  canceled: 'Esta compra foi cancelada.',
+  canceled_by_partner: 'Esta compra foi cancelada pela escola.',
+  expired: 'O prazo desta compra terminou.',
+};
+
+/** The hosted checkout of one sale, at the step its state says. */
+export function renderCheckoutPage(v: CheckoutView): string {
+  const { sale } = v;
+  const total = html`<table>${v.products.map((p) => html`<tr><td>${p.courseName} — ${p.className}</td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`)}
+    <tr class="total"><td>Total</td><td class="amount">${formatBrl(sale.checkoutPriceInCents)}</td></tr></table>`;
+  const financing = sale.status === 'financing_analysis' || sale.status === 'guarantor_needed';
+  const body = FINAL[sale.status]
+    ? html`<p class="notice">${FINAL[sale.status]}</p>`
+    : sale.status === 'waiting_payment'
+      ? invoiceStep(v)
+      : financing
+        ? financingStep(v)
+        : html`${buyerStep(v)}${sale.status === 'not_logged' ? '' : methodStep(v)}`;
+  return page(
+    `Finalizar compra ${sale.id}`,
+    html`<h1>Finalizar compra</h1>
+  ${v.notice ? html`<p class="notice${v.notice.error ? ' error' : ''}">${v.notice.text}</p>` : ''}
+  ${total}${body}`,
+  );
+}

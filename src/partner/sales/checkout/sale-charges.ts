@@ -1,0 +1,82 @@
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { localDate } from '../../../local-date.js';
+import type { Charge, ChargeListener, PaymentProvider } from '../../../payments/provider.js';
+import { FINANCING_METHOD, type WebhookPayment } from '../event-payloads.js';
+import { checkoutUrlOf } from '../events.js';
+import { invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
+import { stateOf } from '../transitions.js';
+import { lockSale, type SaleRow } from '../sql.js';
+import { simulateFinancing, toWebhookFinancing } from './financing.js';
+import { inTransaction } from './sale-context.js';
+import { scheduleInvoiceExpiry } from './schedule-jobs.js';
+
+/** Charges of the sandbox provider that pay a sale at its checkout. */
+
+export const saleReference = (saleId: number) => ({ kind: 'sale', id: String(saleId) });
+export const saleIdOf = (charge: Charge) => Number(charge.reference.id);
+
+export type InvoiceMethod = 'pix' | 'bankSlip' | typeof FINANCING_METHOD;
+
+/** The invoice in the shape of the events' `payment`. */
+function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: InvoiceMethod): WebhookPayment {
+  const url = checkoutUrlOf(ctx.config, sale.checkoutToken);
+  const dueDate = localDate(new Date((charge.expiresAt ?? ctx.clock.now()).getTime() - 1));
+  if (method === 'pix') {
+    return { paymentMethod: 'pix', url, dueDate, pix: { pixQrCode: `https://sandbox.pix.invalid/qr/${charge.id}`, pixQrCodeText: charge.pixCode! } };
+  }
+  return { paymentMethod: method, url, dueDate, digitableLine: charge.digitableLine! };
+}
+
+/**
+ * Generates a Pix, a bank slip or the financing entry bank slip of a sale, inside `tx`: the
+ * charge, the move to `waiting_payment` with `invoiceCreated`, and the job that expires it.
+ */
+export async function createInvoice(ctx: AppContext, tx: Queryable, provider: PaymentProvider, sale: SaleRow, method: InvoiceMethod): Promise<Charge> {
+  const entry = method === FINANCING_METHOD;
+  const amountCents = entry ? simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply).upfrontCents : sale.checkoutPriceInCents;
+  const charge = await provider.createCharge(tx, {
+    method: method === 'pix' ? 'PIX' : 'BOLETO',
+    amountCents,
+    description: entry ? `Entrada do financiamento da compra ${sale.id}` : `Compra ${sale.id}`,
+    payer: { name: sale.buyerName || null, document: sale.cpf },
+    reference: saleReference(sale.id),
+  });
+  await invoiceCreated(inTransaction(ctx, tx), sale.id, invoicePayment(ctx, sale, charge, method));
+  await scheduleInvoiceExpiry(tx, charge);
+  return charge;
+}
+
+/** True when the charge is the invoice the sale is waiting for (its `payment` names the same code). */
+export function isLinkedInvoice(sale: SaleRow, charge: Charge): boolean {
+  const payment = sale.payment as WebhookPayment | null;
+  if (!payment) return false;
+  return (charge.pixCode !== null && payment.pix?.pixQrCodeText === charge.pixCode) || (charge.digitableLine !== null && payment.digitableLine === charge.digitableLine);
+}
+
+/**
+ * A Pix or bank slip of a sale was paid: the purchase is confirmed in the same transaction (a
+ * refusal, such as a sale already expired, refuses the payment). Card charges are confirmed by the
+ * checkout itself, which knows the installments chosen.
+ */
+export const confirmSaleCharge =
+  (ctx: AppContext): ChargeListener =>
+  async (db, charge) => {
+    if (charge.method === 'CARD') return;
+    const sale = await lockSale(db, saleIdOf(charge));
+    if (!sale) throw new Error(`charge ${charge.id} pays sale ${charge.reference.id}, which does not exist`);
+    const financing = sale.paymentMethod === FINANCING_METHOD ? toWebhookFinancing(simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply)) : undefined;
+    await purchaseConfirmed(inTransaction(ctx, db), sale.id, financing ? { financing } : {});
+  };
+
+/**
+ * An invoice of a sale expired: when it is the one the sale waits for, the buyer is back at the
+ * checkout with `invoiceExpired`. An older invoice, or a sale that moved on, changes nothing.
+ */
+export const saleInvoiceExpired =
+  (ctx: AppContext): ChargeListener =>
+  async (db, charge) => {
+    const sale = await lockSale(db, saleIdOf(charge));
+    if (!sale || stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, charge)) return;
+    await invoiceExpired(inTransaction(ctx, db), sale.id);
+  };

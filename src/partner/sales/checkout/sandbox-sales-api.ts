@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import type { AppContext } from '../../../context.js';
+import { lookupStatusName } from '../sale-states.js';
+import { SaleNotFound, stateOf } from '../transitions.js';
+import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from './operator.js';
+
+/**
+ * The sandbox's operator routes for sales (JSON, outside both OpenAPI documents, never mounted in
+ * production): `POST /sandbox/sales/{saleId}/{action}` with an action of `OPERATOR_ACTIONS`.
+ */
+export function sandboxSalesApi(ctx: AppContext): Router {
+  const router = Router();
+  router.post('/sandbox/sales/:saleId/:action', async (req, res, next) => {
+    const action = req.params.action as OperatorAction;
+    if (!OPERATOR_ACTIONS.includes(action)) return next();
+    if (!/^\d{1,9}$/.test(req.params.saleId)) throw new SaleNotFound();
+    const sale = await operateSale(ctx, Number(req.params.saleId), action);
+    res.json({ saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) });
+  });
+  return router;
+}
