@@ -21,8 +21,8 @@ const seedOf = (api: ApiName, operationId: string) =>
  * (its documented example): none may answer 5xx (but 501 NOT-IMPLEMENTED), take over 10 s, answer a
  * 4xx without `{code, message}`, or write a row when it refuses.
  */
-export function hostileApiSuite(api: ApiName): void {
-  describe(`hostile requests to every operation of ${api}.yaml`, () => {
+export function hostileApiSuite(api: ApiName, share: { part: number; of: number } = { part: 0, of: 1 }): void {
+  describe(`hostile requests to every operation of ${api}.yaml${share.of > 1 ? ` (share ${share.part + 1} of ${share.of})` : ''}`, () => {
     let t: TestContext;
     let doc: OpenApiDocument;
     let served: Awaited<ReturnType<typeof listen>>;
@@ -44,7 +44,8 @@ export function hostileApiSuite(api: ApiName): void {
     });
 
     // Operations join by being in the document; the list is read when the file is collected.
-    const operations = listOperations(loadDocumentSync(api));
+    // A share of the operations (every `of`-th), so that one document's suite can run on two workers.
+    const operations = listOperations(loadDocumentSync(api)).filter((_, index) => index % share.of === share.part);
     for (const operation of operations) {
       const seed = seedOf(api, operation.operationId);
       it(`${operation.method.toUpperCase()} ${operation.path} (${operation.operationId}) never answers 5xx, always {code, message} on 4xx and writes nothing when refusing (seed ${seed})`, async () => {

@@ -101,7 +101,7 @@ function bodyMutations(valid: ValidRequest): fc.Arbitrary<Mutation>[] {
     kind: 'body-extra', detail: `${label([...place, key])} = ${JSON.stringify(value)?.slice(0, 40)}`, apply: (r) => setAt(r, [...place, key], value),
   })));
   if (arrays.length) {
-    arbs.push(fc.tuple(fc.constantFrom(...arrays), fc.constantFrom(10_001, 20_000), fc.constantFrom<unknown>({}, 1, null)).map(([place, size, item]) => ({
+    arbs.push(fc.tuple(fc.constantFrom(...arrays), fc.constantFrom(1_001, 1_001, 10_001), fc.constantFrom<unknown>({}, 1, null)).map(([place, size, item]) => ({
       kind: 'body-huge-array', detail: `${label(place)} = [${size} × ${JSON.stringify(item)}]`, apply: (r) => setAt(r, place, Array.from({ length: size }, () => item)),
     })));
   }
