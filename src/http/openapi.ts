@@ -1,16 +1,16 @@
 import path from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { DATE_FORMATS } from '../dates.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
+import { bundleSplitDocument } from './openapi-bundle.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 
 export type ApiName = 'institution' | 'partner';
 
-/** A bundled OpenAPI document: external `$ref`s pulled in, internal ones kept. */
+/** A bundled OpenAPI document: every `$ref` points into its own `#/components`. */
 export type OpenApiDocument = {
   paths: Record<string, Record<string, { operationId?: string } | unknown>>;
   [key: string]: unknown;
@@ -29,45 +29,14 @@ export interface Operation {
 
 const bundles = new Map<ApiName, Promise<OpenApiDocument>>();
 
-type Node = Record<string, unknown>;
-
-/**
- * express-openapi-validator resolves a `$ref` of a parameter, a request body or a response only
- * when it points into `#/components/...`, while the bundle points a file used twice (the shared
- * `Unauthorized` response, a `page` parameter) at its first occurrence, such as
- * `#/paths/~1webhooks/get/parameters/0`. Those three kinds are therefore inlined; schema `$ref`s,
- * which the validator resolves as JSON pointers, stay as bundled.
- */
-function inlineValidatorRefs(doc: OpenApiDocument): OpenApiDocument {
-  const resolve = (node: Node): Node => {
-    let current = node;
-    for (let hops = 0; typeof current.$ref === 'string'; hops++) {
-      if (hops > 20) throw new Error(`$ref cycle at ${String(node.$ref)}`);
-      const pointer = current.$ref.replace(/^#\//, '').split('/');
-      current = pointer.reduce<Node>((at, key) => at[decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~')] as Node, doc as Node);
-    }
-    return structuredClone(current);
-  };
-  for (const item of Object.values(doc.paths) as Node[]) {
-    for (const holder of [item, ...HTTP_METHODS.map((method) => item[method] as Node | undefined)]) {
-      if (!holder) continue;
-      if (Array.isArray(holder.parameters)) holder.parameters = (holder.parameters as Node[]).map(resolve);
-      if (holder.requestBody) holder.requestBody = resolve(holder.requestBody as Node);
-      const responses = holder.responses as Record<string, Node> | undefined;
-      for (const status of Object.keys(responses ?? {})) responses![status] = resolve(responses![status]!);
-    }
-  }
-  return doc;
-}
-
 /** The document of one API, bundled once per process. */
 export function loadDocument(api: ApiName): Promise<OpenApiDocument> {
-  let bundle = bundles.get(api);
-  if (!bundle) {
-    bundle = ($RefParser.bundle(documentPath(api)) as Promise<OpenApiDocument>).then(inlineValidatorRefs);
-    bundles.set(api, bundle);
+  let loaded = bundles.get(api);
+  if (!loaded) {
+    loaded = bundleSplitDocument(documentPath(api)) as Promise<OpenApiDocument>;
+    bundles.set(api, loaded);
   }
-  return bundle;
+  return loaded;
 }
 
 export function listOperations(doc: OpenApiDocument): Operation[] {

@@ -1,0 +1,4 @@
+import { hostileApiSuite, preloadDocuments } from './api-suite.js';
+
+await preloadDocuments();
+hostileApiSuite('institution');
