@@ -10,7 +10,7 @@ import { createDatabase } from './db/client.js';
 import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DocsPages } from './http/docs.js';
-import { startWorker } from './jobs/worker.js';
+import { startWorker, stopWorker } from './jobs/worker.js';
 import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
 
@@ -85,7 +85,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     (stopping ??= (async () => {
       docs?.stop();
       if (server) await close(server);
-      await runner?.stop();
+      if (runner) await stopWorker(ctx, runner);
       await sql.end({ timeout: 5 });
       await database.embedded?.stop();
     })());
