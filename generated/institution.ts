@@ -18,7 +18,9 @@ export interface paths {
          *     student that breaks one is reported as an item error without stopping the rest of the batch:
          *
          *     - `cpf` is required, 11 digits with valid check digits;
-         *     - `nomeCompleto` is required.
+         *     - `nomeCompleto` is required; `nomeCompleto` and `ra` at most 255 characters;
+         *     - `dataNascimento` (of the student and of `responsavelFinanceiro`) a calendar date of the years 0001 to 9999;
+         *     - text is valid Unicode: no lone UTF-16 surrogate (such as `\ud800`), which cannot be stored.
          *
          *     A student is identified by institution and `cpf`: sending the same CPF again updates it.
          *     At most 10,000 students per batch (413 `BATCH-001` above that). Follow the processing with
