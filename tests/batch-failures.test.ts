@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import type { Runner } from 'graphile-worker';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/http/logging.js';
 import { processInstallmentBatch } from '../src/institution/installment-ingest.js';
 import { startWorker, stopWorker } from '../src/jobs/worker.js';
 import { createTestContext, type TestContext } from './support/context.js';
@@ -50,8 +51,8 @@ describe('a chunk failing for a reason no item explains', () => {
     await breakInstallmentsOf(t, [inst.id]);
     await expect(processInstallmentBatch(t.ctx, id)).rejects.toThrow('disk on fire');
     expect(await sessionsInTransaction(t)).toBe(0);
-    const [{ n }] = await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = ${id}`;
-    expect(n).toBe(0);
+    const [written] = await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = ${id}`;
+    expect(written!.n).toBe(0);
     await repair(t);
   });
 
@@ -115,5 +116,17 @@ describe('a chunk failing for a reason no item explains', () => {
     }
     expect(await sessionsInTransaction(t)).toBe(0);
     await repair(t);
+  });
+
+  it('a stop that a stuck job would hold forever gives up after its bound and says so in the log', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const stuck = { stop: () => new Promise<void>(() => {}) } as unknown as Runner;
+    const started = Date.now();
+    await stopWorker({ ...t.ctx, logger }, stuck, 200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, msg: 'worker did not stop within 200 ms: running jobs abandoned, their locks expire and the jobs are retried' }),
+    ]);
   });
 });
