@@ -18,7 +18,9 @@ export interface paths {
          *     student that breaks one is reported as an item error without stopping the rest of the batch:
          *
          *     - `cpf` is required, 11 digits with valid check digits;
-         *     - `nomeCompleto` is required.
+         *     - `nomeCompleto` is required; `nomeCompleto` and `ra` at most 255 characters;
+         *     - `dataNascimento` (of the student and of `responsavelFinanceiro`) a calendar date of the years 0001 to 9999;
+         *     - text is valid Unicode: no lone UTF-16 surrogate (such as `\ud800`), which cannot be stored.
          *
          *     A student is identified by institution and `cpf`: sending the same CPF again updates it.
          *     At most 10,000 students per batch (413 `BATCH-001` above that). Follow the processing with
@@ -170,8 +172,10 @@ export interface paths {
         /**
          * Get a batch and its progress
          * @description The state of an inclusion batch (`POST /v1/aluno` or `POST /v1/parcela`): counts of items
-         *     processed and refused so far while it runs, and when it finished. A batch of another
-         *     institution, like an unknown one, answers `BATCH-003`.
+         *     processed and refused so far while it runs, and when it finished. While an attempt to process
+         *     it has failed and waits to be retried, `ultimaFalha` says when, after how many attempts, and
+         *     when the next one is due. A batch of another institution, like an unknown one, answers
+         *     `BATCH-003`.
          */
         get: operations["getBatch"];
         put?: never;
@@ -502,15 +506,17 @@ export interface components {
         };
         /**
          * @description One installment as the institution sends it (every field of `dadosEnviados`). Fields not listed
-         *     here are accepted and kept as sent. Checked while the batch is processed, item by item: the types
-         *     and formats given here, text without the NUL character (`\u0000`), and the rules below; an item
-         *     that breaks one is reported in `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
+         *     here are accepted and kept as sent. Checked while the batch is processed, item by item: the types,
+         *     formats and lengths given here (ids, names and codes at most 255 characters, descriptions at most
+         *     1000), text that is valid Unicode without the NUL character (`\u0000`) or a lone UTF-16
+         *     surrogate (such as `\ud800`), and the rules below; an item that breaks one is reported in
+         *     `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
          *
          *     - required: `alunoCpf`, `valorBoleto`, `dataVencimento`, `tipoParcela`;
          *     - `alunoCpf` a CPF (11 digits) with valid check digits; `responsavelFinanceiroDocumento` a CPF or
          *       a CNPJ (14 digits) with valid check digits, consistent with `responsavelFinanceiroTipoDocumento`;
          *     - `valorBoleto` a positive decimal string with at most 2 places (`1500`, `1500.5`, `1500.50`);
-         *     - `dataVencimento` a real calendar date;
+         *     - `dataVencimento` and `pagamento.data` real calendar dates of the years 0001 to 9999;
          *     - `tipoParcela`, `situacaoBaixa` and `responsavelFinanceiroTipoDocumento` from their lists, in any letter case;
          *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 to 3650;
          *     - `pagamento` amounts non-negative decimal strings with at most 2 places.
@@ -788,6 +794,26 @@ export interface components {
              * @description When processing finished (UTC, with `Z`); null until then.
              */
             finalizadoEm: string | null;
+            /**
+             * @description Present only while the batch is not finished and its last processing attempt failed for a
+             *     reason no item explains (the database or the service failed, not an item's values: those are
+             *     item errors). Processing is retried automatically, waiting longer after each failure, and
+             *     resumes where it stopped; the field disappears once an attempt succeeds.
+             */
+            ultimaFalha?: {
+                /**
+                 * Format: date-time
+                 * @description When the last attempt failed (UTC, with `Z`).
+                 */
+                em: string;
+                /** @description Attempts made so far. */
+                tentativas: number;
+                /**
+                 * Format: date-time
+                 * @description When the next attempt is due (UTC, with `Z`).
+                 */
+                proximaTentativa: string;
+            };
         };
         /** @description One problem of one item of a batch. An item can have several, one per field. */
         BatchItemError: {

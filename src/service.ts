@@ -11,7 +11,7 @@ import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
-import { startWorker } from './jobs/worker.js';
+import { startWorker, stopWorker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
 import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
@@ -89,7 +89,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     (stopping ??= (async () => {
       docs?.stop();
       if (server) await close(server);
-      await runner?.stop();
+      if (runner) await stopWorker(ctx, runner);
       await sql.end({ timeout: 5 });
       await database.embedded?.stop();
     })());

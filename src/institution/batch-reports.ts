@@ -3,12 +3,13 @@ import type { components } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { batchItemErrors } from '../db/schema/index.js';
 import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { lastFailedAttempt, type FailedAttempt } from './batch-attempts.js';
 import { requireBatch, type Batch } from './batches.js';
 
 type BatchView = components['schemas']['Batch'];
 type BatchErrorPage = components['schemas']['BatchErrorPage'];
 
-const toBatchView = (batch: Batch): BatchView => ({
+const toBatchView = (batch: Batch, failed: FailedAttempt | undefined): BatchView => ({
   id: batch.id,
   tipo: batch.kind as BatchView['tipo'],
   status: batch.status as BatchView['status'],
@@ -17,10 +18,14 @@ const toBatchView = (batch: Batch): BatchView => ({
   erros: batch.errorCount,
   criadoEm: batch.createdAt.toISOString(),
   finalizadoEm: batch.finishedAt?.toISOString() ?? null,
+  ...(failed && !batch.finishedAt
+    ? { ultimaFalha: { em: failed.failedAt.toISOString(), tentativas: failed.attempts, proximaTentativa: failed.nextAttemptAt.toISOString() } }
+    : {}),
 });
 
 export async function getBatch(ctx: AppContext, institutionId: string, batchId: string): Promise<BatchView> {
-  return toBatchView(await requireBatch(ctx.db, institutionId, batchId));
+  const batch = await requireBatch(ctx.db, institutionId, batchId);
+  return toBatchView(batch, batch.finishedAt ? undefined : await lastFailedAttempt(ctx.db, batchId));
 }
 
 const isErrorPosition = (p: unknown[]): p is [number, string] => p.length === 2 && Number.isInteger(p[0]) && typeof p[1] === 'string';

@@ -9,6 +9,7 @@ import { withoutWhitespace } from '../http/json-spans.js';
 import type { RawElements } from '../http/raw-body.js';
 import { enqueue, type TaskName } from '../jobs/enqueue.js';
 import { packBlocks } from './item-blocks.js';
+import { findUnstorableText, mayHoldUnstorableText } from './storable-values.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';
@@ -60,16 +61,33 @@ export interface BatchItems {
   write(tx: Queryable, batchId: string): Promise<void>;
 }
 
-/** Students: the parsed items in `batch_items`, with one statement (the items travel as one JSON array parameter). */
+/**
+ * Students: the parsed items in `batch_items`, with one statement (the items travel as one JSON
+ * array parameter). An item holding text PostgreSQL cannot store (a lone surrogate) is kept as
+ * null with its item error, so the rest of the batch goes in.
+ */
 export function jsonItems(items: unknown[]): BatchItems {
   const json = JSON.stringify(items);
+  const refused: ItemError[] = [];
+  // JSON.stringify writes a lone surrogate as an escape, so a text without one holds none.
+  const stored = mayHoldUnstorableText(json)
+    ? JSON.stringify(
+        items.map((item, index) => {
+          const bad = findUnstorableText(item, '');
+          if (!bad) return item;
+          refused.push({ index, field: bad.path || '(item)', message: bad.message });
+          return null;
+        }),
+      )
+    : json;
   return {
     count: items.length,
     fingerprint: (hash) => hash.update(json),
     async write(tx, batchId) {
       await tx.execute(sql`
         insert into batch_items (batch_id, index, payload)
-        select ${batchId}::uuid, ordinality - 1, value from jsonb_array_elements(${json}::jsonb) with ordinality`);
+        select ${batchId}::uuid, ordinality - 1, value from jsonb_array_elements(${stored}::jsonb) with ordinality`);
+      if (refused.length > 0) await recordItemErrors(tx, batchId, refused);
     },
   };
 }
@@ -163,18 +181,20 @@ export interface ItemError {
 
 /** Records item errors and the progress of one chunk; safe to repeat when a chunk is redone. */
 export async function recordChunk(db: Queryable, batchId: string, processed: number, errors: ItemError[]): Promise<void> {
-  if (errors.length > 0) {
-    await db
-      .insert(batchItemErrors)
-      .values(errors.map((e) => ({ batchId, itemIndex: e.index, field: e.field, message: e.message })))
-      .onConflictDoNothing();
-  }
+  if (errors.length > 0) await recordItemErrors(db, batchId, errors);
   await db.execute(sql`
     update batches set
       status = 'PROCESSANDO',
       processed_count = ${processed},
       error_count = (select count(distinct item_index)::int from batch_item_errors where batch_id = ${batchId}::uuid)
     where id = ${batchId}::uuid`);
+}
+
+async function recordItemErrors(db: Queryable, batchId: string, errors: ItemError[]): Promise<void> {
+  await db
+    .insert(batchItemErrors)
+    .values(errors.map((e) => ({ batchId, itemIndex: e.index, field: e.field, message: e.message })))
+    .onConflictDoNothing();
 }
 
 export async function finishBatch(db: Queryable, batchId: string, now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { BlockEncoding } from '../db/schema/index.js';
 import { itemSchemaCheck } from './installment-schema.js';
 import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
 import { blockText } from './item-blocks.js';
+import { mayHoldUnstorableText } from './storable-values.js';
 
 /** One chunk of an installment batch to check: its stored blocks, in order. */
 export interface CheckRequest {
@@ -22,7 +23,7 @@ export async function checkChunk(request: CheckRequest): Promise<PackedChunk> {
   const parts = [];
   for (const block of request.blocks) {
     const text = blockText({ encoding: block.encoding, data: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength) });
-    const schema = await itemSchemaCheck(text.includes('\\u0000'));
+    const schema = await itemSchemaCheck(mayHoldUnstorableText(text));
     parts.push(checkItems(request.batchId, JSON.parse(text) as unknown[], block.firstIndex, request.receivedOn, schema));
   }
   return packChunk(request.first, request.last, parts);

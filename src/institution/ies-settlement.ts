@@ -1,8 +1,8 @@
 import type { components } from '../../generated/institution.js';
-import { datePart } from '../local-date.js';
 import { formatCents, parseCents } from '../money.js';
 import type { ItemError } from './batches.js';
 import type { IesSettlement } from './installment-rules.js';
+import { storableDate } from './storable-values.js';
 
 type Settlement = components['schemas']['InstallmentSettlement'];
 
@@ -52,7 +52,7 @@ export function settleAtInstitution(
   }
   let paidOn = receivedOn;
   if (payment?.data !== undefined) {
-    const date = datePart(payment.data);
+    const date = storableDate(payment.data);
     if (date) paidOn = date;
     else errors.push({ index, field: 'pagamento.data', message: `pagamento.data ${payment.data} is not a real date` });
   }

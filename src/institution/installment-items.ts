@@ -1,11 +1,11 @@
 import type { components } from '../../generated/institution.js';
-import { datePart } from '../local-date.js';
 import { formatCents, parseCents } from '../money.js';
 import type { ItemError } from './batches.js';
 import { isValidCnpj, isValidCpf } from './documents.js';
 import { settleAtInstitution, type IesState } from './ies-settlement.js';
 import { DOCUMENT_TYPES, IES_SETTLEMENTS, INSTALLMENT_TYPES, type IesSettlement } from './installment-rules.js';
 import { bestOnTimeValueCents, type OnTimeDiscount } from './settlement.js';
+import { storableDate } from './storable-values.js';
 
 export type InstallmentSubmission = components['schemas']['InstallmentSubmission'];
 
@@ -82,7 +82,7 @@ export function checkInstallment(index: number, item: InstallmentSubmission, bat
 
   let dueDate: string | undefined;
   if (!given(item.dataVencimento)) errors.push({ index, field: 'dataVencimento', message: 'dataVencimento is required' });
-  else if (!(dueDate = datePart(item.dataVencimento))) errors.push({ index, field: 'dataVencimento', message: `dataVencimento ${item.dataVencimento} is not a real date` });
+  else if (!(dueDate = storableDate(item.dataVencimento))) errors.push({ index, field: 'dataVencimento', message: `dataVencimento ${item.dataVencimento} is not a real date` });
 
   const type = given(item.tipoParcela) ? INSTALLMENT_TYPES.get(item.tipoParcela.trim().toLowerCase()) : undefined;
   if (!given(item.tipoParcela)) errors.push({ index, field: 'tipoParcela', message: 'tipoParcela is required' });

@@ -1,9 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { readablePath } from '../http/errors.js';
-import { findNul } from '../http/nul-characters.js';
 import { loadDocument } from '../http/openapi.js';
 import type { ItemError } from './batches.js';
+import { findUnstorableText } from './storable-values.js';
 
 /**
  * The items of `POST /v1/parcela` are not parsed by the API (see `rawArrayBody`): each is checked
@@ -33,13 +33,14 @@ export type SchemaCheck = (index: number, item: unknown) => ItemError[];
 
 /**
  * The contract's check of one item: the fields of the wrong type or format, or the first string
- * holding a NUL character (`mayHoldNul`: the block's text holds `\u0000`; otherwise none can).
+ * PostgreSQL cannot store, holding NUL or a lone surrogate (`mayHoldUnstorable`: the block's text
+ * may hold one, see `mayHoldUnstorableText`; otherwise none can).
  */
-export async function itemSchemaCheck(mayHoldNul: boolean): Promise<SchemaCheck> {
+export async function itemSchemaCheck(mayHoldUnstorable: boolean): Promise<SchemaCheck> {
   const validate = await compile();
   return (index, item) => {
-    const nul = mayHoldNul ? findNul(item, '') : undefined;
-    if (nul !== undefined) return [{ index, field: nul || ITEM, message: 'must not contain the NUL character (\\u0000)' }];
+    const bad = mayHoldUnstorable ? findUnstorableText(item, '') : undefined;
+    if (bad) return [{ index, field: bad.path || ITEM, message: bad.message }];
     if (validate(item)) return [];
     return (validate.errors ?? []).map((e) => ({ index, field: readablePath(e.instancePath) || ITEM, message: e.message ?? 'is invalid' }));
   };

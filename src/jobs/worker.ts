@@ -39,6 +39,29 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
   });
 }
 
+/** How long a stop waits for running jobs before it gives up on them. (Default: 15 s) */
+export const WORKER_STOP_TIMEOUT_MS = 15_000;
+
+/**
+ * `runner.stop()`, bounded: a job that never ends (a statement stuck in the database) must not keep
+ * the process from stopping. Its lock is then left to expire, and another worker retries the job.
+ */
+export async function stopWorker(ctx: AppContext, runner: Runner, timeoutMs = WORKER_STOP_TIMEOUT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const stopped = runner.stop().then(() => 'stopped' as const);
+  stopped.catch((error: unknown) => ctx.logger.error({ err: error }, 'worker stop failed'));
+  try {
+    if ((await Promise.race([stopped, timedOut])) === 'timeout') {
+      ctx.logger.error({ timeoutMs }, `worker did not stop within ${timeoutMs} ms: running jobs abandoned, their locks expire and the jobs are retried`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Runs every job that is due now, then returns; for tests and one-shot operator commands. */
 export async function runDueJobs(ctx: AppContext): Promise<void> {
   // runOnce returns when it finds no job, and the next job of a named queue (an institution's next
