@@ -2,6 +2,8 @@ import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
+import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
+import webhookAttempt from './webhook-attempt.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -9,6 +11,8 @@ export function taskList(ctx: AppContext): TaskList {
     'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
+    'webhook-attempt': webhookAttempt(ctx),
+    'legacy-webhook-dispatch': legacyWebhookDispatch(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

@@ -9,10 +9,12 @@ import { createCampaign } from './campaigns.js';
 import { createCampus, listCampuses } from './campuses.js';
 import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {
   return {
+    ...webhookRoutes(ctx),
     listMicroAreaGroups: {
       handler: async (req, res) => {
         const content = await listMicroAreaGroups(ctx.db, req.params.MacroAreaId);

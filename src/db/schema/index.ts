@@ -9,3 +9,5 @@ export * from './institution-contracts.js';
 export * from './installments.js';
 export * from './installment-submissions.js';
 export * from './payments.js';
+// Webhook configurations, deliveries and their attempts; the deprecated legacy dispatches.
+export * from './webhooks.js';
