@@ -12,7 +12,7 @@ export interface Received {
   body: string;
 }
 
-export type Responder = (received: Received, index: number) => number | { status: number; body?: string; headers?: Record<string, string> };
+export type Responder = (received: Received, index: number) => number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /** A real HTTP receiver on loopback (port 0) that answers as scripted and keeps every request. */
 export interface Receiver {
@@ -32,8 +32,10 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
       const entry = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(entry);
       const answer = current(entry, received.length - 1);
-      const { status, body, headers } = typeof answer === 'number' ? { status: answer, body: 'ok', headers: {} } : answer;
-      res.writeHead(status, headers).end(body ?? '');
+      const { status, body, headers, delayMs } = typeof answer === 'number' ? { status: answer, body: 'ok', headers: {}, delayMs: 0 } : answer;
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(status, headers).end(body ?? '');
+      }, delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
