@@ -27,6 +27,8 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
   return run({
     connectionString: ctx.databaseUrl,
     concurrency: ctx.config.workerConcurrency,
+    // A connection per running job, or webhook attempts queue for the pool behind slow receivers.
+    maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
     taskList: taskList(ctx),
     noHandleSignals: true,
     // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next

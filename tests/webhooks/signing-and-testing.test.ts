@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import os from 'node:os';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import YAML from 'yaml';
@@ -132,7 +132,7 @@ describe('webhook signatures, tests and durability', () => {
 
     const served = YAML.parse((await request(t.app).get('/openapi/partner.yaml').expect(200)).text);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
+    ajvFormats.default(ajv);
     ajv.addSchema(served, 'partner');
     for (const got of hook.received) {
       const body = JSON.parse(got.body);

@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { enqueueMany } from '../../jobs/enqueue.js';
+import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
 import { attemptJobKey, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, type SendResult } from './sender.js';
 import { signatureHeaders } from './signature.js';
@@ -60,24 +59,31 @@ export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: n
 
 const succeeded = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
+/**
+ * One statement: the delivery moves on only from the attempt before this one, the attempt is
+ * recorded with it, and the next attempt's job is added; a fan-out of thousands of deliveries
+ * pays one round trip per attempt.
+ */
 async function recordAttempt(ctx: AppContext, deliveryId: string, attempt: number, startedAt: Date, result: SendResult): Promise<AttemptOutcome> {
   const failedAt = ctx.clock.now();
   const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying';
-  const nextAttemptAt = outcome === 'retrying' ? new Date(failedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!) : null;
-  return ctx.db.transaction(async (tx) => {
-    const updated = await tx
-      .update(webhookDeliveries)
-      .set({ attemptsMade: attempt, status: outcome === 'retrying' ? 'pending' : outcome, nextAttemptAt, updatedAt: failedAt })
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.attemptsMade, attempt - 1), eq(webhookDeliveries.status, 'pending')))
-      .returning({ id: webhookDeliveries.id });
-    // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
-    if (updated.length === 0) return 'stale';
-    await tx.insert(webhookAttempts).values({ deliveryId, number: attempt, attemptedAt: startedAt, ...result });
-    if (nextAttemptAt) {
-      await enqueueMany(tx, 'webhook-attempt', [
-        { payload: { deliveryId, attempt: attempt + 1 }, runAt: nextAttemptAt, jobKey: attemptJobKey(deliveryId, attempt + 1) },
-      ]);
-    }
-    return outcome;
-  });
+  const next = outcome === 'retrying' ? new Date(failedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!).toISOString() : null;
+  const [row] = await ctx.db.execute<{ recorded: number }>(sql`
+    with updated as (
+      update webhook_deliveries
+      set attempts_made = ${attempt}, status = ${outcome === 'retrying' ? 'pending' : outcome}, next_attempt_at = ${next}::timestamptz, updated_at = ${failedAt.toISOString()}::timestamptz
+      where id = ${deliveryId}::uuid and attempts_made = ${attempt - 1} and status = 'pending'
+      returning id
+    ), recorded as (
+      insert into webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body)
+      select id, ${attempt}, ${startedAt.toISOString()}::timestamptz, ${result.statusCode}::int, ${result.error}, ${result.durationMs}, ${result.responseBody} from updated
+      returning delivery_id
+    ), queued as (
+      select graphile_worker.add_job('webhook-attempt', json_build_object('deliveryId', delivery_id, 'attempt', ${attempt + 1}::int),
+        run_at => ${next}::timestamptz, job_key => ${attemptJobKey(deliveryId, attempt + 1)}, max_attempts => 25)
+      from recorded where ${next}::timestamptz is not null
+    )
+    select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued`);
+  // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
+  return row!.recorded === 0 ? 'stale' : outcome;
 }
