@@ -116,11 +116,11 @@ try {
     const rows = await sql<{ event_id: string; attempted_at: Date }[]>`
       select d.event_id, a.attempted_at from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
       where a.number = 2 and d.event_id in ${sql(retryEvents.map((e) => e.id))}`;
-    const scheduled = await sql<{ event_id: string; failed_at: Date }[]>`
+    const scheduled = await sql<{ event_id: string; failed_at: Date | string }[]>`
       select d.event_id, a.attempted_at + make_interval(secs => a.duration_ms / 1000.0) as failed_at
       from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
       where a.number = 1 and d.event_id in ${sql(retryEvents.map((e) => e.id))}`;
-    const failedAt = new Map(scheduled.map((r) => [r.event_id, r.failed_at.getTime()]));
+    const failedAt = new Map(scheduled.map((r) => [r.event_id, new Date(r.failed_at).getTime()]));
     const deviations = retryEvents.map((e) => Math.abs((arrivals.get(`${e.id}:2`) ?? Infinity) - ((failedAt.get(e.id) ?? NaN) + 120_000)));
     console.log(`2nd attempts arrived: ${rows.length}/${RETRIES}; largest deviation from schedule ${Math.max(...deviations)} ms (target: ±1000 ms)`);
   }
