@@ -427,7 +427,12 @@ export interface paths {
          *
          *     - `enabledEvents` lists event names, each once; `[{"name": "all"}]` selects every event and
          *       cannot be combined with other names (`WEBHOOK-003`).
-         *     - `webhookUrl` is `http` or `https`; addresses in private ranges are refused (`WEBHOOK-002`).
+         *     - An unknown event name is refused with `WEBHOOK-008`, whose message names it.
+         *     - `webhookUrl` is `http` or `https`; loopback, private, link-local and metadata addresses are
+         *       refused (`WEBHOOK-002`), unless the service runs with `WEBHOOK_ALLOW_PRIVATE=true`
+         *       (the default in development and tests only).
+         *     - With `signed: true`, deliveries carry a Standard Webhooks signature; the secret is answered
+         *       once in `signingSecret`.
          *     - With `authorizationToken`, every delivery carries the header `authorization` with that value
          *       exactly as registered. The token is never shown again.
          *     - The configuration is created active.
@@ -463,7 +468,7 @@ export interface paths {
          * @description Changes the keys sent and leaves the others as they are: name, URL, events (the list sent
          *     replaces the old one), token (`null` removes it) and `active` (false stops the deliveries of
          *     new events and abandons pending retries; true reactivates). The same rules as at creation
-         *     (`WEBHOOK-002`, `WEBHOOK-003`). A body without any key is refused (`VALIDATION-001`).
+         *     (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`). A body without any key is refused (`VALIDATION-001`).
          */
         patch: operations["updateWebhookConfiguration"];
         trace?: never;
@@ -513,6 +518,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook configuration
+         * @description Beyond the interface. Replaces the Standard Webhooks signing secret of a signed configuration
+         *     and answers the new one, once, in `signingSecret`. During the grace period every delivery
+         *     carries two signatures in `webhook-signature` (the new secret's first, then the previous
+         *     one's), so the receiver can switch secrets without losing deliveries. Only for a signed
+         *     configuration (`WEBHOOK-011`).
+         */
+        post: operations["rotateWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Beyond the interface. Sends the event of a finished delivery (succeeded or failed) again to
+         *     the same configuration, as a new delivery with the same body and `X-Webhook-Event-Id`, its
+         *     first attempt due at once and, on failure, the usual retries. The configuration must be
+         *     active (`WEBHOOK-004`); a delivery still pending cannot be repeated (`WEBHOOK-010`).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List legacy webhook configurations
+         * @deprecated
+         * @description Deprecated. The partner's legacy configurations, newest first.
+         */
+        get: operations["listLegacyWebhookConfigurations"];
+        put?: never;
+        /**
+         * Register a legacy webhook configuration
+         * @deprecated
+         * @description Deprecated: new integrations use `POST /webhooks`. Registers a URL that receives the legacy
+         *     notification of every sale status change, in version 1.0 (`legacyV1SaleStatusChanged`) or
+         *     2.0 (`legacyV2SaleStatusChanged`) format, in parallel with the current events. The URL rules
+         *     are those of `POST /webhooks` (`WEBHOOK-002`).
+         */
+        post: operations["createLegacyWebhookConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/configurations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a legacy webhook configuration
+         * @deprecated
+         * @description Deprecated. Stops the legacy notifications to this configuration; its past dispatches stay resendable.
+         */
+        delete: operations["deleteLegacyWebhookConfiguration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/dispatch-retry": {
         parameters: {
             query?: never;
@@ -530,9 +632,12 @@ export interface paths {
          *     Manually resends dispatches of the legacy webhook system (versions 1.0 and 2.0, see
          *     `legacyV1SaleStatusChanged` and `legacyV2SaleStatusChanged` in the `webhooks` section), given
          *     the `webhookId` of each. Only dispatches that did not get status 200 can be resent, and each
-         *     dispatch accepts up to 4 manual retries. The request is all or nothing: an unknown id
+         *     dispatch accepts up to 4 manual retries. Each id is judged alone: the dispatches that can be
+         *     resent are queued (one attempt each, at once) and the answer's `message` says which were
+         *     queued and which were refused and why (not found, already got 200, 4 manual retries made).
+         *     When none can be resent the answer is 400 with the code of the first refusal: an unknown id
          *     (`WEBHOOK-005`), a dispatch that got 200 (`WEBHOOK-006`) or one that already had 4 manual
-         *     retries (`WEBHOOK-007`) refuses the whole request and resends nothing.
+         *     retries (`WEBHOOK-007`), and nothing is resent.
          */
         post: operations["retryLegacyWebhookDispatches"];
         delete?: never;
@@ -1792,6 +1897,24 @@ export interface components {
             enabledEvents: components["schemas"]["WebhookEnabledEvent"][];
             /** @description Whether deliveries carry the `authorization` header. */
             hasAuthorizationToken: boolean;
+            /**
+             * @description The token with all but its last 4 characters hidden (`••••e3b4`; only `••••` for a token
+             *     shorter than 12 characters); null without a token.
+             */
+            authorizationTokenMasked: string | null;
+            /** @description Whether deliveries carry a Standard Webhooks signature. */
+            signed: boolean;
+            /**
+             * @description The signing secret, answered only once: by the creation of a signed configuration, by the
+             *     `PATCH` that turned signing on, and by `POST /webhooks/{id}/rotate-secret`. Keep it.
+             */
+            signingSecret?: string;
+            /**
+             * Format: date-time
+             * @description Until this instant, after a rotation, deliveries carry a second signature made with the
+             *     previous secret; null when no previous secret is in use.
+             */
+            previousSecretExpiresAt: string | null;
             /** @description Whether the configuration receives events. */
             active: boolean;
             /**
@@ -1804,6 +1927,17 @@ export interface components {
              * @description Instant of the last change, UTC.
              */
             updatedAt: string;
+        };
+        /**
+         * @description An event to receive: the name of an event of the `webhooks` section, or `all` for every event
+         *     (those added later included). An unknown name is refused with `WEBHOOK-008`, which names it.
+         */
+        WebhookEnabledEventInput: {
+            /**
+             * @description Name of an event (see the `webhooks` section), or `all`.
+             * @example purchaseConfirmed
+             */
+            name: string;
         };
         /** @description Body of a new webhook configuration (#22). */
         WebhookConfigurationRequest: {
@@ -1820,12 +1954,19 @@ export interface components {
              *     with other names (`WEBHOOK-003`). May be empty: the configuration then receives nothing until
              *     events are enabled with `PATCH`.
              */
-            enabledEvents: components["schemas"]["WebhookEnabledEvent"][];
+            enabledEvents: components["schemas"]["WebhookEnabledEventInput"][];
             /**
              * @description Value sent, exactly as given, in the `authorization` header of every delivery. Without it the
              *     header is not sent. It is stored but never shown again (see `hasAuthorizationToken`).
              */
             authorizationToken?: string;
+            /**
+             * @description Beyond the interface: sign every delivery with the Standard Webhooks scheme (headers
+             *     `webhook-id`, `webhook-timestamp`, `webhook-signature`). The secret (`whsec_…`) is answered
+             *     once, in `signingSecret` of this response.
+             * @default false
+             */
+            signed: boolean;
         };
         /**
          * @description Changes to a webhook configuration: only the keys sent change. `authorizationToken: null`
@@ -1840,11 +1981,16 @@ export interface components {
              */
             webhookUrl?: string;
             /** @description New list of events, replacing the old one; the same rules as at creation (`WEBHOOK-003`). */
-            enabledEvents?: components["schemas"]["WebhookEnabledEvent"][];
+            enabledEvents?: components["schemas"]["WebhookEnabledEventInput"][];
             /** @description New token for the `authorization` header, or null to stop sending the header. */
             authorizationToken?: string | null;
             /** @description false stops the deliveries of new events (pending retries are abandoned); true reactivates. */
             active?: boolean;
+            /**
+             * @description true starts signing deliveries (a new secret is answered once in `signingSecret` when the
+             *     configuration had none); false stops signing and forgets the secrets.
+             */
+            signed?: boolean;
         };
         /**
          * @description Name of an outgoing event (the `event` of its payload); see the `webhooks` section.
@@ -1872,6 +2018,11 @@ export interface components {
             /** @description Whether the delivery was asked with `POST /webhooks/test/{id}` (fictional data). */
             test: boolean;
             /**
+             * Format: uuid
+             * @description The delivery this one repeats (`POST /webhooks/deliveries/{id}/redeliver`); null otherwise.
+             */
+            redeliveryOf: string | null;
+            /**
              * @description `pending` while an attempt is due, `succeeded` after a 2XX, `failed` after the 4th failed
              *     attempt or when the configuration was deactivated with attempts still due.
              * @enum {string}
@@ -1892,6 +2043,8 @@ export interface components {
                 error: string | null;
                 /** @description Time until the answer or the failure, milliseconds. */
                 durationMs: number;
+                /** @description The receiver's answer, its first 4 KB read as UTF-8; null when no answer came. */
+                responseBody: string | null;
             }[];
             /**
              * Format: date-time
@@ -1908,6 +2061,20 @@ export interface components {
              * @description Instant of the last change, UTC.
              */
             updatedAt: string;
+        };
+        /** @description Deprecated legacy webhook configuration. */
+        LegacyWebhookConfiguration: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Format of the notifications (`LegacyV1Notification` or `LegacyV2Notification`).
+             * @enum {string}
+             */
+            version: "1.0" | "2.0";
+            /** @description URL that receives the notifications. */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /** @description Address in an event payload; empty strings where unknown. */
         WebhookAddress: {
@@ -2310,7 +2477,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`). */
+        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`). */
         WebhookConfigurationInvalid: {
             headers: {
                 [name: string]: unknown;
@@ -2362,6 +2529,19 @@ export interface components {
         WebhookEventIdHeader: string;
         /** @description Number of this attempt, 1 to 4. */
         WebhookAttemptHeader: number;
+        /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+        WebhookTestHeader: "true";
+        /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+        WebhookSignatureIdHeader: string;
+        /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+        WebhookSignatureTimestampHeader: string;
+        /**
+         * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+         *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+         *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+         *     accept the delivery when one matches.
+         */
+        WebhookSignatureHeader: string;
         /** @description Id of the legacy dispatch, the same as `webhookId` in the payload. */
         LegacyDispatchIdHeader: string;
     };
@@ -3168,7 +3348,7 @@ export interface operations {
             };
             /**
              * @description No configuration of this partner has this id (`WEBHOOK-001`), the body does not match the
-             *     contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`).
+             *     contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`).
              */
             400: {
                 headers: {
@@ -3236,6 +3416,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Only deliveries in this status. */
                 status?: "pending" | "succeeded" | "failed";
+                /** @description Only deliveries of this event. */
+                event?: components["schemas"]["WebhookEventName"];
             };
             header?: never;
             path: {
@@ -3259,6 +3441,195 @@ export interface operations {
                 };
             };
             400: components["responses"]["WebhookConfigurationNotFound"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the webhook configuration. */
+                id: components["parameters"]["WebhookConfigurationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the previous secret keeps signing, seconds (at most 7 days).
+                     * @default 86400
+                     */
+                    gracePeriodSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The configuration with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["WebhookConfiguration"];
+                    };
+                };
+            };
+            /** @description No configuration of this partner has this id (`WEBHOOK-001`), the body does not match the contract (`VALIDATION-001`), or the configuration is not signed (`WEBHOOK-011`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the delivery to repeat. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, pending. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description No delivery of this partner has this id (`WEBHOOK-009`), it is still pending (`WEBHOOK-010`) or its configuration is inactive (`WEBHOOK-004`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listLegacyWebhookConfigurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every legacy configuration of the partner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["LegacyWebhookConfiguration"][];
+                    };
+                };
+            };
+            /** @description Not answered by this route; listed for the error shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createLegacyWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    version: "1.0" | "2.0";
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Configuration created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["LegacyWebhookConfiguration"];
+                    };
+                };
+            };
+            /** @description The body does not match the contract (`VALIDATION-001`) or the URL is refused (`WEBHOOK-002`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteLegacyWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the legacy configuration. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No legacy configuration of this partner has this id (`WEBHOOK-001`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -3314,6 +3685,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3339,6 +3723,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3364,6 +3761,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3389,6 +3799,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3414,6 +3837,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3439,6 +3875,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3464,6 +3913,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3489,6 +3951,19 @@ export interface operations {
                 "X-Webhook-Event-Id": components["parameters"]["WebhookEventIdHeader"];
                 /** @description Number of this attempt, 1 to 4. */
                 "X-Webhook-Attempt": components["parameters"]["WebhookAttemptHeader"];
+                /** @description Present, with the value `true`, only on deliveries asked with `POST /webhooks/test/{id}`, whose data are fictional. */
+                "X-Webhook-Test"?: components["parameters"]["WebhookTestHeader"];
+                /** @description Signed configurations only (Standard Webhooks). The event id, as in `X-Webhook-Event-Id`. */
+                "webhook-id"?: components["parameters"]["WebhookSignatureIdHeader"];
+                /** @description Signed configurations only (Standard Webhooks). When the attempt was signed, integer seconds since the Unix epoch; refuse values far from your clock (for example 5 minutes). */
+                "webhook-timestamp"?: components["parameters"]["WebhookSignatureTimestampHeader"];
+                /**
+                 * @description Signed configurations only (Standard Webhooks). Space-separated signatures `v1,<base64>`, each
+                 *     the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the secret's bytes
+                 *     (the base64 text after `whsec_`, decoded). Two signatures during a rotation's grace period;
+                 *     accept the delivery when one matches.
+                 */
+                "webhook-signature"?: components["parameters"]["WebhookSignatureHeader"];
             };
             path?: never;
             cookie?: never;

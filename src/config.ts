@@ -27,6 +27,10 @@ export interface Config {
   readonly workerConcurrency: number;
   /** `DB_POOL_MAX`: connections of the service pool. (Default: 10) */
   readonly dbPoolMax: number;
+  /** `WEBHOOK_ALLOW_PRIVATE`: let webhook URLs point at loopback, private, link-local and metadata addresses. (Default: true in development and test, false in production) */
+  readonly webhookAllowPrivate: boolean;
+  /** `WEBHOOK_TIMEOUT_MS`: time a receiver has to answer one delivery attempt. (Default: 10000) */
+  readonly webhookTimeoutMs: number;
 }
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,5 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cursorSecret,
     workerConcurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 2),
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
+    webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
+    webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
   });
 }

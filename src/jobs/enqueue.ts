@@ -7,6 +7,10 @@ declare global {
     interface Tasks {
       'process-student-batch': { batchId: string };
       'process-installment-batch': { batchId: string };
+      /** Attempt `attempt` (1 to 4) of one webhook delivery. */
+      'webhook-attempt': { deliveryId: string; attempt: number };
+      /** Send `send` (1 for the automatic one, then one per manual retry) of a legacy dispatch. */
+      'legacy-webhook-dispatch': { dispatchId: string; send: number };
     }
   }
 }
@@ -43,4 +47,24 @@ export async function enqueue<T extends TaskName>(
       max_attempts => ${options.maxAttempts ?? 25}::int,
       job_key => ${options.jobKey ?? null}::text
     )`);
+}
+
+export interface JobSpec<T extends TaskName> {
+  payload: GraphileWorker.Tasks[T];
+  runAt: Date;
+  jobKey: string;
+}
+
+/**
+ * Adds many jobs of one task in one statement (`graphile_worker.add_jobs`), in the transaction of
+ * `db`; a fan-out of thousands of deliveries costs one round trip.
+ */
+export async function enqueueMany<T extends TaskName>(db: Queryable, task: T, jobs: JobSpec<T>[], maxAttempts = 25): Promise<void> {
+  if (jobs.length === 0) return;
+  await db.execute(sql`
+    select graphile_worker.add_jobs(array_agg(row(
+      ${task}::text, j.payload, null::text, j.run_at, ${maxAttempts}::int, j.job_key, null::int, null::text[]
+    )::graphile_worker.job_spec))
+    from json_to_recordset(${JSON.stringify(jobs.map((j) => ({ payload: j.payload, run_at: j.runAt.toISOString(), job_key: j.jobKey })))}::json)
+      as j(payload json, run_at timestamptz, job_key text)`);
 }

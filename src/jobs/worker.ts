@@ -4,6 +4,8 @@ import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import applySaleSchedule from './apply-sale-schedule.js';
+import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
+import webhookAttempt from './webhook-attempt.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -13,6 +15,8 @@ export function taskList(ctx: AppContext): TaskList {
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
     'close-statement-month': closeStatementMonth(ctx),
     'apply-sale-schedule': applySaleSchedule(ctx),
+    'webhook-attempt': webhookAttempt(ctx),
+    'legacy-webhook-dispatch': legacyWebhookDispatch(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
@@ -27,6 +31,8 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
   return run({
     connectionString: ctx.databaseUrl,
     concurrency: ctx.config.workerConcurrency,
+    // A connection per running job, or webhook attempts queue for the pool behind slow receivers.
+    maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
     taskList: taskList(ctx),
     noHandleSignals: true,
     // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next

@@ -15,10 +15,12 @@ import { listSales } from './sales/list.js';
 import { parseSalesFilters } from './sales/list-filters.js';
 import { lenientSalesQuery } from './sales/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {
   return {
+    ...webhookRoutes(ctx),
     listMicroAreaGroups: {
       handler: async (req, res) => {
         const content = await listMicroAreaGroups(ctx.db, req.params.MacroAreaId);

@@ -15,3 +15,5 @@ export * from './statements.js';
 export * from './sales.js';
 // The hosted checkout of sales: the buyer's last activity.
 export * from './checkout.js';
+// Webhook configurations, deliveries and their attempts; the deprecated legacy dispatches.
+export * from './webhooks.js';

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.js';
+import { partners } from './tenants.js';
+
+/** A partner URL that receives sale events (`POST /webhooks`); a URL may be registered many times. */
+export const webhookConfigurations = pgTable(
+  'webhook_configurations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    name: text().notNull(),
+    url: text().notNull(),
+    /** Event names as registered; `['all']` selects every event, those added later included. */
+    enabledEvents: text().array().notNull(),
+    /** Sent as is in `authorization`; never answered in full. */
+    authorizationToken: text(),
+    active: boolean().notNull().default(true),
+    /** Standard Webhooks signing secret (`whsec_…`); null when the configuration is not signed. */
+    signingSecret: text(),
+    /** The secret before the last rotation, still signed with until `previousSecretExpiresAt`. */
+    previousSigningSecret: text(),
+    previousSecretExpiresAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId, t.createdAt)],
+);
+
+/** One event to one configuration; the body is kept as the exact bytes every attempt sends. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    configurationId: uuid()
+      .notNull()
+      .references(() => webhookConfigurations.id, { onDelete: 'cascade' }),
+    partnerId: uuid().notNull(),
+    eventId: uuid().notNull(),
+    eventName: text().notNull(),
+    /** The partner's event sequence; 0 for test events. */
+    sequence: integer().notNull().default(0),
+    body: text().notNull(),
+    test: boolean().notNull().default(false),
+    /** The delivery this one repeats (`POST /webhooks/deliveries/{id}/redeliver`). */
+    redeliveryOf: uuid(),
+    /** `pending`, `succeeded` or `failed`. */
+    status: text().notNull().default('pending'),
+    attemptsMade: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    occurredAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    // A fan-out that runs twice for one event creates nothing twice; redeliveries are extra rows.
+    uniqueIndex('webhook_deliveries_event_key').on(t.configurationId, t.eventId).where(sql`${t.redeliveryOf} is null`),
+    index().on(t.configurationId, t.createdAt),
+  ],
+);
+
+/** One finished attempt of a delivery, recorded only after it completed. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    deliveryId: uuid()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    number: integer().notNull(),
+    attemptedAt: timestamp({ withTimezone: true }).notNull(),
+    statusCode: integer(),
+    error: text(),
+    durationMs: integer().notNull(),
+    /** The receiver's answer, cut at 4 KB. */
+    responseBody: text(),
+  },
+  (t) => [uniqueIndex('webhook_attempts_number_key').on(t.deliveryId, t.number)],
+);
+
+/** Deprecated legacy configurations (`/webhook/configurations`), versions 1.0 and 2.0. */
+export const legacyWebhookConfigurations = pgTable(
+  'legacy_webhook_configurations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    version: text().notNull(),
+    url: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('legacy_webhook_configurations_version', sql`${t.version} in ('1.0', '2.0')`), index().on(t.partnerId)],
+);
+
+/** One legacy notification to one URL; one automatic attempt, then manual retries only. */
+export const legacyWebhookDispatches = pgTable(
+  'legacy_webhook_dispatches',
+  {
+    id: text().primaryKey(),
+    partnerId: uuid().notNull(),
+    /** Null for a sale's own `notification_url`. */
+    configurationId: uuid().references(() => legacyWebhookConfigurations.id, { onDelete: 'set null' }),
+    version: text().notNull(),
+    url: text().notNull(),
+    body: text().notNull(),
+    /** Status of the last answer; null before the first answer or after a connection error. */
+    lastStatusCode: integer(),
+    lastError: text(),
+    sends: integer().notNull().default(0),
+    manualRetries: integer().notNull().default(0),
+    lastAttemptAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.partnerId)],
+);

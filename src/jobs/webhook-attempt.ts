@@ -1,0 +1,19 @@
+import type { Task } from 'graphile-worker';
+import type { AppContext } from '../context.js';
+import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
+import { runAttempt } from '../partner/webhooks/attempts.js';
+
+function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {
+  const p = payload as { deliveryId?: unknown; attempt?: unknown } | null;
+  const valid = typeof p?.deliveryId === 'string' && Number.isInteger(p.attempt) && (p.attempt as number) >= 1 && (p.attempt as number) <= MAX_ATTEMPTS;
+  if (!valid) throw new Error('webhook-attempt needs {deliveryId, attempt 1..4}');
+}
+
+/** One attempt of one webhook delivery; throws (and is retried) only when it could not be recorded or is not due yet. */
+export default function webhookAttemptTask(ctx: AppContext): Task<'webhook-attempt'> {
+  return async (payload) => {
+    assertPayload(payload);
+    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt);
+    ctx.logger.debug({ delivery: payload.deliveryId, attempt: payload.attempt, outcome }, 'webhook attempt');
+  };
+}

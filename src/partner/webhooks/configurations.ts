@@ -1,0 +1,154 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
+import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } from './errors.js';
+import { checkEnabledEvents } from './events.js';
+import { newSigningSecret } from './signature.js';
+import { checkTargetAtRegistration } from './target.js';
+
+type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
+type CreateInput = components['schemas']['WebhookConfigurationRequest'];
+type PatchInput = components['schemas']['WebhookConfigurationPatch'];
+type Row = typeof webhookConfigurations.$inferSelect;
+
+/** All but the last 4 characters hidden; a short token shows nothing of itself. */
+export const maskToken = (token: string | null): string | null => (token === null ? null : token.length < 12 ? '••••' : `••••${token.slice(-4)}`);
+
+export const toWebhookConfiguration = (row: Row, shownSecret?: string): WebhookConfiguration => ({
+  id: row.id,
+  configurationName: row.name,
+  webhookUrl: row.url,
+  enabledEvents: row.enabledEvents.map((name) => ({ name: name as WebhookConfiguration['enabledEvents'][number]['name'] })),
+  hasAuthorizationToken: row.authorizationToken !== null,
+  authorizationTokenMasked: maskToken(row.authorizationToken),
+  signed: row.signingSecret !== null,
+  ...(shownSecret ? { signingSecret: shownSecret } : {}),
+  previousSecretExpiresAt: row.previousSigningSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,
+  active: row.active,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+async function checkUrl(ctx: AppContext, url: string): Promise<void> {
+  const refusal = await checkTargetAtRegistration(url, ctx.config.webhookAllowPrivate);
+  if (refusal) throw new WebhookTargetRefused(url, refusal);
+}
+
+/** Another partner's configuration is answered as a missing one. */
+export async function findConfiguration(db: Queryable, partnerId: string, id: string): Promise<Row> {
+  const [row] = await db
+    .select()
+    .from(webhookConfigurations)
+    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)));
+  if (!row) throw new WebhookConfigurationNotFound();
+  return row;
+}
+
+/** Always a new configuration, even for a URL already registered (interface, Delivery 6). */
+export async function createConfiguration(ctx: AppContext, partnerId: string, input: CreateInput): Promise<WebhookConfiguration> {
+  const enabledEvents = checkEnabledEvents(input.enabledEvents);
+  await checkUrl(ctx, input.webhookUrl);
+  const secret = input.signed ? newSigningSecret() : null;
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .insert(webhookConfigurations)
+    .values({
+      partnerId,
+      name: input.configurationName,
+      url: input.webhookUrl,
+      enabledEvents,
+      authorizationToken: input.authorizationToken ?? null,
+      signingSecret: secret,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return toWebhookConfiguration(row!, secret ?? undefined);
+}
+
+export async function listConfigurations(db: Queryable, partnerId: string, page: PageRequest): Promise<Page<WebhookConfiguration>> {
+  const mine = eq(webhookConfigurations.partnerId, partnerId);
+  const [total] = await db.select({ n: count() }).from(webhookConfigurations).where(mine);
+  const rows = await db
+    .select()
+    .from(webhookConfigurations)
+    .where(mine)
+    .orderBy(desc(webhookConfigurations.createdAt), desc(webhookConfigurations.id))
+    .limit(page.size)
+    .offset(page.offset);
+  return { paging: pagingOf(page, total?.n ?? 0), content: rows.map((row) => toWebhookConfiguration(row)) };
+}
+
+/**
+ * Changes only the keys sent. Deactivation abandons the pending deliveries (their jobs find them
+ * failed and send nothing); reactivation receives the events that happen from then on.
+ */
+export async function updateConfiguration(ctx: AppContext, partnerId: string, id: string, patch: PatchInput): Promise<WebhookConfiguration> {
+  const enabledEvents = patch.enabledEvents ? checkEnabledEvents(patch.enabledEvents) : undefined;
+  const current = await findConfiguration(ctx.db, partnerId, id);
+  if (patch.webhookUrl !== undefined) await checkUrl(ctx, patch.webhookUrl);
+  const now = ctx.clock.now();
+  const startsSigning = patch.signed === true && current.signingSecret === null;
+  const secret = startsSigning ? newSigningSecret() : undefined;
+  const signingChange =
+    patch.signed === false
+      ? { signingSecret: null, previousSigningSecret: null, previousSecretExpiresAt: null }
+      : secret
+        ? { signingSecret: secret }
+        : {};
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookConfigurations)
+      .set({
+        ...(patch.configurationName !== undefined ? { name: patch.configurationName } : {}),
+        ...(patch.webhookUrl !== undefined ? { url: patch.webhookUrl } : {}),
+        ...(enabledEvents ? { enabledEvents } : {}),
+        ...(patch.authorizationToken !== undefined ? { authorizationToken: patch.authorizationToken } : {}),
+        ...(patch.active !== undefined ? { active: patch.active } : {}),
+        ...signingChange,
+        updatedAt: now,
+      })
+      .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
+      .returning();
+    if (!row) throw new WebhookConfigurationNotFound();
+    if (patch.active === false) {
+      await tx
+        .update(webhookDeliveries)
+        .set({ status: 'failed', nextAttemptAt: null, updatedAt: now })
+        .where(and(eq(webhookDeliveries.configurationId, id), eq(webhookDeliveries.status, 'pending')));
+    }
+    return toWebhookConfiguration(row, secret);
+  });
+}
+
+/** Deletes the configuration and its history; pending jobs find nothing to send. */
+export async function deleteConfiguration(db: Queryable, partnerId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(webhookConfigurations)
+    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
+    .returning({ id: webhookConfigurations.id });
+  if (deleted.length === 0) throw new WebhookConfigurationNotFound();
+}
+
+/** A new secret; the previous one keeps signing until the grace period ends. */
+export async function rotateSigningSecret(ctx: AppContext, partnerId: string, id: string, gracePeriodSeconds = 86_400): Promise<WebhookConfiguration> {
+  const current = await findConfiguration(ctx.db, partnerId, id);
+  if (!current.signingSecret) throw new WebhookNotSigned();
+  const now = ctx.clock.now();
+  const secret = newSigningSecret();
+  const [row] = await ctx.db
+    .update(webhookConfigurations)
+    .set({
+      signingSecret: secret,
+      previousSigningSecret: gracePeriodSeconds > 0 ? sql`${webhookConfigurations.signingSecret}` : null,
+      previousSecretExpiresAt: gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
+      updatedAt: now,
+    })
+    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
+    .returning();
+  if (!row) throw new WebhookConfigurationNotFound();
+  return toWebhookConfiguration(row, secret);
+}

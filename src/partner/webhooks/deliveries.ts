@@ -1,0 +1,107 @@
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
+import { enqueueMany } from '../../jobs/enqueue.js';
+import { findConfiguration } from './configurations.js';
+import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';
+import { attemptJobKey } from './fan-out.js';
+
+type WebhookDelivery = components['schemas']['WebhookDelivery'];
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+export interface DeliveryFilter {
+  status?: WebhookDelivery['status'];
+  event?: WebhookDelivery['event'];
+}
+
+const toWebhookDelivery = (row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery => ({
+  id: row.id,
+  eventId: row.eventId,
+  event: row.eventName as WebhookDelivery['event'],
+  test: row.test,
+  redeliveryOf: row.redeliveryOf,
+  status: row.status as WebhookDelivery['status'],
+  attempts: attempts.map((a) => ({
+    number: a.number,
+    attemptedAt: a.attemptedAt.toISOString(),
+    statusCode: a.statusCode,
+    error: a.error,
+    durationMs: a.durationMs,
+    responseBody: a.responseBody,
+  })),
+  nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(
+      inArray(
+        webhookAttempts.deliveryId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(webhookAttempts.number));
+  return rows.map((row) => toWebhookDelivery(row, attempts.filter((a) => a.deliveryId === row.id)));
+}
+
+/** The deliveries of one configuration of the partner, newest first, with every attempt. */
+export async function listDeliveries(db: Queryable, partnerId: string, configurationId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
+  await findConfiguration(db, partnerId, configurationId);
+  const conditions: SQL[] = [eq(webhookDeliveries.configurationId, configurationId)];
+  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.event) conditions.push(eq(webhookDeliveries.eventName, filter.event));
+  const where = and(...conditions);
+  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(where)
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(page.size)
+    .offset(page.offset);
+  return { paging: pagingOf(page, total?.n ?? 0), content: await withAttempts(db, rows) };
+}
+
+/** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */
+export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: string): Promise<WebhookDelivery> {
+  return ctx.db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ delivery: webhookDeliveries, active: webhookConfigurations.active })
+      .from(webhookDeliveries)
+      .innerJoin(webhookConfigurations, eq(webhookConfigurations.id, webhookDeliveries.configurationId))
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookConfigurations.partnerId, partnerId)));
+    if (!found) throw new WebhookDeliveryNotFound();
+    const { delivery } = found;
+    if (delivery.status === 'pending') throw new WebhookDeliveryPending();
+    if (!found.active) throw new WebhookNotTestable('Only an active configuration can receive a redelivery');
+    const now = ctx.clock.now();
+    const [row] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        configurationId: delivery.configurationId,
+        partnerId: delivery.partnerId,
+        eventId: delivery.eventId,
+        eventName: delivery.eventName,
+        sequence: delivery.sequence,
+        body: delivery.body,
+        test: delivery.test,
+        redeliveryOf: delivery.id,
+        nextAttemptAt: now,
+        occurredAt: delivery.occurredAt,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await enqueueMany(tx, 'webhook-attempt', [{ payload: { deliveryId: row!.id, attempt: 1 }, runAt: now, jobKey: attemptJobKey(row!.id, 1) }]);
+    return toWebhookDelivery(row!, []);
+  });
+}

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { enqueueMany } from '../../jobs/enqueue.js';
+import type { WebhookEventName } from './events.js';
+
+/** A sale event as the sales outbox hands it over. */
+export interface SaleEvent {
+  id: string;
+  partnerId: string;
+  name: WebhookEventName;
+  /** The partner's event sequence. */
+  sequence: number;
+  /** The body sent, as the event's schema in the `webhooks` section describes it. */
+  payload: unknown;
+  occurredAt: Date;
+}
+
+/** The interface's schedule: first attempt 15 s after the event, then 2, 5 and 15 min after each failure. */
+export const FIRST_ATTEMPT_DELAY_MS = 15_000;
+export const RETRY_DELAYS_MS: readonly number[] = [2 * 60_000, 5 * 60_000, 15 * 60_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+export const attemptJobKey = (deliveryId: string, attempt: number) => `webhook:${deliveryId}:${attempt}`;
+
+export interface FanOutOptions {
+  /** Deliver only to this configuration (test deliveries). (Default: every matching one) */
+  configurationId?: string;
+  /** Deliveries asked with `POST /webhooks/test/{id}`. (Default: false) */
+  test?: boolean;
+}
+
+/**
+ * In the caller's transaction: one delivery per active configuration of the partner that has the
+ * event enabled (or `all`), and the job of its first attempt. Running it twice for one event
+ * creates nothing twice. Answers the ids of the deliveries created.
+ */
+export async function fanOutEvent(tx: Queryable, event: SaleEvent, options: FanOutOptions = {}): Promise<string[]> {
+  const due = new Date(event.occurredAt.getTime() + FIRST_ATTEMPT_DELAY_MS);
+  const rows = await tx.execute<{ id: string }>(sql`
+    insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
+    select c.id, c.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
+           ${due.toISOString()}::timestamptz, ${event.occurredAt.toISOString()}::timestamptz
+    from webhook_configurations c
+    where c.partner_id = ${event.partnerId}::uuid and c.active
+      and ('all' = any(c.enabled_events) or ${event.name} = any(c.enabled_events))
+      ${options.configurationId ? sql`and c.id = ${options.configurationId}::uuid` : sql``}
+    on conflict (configuration_id, event_id) where redelivery_of is null do nothing
+    returning id`);
+  const ids = rows.map((r) => r.id);
+  await enqueueMany(
+    tx,
+    'webhook-attempt',
+    ids.map((deliveryId) => ({ payload: { deliveryId, attempt: 1 }, runAt: due, jobKey: attemptJobKey(deliveryId, 1) })),
+  );
+  return ids;
+}

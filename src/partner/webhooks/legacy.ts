@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
+import { enqueueMany } from '../../jobs/enqueue.js';
+import { WebhookConfigurationNotFound, WebhookTargetRefused } from './errors.js';
+import { postOnce } from './sender.js';
+import { checkTargetAtRegistration } from './target.js';
+
+type LegacyConfiguration = components['schemas']['LegacyWebhookConfiguration'];
+type LegacyVersion = LegacyConfiguration['version'];
+
+/** A change of a sale's status, as the legacy notifications tell it. */
+export interface LegacySaleStatusEvent {
+  partnerId: string;
+  saleId: number;
+  externalSaleId: string | null;
+  /** List vocabulary, old names (`made_effective`). */
+  status: string;
+  occurredAt: Date;
+}
+
+/** A sale's own `notification_url` receives the 2.0 format. */
+const NOTIFICATION_URL_VERSION: LegacyVersion = '2.0';
+/** Manual retries a dispatch accepts (interface, Limits). */
+export const MAX_MANUAL_RETRIES = 4;
+
+const toLegacyConfiguration = (row: typeof legacyWebhookConfigurations.$inferSelect): LegacyConfiguration => ({
+  id: row.id,
+  version: row.version as LegacyVersion,
+  url: row.url,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function createLegacyConfiguration(ctx: AppContext, partnerId: string, input: { version: LegacyVersion; url: string }): Promise<LegacyConfiguration> {
+  const refusal = await checkTargetAtRegistration(input.url, ctx.config.webhookAllowPrivate);
+  if (refusal) throw new WebhookTargetRefused(input.url, refusal);
+  const [row] = await ctx.db.insert(legacyWebhookConfigurations).values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() }).returning();
+  return toLegacyConfiguration(row!);
+}
+
+export async function listLegacyConfigurations(db: Queryable, partnerId: string): Promise<LegacyConfiguration[]> {
+  const rows = await db
+    .select()
+    .from(legacyWebhookConfigurations)
+    .where(eq(legacyWebhookConfigurations.partnerId, partnerId))
+    .orderBy(desc(legacyWebhookConfigurations.createdAt), desc(legacyWebhookConfigurations.id));
+  return rows.map(toLegacyConfiguration);
+}
+
+export async function deleteLegacyConfiguration(db: Queryable, partnerId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(legacyWebhookConfigurations)
+    .where(and(eq(legacyWebhookConfigurations.id, id), eq(legacyWebhookConfigurations.partnerId, partnerId)))
+    .returning({ id: legacyWebhookConfigurations.id });
+  if (deleted.length === 0) throw new WebhookConfigurationNotFound();
+}
+
+const newDispatchId = () => `lwh_${randomBytes(16).toString('base64url')}`;
+
+function legacyBody(version: LegacyVersion, webhookId: string, event: LegacySaleStatusEvent): string {
+  const at = event.occurredAt.toISOString();
+  const body: components['schemas']['LegacyV1Notification'] | components['schemas']['LegacyV2Notification'] =
+    version === '1.0'
+      ? { webhookId, saleId: event.saleId, status: event.status, date: at }
+      : { version: '2.0', webhookId, event: 'sale.status_changed', sale: { saleId: event.saleId, externalSaleId: event.externalSaleId ?? '', status: event.status, updatedAt: at } };
+  return JSON.stringify(body);
+}
+
+const dispatchJobKey = (dispatchId: string, send: number) => `legacy-webhook:${dispatchId}:${send}`;
+
+/**
+ * In the caller's transaction: one dispatch per legacy configuration of the partner, and one to the
+ * sale's `notification_url` when it has one, each sent once at once. Answers the dispatch ids.
+ */
+export async function fanOutLegacy(tx: Queryable, event: LegacySaleStatusEvent, notificationUrl?: string): Promise<string[]> {
+  const configurations = await tx.select().from(legacyWebhookConfigurations).where(eq(legacyWebhookConfigurations.partnerId, event.partnerId));
+  const targets = [
+    ...configurations.map((c) => ({ configurationId: c.id as string | null, version: c.version as LegacyVersion, url: c.url })),
+    ...(notificationUrl ? [{ configurationId: null, version: NOTIFICATION_URL_VERSION, url: notificationUrl }] : []),
+  ];
+  if (targets.length === 0) return [];
+  const rows = targets.map((target) => {
+    const id = newDispatchId();
+    return { id, partnerId: event.partnerId, ...target, body: legacyBody(target.version, id, event), createdAt: event.occurredAt };
+  });
+  await tx.insert(legacyWebhookDispatches).values(rows);
+  await enqueueMany(
+    tx,
+    'legacy-webhook-dispatch',
+    rows.map((r) => ({ payload: { dispatchId: r.id, send: 1 }, runAt: event.occurredAt, jobKey: dispatchJobKey(r.id, 1) })),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Send number `send` of a dispatch: one POST, its answer kept; nothing retries it but a partner's request. */
+export async function sendLegacyDispatch(ctx: AppContext, dispatchId: string, send: number): Promise<'sent' | 'stale'> {
+  const [dispatch] = await ctx.db.select().from(legacyWebhookDispatches).where(eq(legacyWebhookDispatches.id, dispatchId));
+  if (!dispatch || dispatch.sends !== send - 1) return 'stale';
+  const at = ctx.clock.now();
+  const result = await postOnce(dispatch.url, { 'x-webhook-dispatch-id': dispatch.id }, dispatch.body, {
+    timeoutMs: ctx.config.webhookTimeoutMs,
+    allowPrivate: ctx.config.webhookAllowPrivate,
+  });
+  const updated = await ctx.db
+    .update(legacyWebhookDispatches)
+    .set({ sends: send, lastStatusCode: result.statusCode, lastError: result.error, lastAttemptAt: at })
+    .where(and(eq(legacyWebhookDispatches.id, dispatchId), eq(legacyWebhookDispatches.sends, send - 1)))
+    .returning({ id: legacyWebhookDispatches.id });
+  return updated.length > 0 ? 'sent' : 'stale';
+}
+
+export type RetryRefusal = { id: string; code: 'WEBHOOK-005' | 'WEBHOOK-006' | 'WEBHOOK-007'; reason: string };
+
+/**
+ * Queues a resend of each dispatch that did not get 200 and has manual retries left; the others
+ * are refused one by one with their reason. Another partner's dispatch is not found.
+ */
+export async function retryLegacyDispatches(ctx: AppContext, partnerId: string, ids: string[]): Promise<{ queued: string[]; refused: RetryRefusal[] }> {
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(legacyWebhookDispatches)
+      .where(and(eq(legacyWebhookDispatches.partnerId, partnerId), inArray(legacyWebhookDispatches.id, ids)))
+      .for('update');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const queued: string[] = [];
+    const refused: RetryRefusal[] = [];
+    for (const id of ids) {
+      const row = byId.get(id);
+      if (!row) refused.push({ id, code: 'WEBHOOK-005', reason: 'not found' });
+      else if (row.lastStatusCode === 200) refused.push({ id, code: 'WEBHOOK-006', reason: 'got status 200' });
+      else if (row.manualRetries >= MAX_MANUAL_RETRIES) refused.push({ id, code: 'WEBHOOK-007', reason: `already had ${MAX_MANUAL_RETRIES} manual retries` });
+      else queued.push(id);
+    }
+    if (queued.length > 0) {
+      await tx
+        .update(legacyWebhookDispatches)
+        .set({ manualRetries: sql`${legacyWebhookDispatches.manualRetries} + 1` })
+        .where(inArray(legacyWebhookDispatches.id, queued));
+      // Send number 1 + manual retries: a resend asked while the previous one waits replaces nothing.
+      const now = ctx.clock.now();
+      await enqueueMany(
+        tx,
+        'legacy-webhook-dispatch',
+        queued.map((id) => {
+          const send = 1 + byId.get(id)!.manualRetries + 1;
+          return { payload: { dispatchId: id, send }, runAt: now, jobKey: dispatchJobKey(id, send) };
+        }),
+      );
+    }
+    return { queued, refused };
+  });
+}

@@ -1,0 +1,81 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { resolveTarget } from './target.js';
+
+/** What an attempt produced, as recorded with it. */
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  responseBody: string | null;
+}
+
+export interface SendOptions {
+  /** Time the receiver has to answer, whole request included. (Default: 10000) */
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Bytes of the answer kept. (Default: 4096) */
+  maxResponseBytes?: number;
+}
+
+// Kept-alive connections: a receiver of many events is not reconnected for each.
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+
+/**
+ * POSTs the body once: no redirect followed, connection made to the address vetted after DNS
+ * resolution, the answer read up to the byte limit. Never throws; failures come back as `error`.
+ */
+export async function postOnce(rawUrl: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const target = await resolveTarget(rawUrl, options.allowPrivate);
+  if ('reason' in target) return { statusCode: null, error: `target refused: ${target.reason}`, durationMs: elapsed(), responseBody: null };
+  const limit = options.maxResponseBytes ?? 4096;
+  const pinned: LookupFunction = (_host, opts, callback) => {
+    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const secure = target.url.protocol === 'https:';
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, durationMs: elapsed() });
+    };
+    const request = (secure ? https : http).request(target.url, {
+      method: 'POST',
+      agent: secure ? agents.https : agents.http,
+      lookup: pinned,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    });
+    const timer = setTimeout(() => {
+      finish({ statusCode: null, error: `timeout after ${options.timeoutMs / 1000} s`, responseBody: null });
+      request.destroy();
+    }, options.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, responseBody: null }));
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        finish({ statusCode: response.statusCode ?? null, error: null, responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+      };
+      response.on('data', (chunk: Buffer) => {
+        if (size >= limit) return;
+        chunks.push(chunk);
+        size += chunk.length;
+        // Enough kept: the rest of a large answer is not worth the wait.
+        if (size >= limit) {
+          done();
+          response.destroy();
+        }
+      });
+      response.on('end', done);
+      response.on('error', done);
+      response.on('close', done);
+    });
+    request.end(body);
+  });
+}
