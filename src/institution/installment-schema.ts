@@ -42,6 +42,14 @@ export async function itemSchemaCheck(mayHoldUnstorable: boolean): Promise<Schem
     const bad = mayHoldUnstorable ? findUnstorableText(item, '') : undefined;
     if (bad) return [{ index, field: bad.path || ITEM, message: bad.message }];
     if (validate(item)) return [];
-    return (validate.errors ?? []).map((e) => ({ index, field: readablePath(e.instancePath) || ITEM, message: e.message ?? 'is invalid' }));
+    return (validate.errors ?? []).map((e) => {
+      // A missing field is reported on its parent; the item error names the field itself.
+      if (e.keyword === 'required') {
+        const missing = String((e.params as { missingProperty: string }).missingProperty);
+        const field = readablePath(`${e.instancePath}/${missing}`);
+        return { index, field, message: `${field} is required` };
+      }
+      return { index, field: readablePath(e.instancePath) || ITEM, message: e.message ?? 'is invalid' };
+    });
   };
 }
