@@ -64,7 +64,8 @@ function fromHttpError(error: HttpError): ApiError | undefined {
   if (error instanceof URIError && error.status === 400) {
     return new ValidationFailed('The request path is not valid percent-encoded UTF-8 text', [{ path: 'path', message: 'must be percent-encoded UTF-8' }]);
   }
-  if (error.status === 400 && error.code?.startsWith('Z_')) return new BodyNotDecodable();
+  // zlib names its gzip/deflate errors Z_*, its Brotli errors ERR__ERROR_* / ERR_BROTLI_*.
+  if (error.status === 400 && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(error.code ?? '')) return new BodyNotDecodable();
   if (error.status === 416) return new RangeNotSatisfiable(error.headers?.['Content-Range']);
   return undefined;
 }

@@ -7,6 +7,7 @@ import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
 import { bundleSplitDocument } from './openapi-bundle.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
+import { rejectNonFiniteNumbers } from './finite-numbers.js';
 
 export type ApiName = 'institution' | 'partner';
 
@@ -129,6 +130,7 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
         rejectNulCharacters,
         ...(served?.before ?? []),
         ...validator,
+        rejectNonFiniteNumbers,
         handler,
       );
     }
