@@ -1961,12 +1961,11 @@ export interface components {
              */
             authorizationToken?: string;
             /**
-             * @description Beyond the interface: sign every delivery with the Standard Webhooks scheme (headers
+             * @description Absent means false. Beyond the interface: sign every delivery with the Standard Webhooks scheme (headers
              *     `webhook-id`, `webhook-timestamp`, `webhook-signature`). The secret (`whsec_…`) is answered
              *     once, in `signingSecret` of this response.
-             * @default false
              */
-            signed: boolean;
+            signed?: boolean;
         };
         /**
          * @description Changes to a webhook configuration: only the keys sent change. `authorizationToken: null`
@@ -3458,10 +3457,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description How long the previous secret keeps signing, seconds (at most 7 days).
-                     * @default 86400
-                     */
+                    /** @description How long the previous secret keeps signing, seconds (at most 7 days; absent means 86400, one day). */
                     gracePeriodSeconds?: number;
                 };
             };

@@ -71,24 +71,32 @@ describe('values PostgreSQL cannot store are item errors, never a stuck batch', 
     });
   }
 
+  // Student items are checked for types, formats and unstorable text with the request (the batch is
+  // refused whole, naming the field); what only the worker can tell is an item error.
   const studentCases: { cause: string; student: Record<string, unknown>; error: { campo: string; mensagem: string } }[] = [
-    { cause: 'a lone surrogate in the name', student: { cpf: CPF.ana, nomeCompleto: 'Ana \ud800 Souza' }, error: { campo: 'nomeCompleto', mensagem: SURROGATE } },
-    {
-      cause: 'a lone surrogate in the guarantor name',
-      student: { cpf: CPF.ana, nomeCompleto: 'Ana', responsavelFinanceiro: { nome: '\udfff' } },
-      error: { campo: 'responsavelFinanceiro.nome', mensagem: SURROGATE },
-    },
     {
       cause: 'a name of 80,000 characters',
       student: { cpf: CPF.ana, nomeCompleto: 'n'.repeat(80_000) },
       error: { campo: 'nomeCompleto', mensagem: 'must NOT have more than 255 characters' },
     },
-    {
-      cause: 'a birth date in year 0000',
-      student: { cpf: CPF.ana, nomeCompleto: 'Ana', dataNascimento: '0000-01-01' },
-      error: { campo: 'dataNascimento', mensagem: 'dataNascimento 0000-01-01 is not a real date' },
-    },
   ];
+
+  const refusedStudents: { cause: string; student: Record<string, unknown>; path: string }[] = [
+    { cause: 'a lone surrogate in the name', student: { cpf: CPF.ana, nomeCompleto: 'Ana \ud800 Souza' }, path: 'body.alunos[0].nomeCompleto' },
+    { cause: 'a lone surrogate in the guarantor name', student: { cpf: CPF.ana, nomeCompleto: 'Ana', responsavelFinanceiro: { nome: '\udfff' } }, path: 'body.alunos[0].responsavelFinanceiro.nome' },
+    { cause: 'a birth date in year 0000', student: { cpf: CPF.ana, nomeCompleto: 'Ana', dataNascimento: '0000-01-01' }, path: 'body.alunos[0].dataNascimento' },
+  ];
+
+  for (const { cause, student, path } of refusedStudents) {
+    it(`students: ${cause} refuses the request naming the field, and nothing is stored`, async () => {
+      const other = await givenInstitution(t.ctx, `Refused ${cause}`);
+      const res = await request(t.app).post('/v1/aluno').set(other.headers).send({ alunos: [student, { cpf: CPF.pedro, nomeCompleto: 'Pedro' }] });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION-001');
+      expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+      expect(await t.ctx.db.select().from(students).where(eq(students.institutionId, other.id))).toEqual([]);
+    });
+  }
 
   for (const { cause, student, error } of studentCases) {
     it(`students: ${cause} is an item error and the rest of the batch goes in`, async () => {
