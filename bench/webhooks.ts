@@ -10,7 +10,7 @@
  *
  * Runs the worker in this process on an embedded PostgreSQL of its own in a temporary folder.
  * EMBEDDED_PG_PORT selects the port, EVENTS the count (default 10000), RETRIES the retry sample
- * (default 200), WORKER_CONCURRENCY the jobs run at once (default here 32).
+ * (default 200), WEBHOOK_WORKER_CONCURRENCY the attempts sent at once (default 32, the service's).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -34,7 +34,7 @@ import { createPartner } from '../src/tenants/tenants.js';
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const RETRIES = Number(process.env.RETRIES ?? 200);
 const base = loadConfig({ ...process.env, NODE_ENV: 'development' });
-const config = Object.freeze({ ...base, workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? 32), dbPoolMax: 20, webhookAllowPrivate: true, logLevel: 'warn' });
+const config = Object.freeze({ ...base, webhookWorkerConcurrency: Number(process.env.WEBHOOK_WORKER_CONCURRENCY ?? 32), dbPoolMax: 20, webhookAllowPrivate: true, logLevel: 'warn' });
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-webhooks-'));
 fs.chmodSync(folder, 0o755);
@@ -91,7 +91,7 @@ async function fanOut(count: number, dueAt: number): Promise<SaleEvent[]> {
 
 const runner = await startWorker(ctx);
 try {
-  console.log(`${EVENTS} events due at once to one receiver on loopback; worker concurrency ${config.workerConcurrency}; ${os.cpus().length} cores`);
+  console.log(`${EVENTS} events due at once to one receiver on loopback; webhook worker concurrency ${config.webhookWorkerConcurrency}; ${os.cpus().length} cores`);
   const setupStart = Date.now();
   const dueAt = Date.now() + 3_600_000;
   const events = await fanOut(EVENTS, dueAt);
@@ -106,6 +106,9 @@ try {
   const last = delays[delays.length - 1]!;
   const delivered = delays.filter(Number.isFinite).length;
   console.log(`delivered ${delivered}/${EVENTS}; ${(delivered / (last / 1000)).toFixed(0)} deliveries/s from due time to the last arrival`);
+  const failures = await sql<{ error: string | null; status_code: number | null; n: number }[]>`
+    select error, status_code, count(*)::int as n from webhook_attempts where number = 1 and status_code is distinct from 200 group by 1, 2`;
+  for (const f of failures) console.log(`first attempts failed: ${f.n} × ${f.status_code ?? f.error}`);
   console.log(`delay from due time: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${last} ms (target: all within 10000 ms)`);
 
   if (RETRIES > 0) {

@@ -565,6 +565,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sale events after a sequence (catch-up feed)
+         * @description The partner's sale events whose `sequence` is greater than `since`, in `sequence` order with
+         *     no gaps, each with the payload its webhook deliveries carry. Only the partner's own events.
+         *
+         *     Webhook deliveries stop after 4 attempts, about 22 minutes after the event. A receiver that
+         *     was down longer catches up here: keep the highest `sequence` processed, then read pages with
+         *     `since` set to it (and then to each page's `nextSince`) until a page holds fewer than `limit`
+         *     events. Events already received by webhook come again here; discard them by `id`.
+         */
+        get: operations["listSaleEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/configurations": {
         parameters: {
             query?: never;
@@ -2061,20 +2087,6 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Deprecated legacy webhook configuration. */
-        LegacyWebhookConfiguration: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description Format of the notifications (`LegacyV1Notification` or `LegacyV2Notification`).
-             * @enum {string}
-             */
-            version: "1.0" | "2.0";
-            /** @description URL that receives the notifications. */
-            url: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
         /** @description Address in an event payload; empty strings where unknown. */
         WebhookAddress: {
             city: string;
@@ -2378,6 +2390,52 @@ export interface components {
             event: "purchaseCancelled";
             payment: components["schemas"]["WebhookPaymentWithFinancing"] | null;
             guarantor: components["schemas"]["WebhookGuarantor"];
+        };
+        /**
+         * @description One stored sale event of the partner, as the catch-up feed answers it. `payload` is the body
+         *     delivered to the webhook configurations that have the event enabled, byte for byte the same
+         *     JSON; its `id` and `sequence` equal the record's.
+         */
+        SaleEventRecord: {
+            /**
+             * Format: uuid
+             * @description Id of the event, the same as `X-Webhook-Event-Id` and `payload.id`.
+             */
+            id: string;
+            /** @description Position of the event among all events of the partner, 1, 2, 3… with no gaps. */
+            sequence: number;
+            name: components["schemas"]["WebhookEventName"];
+            /**
+             * Format: date-time
+             * @description When the event happened, UTC.
+             */
+            createdAt: string;
+            /** @description The event's payload, as the event's schema in the `webhooks` section describes it. */
+            payload: components["schemas"]["CartAbandonmentEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["InvoiceExpiredEvent"] | components["schemas"]["PaymentDeclinedEvent"] | components["schemas"]["FinancingDeniedEvent"] | components["schemas"]["GuarantorNeededEvent"] | components["schemas"]["PurchaseConfirmedEvent"] | components["schemas"]["PurchaseCancelledEvent"];
+        };
+        /** @description One page of the catch-up feed: events in `sequence` order, and the `since` of the next page. */
+        SaleEventPage: {
+            content: components["schemas"]["SaleEventRecord"][];
+            /**
+             * @description The `sequence` of the last event of this page (the `since` sent when the page is empty):
+             *     ask the next page with `since=nextSince`. A page shorter than `limit` means the feed is
+             *     caught up for now.
+             */
+            nextSince: number;
+        };
+        /** @description Deprecated legacy webhook configuration. */
+        LegacyWebhookConfiguration: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Format of the notifications (`LegacyV1Notification` or `LegacyV2Notification`).
+             * @enum {string}
+             */
+            version: "1.0" | "2.0";
+            /** @description URL that receives the notifications. */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * @description Payload of the legacy 1.0 notification. The interface does not show the legacy formats; this
@@ -3519,6 +3577,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSaleEvents: {
+        parameters: {
+            query?: {
+                /** @description Answer only events with a `sequence` greater than this. (Default: 0, from the first event) */
+                since?: number;
+                /** @description Events per page, at most 1000; a larger value is refused with `VALIDATION-001`. (Default: 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after `since`, at most `limit`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };

@@ -25,6 +25,8 @@ export interface Config {
   readonly cursorSecret: string;
   /** `WORKER_CONCURRENCY`: jobs run at once by one worker process. (Default: 2) */
   readonly workerConcurrency: number;
+  /** `WEBHOOK_WORKER_CONCURRENCY`: webhook attempts and legacy dispatches sent at once by one worker process, apart from the other jobs. (Default: 32) */
+  readonly webhookWorkerConcurrency: number;
   /** `DB_POOL_MAX`: connections of the service pool. (Default: 10) */
   readonly dbPoolMax: number;
   /** `WEBHOOK_ALLOW_PRIVATE`: let webhook URLs point at loopback, private, link-local and metadata addresses. (Default: true in development and test, false in production) */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     cursorSecret,
     workerConcurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 2),
+    webhookWorkerConcurrency: integer('WEBHOOK_WORKER_CONCURRENCY', env.WEBHOOK_WORKER_CONCURRENCY, 32),
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Runner } from 'graphile-worker';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
@@ -11,7 +10,7 @@ import { connectDatabaseServer } from './db/connect.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
-import { startWorker, stopWorker } from './jobs/worker.js';
+import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
 import { applyDueSchedules } from './partner/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
@@ -82,7 +81,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // Sale deadlines, invoice due times and abandoned carts missed while down.
     logger.info(await sweepSaleSchedules(ctx), 'start-up sweep of sale schedules');
   }
-  const runner: Runner | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
+  const runner: Worker | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -1,4 +1,4 @@
-import { Logger, run, runOnce, type LogLevel, type Runner, type TaskList } from 'graphile-worker';
+import { Logger, run, runOnce, type LogLevel, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
@@ -20,20 +20,42 @@ export function taskList(ctx: AppContext): TaskList {
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
+/** The tasks that send webhooks: waiting on receivers, not on the CPU or the database. */
+const DELIVERY_TASKS: readonly string[] = ['webhook-attempt', 'legacy-webhook-dispatch'] satisfies (keyof GraphileWorker.Tasks)[];
+
+function splitTasks(tasks: TaskList): { delivery: TaskList; other: TaskList } {
+  const entries = Object.entries(tasks);
+  return {
+    delivery: Object.fromEntries(entries.filter(([name]) => DELIVERY_TASKS.includes(name))),
+    other: Object.fromEntries(entries.filter(([name]) => !DELIVERY_TASKS.includes(name))),
+  };
+}
+
 /** graphile-worker's own log lines, through our pino logger. */
 function workerLogger(ctx: AppContext): Logger {
   const levels: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = { error: 'error', warning: 'warn', info: 'info', debug: 'debug' };
   return new Logger((scope) => (level, message, meta) => ctx.logger[levels[level]]({ worker: scope, ...meta }, message));
 }
 
-/** Starts the long-running worker; `runner.stop()` lets running jobs finish and releases their locks. */
-export function startWorker(ctx: AppContext): Promise<Runner> {
-  return run({
+/** The worker of one process: its runners stop together. */
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the long-running worker; `stop()` lets running jobs finish and releases their locks.
+ * Webhook sending has a runner of its own: its jobs spend their time waiting on receivers (up to
+ * the 10 s timeout), so they run many at once without taking the few slots of the batch and
+ * schedule jobs, and it fetches and completes jobs in batches, so that a fan-out of thousands of
+ * deliveries neither wakes every idle slot for each new job nor pays two round trips per job.
+ */
+export async function startWorker(ctx: AppContext): Promise<Worker> {
+  const tasks = splitTasks(taskList(ctx));
+  const main = await run({
     connectionString: ctx.databaseUrl,
     concurrency: ctx.config.workerConcurrency,
-    // A connection per running job, or webhook attempts queue for the pool behind slow receivers.
     maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
-    taskList: taskList(ctx),
+    taskList: tasks.other,
     noHandleSignals: true,
     // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next
     // batch) only becomes available when the previous one's completion commits, which races with
@@ -43,6 +65,34 @@ export function startWorker(ctx: AppContext): Promise<Runner> {
     crontab: CLOSING_CRONTAB,
     logger: workerLogger(ctx),
   });
+  const concurrency = ctx.config.webhookWorkerConcurrency;
+  const delivery = await run({
+    connectionString: ctx.databaseUrl,
+    concurrency,
+    // A connection per running attempt, or attempts queue for the pool behind slow receivers.
+    maxPoolSize: concurrency + 2,
+    taskList: tasks.delivery,
+    noHandleSignals: true,
+    pollInterval: 100,
+    logger: workerLogger(ctx),
+    preset: {
+      worker: {
+        // One fetch locks the next attempts for the whole pool; a fetch that finds nothing due
+        // waits a little instead of answering every new job's notification at once.
+        localQueue: { size: concurrency + 1, refetchDelay: { durationMs: 100 } },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
+  }).catch(async (error: unknown) => {
+    await main.stop();
+    throw error;
+  });
+  return {
+    stop: async () => {
+      await Promise.all([main.stop(), delivery.stop()]);
+    },
+  };
 }
 
 /** How long a stop waits for running jobs before it gives up on them. (Default: 15 s) */
@@ -52,7 +102,7 @@ export const WORKER_STOP_TIMEOUT_MS = 15_000;
  * `runner.stop()`, bounded: a job that never ends (a statement stuck in the database) must not keep
  * the process from stopping. Its lock is then left to expire, and another worker retries the job.
  */
-export async function stopWorker(ctx: AppContext, runner: Runner, timeoutMs = WORKER_STOP_TIMEOUT_MS): Promise<void> {
+export async function stopWorker(ctx: AppContext, runner: Worker, timeoutMs = WORKER_STOP_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);

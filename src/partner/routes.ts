@@ -10,6 +10,7 @@ import { createCampus, listCampuses } from './campuses.js';
 import { createCourseClass } from './course-classes.js';
 import { createCourse, listCourses } from './courses.js';
 import { createCheckoutSale } from './sales/create-checkout-sale.js';
+import { listSaleEvents } from './sales/event-feed.js';
 import { createExclusiveSale } from './sales/exclusive-sale.js';
 import { listSales } from './sales/list.js';
 import { parseSalesFilters } from './sales/list-filters.js';
@@ -95,6 +96,11 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     getSalesByExternalId: {
       handler: async (req, res) => {
         res.json(await getSalesByExternalId(ctx, partnerId(req), req.params.externalSaleId));
+      },
+    },
+    listSaleEvents: {
+      handler: async (req, res) => {
+        res.json(await listSaleEvents(ctx.db, partnerId(req), req.query));
       },
     },
   };

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { saleEvents } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
+import { fanOutEvent } from '../webhooks/fan-out.js';
 import { buildEventPayload, type EventFacts, type SaleEventName, type SaleEventPayload, type WebhookCheckout, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
 import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from './sql.js';
 
@@ -78,9 +79,13 @@ export interface StoredEvent {
 }
 
 /**
- * Stores one event of a sale, immutable, with the partner's next `sequence`; call it inside the
- * transaction of the change that causes it. A second once-per-sale event of the sale is refused
- * by the unique index, which aborts that transaction.
+ * Stores one event of a sale, immutable, with the partner's next `sequence`, and fans it out to
+ * the partner's webhook configurations; call it inside the transaction of the change that causes
+ * it, so the change, its event and its deliveries commit together or not at all. A second
+ * once-per-sale event of the sale is refused by the unique index, which aborts that transaction.
+ *
+ * The port to webhooks is the plain function `fanOutEvent`, imported from here: sales know
+ * webhooks, webhooks never import sales (it takes the event as a `SaleEvent` value).
  */
 export async function storeEvent(tx: Queryable, config: Pick<Config, 'publicBaseUrl'>, sale: SaleRow, name: SaleEventName, at: Date): Promise<StoredEvent> {
   const facts = await loadEventFacts(tx, config, sale);
@@ -93,5 +98,6 @@ export async function storeEvent(tx: Queryable, config: Pick<Config, 'publicBase
     if (isUniqueViolation(error, 'sale_events_once_per_sale')) throw new SaleEventAlreadySent(sale.id, name);
     throw error;
   }
+  await fanOutEvent(tx, { id, partnerId: sale.partnerId, name, sequence, payload, occurredAt: at });
   return { id, sequence, name, payload };
 }

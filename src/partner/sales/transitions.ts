@@ -3,9 +3,10 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
 import { ApiError } from '../../http/errors.js';
+import { fanOutLegacy } from '../webhooks/legacy.js';
 import type { SaleEventName } from './event-payloads.js';
 import { storeEvent, type StoredEvent } from './events.js';
-import { isSaleState, transition, type SaleState } from './sale-states.js';
+import { isSaleState, listStatusName, transition, type SaleState } from './sale-states.js';
 import { lockSale, recordTransition, type NewSale, type SaleRow } from './sql.js';
 
 /** The sale's status changed between reading it and writing it. */
@@ -43,8 +44,10 @@ export const stateOf = (sale: SaleRow): SaleState => {
 
 /**
  * Applies one move inside the caller's transaction: checks it against the state machine, updates
- * the sale only while it is still in the state it was read in, records the move and stores the
- * event it causes. Any refusal throws, and the caller's transaction writes nothing.
+ * the sale only while it is still in the state it was read in, records the move, stores the
+ * event it causes (which fans it out) and dispatches a status change to the legacy notifications
+ * (the partner's legacy configurations and the sale's `notification_url`). Any refusal throws,
+ * and the caller's transaction writes nothing.
  */
 export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'config' | 'clock'>, sale: SaleRow, request: TransitionRequest): Promise<TransitionResult> {
   const from = stateOf(sale);
@@ -56,7 +59,12 @@ export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'conf
     .where(and(eq(sales.id, sale.id), eq(sales.status, from)))
     .returning();
   if (!updated) throw new SaleChangedMeanwhile(sale.id, from);
-  if (from !== request.to) await recordTransition(tx, sale.id, from, request.to, now);
+  if (from !== request.to) {
+    await recordTransition(tx, sale.id, from, request.to, now);
+    // The legacy formats tell status changes only, in the list's old vocabulary.
+    const change = { partnerId: updated.partnerId, saleId: updated.id, externalSaleId: updated.externalSaleId, status: listStatusName(request.to, false), occurredAt: now };
+    await fanOutLegacy(tx, change, updated.notificationUrl ?? undefined);
+  }
   const event = request.event ? await storeEvent(tx, ctx.config, updated, request.event, now) : undefined;
   return { sale: updated, event };
 }

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { enqueueMany } from '../../jobs/enqueue.js';
 import type { WebhookEventName } from './events.js';
 
 /** A sale event as the sales outbox hands it over. */
@@ -33,24 +32,30 @@ export interface FanOutOptions {
  * In the caller's transaction: one delivery per active configuration of the partner that has the
  * event enabled (or `all`), and the job of its first attempt. Running it twice for one event
  * creates nothing twice. Answers the ids of the deliveries created.
+ *
+ * One statement, set-based: the deliveries and their jobs (`graphile_worker.add_jobs`) cost one
+ * round trip whatever the number of configurations, inside the transaction that stores the event.
  */
 export async function fanOutEvent(tx: Queryable, event: SaleEvent, options: FanOutOptions = {}): Promise<string[]> {
-  const due = new Date(event.occurredAt.getTime() + FIRST_ATTEMPT_DELAY_MS);
-  const rows = await tx.execute<{ id: string }>(sql`
-    insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
-    select c.id, c.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
-           ${due.toISOString()}::timestamptz, ${event.occurredAt.toISOString()}::timestamptz
-    from webhook_configurations c
-    where c.partner_id = ${event.partnerId}::uuid and c.active
-      and ('all' = any(c.enabled_events) or ${event.name} = any(c.enabled_events))
-      ${options.configurationId ? sql`and c.id = ${options.configurationId}::uuid` : sql``}
-    on conflict (configuration_id, event_id) where redelivery_of is null do nothing
-    returning id`);
-  const ids = rows.map((r) => r.id);
-  await enqueueMany(
-    tx,
-    'webhook-attempt',
-    ids.map((deliveryId) => ({ payload: { deliveryId, attempt: 1 }, runAt: due, jobKey: attemptJobKey(deliveryId, 1) })),
-  );
-  return ids;
+  const due = new Date(event.occurredAt.getTime() + FIRST_ATTEMPT_DELAY_MS).toISOString();
+  const [row] = await tx.execute<{ ids: string[] | null }>(sql`
+    with inserted as (
+      insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
+      select c.id, c.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
+             ${due}::timestamptz, ${event.occurredAt.toISOString()}::timestamptz
+      from webhook_configurations c
+      where c.partner_id = ${event.partnerId}::uuid and c.active
+        and ('all' = any(c.enabled_events) or ${event.name} = any(c.enabled_events))
+        ${options.configurationId ? sql`and c.id = ${options.configurationId}::uuid` : sql``}
+      on conflict (configuration_id, event_id) where redelivery_of is null do nothing
+      returning id
+    ), queued as (
+      -- The job key is attemptJobKey(id, 1).
+      select graphile_worker.add_jobs(array_agg(row(
+        'webhook-attempt', json_build_object('deliveryId', id, 'attempt', 1), null::text, ${due}::timestamptz, 25, 'webhook:' || id || ':1', null::int, null::text[]
+      )::graphile_worker.job_spec))
+      from inserted having count(*) > 0
+    )
+    select (select array_agg(id::text) from inserted) as ids, (select count(*) from queued)::int as queued`);
+  return row?.ids ?? [];
 }

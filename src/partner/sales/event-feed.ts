@@ -1,0 +1,54 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { Queryable } from '../../db/client.js';
+import { saleEvents } from '../../db/schema/index.js';
+import { ValidationFailed } from '../../http/errors.js';
+
+type SaleEventPage = components['schemas']['SaleEventPage'];
+type SaleEventRecord = components['schemas']['SaleEventRecord'];
+
+/** Events per page when the request names none. (Default: 100) */
+export const DEFAULT_FEED_LIMIT = 100;
+
+export interface FeedRequest {
+  /** Only events after this sequence. (Default: 0) */
+  since?: number;
+  /** At most this many events; the document caps it at 1000. (Default: 100) */
+  limit?: number;
+}
+
+/**
+ * The contract's validator lets through a number its coercion turns into Infinity (`since=1e400`),
+ * which the database then refuses: such a value is refused here as the document would.
+ */
+function checkedInteger(name: 'since' | 'limit', value: number | undefined): number | undefined {
+  if (value === undefined || Number.isSafeInteger(value)) return value;
+  const path = `query.${name}`;
+  throw new ValidationFailed(`The request does not match the contract: ${path} must be an integer within the documented bounds`, [{ path, message: 'must be a finite integer' }]);
+}
+
+const toSaleEventRecord = (row: typeof saleEvents.$inferSelect): SaleEventRecord => ({
+  id: row.id,
+  sequence: row.sequence,
+  name: row.name as SaleEventRecord['name'],
+  createdAt: row.createdAt.toISOString(),
+  payload: row.payload as SaleEventRecord['payload'],
+});
+
+/**
+ * The catch-up feed: the partner's events after `since`, in `sequence` order. The sequence
+ * counter row stays locked until the event's transaction ends, so a reader never sees an event
+ * before the ones numbered below it: reading from the last `sequence` seen misses nothing.
+ */
+export async function listSaleEvents(db: Queryable, partnerId: string, request: FeedRequest): Promise<SaleEventPage> {
+  const since = checkedInteger('since', request.since) ?? 0;
+  const limit = checkedInteger('limit', request.limit) ?? DEFAULT_FEED_LIMIT;
+  const rows = await db
+    .select()
+    .from(saleEvents)
+    .where(and(eq(saleEvents.partnerId, partnerId), gt(saleEvents.sequence, since)))
+    .orderBy(asc(saleEvents.sequence))
+    .limit(limit);
+  const content = rows.map(toSaleEventRecord);
+  return { content, nextSince: content.at(-1)?.sequence ?? since };
+}
