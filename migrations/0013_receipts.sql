@@ -32,6 +32,7 @@ CREATE TABLE "receipt_payments" (
 	"paid_on" date NOT NULL,
 	"value_cents" bigint NOT NULL,
 	"method" text NOT NULL,
+	"expected_compensation_on" date NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -48,7 +49,7 @@ CREATE TABLE "receipts" (
 	"partner_id" uuid NOT NULL,
 	"commission_percentage" integer NOT NULL,
 	"made_effective_on" date NOT NULL,
-	"has_upfront" integer NOT NULL,
+	"has_upfront" boolean NOT NULL,
 	"financed_installments" integer NOT NULL
 );
 --> statement-breakpoint
@@ -73,3 +74,4 @@ CREATE UNLOGGED TABLE "rate_limit_windows" (
 	CONSTRAINT "rate_limit_windows_pk" PRIMARY KEY ("ip", "window_start")
 );--> statement-breakpoint
 CREATE INDEX "rate_limit_windows_start" ON "rate_limit_windows" USING btree ("window_start");
+

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.js';
 import { sales } from './sales.js';
 import { partners } from './tenants.js';
@@ -37,7 +37,7 @@ export const receipts = pgTable(
     /** The commission percentage of the contract when the sale was confirmed (or the default). */
     commissionPercentage: integer().notNull(),
     madeEffectiveOn: date({ mode: 'string' }).notNull(),
-    hasUpfront: integer().notNull(),
+    hasUpfront: boolean().notNull(),
     /** Installments of a financing (0 for a sale paid at sight or by card). */
     financedInstallments: integer().notNull(),
   },
@@ -72,6 +72,8 @@ export const receiptPayments = pgTable(
     valueCents: bigint({ mode: 'number' }).notNull(),
     /** `pix`, `bankSlip`, `creditCard` or `creditAsAService` (the events' payment methods). */
     method: text().notNull(),
+    /** When the payment is due to clear, fixed by the method when it is recorded. */
+    expectedCompensationOn: date({ mode: 'string' }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('receipt_payments_installment').on(t.installmentId)],
