@@ -371,7 +371,15 @@ export interface paths {
          *       switch them off.
          *     - Rate limit: at most 10 requests per second from one IP. Above it the answer is 429
          *       `RATE-001` with a `Retry-After` header (seconds). The limit is shared by every process of the
-         *       service.
+         *       service. Every answer carries the IETF `RateLimit-Policy` (`"receipts";q=10;w=1`) and
+         *       `RateLimit` (`"receipts";r=<left>;t=<seconds to reset>`) headers. Behind a proxy the client
+         *       IP is read from `X-Forwarded-For` only when the service trusts that proxy (`TRUST_PROXY`).
+         *     - Derived numbers, as of today (Brasília): `receivedValue` is the partner's share (payment
+         *       minus commission) already transferred; `missingValue` the share still to transfer (paid or
+         *       due; 0 once cancelled or charged back); `expectedTedValue` the share of the next expected
+         *       transfer; `lateDays` the days late of the oldest overdue installment. Commission is the
+         *       partner's contract percentage for the product type, copied when the sale is made effective
+         *       (8% without a contract).
          */
         get: operations["listReceipts"];
         put?: never;
@@ -2528,6 +2536,10 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before the next request. */
                 "Retry-After"?: number;
+                /** @description The policy (IETF RateLimit header fields draft): `"receipts";q=10;w=1`, at most q requests per w seconds and IP. The quota is set by `RECEIPTS_RATE_LIMIT`. */
+                "RateLimit-Policy"?: string;
+                /** @description What is left of the quota in this window, `"receipts";r=0;t=1`: r requests remain, the window resets in t seconds. */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3227,6 +3239,10 @@ export interface operations {
             /** @description One page of receipts. */
             200: {
                 headers: {
+                    /** @description The policy, `"receipts";q=10;w=1` (absent when the limit is switched off). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in this window and seconds to its reset, `"receipts";r=9;t=1`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

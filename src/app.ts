@@ -12,6 +12,7 @@ import { loadDocument, mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
+import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './payments/pages.js';
 import { sandboxApi } from './payments/sandbox-api.js';
@@ -27,6 +28,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.disable('x-powered-by');
   // Explicit, as Express 5's default: `a[b]=1` stays the name `a[b]`, never an object.
   app.set('query parser', 'simple');
+  // `req.ip` (the receipts rate limit) reads X-Forwarded-For only from the proxies named here.
+  app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
   app.use(httpLogger(ctx.logger));
 
   app.get('/health', (_req, res) => {
@@ -56,7 +59,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
 
   // The sandbox operator API (charges and sales): outside both documents, never in production.
-  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx));
+  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());

@@ -33,6 +33,13 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: time a receiver has to answer one delivery attempt. (Default: 10000) */
   readonly webhookTimeoutMs: number;
+  /** `RECEIPTS_RATE_LIMIT`: requests per second one IP may make to `GET /receipts`; 0 switches the limit off. (Default: 10) */
+  readonly receiptsRateLimit: number;
+  /**
+   * `TRUST_PROXY`: the proxies whose `X-Forwarded-For` names the client, comma separated (addresses,
+   * subnets or Express names such as `loopback`); empty trusts none. (Default: none)
+   */
+  readonly trustProxy: string[];
 }
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,5 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    receiptsRateLimit: integer('RECEIPTS_RATE_LIMIT', env.RECEIPTS_RATE_LIMIT, 10),
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
   });
 }

@@ -11,10 +11,11 @@ import { UsageError, type Command } from './commands/command.js';
 import { closingCommands } from './commands/closings.js';
 import { contractCommands } from './commands/contracts.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
+import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands, ...saleCommands };
+const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands, ...saleCommands, ...receiptCommands };
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -64,6 +65,12 @@ export async function main(argv: string[]): Promise<number> {
       reopen: { type: 'boolean', default: false },
       // sale:*
       sale: { type: 'string' },
+      // receipt:*
+      installment: { type: 'string' },
+      date: { type: 'string' },
+      method: { type: 'string' },
+      percentage: { type: 'string' },
+      'product-type': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

@@ -17,6 +17,10 @@ import { parseSalesFilters } from './sales/list-filters.js';
 import { lenientSalesQuery } from './sales/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { rateLimit } from '../http/rate-limit.js';
+import { getReceiptDetail } from './receipts/receipt-detail.js';
+import type { ReceiptsQuery } from './receipts/receipt-filters.js';
+import { listReceipts } from './receipts/receipts-list.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {
@@ -91,6 +95,18 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     getSaleById: {
       handler: async (req, res) => {
         res.json(await getSaleById(ctx, partnerId(req), req.params.saleId));
+      },
+    },
+    listReceipts: {
+      before: [rateLimit({ sql: ctx.sql, clock: ctx.clock, limit: ctx.config.receiptsRateLimit, policy: 'receipts' })],
+      handler: async (req, res) => {
+        const { page, limit, ...query } = req.query;
+        res.json(await listReceipts(ctx, partnerId(req), query as ReceiptsQuery, pageRequest(page, limit)));
+      },
+    },
+    getReceiptDetail: {
+      handler: async (req, res) => {
+        res.json(await getReceiptDetail(ctx, partnerId(req), req.params.CreditRequestId));
       },
     },
     getSalesByExternalId: {

@@ -30,6 +30,12 @@ export interface CommandOptions {
   reopen?: boolean;
   // sale:*
   sale?: string;
+  // receipt:*
+  installment?: string;
+  date?: string;
+  method?: string;
+  percentage?: string;
+  'product-type'?: string;
 }
 
 export interface Command {

@@ -17,3 +17,5 @@ export * from './sales.js';
 export * from './checkout.js';
 // Webhook configurations, deliveries and their attempts; the deprecated legacy dispatches.
 export * from './webhooks.js';
+// The receipts ledger: commissions, buyer installments, payments, transfers and reversals.
+export * from './receipts.js';

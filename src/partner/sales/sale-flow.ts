@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.js';
+import { openReceipt } from '../receipts/ledger.js';
+import { inTransaction } from './checkout/sale-context.js';
 import { FINANCING_METHOD, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
 import { stateOf, runStep, type TransitionResult } from './transitions.js';
 
@@ -89,6 +91,14 @@ export interface Paid {
 
 /** A payment was recognized and the purchase became effective: `purchaseConfirmed`. */
 export const purchaseConfirmed = (ctx: AppContext, saleId: number, paid: Paid = {}): Promise<TransitionResult> =>
+  ctx.db.transaction(async (tx) => {
+    const confirmed = await confirmStep(inTransaction(ctx, tx), saleId, paid);
+    // The receipt (installments, commission, the confirming payment) commits with the confirmation.
+    await openReceipt(tx, ctx.clock, confirmed.sale);
+    return confirmed;
+  });
+
+const confirmStep = (ctx: AppContext, saleId: number, paid: Paid): Promise<TransitionResult> =>
   runStep(ctx, saleId, () => ({
     to: 'made_effective',
     set: {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { paymentProvider } from '../../../payments/default-provider.js';
+import { recordReversal } from '../../receipts/ledger.js';
 import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
 import { SaleNotFound } from '../transitions.js';
@@ -16,6 +17,12 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['cancel', 'refund', 
  * `refund`: the same with the paid charge refunded; `chargeback`: the paid card charge contested;
  * `cancel-by-partner` and `expire`: an open sale closed without event.
  */
+const REVERSAL_REASONS: Partial<Record<OperatorAction, string>> = {
+  cancel: 'Cancelled at the request of the buyer or the partner',
+  refund: 'Cancelled with the payments refunded',
+  chargeback: 'Card payment contested by the cardholder',
+};
+
 export async function operateSale(ctx: AppContext, saleId: number, action: OperatorAction): Promise<SaleRow> {
   return ctx.db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
@@ -23,12 +30,19 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
     const txCtx = inTransaction(ctx, tx);
     if (action === 'cancel-by-partner') return (await cancelByPartner(txCtx, saleId)).sale;
     if (action === 'expire') return (await expireSale(txCtx, saleId)).sale;
+    let reversedCents = 0;
     if (action !== 'cancel') {
       const provider = paymentProvider(ctx);
       const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
       if (action === 'chargeback' && !paid.some((c) => c.method === 'CARD')) throw new NotCardPaid(saleId);
-      for (const charge of paid) if (action === 'refund' || charge.method === 'CARD') await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
+      for (const charge of paid) {
+        if (action !== 'refund' && charge.method !== 'CARD') continue;
+        await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
+        reversedCents += charge.paidAmountCents ?? charge.amountCents;
+      }
     }
-    return (await purchaseCancelled(txCtx, saleId)).sale;
+    const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
+    await recordReversal(tx, ctx.clock, saleId, action === 'chargeback' ? 'chargeback' : 'cancellation', reversedCents, REVERSAL_REASONS[action] ?? null);
+    return cancelled;
   });
 }

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './common.js';
+import { sales } from './sales.js';
+import { partners } from './tenants.js';
+
+/**
+ * The receipts ledger: the money side of a sale made effective. Only facts are stored (what was
+ * due, paid, transferred or reversed); every total, late count and next date is derived in
+ * `src/partner/receipts/ledger.sql.ts`.
+ */
+
+/** A partner's commission contract: the operator's percentage per product type. */
+export const partnerCommissions = pgTable(
+  'partner_commissions',
+  {
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    productType: text().notNull(),
+    percentage: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.productType] }), check('partner_commissions_percentage', sql`${t.percentage} between 0 and 100`)],
+);
+
+/** One per sale made effective, written in the transaction that confirms it. */
+export const receipts = pgTable(
+  'receipts',
+  {
+    saleId: integer()
+      .primaryKey()
+      .references(() => sales.id),
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    /** The commission percentage of the contract when the sale was confirmed (or the default). */
+    commissionPercentage: integer().notNull(),
+    madeEffectiveOn: date({ mode: 'string' }).notNull(),
+    hasUpfront: boolean().notNull(),
+    /** Installments of a financing (0 for a sale paid at sight or by card). */
+    financedInstallments: integer().notNull(),
+  },
+  (t) => [index('receipts_partner_effective').on(t.partnerId, t.madeEffectiveOn, t.saleId)],
+);
+
+/** What the buyer owes: number 0 is the upfront (entry), 1..n the installments. */
+export const receiptInstallments = pgTable(
+  'receipt_installments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    saleId: integer()
+      .notNull()
+      .references(() => receipts.saleId),
+    number: integer().notNull(),
+    valueCents: bigint({ mode: 'number' }).notNull(),
+    dueOn: date({ mode: 'string' }).notNull(),
+    agreementOn: date({ mode: 'string' }),
+  },
+  (t) => [uniqueIndex('receipt_installments_sale_number').on(t.saleId, t.number), index('receipt_installments_due').on(t.dueOn, t.saleId)],
+);
+
+/** A payment the buyer made on an installment. */
+export const receiptPayments = pgTable(
+  'receipt_payments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    installmentId: integer()
+      .notNull()
+      .references(() => receiptInstallments.id),
+    paidOn: date({ mode: 'string' }).notNull(),
+    valueCents: bigint({ mode: 'number' }).notNull(),
+    /** `pix`, `bankSlip`, `creditCard` or `creditAsAService` (the events' payment methods). */
+    method: text().notNull(),
+    /** When the payment is due to clear, fixed by the method when it is recorded. */
+    expectedCompensationOn: date({ mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('receipt_payments_installment').on(t.installmentId)],
+);
+
+/** A transfer (TED) to the partner of the share of one paid installment: expected, then made. */
+export const receiptTransfers = pgTable(
+  'receipt_transfers',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    installmentId: integer()
+      .notNull()
+      .references(() => receiptInstallments.id),
+    expectedOn: date({ mode: 'string' }).notNull(),
+    madeOn: date({ mode: 'string' }),
+    method: text().notNull().default('TED'),
+  },
+  (t) => [uniqueIndex('receipt_transfers_installment').on(t.installmentId)],
+);
+
+/** A chargeback or a cancellation of a receipt, with the amount reversed. */
+export const receiptAdjustments = pgTable(
+  'receipt_adjustments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    saleId: integer()
+      .notNull()
+      .references(() => receipts.saleId),
+    kind: text().notNull(),
+    occurredOn: date({ mode: 'string' }).notNull(),
+    valueCents: bigint({ mode: 'number' }).notNull(),
+    reason: text(),
+  },
+  (t) => [index('receipt_adjustments_sale').on(t.saleId, t.kind), check('receipt_adjustments_kind', sql`${t.kind} in ('chargeback', 'cancellation')`)],
+);

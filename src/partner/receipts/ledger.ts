@@ -1,0 +1,95 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Queryable } from '../../db/client.js';
+import { partnerCommissions, receiptAdjustments, receiptInstallments, receiptPayments, receipts, receiptTransfers } from '../../db/schema/index.js';
+import { localDate } from '../../local-date.js';
+import { simulateFinancing } from '../sales/checkout/financing.js';
+import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
+import type { SaleRow } from '../sales/sql.js';
+import { addMonths, DEFAULT_COMMISSION_PERCENTAGE, expectedCompensation, expectedTransfer, splitEvenly } from './receipts.rules.js';
+
+/**
+ * Writes of the receipts ledger. Each runs inside the caller's transaction: the sale transition
+ * that causes it (confirmation, cancellation, chargeback) or the operator action.
+ */
+
+interface PlannedInstallment {
+  number: number;
+  valueCents: number;
+  dueOn: string;
+  /** Paid at once, when the payment that confirmed the sale covers it. */
+  paidBy?: string;
+}
+
+/** The buyer's installments of a sale confirmed today. */
+function planInstallments(sale: SaleRow, today: string): PlannedInstallment[] {
+  const method = sale.paymentMethod ?? 'pix';
+  if (method === FINANCING_METHOD) {
+    const offer = simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
+    const entry = { number: 0, valueCents: offer.upfrontCents, dueOn: today, paidBy: 'bankSlip' };
+    return [entry, ...Array.from({ length: offer.installments }, (_, i) => ({ number: i + 1, valueCents: offer.pmtCents, dueOn: addMonths(today, i + 1) }))];
+  }
+  if (method === 'creditCard') {
+    const n = Math.max(1, (sale.payment as WebhookPayment | null)?.creditCard?.numberOfInstallments ?? 1);
+    // The whole card charge is captured now; the acquirer pays one installment a month.
+    return splitEvenly(sale.checkoutPriceInCents, n).map((valueCents, i) => ({ number: i + 1, valueCents, dueOn: addMonths(today, i), paidBy: 'creditCard' }));
+  }
+  return [{ number: 1, valueCents: sale.checkoutPriceInCents, dueOn: today, paidBy: method }];
+}
+
+/** The partner's commission percentage for a product type: its contract, or the default. */
+export async function commissionPercentage(db: Queryable, partnerId: string, productType: string): Promise<number> {
+  const [row] = await db
+    .select({ percentage: partnerCommissions.percentage })
+    .from(partnerCommissions)
+    .where(and(eq(partnerCommissions.partnerId, partnerId), eq(partnerCommissions.productType, productType)));
+  return row?.percentage ?? DEFAULT_COMMISSION_PERCENTAGE;
+}
+
+/** Records a payment of an installment; a payment that completes it schedules its transfer. */
+export async function recordPayment(tx: Queryable, installment: { id: number; dueOn: string; valueCents: number }, paidOn: string, valueCents: number, method: string): Promise<void> {
+  const compensation = expectedCompensation(method, paidOn, installment.dueOn);
+  await tx.insert(receiptPayments).values({ installmentId: installment.id, paidOn, valueCents, method, expectedCompensationOn: compensation });
+  const [{ paid } = { paid: 0 }] = await tx
+    .select({ paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
+    .from(receiptPayments)
+    .where(eq(receiptPayments.installmentId, installment.id));
+  if (Number(paid) >= installment.valueCents) {
+    await tx.insert(receiptTransfers).values({ installmentId: installment.id, expectedOn: expectedTransfer(compensation) }).onConflictDoNothing();
+  }
+}
+
+/**
+ * Opens the receipt of a sale just made effective: the commission copied from the contract, the
+ * buyer's installments, and the payment that confirmed the sale.
+ */
+export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): Promise<void> {
+  const today = localDate(sale.madeEffectiveAt ?? clock.now());
+  const plan = planInstallments(sale, today);
+  await tx.insert(receipts).values({
+    saleId: sale.id,
+    partnerId: sale.partnerId,
+    commissionPercentage: await commissionPercentage(tx, sale.partnerId, sale.productType),
+    madeEffectiveOn: today,
+    hasUpfront: plan.some((i) => i.number === 0),
+    financedInstallments: sale.paymentMethod === FINANCING_METHOD ? plan.length - 1 : 0,
+  });
+  const rows = await tx
+    .insert(receiptInstallments)
+    .values(plan.map((i) => ({ saleId: sale.id, number: i.number, valueCents: i.valueCents, dueOn: i.dueOn })))
+    .returning();
+  for (const row of rows) {
+    const paidBy = plan.find((i) => i.number === row.number)?.paidBy;
+    if (paidBy) await recordPayment(tx, row, today, row.valueCents, paidBy);
+  }
+}
+
+export type ReversalKind = 'chargeback' | 'cancellation';
+
+/** A chargeback or cancellation of a receipt, with the amount reversed to the buyer. */
+export async function recordReversal(tx: Queryable, clock: Clock, saleId: number, kind: ReversalKind, valueCents: number, reason: string | null): Promise<void> {
+  const [receipt] = await tx.select({ saleId: receipts.saleId }).from(receipts).where(eq(receipts.saleId, saleId));
+  // Sales confirmed before the ledger existed have no receipt to adjust.
+  if (!receipt) return;
+  await tx.insert(receiptAdjustments).values({ saleId, kind, occurredOn: localDate(clock.now()), valueCents, reason });
+}

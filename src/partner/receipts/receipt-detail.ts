@@ -1,0 +1,99 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import { receiptAdjustments } from '../../db/schema/index.js';
+import { localDate } from '../../local-date.js';
+import { loadSaleProducts } from '../sales/sql.js';
+import { installmentLines } from './ledger.sql.js';
+import { RECEIPT_COLUMNS, receiptsFrom, type ReceiptRow } from './receipts-list.js';
+import { ReceiptNotFound } from './receipts.rules.js';
+
+type ReceiptDetail = components['schemas']['ReceiptDetail'];
+type ReceiptInstallment = components['schemas']['ReceiptInstallment'];
+
+type LineRow = {
+  number: number;
+  value_cents: string;
+  paid_cents: string;
+  commission_cents: string;
+  received_cents: string;
+  status: string;
+  due_on: string;
+  paid_on: string | null;
+  agreement_on: string | null;
+  delayed_days: number | null;
+  expected_compensation_on: string | null;
+  compensation_on: string | null;
+  transfer_made_on: string | null;
+};
+
+const toInstallment = (l: LineRow): ReceiptInstallment => ({
+  count: l.number,
+  originalValue: Number(l.value_cents),
+  paidValue: Number(l.paid_cents),
+  platformComission: Number(l.commission_cents),
+  receivedValue: Number(l.received_cents),
+  status: l.status,
+  dueDate: l.due_on,
+  userPaidDate: l.paid_on,
+  agreementDate: l.agreement_on,
+  delayedDays: l.delayed_days,
+  expectedCompensationDate: l.expected_compensation_on,
+  compensationDate: l.compensation_on,
+  withdrawDate: l.transfer_made_on,
+});
+
+const oneLine = (r: ReceiptRow) =>
+  [[r.buyer_street, r.buyer_number, r.buyer_complement, r.buyer_district].filter(Boolean).join(', '), [r.buyer_city, r.buyer_state].filter(Boolean).join(' - '), r.buyer_zip_code]
+    .filter(Boolean)
+    .join(', ');
+
+/** `GET /receipts/detail/{CreditRequestId}`: one receipt of the partner with its installments and reversals. */
+export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleId: number): Promise<ReceiptDetail> {
+  const today = localDate(ctx.clock.now());
+  const [row] = await ctx.db.execute<ReceiptRow>(sql`select ${RECEIPT_COLUMNS} ${receiptsFrom(partnerId, today, { CreditRequestId: String(saleId) })}`);
+  if (!row) throw new ReceiptNotFound();
+  const [lines, adjustments, products] = await Promise.all([
+    ctx.db.execute<LineRow>(sql`
+      select l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
+        l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
+      from (${installmentLines(partnerId, today)}) l where l.sale_id = ${saleId} order by l.number`),
+    ctx.db.select().from(receiptAdjustments).where(eq(receiptAdjustments.saleId, saleId)).orderBy(asc(receiptAdjustments.id)),
+    loadSaleProducts(ctx.db, [saleId]),
+  ]);
+  const reversals = (kind: string) => adjustments.filter((a) => a.kind === kind).map((a) => ({ date: a.occurredOn, value: a.valueCents, reason: a.reason }));
+  const chargebacks = reversals('chargeback');
+  const cancellations = reversals('cancellation');
+  return {
+    creditRequestId: row.sale_id,
+    name: row.buyer_name,
+    phone: row.buyer_phone,
+    address: oneLine(row),
+    email: row.buyer_email,
+    productType: row.product_type,
+    madeEffectiveDate: row.made_effective_on,
+    courses: (products.get(saleId) ?? []).map((p) => ({ id: p.courseId, courseName: p.courseName })),
+    value: Number(row.checkout_price_in_cents),
+    paidValues: Number(row.paid_cents),
+    // Every payment of the ledger goes through the platform's checkout or payment pages.
+    paidValuesPlatform: Number(row.paid_cents),
+    TedDate: row.transfer_date,
+    expectedTedDate: row.expected_transfer_date,
+    totalInstallments: row.installments,
+    hasUpFront: row.has_upfront,
+    faturaUrl: '',
+    NFUrl: '',
+    installments: lines.map(toInstallment),
+    chargeBack: { isChargeBack: chargebacks.length > 0, data: chargebacks },
+    cancellation: { isCancellation: cancellations.length > 0, data: cancellations },
+    remaining_declarations: null,
+    company_name: null,
+    linkedin_url: null,
+    startsAt: null,
+    endsAt: null,
+    bankslipValue: null,
+    bankslipDueDate: null,
+    bankslipPaidAt: null,
+    bankslipStatus: null,
+  };
+}

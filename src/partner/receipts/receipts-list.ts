@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
+import { localDate } from '../../local-date.js';
+import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
+import { checkoutUrlOf } from '../sales/events.js';
+import { receiptStatusName } from '../sales/sale-states.js';
+import { loadSaleProducts } from '../sales/sql.js';
+import { isSaleState } from '../sales/sale-states.js';
+import { receiptSummaries } from './ledger.sql.js';
+import { receiptsWhere, type ReceiptsQuery } from './receipt-filters.js';
+
+type Receipt = components['schemas']['Receipt'];
+
+/** A row of the list query: the sale's columns, the receipt's and the derived numbers. */
+export type ReceiptRow = {
+  sale_id: number;
+  status: string;
+  product_type: string;
+  checkout_token: string;
+  checkout_price_in_cents: string;
+  cpf: string;
+  buyer_name: string;
+  buyer_email: string;
+  buyer_phone: string;
+  buyer_street: string;
+  buyer_number: string;
+  buyer_complement: string;
+  buyer_district: string;
+  buyer_zip_code: string;
+  buyer_city: string;
+  buyer_state: string;
+  released_on: string | null;
+  campaign_name: string | null;
+  commission_percentage: number;
+  made_effective_on: string;
+  has_upfront: boolean;
+  financed_installments: number;
+  received_cents: string;
+  missing_cents: string;
+  expected_ted_cents: string;
+  paid_cents: string;
+  transfer_date: string | null;
+  expected_transfer_date: string | null;
+  installments: number;
+  paid_installments: number;
+  late_installments: number | null;
+  late_days: number | null;
+  next_payment_date: string | null;
+  next_payment_installment_id: number | null;
+  installment_value_cents: string | null;
+  agreement_date: string | null;
+};
+
+/** The receipts of a partner with their numbers as of `today`, filtered: FROM and WHERE of the list and the detail. */
+export const receiptsFrom = (partnerId: string, today: string, query: ReceiptsQuery) => sql`
+  from (${receiptSummaries(partnerId, today)}) sm
+  join receipts r on r.sale_id = sm.sale_id
+  join sales s on s.id = sm.sale_id
+  left join campaigns c on c.id = s.campaign_id
+  where ${receiptsWhere(partnerId, query)}`;
+
+export const RECEIPT_COLUMNS = sql`
+  s.id as sale_id, s.status, s.product_type, s.checkout_token, s.checkout_price_in_cents, s.cpf, s.buyer_name, s.buyer_email, s.buyer_phone,
+  s.buyer_street, s.buyer_number, s.buyer_complement, s.buyer_district, s.buyer_zip_code, s.buyer_city, s.buyer_state,
+  s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
+  sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
+  sm.installments, sm.paid_installments, sm.late_installments, sm.late_days, sm.next_payment_date::text, sm.next_payment_installment_id,
+  sm.installment_value_cents, sm.agreement_date::text`;
+
+const receiptStatus = (status: string) => (isSaleState(status) ? (receiptStatusName(status) ?? status) : status);
+
+export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, courses: Receipt['courses']): Receipt {
+  const saleValue = Number(row.checkout_price_in_cents);
+  return {
+    crid: row.sale_id,
+    campaignName: row.campaign_name,
+    redirectUrl: checkoutUrlOf(ctx.config, row.checkout_token),
+    email: row.buyer_email,
+    name: row.buyer_name,
+    phone: row.buyer_phone,
+    cpf: row.cpf,
+    productType: row.product_type,
+    status: receiptStatus(row.status),
+    hostingStatus: row.released_on ? 'released' : 'pending',
+    nextPaymentDate: row.next_payment_date,
+    courseReleasedAt: row.released_on,
+    courses,
+    saleValue,
+    receivedValue: Number(row.received_cents),
+    missingValue: Number(row.missing_cents),
+    installmentValue: Number(row.installment_value_cents ?? 0),
+    expectedTedValue: Number(row.expected_ted_cents),
+    madeEffectiveDate: row.made_effective_on,
+    transferDate: row.transfer_date,
+    expectedTransferDate: row.expected_transfer_date,
+    agreementDate: row.agreement_date,
+    commission: { value: Math.floor((saleValue * row.commission_percentage + 50) / 100), percentage: row.commission_percentage },
+    installmentCount: {
+      current: { upfront: row.has_upfront ? 1 : 0, installments: row.installments },
+      paid: row.paid_installments,
+      late: row.late_installments,
+    },
+    lateDays: row.late_days,
+    address: { street: row.buyer_street, number: row.buyer_number, complement: row.buyer_complement, district: row.buyer_district, cep: row.buyer_zip_code, city: row.buyer_city, state: row.buyer_state },
+    pfCount: row.financed_installments,
+    nextPaymentInstallmentId: row.next_payment_installment_id,
+    showFullPlatformDetails: row.financed_installments > 0,
+    showPlatformDetails: true,
+    isRenegotiated: row.agreement_date !== null,
+    comment: null,
+    originalInstallmentsValue: null,
+    originalNumberOfInstallments: null,
+  };
+}
+
+/** `GET /receipts`: the partner's receipts, newest made effective first. */
+export async function listReceipts(ctx: AppContext, partnerId: string, query: ReceiptsQuery, page: PageRequest): Promise<Page<Receipt>> {
+  const today = localDate(ctx.clock.now());
+  const from = receiptsFrom(partnerId, today, query);
+  const [counted, rows] = await Promise.all([
+    ctx.db.execute<{ total: number }>(sql`select count(*)::int as total ${from}`),
+    ctx.db.execute<ReceiptRow>(sql`select ${RECEIPT_COLUMNS} ${from} order by r.made_effective_on desc, r.sale_id desc limit ${page.size} offset ${page.offset}`),
+  ]);
+  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale_id));
+  return {
+    paging: pagingOf(page, counted[0]?.total ?? 0),
+    content: rows.map((row) =>
+      toReceipt(
+        ctx,
+        row,
+        (products.get(row.sale_id) ?? []).map((p) => ({ id: p.courseId, name: p.courseName, isFullTime: p.periodId === FULL_TIME_PERIOD, modality: modalityName(p.modalityId), price: p.priceInCents })),
+      ),
+    ),
+  };
+}
