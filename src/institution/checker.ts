@@ -27,7 +27,7 @@ class CheckThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('../thread-entry.mjs', import.meta.url), { workerData: { module: new URL('./check-thread.ts', import.meta.url).href } });
+    const worker = startThread('./check-thread');
     worker.on('message', (reply: CheckReply) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -47,6 +47,15 @@ class CheckThread {
     this.worker = worker;
     return worker;
   }
+}
+
+/**
+ * Compiled (`dist/`), the thread runs the `.js` next to this module. Under tsx (tests,
+ * `start:dev`) a thread does not inherit the loader, so the `.ts` module goes through the shim.
+ */
+function startThread(module: string): Worker {
+  if (import.meta.url.endsWith('.js')) return new Worker(new URL(`${module}.js`, import.meta.url));
+  return new Worker(new URL('../thread-entry.mjs', import.meta.url), { workerData: { module: new URL(`${module}.ts`, import.meta.url).href } });
 }
 
 /** The process's checking thread, started on first use. */
