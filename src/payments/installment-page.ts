@@ -106,6 +106,11 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
       : `Parcela paga em ${formatDateBr(i.data_pagamento ?? view.today)}: recebido ${money(i.valor_liquidado.recebido)}.`
   }</p></section>`;
   const kind = TYPE_NAMES[i.tipo] ?? i.tipo;
+  // A code waiting to be paid is what the payer came back for: it goes above the ways to pay.
+  const pendingFirst = view.charges.some((c) => c.status === 'PENDING');
+  const charges = view.charges.length
+    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c))}</ul></section>`
+    : '';
   return page(
     `Pagamento de parcela - ${view.institutionName}`,
     html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
@@ -120,8 +125,9 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
     <dt>Valor original</dt><dd>${money(view.principal)}</dd>
     ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd>` : ''}
   </dl></section>
+  ${pendingFirst ? charges : ''}
   ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base)}</div>` : settled}
-  ${view.charges.length ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c))}</ul></section>` : ''}`,
+  ${pendingFirst ? '' : charges}`,
     { brand: view.institutionName },
   );
 }

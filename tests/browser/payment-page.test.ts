@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
