@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import QRCode from 'qrcode';
+import { PAGE_CSS, PAGE_JS } from './page-style.js';
 /** Server-rendered HTML of the hosted pages: every interpolated value goes through `html`'s escaping. */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -22,13 +25,43 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]!) : ''), ''));
 }
 
-/** Headers of every hosted page: no caching, no framing, no sniffing, no referrer, only inline styles and own forms. */
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * Headers of every hosted page: no caching, no framing, no sniffing, no referrer (the link token is in
+ * the URL), and only our own stylesheet and copy script (by hash), data-URI images and own forms.
+ */
 export const HOSTED_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy': `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(PAGE_JS)}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
   'Referrer-Policy': 'no-referrer',
+};
+
+/** The Pix code as a QR image (SVG data URI), drawn from the module matrix so pages render synchronously. */
+export function pixQrImage(text: string, label: string): SafeHtml {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const size = modules.size;
+  const quiet = 2;
+  let path = '';
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (modules.get(x, y)) path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+  const box = size + quiet * 2;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${box} ${box}" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
+  return html`<img src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}" alt="${label}" width="192" height="192">`;
+}
+
+/** A bank slip's digitable line in its five printed groups (47 digits); other text as given. */
+export function groupDigitableLine(line: string): string {
+  const d = line.replace(/\D/g, '');
+  if (d.length !== 47) return line;
+  return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d[32]} ${d.slice(33)}`;
+}
+
+/** A CPF shown to a payer without its middle digits exposed in full: `***.982.247-**`. */
+export const maskCpf = (cpf: string): string => {
+  const d = cpf.replace(/\D/g, '');
+  return d.length === 11 ? `***.${d.slice(3, 6)}.${d.slice(6, 9)}-**` : cpf;
 };
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
@@ -39,7 +72,14 @@ export const formatBrl = (cents: number): string => brl.format(cents / 100).repl
 /** `2026-03-10` → `10/03/2026`. */
 export const formatDateBr = (date: string): string => date.split('-').reverse().join('/');
 
-export function page(title: string, body: SafeHtml): string {
+export interface PageFrame {
+  /** Who the payer deals with: the institution or partner, shown at the top of the page. */
+  brand?: string;
+  /** The sandbox banner; on unless the caller knows it runs in production. */
+  sandbox?: boolean;
+}
+
+export function page(title: string, body: SafeHtml, frame: PageFrame = {}): string {
   return html`<!doctype html>
 <html lang="pt-BR">
 <head>
@@ -47,22 +87,16 @@ export function page(title: string, body: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<style>
-  body { font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }
-  h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-  table { border-collapse: collapse; width: 100%; } td { padding: .3rem .4rem; border-bottom: 1px solid #e4e7eb; }
-  td.amount { text-align: right; white-space: nowrap; } tr.total td { font-weight: bold; }
-  .notice { padding: .7rem 1rem; border-radius: .4rem; background: #e8f4fd; } .error { background: #fde8e8; }
-  .sandbox { border: 2px dashed #f0b429; padding: .2rem .6rem; border-radius: .4rem; font-size: .85rem; }
-  form.inline { display: inline; } code { word-break: break-all; }
-  label { display: block; margin: .4rem 0; } input, select { padding: .3rem; }
-  .field-error { color: #b42318; font-size: .9rem; margin: 0 0 .4rem; }
-  button { padding: .45rem .9rem; margin: .3rem .3rem .3rem 0; cursor: pointer; }
-</style>
+<style>${new SafeHtml(PAGE_CSS)}</style>
 </head>
 <body>
-<p class="sandbox">Ambiente sandbox: nenhum valor real é cobrado.</p>
+${frame.sandbox === false ? '' : html`<p class="sandbox-banner" role="note">Ambiente de testes (sandbox): nenhum valor real é cobrado.</p>`}
+<header class="brand"><div>${frame.brand ? html`<strong>${frame.brand}</strong>` : ''}<p>Pagamento seguro</p></div></header>
+<main>
 ${body}
+</main>
+<footer>Link pessoal de pagamento: não o compartilhe.</footer>
+<script type="module">${new SafeHtml(PAGE_JS)}</script>
 </body>
 </html>`.value;
 }

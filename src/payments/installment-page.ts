@@ -1,6 +1,6 @@
 import type { PaymentPage } from '../institution/payment-page.js';
 import { parseCents } from '../money.js';
-import { formatBrl, formatDateBr, html, page, type SafeHtml } from './html.js';
+import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from './html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
 
@@ -27,78 +27,111 @@ export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
 };
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 
-function chargeRow(base: string, charge: Charge): SafeHtml {
+/** The code to pay with, as a QR image beside the copy-and-paste text (Pix) or the grouped digitable line. */
+export function payCode(id: string, charge: { pixCode?: string | null; digitableLine?: string | null }): SafeHtml {
+  if (charge.pixCode) {
+    return html`<div class="pay-code">${pixQrImage(charge.pixCode, 'QR code do Pix: leia com o app do seu banco')}
+      <div><p class="code-label" id="pix-${id}">Pix copia e cola: <code>${charge.pixCode}</code></p>
+      <button type="button" class="secondary" data-copy="pix-${id}">Copiar código Pix</button></div></div>`;
+  }
+  if (charge.digitableLine) {
+    return html`<p class="code-label" id="linha-${id}">Linha digitável: <code>${groupDigitableLine(charge.digitableLine)}</code></p>
+      <button type="button" class="secondary" data-copy="linha-${id}">Copiar linha digitável</button>`;
+  }
+  return html``;
+}
+
+function chargeItem(base: string, charge: Charge): SafeHtml {
   const action = (path: string, label: string) =>
-    html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit">${label}</button></form>`;
+    html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
   const pending = charge.status === 'PENDING';
-  return html`<tr>
-    <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
-    <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}</td>
-    <td>${CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</td>
-  </tr>
-  ${pending ? html`<tr><td colspan="3">
-    ${charge.pixCode ? html`Pix copia e cola: <code>${charge.pixCode}</code>` : ''}
-    ${charge.digitableLine ? html`Linha digitável: <code>${charge.digitableLine}</code>` : ''}
-    <br>${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}
-  </td></tr>` : ''}`;
+  return html`<li>
+    <table><tr>
+      <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
+      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}</td>
+      <td class="state"><span class="status ${charge.status}">${CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
+    </tr></table>
+    ${pending ? html`${payCode(charge.id, charge)}
+    <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>` : ''}
+  </li>`;
 }
 
 function paymentForms(base: string): SafeHtml {
   const approving = [...SANDBOX_CARDS].filter(([, r]) => r.outcome === 'approved').map(([n]) => n);
-  return html`<h2>Como pagar</h2>
-  <form class="inline" method="post" action="${base}/pix"><button type="submit">Gerar Pix</button></form>
-  <form class="inline" method="post" action="${base}/boleto"><button type="submit">Gerar boleto</button></form>
-  <h2>Cartão de crédito</h2>
+  return html`<section class="card" aria-labelledby="como-pagar">
+  <h2 id="como-pagar">Como pagar</h2>
+  <div class="actions">
+    <form class="inline" method="post" action="${base}/pix"><button type="submit">Gerar Pix</button></form>
+    <form class="inline" method="post" action="${base}/boleto"><button type="submit" class="secondary">Gerar boleto</button></form>
+  </div>
+  <h3>Cartão de crédito</h3>
   <form method="post" action="${base}/card">
-    <label>Número do cartão <input name="number" inputmode="numeric" autocomplete="cc-number" required></label>
-    <label>Nome impresso no cartão <input name="holderName" autocomplete="cc-name" required></label>
-    <label>Validade <input name="expiryMonth" size="2" placeholder="MM" required> / <input name="expiryYear" size="4" placeholder="AAAA" required></label>
-    <label>Código de segurança <input name="cvv" size="4" inputmode="numeric" required></label>
-    <label>Parcelas <select name="installments">${CARD_INSTALLMENT_CHOICES.map((n) => html`<option value="${String(n)}">${n === 1 ? 'À vista' : `${n}x`}</option>`)}</select></label>
+    <label for="card-number">Número do cartão</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required>
+    <label for="card-holder">Nome impresso no cartão</label><input id="card-holder" name="holderName" autocomplete="cc-name" required>
+    <div class="row">
+      <div><label for="card-month">Mês (MM)</label><input id="card-month" name="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required></div>
+      <div><label for="card-year">Ano (AAAA)</label><input id="card-year" name="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required></div>
+      <div><label for="card-cvv">CVV</label><input id="card-cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required></div>
+    </div>
+    <label for="card-installments">Parcelas</label><select id="card-installments" name="installments">${CARD_INSTALLMENT_CHOICES.map((n) => html`<option value="${String(n)}">${n === 1 ? 'À vista' : `${n}x`}</option>`)}</select>
     <button type="submit">Pagar com cartão</button>
   </form>
-  <p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>`;
+  <p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>
+  </section>`;
 }
 
 function quoteTable(view: PaymentPage): SafeHtml {
   const q = view.quote!;
   const balance = q.total - q.fine - q.interest + q.discount;
-  return html`<h2>Valor para pagamento hoje (${formatDateBr(view.today)})</h2>
+  return html`<section class="card" aria-labelledby="valor-hoje">
+  <h2 id="valor-hoje">Valor para pagamento hoje (${formatDateBr(view.today)})</h2>
+  <p class="due"><span>Total a pagar</span><strong>${formatBrl(q.total)}</strong></p>
   <table>
     <tr><td>Saldo da parcela</td><td class="amount">${formatBrl(balance)}</td></tr>
     ${q.fine ? html`<tr><td>Multa por atraso (2%)</td><td class="amount">${formatBrl(q.fine)}</td></tr>` : ''}
     ${q.interest ? html`<tr><td>Juros de ${q.daysLate} dia(s) (1% ao mês)</td><td class="amount">${formatBrl(q.interest)}</td></tr>` : ''}
     ${q.discount ? html`<tr><td>Desconto de pontualidade</td><td class="amount">− ${formatBrl(q.discount)}</td></tr>` : ''}
     <tr class="total"><td>Total</td><td class="amount">${formatBrl(q.total)}</td></tr>
-  </table>`;
+  </table></section>`;
 }
+
+const TYPE_NAMES: Record<string, string> = { MENSALIDADE: 'Mensalidade', MATRICULA: 'Matrícula', REMATRICULA: 'Rematrícula', ACORDO: 'Acordo', OUTROS: 'Outros' };
 
 /** The hosted payment page of one installment. */
 export function renderInstallmentPage(base: string, view: PaymentPage, notice?: { text: string; error?: boolean }): string {
   const i = view.installment;
-  const settled = html`<p class="notice">${
+  const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'
       ? 'Esta parcela foi cancelada pela instituição e não pode ser paga.'
       : `Parcela paga em ${formatDateBr(i.data_pagamento ?? view.today)}: recebido ${money(i.valor_liquidado.recebido)}.`
-  }</p>`;
+  }</p></section>`;
+  const kind = TYPE_NAMES[i.tipo] ?? i.tipo;
+  // A code waiting to be paid is what the payer came back for: it goes above the ways to pay.
+  const pendingFirst = view.charges.some((c) => c.status === 'PENDING');
+  const charges = view.charges.length
+    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c))}</ul></section>`
+    : '';
   return page(
     `Pagamento de parcela - ${view.institutionName}`,
-    html`<h1>${view.institutionName}</h1>
-  ${notice ? html`<p class="notice${notice.error ? ' error' : ''}">${notice.text}</p>` : ''}
-  <table>
-    <tr><td>Aluno</td><td>${i.aluno.nome ?? i.aluno.cpf}</td></tr>
-    <tr><td>Responsável financeiro</td><td>${i.responsavel_financeiro.nome ?? i.responsavel_financeiro.documento}</td></tr>
-    ${i.curso ? html`<tr><td>Curso</td><td>${i.curso}</td></tr>` : ''}
-    <tr><td>Parcela</td><td>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</td></tr>
-    <tr><td>Vencimento</td><td>${formatDateBr(i.data_vencimento)}</td></tr>
-    <tr><td>Valor original</td><td>${money(view.principal)}</td></tr>
-    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<tr><td>Já pago</td><td>${money(i.valor_liquidado.recebido)}</td></tr>` : ''}
-  </table>
-  ${view.quote ? [quoteTable(view), paymentForms(base)] : settled}
-  ${view.charges.length ? html`<h2>Cobranças</h2><table>${view.charges.map((c) => chargeRow(base, c))}</table>` : ''}`,
+    html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
+  <section class="card" aria-labelledby="parcela">
+  <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>
+  <dl class="facts">
+    <dt>Aluno</dt><dd>${i.aluno.nome ?? `CPF ${maskCpf(i.aluno.cpf)}`}</dd>
+    <dt>Responsável financeiro</dt><dd>${i.responsavel_financeiro.nome ?? maskCpf(i.responsavel_financeiro.documento)}</dd>
+    ${i.curso ? html`<dt>Curso</dt><dd>${i.curso}</dd>` : ''}
+    <dt>Parcela</dt><dd>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</dd>
+    <dt>Vencimento</dt><dd>${formatDateBr(i.data_vencimento)}</dd>
+    <dt>Valor original</dt><dd>${money(view.principal)}</dd>
+    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd>` : ''}
+  </dl></section>
+  ${pendingFirst ? charges : ''}
+  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base)}</div>` : settled}
+  ${pendingFirst ? '' : charges}`,
+    { brand: view.institutionName },
   );
 }
 
 export function renderMessagePage(title: string, message: string): string {
-  return page(title, html`<h1>${title}</h1><p class="notice error">${message}</p>`);
+  return page(title, html`<section class="card"><h1>${title}</h1><p class="notice error">${message}</p></section>`);
 }

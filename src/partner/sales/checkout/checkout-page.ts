@@ -1,5 +1,6 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge } from '../../../payments/provider.js';
+import { payCode } from '../../../payments/installment-page.js';
 import { SANDBOX_CARDS } from '../../../payments/sandbox-cards.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';
@@ -119,9 +120,8 @@ function invoiceStep(v: CheckoutView): SafeHtml {
   const charge = [...v.charges].reverse().find((c) => c.status === 'PENDING' && (c.pixCode === payment.pix?.pixQrCodeText || c.digitableLine === payment.digitableLine));
   return html`<h2>Pagamento</h2>
   <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
-  ${payment.pix ? html`<p>Pix copia e cola: <code>${payment.pix.pixQrCodeText}</code></p>` : ''}
-  ${payment.digitableLine ? html`<p>Linha digitável: <code>${payment.digitableLine}</code></p>` : ''}
-  ${charge ? html`<p>Valor: ${formatBrl(charge.amountCents)}</p>` : ''}
+  ${charge ? html`<p class="due"><span>Valor a pagar</span><strong>${formatBrl(charge.amountCents)}</strong></p>` : ''}
+  ${payCode('compra', { pixCode: payment.pix?.pixQrCodeText, digitableLine: payment.digitableLine })}
   ${v.sandbox && charge ? html`${post(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${post(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}` : ''}`;
 }
 
@@ -147,8 +147,9 @@ export function renderCheckoutPage(v: CheckoutView): string {
         : html`${buyerStep(v)}${sale.status === 'not_logged' ? '' : methodStep(v)}`;
   return page(
     `Finalizar compra ${sale.id}`,
-    html`<h1>Finalizar compra</h1>
-  ${v.notice ? html`<p class="notice${v.notice.error ? ' error' : ''}">${v.notice.text}</p>` : ''}
-  ${total}${body}`,
+    html`${v.notice ? html`<p class="notice${v.notice.error ? ' error' : ''}" role="${v.notice.error ? 'alert' : 'status'}">${v.notice.text}</p>` : ''}
+  <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1>${total}</section>
+  <section class="card">${body}</section>`,
+    { sandbox: v.sandbox },
   );
 }

@@ -1,0 +1,65 @@
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TestContext } from '../../support/context.js';
+
+// Test-only path: the app's config never reads it.
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = 'screenshots';
+export const WIDTHS = [375, 1280] as const;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** The test app listening on a free port; answers its origin. */
+export async function serve(t: TestContext): Promise<{ origin: string; close(): Promise<void> }> {
+  const server: Server = await new Promise((resolve) => {
+    const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Runs axe-core in the page (evaluated through the DevTools protocol, so the page's CSP does not apply) and fails on serious or critical violations. */
+export async function expectAccessible(page: Page, step: string) {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe at step "${step}"`).toEqual([]);
+}
+
+/** A PNG of the step at each width (375 px and 1280 px) under the git-ignored `screenshots/`. */
+export async function shoot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}.png`, fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Each step: the page accessible, no horizontal scrolling at 375 px, screenshots taken. */
+export async function checkStep(page: Page, name: string) {
+  await expectAccessible(page, name);
+  await page.setViewportSize({ width: 375, height: 900 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name}: horizontal overflow at 375 px`).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await shoot(page, name);
+}
