@@ -87,7 +87,7 @@ try {
     const page = originalsPage(ctx, filters, today, c.after ?? 0).toSQL();
     const counted = db.select({ n: count() }).from(installments).where(filters).toSQL();
     statements[c.name] = c.after === undefined ? [page, counted] : [page];
-    const qs = new URLSearchParams(Object.entries(c.query).map(([k, v]) => [k, String(v)]));
+    const qs = new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)]));
     if (c.after !== undefined) qs.set('continuable', token(c.after));
     paths[c.name] = `/v1/parcela/originais?${qs}`;
   }
