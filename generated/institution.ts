@@ -704,7 +704,7 @@ export interface components {
         OriginalInstallmentPage: {
             data: components["schemas"]["OriginalInstallment"][];
             metadata: {
-                /** @description Installments matching the filters across all pages, as a string of digits. */
+                /** @description Installments matching the filters across all pages, as a string of digits. Counted when the first page is served; the pages reached through `continuable` repeat that count, so it does not move while the listing is walked. */
                 totalItems: string;
                 /** @description Page size, always 100. */
                 itemsPerPage: number;
@@ -751,7 +751,7 @@ export interface components {
         };
         /** @description Continuation paging of a listing whose `totalItems` is a number. */
         PageMetadataCount: {
-            /** @description Rows matching the query across all pages. */
+            /** @description Rows matching the query across all pages. Counted when the first page is served; the pages reached through `continuable` repeat that count, so it does not move while the listing is walked. */
             totalItems: number;
             /** @description Page size, always 100. */
             itemsPerPage: number;

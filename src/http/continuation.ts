@@ -68,3 +68,12 @@ export function toPage<Row, Item>(
     ...(rows.length > PAGE_SIZE && last ? { continuable: encode(position(last)) } : {}),
   };
 }
+
+/**
+ * `totalItems` of a page: counted once, on the first page, then carried in the signed token so
+ * that no later page counts the matches again (the count of a million rows costs more than the
+ * page). A token issued before totals were carried has none, and the page counts.
+ */
+export async function carriedTotal(carried: number | undefined, count: () => Promise<number>): Promise<number> {
+  return carried ?? count();
+}

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gt, or, type SQL } from 'drizzle-orm';
 import type { components } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { batchItemErrors } from '../db/schema/index.js';
-import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
 import { lastFailedAttempt, type FailedAttempt } from './batch-attempts.js';
 import { requireBatch, type Batch } from './batches.js';
 
@@ -28,7 +28,9 @@ export async function getBatch(ctx: AppContext, institutionId: string, batchId: 
   return toBatchView(batch, batch.finishedAt ? undefined : await lastFailedAttempt(ctx.db, batchId));
 }
 
-const isErrorPosition = (p: unknown[]): p is [number, string] => p.length === 2 && Number.isInteger(p[0]) && typeof p[1] === 'string';
+/** [item index, field, totalItems counted on the first page]; no total from older tokens. */
+const isErrorPosition = (p: unknown[]): p is [number, string] | [number, string, number] =>
+  (p.length === 2 || (p.length === 3 && Number.isSafeInteger(p[2]))) && Number.isInteger(p[0]) && typeof p[1] === 'string';
 
 /** Item errors of a batch by (item, field), 100 a page. */
 export async function listBatchErrors(ctx: AppContext, institutionId: string, batchId: string, continuable?: string): Promise<BatchErrorPage> {
@@ -36,27 +38,32 @@ export async function listBatchErrors(ctx: AppContext, institutionId: string, ba
   const scope: ContinuationScope = { listing: `batch-errors:${batchId}`, tenantId: institutionId };
   const ofBatch = eq(batchItemErrors.batchId, batchId);
   let where: SQL | undefined = ofBatch;
+  let carried: number | undefined;
   if (continuable) {
-    const [index, field] = decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition);
+    const [index, field, total] = decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition);
+    carried = total;
     where = and(
       ofBatch,
       or(gt(batchItemErrors.itemIndex, index), and(eq(batchItemErrors.itemIndex, index), gt(batchItemErrors.field, field))),
     );
   }
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     ctx.db
       .select()
       .from(batchItemErrors)
       .where(where)
       .orderBy(asc(batchItemErrors.itemIndex), asc(batchItemErrors.field))
       .limit(PAGE_SIZE + 1),
-    ctx.db.select({ n: count() }).from(batchItemErrors).where(ofBatch),
+    carriedTotal(carried, async () => {
+      const [row] = await ctx.db.select({ n: count() }).from(batchItemErrors).where(ofBatch);
+      return row?.n ?? 0;
+    }),
   ]);
   const page = toPage(
     rows,
     (e) => ({ indice: e.itemIndex, campo: e.field, mensagem: e.message }),
-    (e) => [e.itemIndex, e.field],
+    (e) => [e.itemIndex, e.field, total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
-  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  return { data: page.items, metadata: { totalItems: total, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
 }

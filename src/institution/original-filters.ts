@@ -30,6 +30,18 @@ export const daysLate = (today: string) => sql<number>`(case
   when ${installments.status} = 'PAGO' then greatest(${installments.paidOn} - ${installments.dueDate}, 0)
   else 0 end)::int`;
 
+/**
+ * `dias_atraso = days` in terms the indexes answer: more than 0 days late is either an open
+ * installment due exactly `days` before today, or a paid one paid `days` after its due date. 0 days
+ * matches most of the institution, so it stays the plain expression.
+ */
+function daysLateIs(today: string, days: number): SQL {
+  const i = installments;
+  if (days <= 0) return sql`${daysLate(today)} = ${days}`;
+  return sql`((${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} = ${today}::date - ${days}::int)
+    or (${i.status} = 'PAGO' and (${i.paidOn} - ${i.dueDate}) = ${days}::int))`;
+}
+
 /** `YYYY-MM-DD` of a filter value (a date or a date-time without zone). */
 export function filterDate(name: string, value: unknown): string {
   const date = parseLocalDateTime(value);
@@ -63,7 +75,7 @@ export function originalsFilters(institutionId: string, query: OriginalsQuery, t
   if (query.situacao) conditions.push(eq(i.status, query.situacao));
   if (query.tipo) conditions.push(eq(i.type, INSTALLMENT_TYPES.get(query.tipo.toLowerCase())!));
   if (query.produto) conditions.push(eq(i.product, query.produto));
-  if (query.dias_atraso !== undefined) conditions.push(sql`${daysLate(today)} = ${query.dias_atraso}`);
+  if (query.dias_atraso !== undefined) conditions.push(daysLateIs(today, query.dias_atraso));
   if (query.em_acordo !== undefined) conditions.push(query.em_acordo ? eq(i.type, AGREEMENT_TYPE) : sql`${i.type} <> ${AGREEMENT_TYPE}`);
   if (query.acordo_situacao) {
     const statuses = Object.keys(AGREEMENT_STATUS).filter((s) => AGREEMENT_STATUS[s] === query.acordo_situacao);

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { installments, institutions, students } from '../db/schema/index.js';
-import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
 import { localDate } from '../local-date.js';
 import { stableId } from '../stable-id.js';
 import { AGREEMENT_TYPE } from './installment-rules.js';
@@ -78,7 +78,9 @@ export function toOriginalInstallment(row: Row): OriginalInstallment {
   };
 }
 
-const isSeqPosition = (p: unknown[]): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]);
+/** [last seq served, totalItems counted on the first page]; [seq] alone from tokens without a total. */
+const isSeqPosition = (p: unknown[]): p is [number] | [number, number] =>
+  (p.length === 1 || p.length === 2) && p.every((v) => Number.isSafeInteger(v) && (v as number) >= 0);
 
 /** Installments with what the listing shows beside them: institution, student record, days late. */
 const withDetails = (ctx: AppContext, today: string) =>
@@ -95,27 +97,39 @@ export async function findOriginalInstallment(ctx: AppContext, installmentId: st
   return row && toOriginalInstallment(row as Row);
 }
 
-/** The institution's original installments matching the filters, in creation order, 100 a page. */
+/** The rows of one page (and one more, telling whether another follows) after position `after`. */
+export const originalsPage = (ctx: AppContext, filters: SQL, today: string, after: number) =>
+  withDetails(ctx, today)
+    .where(and(filters, gt(installments.seq, after)))
+    .orderBy(asc(installments.seq))
+    .limit(PAGE_SIZE + 1);
+
+async function countOriginalInstallments(ctx: AppContext, filters: SQL): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(installments).where(filters);
+  return row?.n ?? 0;
+}
+
+/**
+ * The institution's original installments matching the filters, in creation order, 100 a page;
+ * `totalItems` is counted on the first page and carried by the token.
+ */
 export async function listOriginalInstallments(ctx: AppContext, institutionId: string, query: OriginalsQuery): Promise<OriginalInstallmentPage> {
   const today = localDate(ctx.clock.now());
   const filters = originalsFilters(institutionId, query, today);
   const scope: ContinuationScope = { listing: 'original-installments', tenantId: institutionId };
-  const after = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition)[0] : 0;
-  const [rows, [total]] = await Promise.all([
-    withDetails(ctx, today)
-      .where(and(filters, gt(installments.seq, after)))
-      .orderBy(asc(installments.seq))
-      .limit(PAGE_SIZE + 1),
-    ctx.db.select({ n: count() }).from(installments).where(filters),
+  const [after, carried] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition) : [0];
+  const [rows, total] = await Promise.all([
+    originalsPage(ctx, filters, today, after),
+    carriedTotal(carried, () => countOriginalInstallments(ctx, filters)),
   ]);
   const page = toPage(
     rows as Row[],
     toOriginalInstallment,
-    (r) => [r.installment.seq],
+    (r) => [r.installment.seq, total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
   return {
     data: page.items,
-    metadata: { totalItems: String(total?.n ?? 0), itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) },
+    metadata: { totalItems: String(total), itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) },
   };
 }

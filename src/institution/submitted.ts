@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzl
 import type { components, operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { batches, installmentSubmissions as s } from '../db/schema/index.js';
-import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
 import { addDays, startOfLocalDay } from '../local-date.js';
 import { readItemsAt } from './item-blocks.js';
 import { InvertedDateRange } from './original-filters.js';
@@ -51,7 +51,9 @@ function submittedFilters(institutionId: string, query: SubmittedQuery): SQL {
   return and(...conditions)!;
 }
 
-const isItemPosition = (p: unknown[]): p is [number, number] => p.length === 2 && p.every((v) => Number.isSafeInteger(v));
+/** [batch seq, item index, totalItems counted on the first page]; no total from older tokens. */
+const isItemPosition = (p: unknown[]): p is [number, number] | [number, number, number] =>
+  (p.length === 2 || p.length === 3) && p.every((v) => Number.isSafeInteger(v));
 
 /**
  * Installments as submitted, oldest batch first and in batch order, 100 a page. Items are listed
@@ -61,8 +63,10 @@ const isItemPosition = (p: unknown[]): p is [number, number] => p.length === 2 &
 export async function listSubmittedInstallments(ctx: AppContext, institutionId: string, query: SubmittedQuery): Promise<SubmittedPage> {
   const filters = submittedFilters(institutionId, query);
   const scope: ContinuationScope = { listing: 'submitted-installments', tenantId: institutionId };
-  const [afterSeq, afterIndex] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition) : [0, -1];
-  const [rows, [total]] = await Promise.all([
+  const [afterSeq, afterIndex, carried] = query.continuable
+    ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition)
+    : [0, -1];
+  const [rows, total] = await Promise.all([
     ctx.db
       .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
       .from(s)
@@ -70,14 +74,17 @@ export async function listSubmittedInstallments(ctx: AppContext, institutionId: 
       .where(and(filters, sql`(${batches.seq}, ${s.index}) > (${afterSeq}::bigint, ${afterIndex}::int)`))
       .orderBy(asc(batches.seq), asc(s.index))
       .limit(PAGE_SIZE + 1),
-    ctx.db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters),
+    carriedTotal(carried, async () => {
+      const [row] = await ctx.db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters);
+      return row?.n ?? 0;
+    }),
   ]);
   const sent = await readItemsAt(ctx.db, rows.slice(0, PAGE_SIZE));
   const page = toPage(
     rows,
     (r) => ({ loteId: r.batchId, dataEnvio: r.createdAt.toISOString(), dadosEnviados: sent.get(`${r.batchId}:${r.index}`) as Submission }),
-    (r) => [r.batchSeq, r.index],
+    (r) => [r.batchSeq, r.index, total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
-  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  return { data: page.items, metadata: { totalItems: total, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
 }

@@ -1,4 +1,4 @@
-import { customType, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches.js';
 
 /** How a block's items are compressed: `deflate` (raw) in blocks stored before Brotli was used. */
@@ -60,5 +60,9 @@ export const installmentSubmissions = pgTable(
     sentCampusName: text(),
     sentCampusId: text(),
   },
-  (t) => [primaryKey({ columns: [t.batchId, t.index] })],
+  (t) => [
+    primaryKey({ columns: [t.batchId, t.index] }),
+    // `aluno_cpf`, the filter of the listing that is selective across all batches.
+    index('installment_submissions_student_cpf_idx').on(t.sentStudentCpf),
+  ],
 );

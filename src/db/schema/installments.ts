@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './common.js';
 
@@ -63,5 +64,19 @@ export const installments = pgTable(
   (t) => [
     uniqueIndex().on(t.institutionId, t.upsertKey),
     index().on(t.institutionId, t.seq),
+    // Listing filters (GET /v1/parcela/originais). An equality filter followed by `seq` walks its
+    // matches already in page order, so a page reads 101 entries however many rows match; range
+    // filters read the range and sort it. Every index here is paid by each ingested row: one per
+    // filter a large institution is expected to use, nothing for the rare ones.
+    index('installments_student_cpf_seq_idx').on(t.institutionId, t.studentCpf, t.seq),
+    index('installments_guarantor_seq_idx').on(t.institutionId, t.guarantorDocument, t.seq),
+    index('installments_status_seq_idx').on(t.institutionId, t.status, t.seq),
+    index('installments_type_seq_idx').on(t.institutionId, t.type, t.seq),
+    index('installments_due_date_idx').on(t.institutionId, t.dueDate),
+    index('installments_paid_on_idx').on(t.institutionId, t.paidOn).where(sql`paid_on is not null`),
+    // `dias_atraso` of a paid installment does not move with the clock: payment day less due day.
+    index('installments_paid_days_late_idx')
+      .on(t.institutionId, sql`(paid_on - due_date)`)
+      .where(sql`status = 'PAGO'`),
   ],
 );
