@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanOutEvent, type SaleEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 import type { WebhookEventName } from '../../src/partner/webhooks/events.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { deliverDue, givenConfiguration, startReceiver, type Receiver } from './support.js';
+import { deliverDue, givenConfiguration, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('webhook delivery', () => {
   let t: TestContext;
-  const receivers: Receiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
+  const receiver = useReceivers();
 
   beforeAll(async () => {
     t = await createTestContext({ config: { webhookTimeoutMs: 300 } });
-  });
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
   afterAll(() => t.close());
 

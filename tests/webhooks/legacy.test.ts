@@ -1,26 +1,18 @@
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanOutLegacy, type LegacySaleStatusEvent } from '../../src/partner/webhooks/legacy.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { deliverDue, startReceiver, type Receiver } from './support.js';
+import { deliverDue, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('legacy webhooks (deprecated)', () => {
   let t: TestContext;
-  const receivers: Receiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
+  const receiver = useReceivers();
 
   beforeAll(async () => {
     t = await createTestContext();
-  });
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
   afterAll(() => t.close());
 

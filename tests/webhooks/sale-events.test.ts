@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saleEvents } from '../../src/db/schema/index.js';
 import { purchaseConfirmed } from '../../src/partner/sales/sale-flow.js';
 import { lockSale } from '../../src/partner/sales/sql.js';
@@ -8,24 +8,16 @@ import { applyTransition } from '../../src/partner/sales/transitions.js';
 import { BUYER_FORM, expectContractPayloads, givenCheckoutSale, payButtons, post } from '../support/checkout.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { countRows, deliverDue, givenConfiguration, startReceiver, type Receiver } from './support.js';
+import { countRows, deliverDue, givenConfiguration, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('sale events reach the partner', () => {
   let t: TestContext;
-  const receivers: Receiver[] = [];
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
+  const receiver = useReceivers();
 
   beforeAll(async () => {
     t = await createTestContext({ config: { webhookTimeoutMs: 1000 } });
-  });
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
   afterAll(() => t.close());
 

@@ -5,7 +5,7 @@ import ajvFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import YAML from 'yaml';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookConfigurations } from '../../src/db/schema/index.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { runAttempt } from '../../src/partner/webhooks/attempts.js';
@@ -14,7 +14,7 @@ import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 import { resolveTarget } from '../../src/partner/webhooks/target.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { deliverDue, givenConfiguration, startReceiver, type Received, type Receiver } from './support.js';
+import { deliverDue, givenConfiguration, type Received, type Receiver, startReceiver, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -39,18 +39,10 @@ function verifyStandardWebhook(secret: string, received: Received): boolean {
 
 describe('webhook signatures, tests and durability', () => {
   let t: TestContext;
-  const receivers: Receiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
+  const receiver = useReceivers();
 
   beforeAll(async () => {
     t = await createTestContext();
-  });
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
   afterAll(() => t.close());
 

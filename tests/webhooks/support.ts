@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { TestContext } from '../support/context.js';
 
 export interface Received {
@@ -81,4 +81,17 @@ export async function givenConfiguration(t: TestContext, headers: Record<string,
 export async function countRows(t: TestContext, table: string): Promise<number> {
   const rows = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table)}`);
   return rows[0]!.n;
+}
+
+/** Receivers started by the tests of one file, each closed after its test. */
+export function useReceivers(): (...args: Parameters<typeof startReceiver>) => Promise<Receiver> {
+  const receivers: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  return async (...args) => {
+    const r = await startReceiver(...args);
+    receivers.push(r);
+    return r;
+  };
 }
