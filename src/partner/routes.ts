@@ -19,7 +19,6 @@ import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { getReceiptDetail } from './receipts/receipt-detail.js';
-import type { ReceiptsQuery } from './receipts/receipt-filters.js';
 import { listReceipts } from './receipts/receipts-list.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
@@ -101,7 +100,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       before: [rateLimit({ sql: ctx.sql, clock: ctx.clock, limit: ctx.config.receiptsRateLimit, policy: 'receipts' })],
       handler: async (req, res) => {
         const { page, limit, ...query } = req.query;
-        res.json(await listReceipts(ctx, partnerId(req), query as ReceiptsQuery, pageRequest(page, limit)));
+        res.json(await listReceipts(ctx, partnerId(req), query, pageRequest(page, limit)));
       },
     },
     getReceiptDetail: {

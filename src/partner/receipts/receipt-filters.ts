@@ -1,26 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { operations } from '../../../generated/partner.js';
 import { ValidationFailed } from '../../http/errors.js';
 import { nameKeyOf } from '../sales/sale-flow.js';
 import { likeLiteral } from '../sales/list-filters.js';
 import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';
 
-/** The query of `GET /receipts` as validated by the contract (arrays already arrays). */
-export interface ReceiptsQuery {
-  CreditRequestId?: string;
-  cpf?: string;
-  email?: string;
-  name?: string;
-  campaignCustomIdentifier?: string;
-  status?: string[];
-  productType?: string[];
-  courseId?: string[];
-  delayedDay?: string[];
-  delayedInstallment?: string[];
-  campaign?: string[];
-  chargebacks?: string;
-  cancellations?: string;
-  [dateBound: string]: unknown;
-}
+/** The filters of `GET /receipts` as validated by the contract (arrays already arrays). */
+export type ReceiptsQuery = Omit<NonNullable<operations['listReceipts']['parameters']['query']>, 'page' | 'limit'>;
 
 interface Bounds {
   min: number;
@@ -43,7 +29,7 @@ function anyRange(column: SQL, field: string, values: string[] | undefined): SQL
 }
 
 /** Ranges of dates, by parameter stem, and the column each filters. */
-const DATE_RANGES: [string, string, SQL][] = [
+const DATE_RANGES: [keyof ReceiptsQuery, keyof ReceiptsQuery, SQL][] = [
   ['startEffectiveDate', 'endEffectiveDate', sql`r.made_effective_on`],
   ['startReleaseDate', 'endReleaseDate', sql`s.released_on`],
   ['startPaymentDate', 'endPaymentDate', sql`sm.next_payment_date`],
