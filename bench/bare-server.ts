@@ -10,6 +10,7 @@ import postgres from 'postgres';
 const queries = JSON.parse(fs.readFileSync(process.env.QUERIES_FILE!, 'utf8')) as Record<string, { sql: string; params: unknown[] }[]>;
 const sql = postgres(process.env.DATABASE_URL!, { max: 10 });
 const app = express();
+app.get('/ready', (_req, res) => res.json({ ready: true }));
 app.get('/q/:name', async (req, res) => {
   const statements = queries[req.params.name]!;
   const results = await Promise.all(statements.map((s) => sql.unsafe(s.sql, s.params as never[])));
