@@ -45,11 +45,13 @@ function chargeItem(base: string, charge: Charge): SafeHtml {
   const action = (path: string, label: string) =>
     html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
   const pending = charge.status === 'PENDING';
+  // The bank may report less than the charge asked for: the payer sees both.
+  const partial = charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
   return html`<li>
     <table><tr>
       <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
-      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}</td>
-      <td class="state"><span class="status ${charge.status}">${CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
+      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
+      <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
     </tr></table>
     ${pending ? html`${payCode(charge.id, charge)}
     <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>` : ''}
@@ -111,7 +113,7 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
     <dt>Parcela</dt><dd>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</dd>
     <dt>Vencimento</dt><dd>${formatDateBr(i.data_vencimento)}</dd>
     <dt>Valor original</dt><dd>${money(view.principal)}</dd>
-    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd>` : ''}
+    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd><dt>Saldo restante</dt><dd>${formatBrl(Math.round(i.saldo_atual * 100))}</dd>` : ''}
   </dl></section>
   ${pendingFirst ? charges : ''}
   ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, card)}</div>` : settled}
