@@ -43,7 +43,7 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     // The bank reports 525.00 of the 1,025.00: fine and interest first, then 500.00 of the principal.
     await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 52_500 }).expect(200);
     expect(await original()).toMatchObject({ situacao: 'PARCIALMENTE_PAGO', saldo_atual: 500, valor_liquidado: { multa: '20.00', juros: '5.00', recebido: '525.00' } });
-    await page.reload();
+    await page.goto(server.origin + path);
     expect(await fact('Já pago')).toBe('R$ 525,00');
     expect(await fact('Saldo restante')).toBe('R$ 500,00');
     expect(await page.locator('ul.charges li', { hasText: 'Boleto' }).locator('td.amount').innerText()).toBe('R$ 525,00\nde R$ 1.025,00');
@@ -54,7 +54,7 @@ describe('installment paid in part in Chromium, the rest by card', () => {
 
     // A month later: 500.00 plus 30 days of interest (5.00), no second fine.
     t.clock.set('2026-02-24T15:00:00Z');
-    await page.reload();
+    await page.goto(server.origin + path);
     expect(await page.locator('.due strong').textContent()).toBe('R$ 505,00');
     await payByCard(page, '4111 1111 1111 1112', { expiryYear: '2025' });
     expect(await focusedClass(page)).toBe('error-summary');
