@@ -52,6 +52,7 @@ button.secondary { background: #fff; color: var(--brand); }
 button.secondary:hover { background: var(--info-bg); }
 button.sandbox-action { background: var(--warn-bg); color: var(--warn); border: 1px dashed #c98f00; font-weight: 500; }
 form > button[type="submit"]:last-child { margin-top: 1rem; }
+form + h2, table + .notice, .notice + .actions { margin-top: 1.5rem; }
 :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
 .pay-code { display: grid; gap: 1rem; align-items: start; margin: .75rem 0; }
 @media (min-width: 600px) { .pay-code { grid-template-columns: 12rem 1fr; } }

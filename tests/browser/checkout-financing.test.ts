@@ -75,6 +75,7 @@ describe('checkout financed in Chromium', () => {
       const sale = await atPaymentChoice(CPF.denied, 'FIN-NO');
       await page.getByRole('button', { name: FINANCE }).click();
       expect(await page.locator('.notice.error').textContent()).toBe('Financiamento negado: Crédito não aprovado na análise de risco. Escolha outra forma de pagamento.');
+      expect(await page.getByRole('status').count()).toBe(0);
       expect(await page.getByRole('button', { name: FINANCE }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Pagar com Pix' }).isVisible()).toBe(true);
       expect(await status(sale.saleId)).toBe('Negado');

@@ -38,8 +38,10 @@ export interface CheckoutView {
   partnerName: string;
 }
 
-const post = (action: string, label: string, fields: SafeHtml | string = '') =>
-  html`<form class="inline" method="post" action="${action}">${fields}<button type="submit">${label}</button></form>`;
+const post = (action: string, label: string) => html`<form class="inline" method="post" action="${action}"><button type="submit">${label}</button></form>`;
+/** The sandbox's simulate buttons look apart from the buyer's own actions. */
+const sandboxPost = (action: string, label: string) =>
+  html`<form class="inline" method="post" action="${action}"><button type="submit" class="sandbox-action">${label}</button></form>`;
 
 function personFields(prefix: string, form: { values: PersonForm; errors: FormErrors }): SafeHtml {
   return html`${PERSON_FIELDS.map(([name, label]) => fieldInput({ id: `${prefix}-${name}`, name, label, value: form.values[name], error: form.errors[name] }))}`;
@@ -97,7 +99,7 @@ function financingStep(v: CheckoutView): SafeHtml {
   if (v.sale.status === 'guarantor_needed') {
     return html`<h2>Financiamento: aguardando o avalista</h2>${simulation(v.sale)}
     <p class="notice">O avalista foi aprovado e precisa aceitar e assinar o contrato.</p>
-    ${v.sandbox ? post(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
+    ${v.sandbox ? sandboxPost(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
   }
   if (v.sale.financingStep === FINANCING_STEPS.guarantor) {
     const form = v.guarantorForm ?? { values: Object.fromEntries(PERSON_FIELDS.map(([n]) => [n, ''])) as PersonForm, errors: {} };
@@ -116,7 +118,7 @@ function invoiceStep(v: CheckoutView): SafeHtml {
   <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
   ${charge ? html`<p class="due"><span>Valor a pagar</span><strong>${formatBrl(charge.amountCents)}</strong></p>` : ''}
   ${payCode('compra', { pixCode: payment.pix?.pixQrCodeText, digitableLine: payment.digitableLine })}
-  ${v.sandbox && charge ? html`${post(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${post(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}` : ''}`;
+  ${v.sandbox && charge ? html`<div class="actions">${sandboxPost(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${sandboxPost(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}</div>` : ''}`;
 }
 
 const FINAL: Record<string, string> = {

@@ -75,8 +75,9 @@ export function checkoutPages(ctx: AppContext): Router {
   router.post('/checkout/:token/boleto', async (req, res) => back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))));
   router.post('/checkout/:token/cartao', async (req, res) => back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req), Number(text(req.body, 'installments') || '1')))));
   router.post('/checkout/:token/financiamento', async (req, res) => {
-    await requestFinancing(ctx, token(req));
-    back(req, res, 'financiamento');
+    // A denial is told by the page itself, in red: no "analysis done" notice above it.
+    const decision = await requestFinancing(ctx, token(req));
+    back(req, res, decision === 'denied' ? undefined : 'financiamento');
   });
   router.post('/checkout/:token/financiamento/aceite', async (req, res) => back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))));
   if (ctx.config.env !== 'production') {
