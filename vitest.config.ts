@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // The Chromium suite has its own run (`npm run test:browser`, vitest.browser.config.ts): `npm test` needs no browser.
+    exclude: [...configDefaults.exclude, 'tests/browser/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     pool: 'forks',

@@ -118,8 +118,37 @@ describe('hosted payment page and sandbox payments', () => {
     const before = chargeIds((await request(t.app).get(path)).text).length;
     const res = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111112', ...CARD });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('Cartão não aceito');
+    expect(res.text).toContain('<p class="field-error" id="card-number-error">Número de cartão inválido: confira os dígitos.</p>');
     expect(chargeIds(res.text)).toHaveLength(before);
+  });
+
+  it('card fields refused by the server: each message tied to its input, name and expiry kept, number and CVV never echoed', async () => {
+    t.clock.set('2026-01-15T12:00:00Z');
+    const path = await open('decline');
+    const res = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111112', holderName: 'CARLOS <E> SOUZA', expiryMonth: '13', expiryYear: '2031', cvv: '12a', installments: '3' });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/<input id="card-month" name="expiryMonth" value="13"[^>]* aria-invalid="true" aria-describedby="card-month-error">/);
+    expect(res.text).toContain('<p class="field-error" id="card-month-error">Informe o mês de validade, de 01 a 12.</p>');
+    expect(res.text).toContain('<p class="field-error" id="card-cvv-error">O CVV tem 3 ou 4 dígitos e fica no verso do cartão.</p>');
+    expect(res.text).toContain('value="CARLOS &lt;E&gt; SOUZA"');
+    expect(res.text).toContain('value="2031"');
+    expect(res.text).toContain('<option value="3" selected>3x</option>');
+    expect(res.text).not.toContain('4111111111111112');
+    expect(res.text).not.toContain('12a');
+    // The summary at the top links to each field, in the form's order, and says why number and CVV are empty.
+    expect([...res.text.matchAll(/<li><a href="#(card-[a-z]+)">/g)].map((m) => m[1])).toEqual(['card-number', 'card-month', 'card-cvv']);
+    expect(res.text).toContain('digite-os de novo');
+    expect(await original('decline')).toMatchObject({ situacao: 'ABERTO', valor_liquidado: { recebido: '0.00' } });
+  });
+
+  it('an expired card is refused on the expiry field that is past', async () => {
+    t.clock.set('2026-05-15T12:00:00Z');
+    const path = await open('decline');
+    const lastYear = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111111', ...CARD, expiryYear: '2025' });
+    expect(lastYear.text).toContain('<p class="field-error" id="card-year-error">Cartão vencido: confira o ano de validade.</p>');
+    const lastMonth = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111111', ...CARD, expiryMonth: '04', expiryYear: '2026' });
+    expect(lastMonth.text).toContain('<p class="field-error" id="card-month-error">Cartão vencido: confira o mês de validade.</p>');
+    expect(lastMonth.text).not.toContain('card-year-error');
   });
 
   it('a bank slip can be let expire; an expired charge cannot be paid', async () => {

@@ -2,9 +2,9 @@ import type { PaymentPage } from '../institution/payment-page.js';
 import { parseCents } from '../money.js';
 import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from './html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';
-import { SANDBOX_CARDS } from './sandbox-cards.js';
+import { cardErrorSummary, renderCardForm, type CardFormState } from './card-form.js';
 
-const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => i + 1);
+const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({ value: i + 1, label: i === 0 ? 'À vista' : `${i + 1}x` }));
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const NOTICES = {
@@ -45,38 +45,27 @@ function chargeItem(base: string, charge: Charge): SafeHtml {
   const action = (path: string, label: string) =>
     html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
   const pending = charge.status === 'PENDING';
+  // The bank may report less than the charge asked for: the payer sees both.
+  const partial = charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
   return html`<li>
     <table><tr>
       <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
-      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}</td>
-      <td class="state"><span class="status ${charge.status}">${CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
+      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
+      <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
     </tr></table>
     ${pending ? html`${payCode(charge.id, charge)}
     <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>` : ''}
   </li>`;
 }
 
-function paymentForms(base: string): SafeHtml {
-  const approving = [...SANDBOX_CARDS].filter(([, r]) => r.outcome === 'approved').map(([n]) => n);
+function paymentForms(base: string, card: CardFormState | undefined): SafeHtml {
   return html`<section class="card" aria-labelledby="como-pagar">
   <h2 id="como-pagar">Como pagar</h2>
   <div class="actions">
     <form class="inline" method="post" action="${base}/pix"><button type="submit">Gerar Pix</button></form>
     <form class="inline" method="post" action="${base}/boleto"><button type="submit" class="secondary">Gerar boleto</button></form>
   </div>
-  <h3>Cartão de crédito</h3>
-  <form method="post" action="${base}/card">
-    <label for="card-number">Número do cartão</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required>
-    <label for="card-holder">Nome impresso no cartão</label><input id="card-holder" name="holderName" autocomplete="cc-name" required>
-    <div class="row">
-      <div><label for="card-month">Mês (MM)</label><input id="card-month" name="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required></div>
-      <div><label for="card-year">Ano (AAAA)</label><input id="card-year" name="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required></div>
-      <div><label for="card-cvv">CVV</label><input id="card-cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required></div>
-    </div>
-    <label for="card-installments">Parcelas</label><select id="card-installments" name="installments">${CARD_INSTALLMENT_CHOICES.map((n) => html`<option value="${String(n)}">${n === 1 ? 'À vista' : `${n}x`}</option>`)}</select>
-    <button type="submit">Pagar com cartão</button>
-  </form>
-  <p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>
+  ${renderCardForm({ action: `${base}/card`, installmentOptions: CARD_INSTALLMENT_CHOICES, state: card, sandbox: true })}
   </section>`;
 }
 
@@ -98,7 +87,7 @@ function quoteTable(view: PaymentPage): SafeHtml {
 const TYPE_NAMES: Record<string, string> = { MENSALIDADE: 'Mensalidade', MATRICULA: 'Matrícula', REMATRICULA: 'Rematrícula', ACORDO: 'Acordo', OUTROS: 'Outros' };
 
 /** The hosted payment page of one installment. */
-export function renderInstallmentPage(base: string, view: PaymentPage, notice?: { text: string; error?: boolean }): string {
+export function renderInstallmentPage(base: string, view: PaymentPage, notice?: { text: string; error?: boolean }, card?: CardFormState): string {
   const i = view.installment;
   const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'
@@ -114,6 +103,7 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
   return page(
     `Pagamento de parcela - ${view.institutionName}`,
     html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
+  ${cardErrorSummary(card)}
   <section class="card" aria-labelledby="parcela">
   <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>
   <dl class="facts">
@@ -123,10 +113,10 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
     <dt>Parcela</dt><dd>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</dd>
     <dt>Vencimento</dt><dd>${formatDateBr(i.data_vencimento)}</dd>
     <dt>Valor original</dt><dd>${money(view.principal)}</dd>
-    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd>` : ''}
+    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd><dt>Saldo restante</dt><dd>${formatBrl(Math.round(i.saldo_atual * 100))}</dd>` : ''}
   </dl></section>
   ${pendingFirst ? charges : ''}
-  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base)}</div>` : settled}
+  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, card)}</div>` : settled}
   ${pendingFirst ? '' : charges}`,
     { brand: view.institutionName },
   );

@@ -37,6 +37,14 @@ input, select { width: 100%; padding: .65rem .75rem; font: inherit; color: inher
 input[aria-invalid="true"] { border-color: var(--err); background: var(--err-bg); }
 .row { display: grid; grid-template-columns: 1fr 1fr 1fr; gap: .75rem; }
 .field-error { color: var(--err); font-size: .9rem; margin: .25rem 0 0; }
+.hint { color: var(--muted); font-size: .9rem; margin: .5rem 0 0; }
+.error-summary { padding: 1rem 1.25rem; border: 2px solid var(--err); border-radius: .75rem; background: var(--card); }
+.error-summary h2 { color: var(--err); margin-bottom: .5rem; }
+.error-summary ul { margin: 0; padding-left: 1.25rem; }
+.error-summary a { color: var(--err); font-weight: 600; overflow-wrap: anywhere; }
+.error-summary p { margin: .5rem 0 0; color: var(--muted); }
+.seller { margin: .25rem 0 .5rem; color: var(--muted); }
+td .item { display: block; font-weight: 600; } td .sub { display: block; color: var(--muted); font-size: .9rem; }
 button { display: inline-flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: .6rem 1.1rem; font: inherit; font-weight: 600;
   border-radius: .5rem; border: 1px solid var(--brand); background: var(--brand); color: #fff; cursor: pointer; }
 button:hover { background: var(--brand-dark); }
@@ -44,6 +52,7 @@ button.secondary { background: #fff; color: var(--brand); }
 button.secondary:hover { background: var(--info-bg); }
 button.sandbox-action { background: var(--warn-bg); color: var(--warn); border: 1px dashed #c98f00; font-weight: 500; }
 form > button[type="submit"]:last-child { margin-top: 1rem; }
+form + h2, table + .notice, .notice + .actions { margin-top: 1.5rem; }
 :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
 .pay-code { display: grid; gap: 1rem; align-items: start; margin: .75rem 0; }
 @media (min-width: 600px) { .pay-code { grid-template-columns: 12rem 1fr; } }

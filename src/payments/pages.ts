@@ -4,6 +4,8 @@ import { toApiError } from '../http/error-handler.js';
 import { redactText } from '../http/log-redaction.js';
 import { isReadablePath } from '../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
+import { keptCardValues } from './card-form.js';
+import { InvalidCard } from './errors.js';
 import { HOSTED_PAGE_HEADERS } from './html.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from './provider.js';
@@ -27,7 +29,6 @@ const noticeFor = (charge: Charge): Notice =>
 
 /** What the payer reads for the errors a payer can meet; others keep their (English) message. */
 const PAYER_MESSAGES: Record<string, string> = {
-  'PAYMENT-001': 'Cartão não aceito: confira o número, o nome, a validade e o código de segurança.',
   'PAYMENT-003': 'Esta cobrança não está mais pendente.',
   'LINK-003': 'Esta parcela foi cancelada pela instituição e não pode ser paga.',
   'LINK-004': 'Esta parcela já está paga.',
@@ -76,7 +77,13 @@ export function paymentPages(ctx: AppContext): Router {
     if (error.status === 404 || !req.params.token) return notFound(res, error.status);
     try {
       const view = await openPaymentPage(ctx, String(req.params.token));
-      res.status(error.status).type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(String(req.params.token))}`, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true }));
+      const base = `/pay/${encodeURIComponent(String(req.params.token))}`;
+      // A card refused before charging: the form again, each message next to its field.
+      const page =
+        error instanceof InvalidCard
+          ? renderInstallmentPage(base, view, undefined, { values: keptCardValues(req.body), errors: error.fields })
+          : renderInstallmentPage(base, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true });
+      res.status(error.status).type('html').send(page);
     } catch (inner) {
       // The token itself is unknown: the original status, on the page for links that do not exist.
       if (toApiError(inner, req.method, req.path)?.status === 404) return notFound(res, error.status);

@@ -50,6 +50,11 @@ export interface CardInput {
 
 export const MAX_CARD_INSTALLMENTS = 12;
 
+/** The card fields a payer fills in. */
+export type CardField = keyof CardInput;
+/** Field → the pt-BR message shown next to it, for a card refused before charging. */
+export type CardErrors = Partial<Record<CardField, string>>;
+
 export interface CreateChargeInput {
   method: PaymentMethod;
   amountCents: number;

@@ -1,4 +1,4 @@
-import type { CardInput } from './provider.js';
+import type { CardErrors, CardInput } from './provider.js';
 
 /** The sandbox's test cards, as documented in the README. Any expiry in the future, any 3-digit CVV. */
 export const SANDBOX_CARDS: ReadonlyMap<string, { outcome: 'approved' } | { outcome: 'declined'; reason: string }> = new Map([
@@ -27,18 +27,27 @@ export function cardBrand(number: string): string {
   return 'Desconhecida';
 }
 
-export type CardCheck = { ok: false; problem: string } | { ok: true; number: string; brand: string };
+export type CardCheck = { ok: false; errors: CardErrors } | { ok: true; number: string; brand: string };
 
-/** Shape checks a real acquirer would also refuse (400), before any approval decision. */
+/**
+ * Shape checks a real acquirer would also refuse (400), before any approval decision: every field
+ * at once, each with the pt-BR message the payer reads next to it.
+ */
 export function checkCard(card: CardInput, today: { year: number; month: number }): CardCheck {
+  const errors: CardErrors = {};
   const number = card.number.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(number) || !luhnValid(number)) return { ok: false, problem: 'the card number is not valid' };
-  if (!card.holderName.trim()) return { ok: false, problem: 'the cardholder name is required' };
-  if (!Number.isInteger(card.expiryMonth) || card.expiryMonth < 1 || card.expiryMonth > 12) return { ok: false, problem: 'the expiry month must be 1 to 12' };
-  if (!/^\d{3,4}$/.test(card.cvv)) return { ok: false, problem: 'the security code must have 3 or 4 digits' };
-  const expired = card.expiryYear < today.year || (card.expiryYear === today.year && card.expiryMonth < today.month);
-  if (expired) return { ok: false, problem: 'the card has expired' };
-  return { ok: true, number, brand: cardBrand(number) };
+  if (!/^\d{13,19}$/.test(number) || !luhnValid(number)) errors.number = 'Número de cartão inválido: confira os dígitos.';
+  if (!card.holderName.trim()) errors.holderName = 'Informe o nome como está impresso no cartão.';
+  const monthOk = Number.isInteger(card.expiryMonth) && card.expiryMonth >= 1 && card.expiryMonth <= 12;
+  const yearOk = Number.isInteger(card.expiryYear) && card.expiryYear >= 1000 && card.expiryYear <= 9999;
+  if (!monthOk) errors.expiryMonth = 'Informe o mês de validade, de 01 a 12.';
+  if (!yearOk) errors.expiryYear = 'Informe o ano de validade com 4 dígitos, como 2030.';
+  if (monthOk && yearOk) {
+    if (card.expiryYear < today.year) errors.expiryYear = 'Cartão vencido: confira o ano de validade.';
+    else if (card.expiryYear === today.year && card.expiryMonth < today.month) errors.expiryMonth = 'Cartão vencido: confira o mês de validade.';
+  }
+  if (!/^\d{3,4}$/.test(card.cvv)) errors.cvv = 'O CVV tem 3 ou 4 dígitos e fica no verso do cartão.';
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, number, brand: cardBrand(number) };
 }
 
 /** Approved, or the reason of the decline: only the documented approving cards approve. */

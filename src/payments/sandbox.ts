@@ -100,12 +100,12 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
         .returning();
       return toCharge(row!);
     }
-    if (!input.card) throw new InvalidCard('card data is required');
+    if (!input.card) throw new InvalidCard({ number: 'Informe os dados do cartão.' });
     const [year, month] = localDate(now).split('-').map(Number) as [number, number];
     const checked = checkCard(input.card, { year, month });
-    if (!checked.ok) throw new InvalidCard(checked.problem);
+    if (!checked.ok) throw new InvalidCard(checked.errors);
     const installments = input.card.installments ?? 1;
-    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new InvalidCard(`installments must be a whole number from 1 to ${MAX_CARD_INSTALLMENTS}`);
+    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new InvalidCard({ installments: `Escolha de 1 a ${MAX_CARD_INSTALLMENTS} parcelas.` });
     const decision = sandboxDecision(checked.number);
     const [row] = await db
       .insert(paymentCharges)

@@ -6,11 +6,7 @@ import { BUYER_FORM, eventsOf, givenCheckoutSale } from '../support/checkout.js'
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { checkStep, launchChromium, serve } from './support/browser.js';
-
-const LABELS: Record<keyof typeof BUYER_FORM, string> = {
-  name: 'Nome completo', email: 'E-mail', phone: 'Celular com DDD', cpf: 'CPF', zipCode: 'CEP', street: 'Rua', number: 'Número',
-  complement: 'Complemento (opcional)', district: 'Bairro', city: 'Cidade', state: 'UF',
-};
+import { PERSON_LABELS } from './support/forms.js';
 
 describe('hosted checkout in Chromium', () => {
   let t: TestContext;
@@ -39,7 +35,7 @@ describe('hosted checkout in Chromium', () => {
     expect(await page.locator('tr.total .amount').textContent()).toBe('R$ 3.590,00');
     await checkStep(page, 'checkout-dados');
 
-    for (const [field, value] of Object.entries(BUYER_FORM)) await page.getByLabel(LABELS[field as keyof typeof BUYER_FORM], { exact: true }).fill(field === 'email' ? 'ana<script>' : value);
+    for (const [field, value] of Object.entries(BUYER_FORM)) await page.getByLabel(PERSON_LABELS[field as keyof typeof BUYER_FORM], { exact: true }).fill(field === 'email' ? 'ana<script>' : value);
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     const email = page.getByLabel('E-mail', { exact: true });
     expect(await email.getAttribute('aria-invalid')).toBe('true');

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { campaigns, courseClasses, courses, saleItems, sales, saleTransitions } from '../../db/schema/index.js';
+import { campaigns, courseClasses, courses, partners, saleItems, sales, saleTransitions } from '../../db/schema/index.js';
 import type { ProductFacts } from './event-payloads.js';
 
 export type SaleRow = typeof sales.$inferSelect;
@@ -58,6 +58,12 @@ export async function loadSaleProducts(db: Queryable, saleIds: number[]): Promis
 export async function campaignPaymentMethods(db: Queryable, campaignId: string): Promise<string[] | undefined> {
   const [row] = await db.select({ methods: campaigns.paymentMethods }).from(campaigns).where(eq(campaigns.id, campaignId));
   return row?.methods;
+}
+
+/** The partner's name, shown to its buyers at the checkout. */
+export async function partnerName(db: Queryable, partnerId: string): Promise<string> {
+  const [row] = await db.select({ name: partners.name }).from(partners).where(eq(partners.id, partnerId));
+  return row?.name ?? '';
 }
 
 export async function recordTransition(db: Queryable, saleId: number, from: string | null, to: string, at: Date): Promise<void> {

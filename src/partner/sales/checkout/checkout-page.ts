@@ -1,7 +1,8 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge } from '../../../payments/provider.js';
 import { payCode } from '../../../payments/installment-page.js';
-import { SANDBOX_CARDS } from '../../../payments/sandbox-cards.js';
+import { cardErrorSummary, renderCardForm, type CardFormState } from '../../../payments/card-form.js';
+import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';
 import { PERSON_FIELDS, type FormErrors, type PersonForm } from './buyer-form.js';
@@ -31,19 +32,25 @@ export interface CheckoutView {
   notice?: { text: string; error?: boolean };
   buyerForm?: { values: PersonForm; errors: FormErrors };
   guarantorForm?: { values: PersonForm; errors: FormErrors };
+  /** A card refused before charging: its messages and the values kept. */
+  cardForm?: CardFormState;
+  /** Who sells: shown at the top of the page. */
+  partnerName: string;
 }
 
-const post = (action: string, label: string, fields: SafeHtml | string = '') =>
-  html`<form class="inline" method="post" action="${action}">${fields}<button type="submit">${label}</button></form>`;
+const post = (action: string, label: string) => html`<form class="inline" method="post" action="${action}"><button type="submit">${label}</button></form>`;
+/** The sandbox's simulate buttons look apart from the buyer's own actions. */
+const sandboxPost = (action: string, label: string) =>
+  html`<form class="inline" method="post" action="${action}"><button type="submit" class="sandbox-action">${label}</button></form>`;
 
 function personFields(prefix: string, form: { values: PersonForm; errors: FormErrors }): SafeHtml {
-  return html`${PERSON_FIELDS.map(([name, label]) => {
-    const id = `${prefix}-${name}`;
-    const error = form.errors[name];
-    return html`<label for="${id}">${label}</label>
-    <input id="${id}" name="${name}" value="${form.values[name]}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
-    ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}`;
-  })}`;
+  return html`${PERSON_FIELDS.map(([name, label]) => fieldInput({ id: `${prefix}-${name}`, name, label, value: form.values[name], error: form.errors[name] }))}`;
+}
+
+/** The summary of a refused person form, linking to each field. */
+function personSummary(prefix: string, form: { errors: FormErrors } | undefined): SafeHtml {
+  if (!form) return html``;
+  return errorSummary(PERSON_FIELDS.filter(([name]) => form.errors[name]).map(([name, label]) => ({ id: `${prefix}-${name}`, label, message: form.errors[name]! })));
 }
 
 const buyerValues = (sale: SaleRow): PersonForm => ({
@@ -58,19 +65,8 @@ function buyerStep(v: CheckoutView): SafeHtml {
 }
 
 function cardForm(v: CheckoutView): SafeHtml {
-  const approving = [...SANDBOX_CARDS].filter(([, r]) => r.outcome === 'approved').map(([n]) => n);
-  const options = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => html`<option value="${i + 1}">${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}</option>`);
-  return html`<h3>Cartão de crédito</h3>
-  <form method="post" action="${v.base}/cartao">
-    <label for="card-number">Número do cartão</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required>
-    <label for="card-holder">Nome impresso no cartão</label><input id="card-holder" name="holderName" autocomplete="cc-name" required>
-    <label for="card-month">Mês de validade (MM)</label><input id="card-month" name="expiryMonth" size="2" required>
-    <label for="card-year">Ano de validade (AAAA)</label><input id="card-year" name="expiryYear" size="4" required>
-    <label for="card-cvv">Código de segurança</label><input id="card-cvv" name="cvv" size="4" inputmode="numeric" required>
-    <label for="card-installments">Parcelas</label><select id="card-installments" name="installments">${options}</select>
-    <button type="submit">Pagar com cartão</button>
-  </form>
-  ${v.sandbox ? html`<p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>` : ''}`;
+  const installmentOptions = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({ value: i + 1, label: `${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}` }));
+  return renderCardForm({ action: `${v.base}/cartao`, installmentOptions, state: v.cardForm, sandbox: v.sandbox });
 }
 
 function methodStep(v: CheckoutView): SafeHtml {
@@ -103,7 +99,7 @@ function financingStep(v: CheckoutView): SafeHtml {
   if (v.sale.status === 'guarantor_needed') {
     return html`<h2>Financiamento: aguardando o avalista</h2>${simulation(v.sale)}
     <p class="notice">O avalista foi aprovado e precisa aceitar e assinar o contrato.</p>
-    ${v.sandbox ? post(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
+    ${v.sandbox ? sandboxPost(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
   }
   if (v.sale.financingStep === FINANCING_STEPS.guarantor) {
     const form = v.guarantorForm ?? { values: Object.fromEntries(PERSON_FIELDS.map(([n]) => [n, ''])) as PersonForm, errors: {} };
@@ -122,7 +118,7 @@ function invoiceStep(v: CheckoutView): SafeHtml {
   <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
   ${charge ? html`<p class="due"><span>Valor a pagar</span><strong>${formatBrl(charge.amountCents)}</strong></p>` : ''}
   ${payCode('compra', { pixCode: payment.pix?.pixQrCodeText, digitableLine: payment.digitableLine })}
-  ${v.sandbox && charge ? html`${post(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${post(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}` : ''}`;
+  ${v.sandbox && charge ? html`<div class="actions">${sandboxPost(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${sandboxPost(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}</div>` : ''}`;
 }
 
 const FINAL: Record<string, string> = {
@@ -135,7 +131,9 @@ const FINAL: Record<string, string> = {
 /** The hosted checkout of one sale, at the step its state says. */
 export function renderCheckoutPage(v: CheckoutView): string {
   const { sale } = v;
-  const total = html`<table>${v.products.map((p) => html`<tr><td>${p.courseName} — ${p.className}</td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`)}
+  const total = html`<table>${v.products.map(
+    (p) => html`<tr><td><span class="item">${p.courseName}</span><span class="sub">Turma: ${p.className}</span></td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`,
+  )}
     <tr class="total"><td>Total</td><td class="amount">${formatBrl(sale.checkoutPriceInCents)}</td></tr></table>`;
   const financing = sale.status === 'financing_analysis' || sale.status === 'guarantor_needed';
   const body = FINAL[sale.status]
@@ -146,10 +144,11 @@ export function renderCheckoutPage(v: CheckoutView): string {
         ? financingStep(v)
         : html`${buyerStep(v)}${sale.status === 'not_logged' ? '' : methodStep(v)}`;
   return page(
-    `Finalizar compra ${sale.id}`,
+    `Finalizar compra - ${v.partnerName}`,
     html`${v.notice ? html`<p class="notice${v.notice.error ? ' error' : ''}" role="${v.notice.error ? 'alert' : 'status'}">${v.notice.text}</p>` : ''}
-  <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1>${total}</section>
+  ${personSummary('comprador', v.buyerForm)}${personSummary('avalista', v.guarantorForm)}${cardErrorSummary(v.cardForm)}
+  <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1><p class="seller">Vendido por <strong>${v.partnerName}</strong></p>${total}</section>
   <section class="card">${body}</section>`,
-    { sandbox: v.sandbox },
+    { sandbox: v.sandbox, brand: v.partnerName },
   );
 }

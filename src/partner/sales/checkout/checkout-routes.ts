@@ -1,10 +1,12 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../http/errors.js';
+import { keptCardValues } from '../../../payments/card-form.js';
+import { InvalidCard } from '../../../payments/errors.js';
 import { HOSTED_PAGE_HEADERS } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/installment-page.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
-import { loadSaleProducts } from '../sql.js';
+import { loadSaleProducts, partnerName } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
 import { acceptFinancing, chargesOf, generateInvoice, guarantorSigned, methodsOf, nameGuarantor, openCheckout, payByCard, requestFinancing, saleOfToken, simulateOnCheckout, submitBuyerData } from './checkout-steps.js';
@@ -28,12 +30,12 @@ function cardFrom(req: Request): CardInput {
 const token = (req: Request) => String(req.params.token);
 const base = (req: Request) => `/checkout/${encodeURIComponent(token(req))}`;
 
-type Extra = Pick<CheckoutView, 'notice' | 'buyerForm' | 'guarantorForm'>;
+type Extra = Pick<CheckoutView, 'notice' | 'buyerForm' | 'guarantorForm' | 'cardForm'>;
 
 async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string> {
   const sale = await saleOfToken(ctx.db, token(req));
-  const [products, methods, charges] = await Promise.all([loadSaleProducts(ctx.db, [sale.id]), methodsOf(ctx.db, sale), chargesOf(ctx, sale.id)]);
-  return renderCheckoutPage({ base: base(req), sale, products: products.get(sale.id) ?? [], methods, charges, sandbox: ctx.config.env !== 'production', ...extra });
+  const [products, methods, charges, seller] = await Promise.all([loadSaleProducts(ctx.db, [sale.id]), methodsOf(ctx.db, sale), chargesOf(ctx, sale.id), partnerName(ctx.db, sale.partnerId)]);
+  return renderCheckoutPage({ base: base(req), sale, products: products.get(sale.id) ?? [], methods, charges, partnerName: seller, sandbox: ctx.config.env !== 'production', ...extra });
 }
 
 /** Post/redirect/get: a reload never repeats a step. */
@@ -63,7 +65,7 @@ export function checkoutPages(ctx: AppContext): Router {
     const form = readPersonForm(req.body);
     const errors = await submit(form);
     if (Object.keys(errors).length === 0) return back(req, res, notice);
-    const page = await view(ctx, req, { [key]: { values: form, errors }, notice: { text: 'Confira os campos indicados.', error: true } });
+    const page = await view(ctx, req, { [key]: { values: form, errors } });
     res.status(400).type('html').send(page);
   };
   router.post('/checkout/:token/dados', (req, res) => withForm((form) => submitBuyerData(ctx, token(req), form), 'buyerForm', 'dados')(req, res));
@@ -73,8 +75,9 @@ export function checkoutPages(ctx: AppContext): Router {
   router.post('/checkout/:token/boleto', async (req, res) => back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))));
   router.post('/checkout/:token/cartao', async (req, res) => back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req), Number(text(req.body, 'installments') || '1')))));
   router.post('/checkout/:token/financiamento', async (req, res) => {
-    await requestFinancing(ctx, token(req));
-    back(req, res, 'financiamento');
+    // A denial is told by the page itself, in red: no "analysis done" notice above it.
+    const decision = await requestFinancing(ctx, token(req));
+    back(req, res, decision === 'denied' ? undefined : 'financiamento');
   });
   router.post('/checkout/:token/financiamento/aceite', async (req, res) => back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))));
   if (ctx.config.env !== 'production') {
@@ -92,7 +95,9 @@ export function checkoutPages(ctx: AppContext): Router {
       return;
     }
     try {
-      res.status(error.status).type('html').send(await view(ctx, req, { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } }));
+      // A card refused before charging: the form again, each message next to its field.
+      const extra: Extra = error instanceof InvalidCard ? { cardForm: { values: keptCardValues(req.body), errors: error.fields } } : { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } };
+      res.status(error.status).type('html').send(await view(ctx, req, extra));
     } catch (inner) {
       next(inner);
     }

@@ -9,7 +9,7 @@ import { campaignPaymentMethods, findSaleByToken, lockSale, type SaleRow } from 
 import { stateOf } from '../transitions.js';
 import { buyerDataOf, checkPersonForm, cpfDigits, guarantorOf, type FormErrors, type PersonForm } from './buyer-form.js';
 import { BuyerDataMissing, CardInstallmentsInvalid, ChargeOfAnotherSale, CheckoutClosed, CheckoutNotFound, FinancingAlreadyDenied, MethodNotOffered, StepNotAvailable } from './checkout.rules.js';
-import { creditDecision, DENIED_REASON, GUARANTOR_DENIED_REASON, guarantorApproved } from './financing.js';
+import { creditDecision, type CreditDecision, DENIED_REASON, GUARANTOR_DENIED_REASON, guarantorApproved } from './financing.js';
 import { createInvoice, saleReference, type InvoiceMethod } from './sale-charges.js';
 import { inTransaction } from './sale-context.js';
 import { recordActivity } from './sale-schedules.js';
@@ -95,13 +95,14 @@ export function payByCard(ctx: AppContext, token: string, card: CardInput, insta
 }
 
 /** The buyer asks for the financing: approved, guarantor needed, or denied by the CPF's analysis. */
-export function requestFinancing(ctx: AppContext, token: string): Promise<void> {
+export function requestFinancing(ctx: AppContext, token: string): Promise<CreditDecision> {
   return step(ctx, token, async (tx, sale, txCtx) => {
     if (sale.status === 'denied' || sale.deniedReason) throw new FinancingAlreadyDenied();
     const ready = await readyToPay(tx, txCtx, sale, FINANCING_METHOD);
     const decision = creditDecision(ready.cpf);
     await financingRequested(txCtx, ready.id, decision === 'guarantor' ? FINANCING_STEPS.guarantor : FINANCING_STEPS.sign);
     if (decision === 'denied') await financingDenied(txCtx, ready.id, DENIED_REASON);
+    return decision;
   });
 }
 

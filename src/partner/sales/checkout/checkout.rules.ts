@@ -64,7 +64,6 @@ export const BUYER_MESSAGES: Record<string, string> = {
   'CHECKOUT-005': 'Preencha seus dados antes de escolher a forma de pagamento.',
   'CHECKOUT-006': 'O financiamento desta compra foi negado; escolha outra forma de pagamento.',
   'CHECKOUT-007': 'Escolha um número de parcelas válido.',
-  'PAYMENT-001': 'Cartão não aceito: confira o número, o nome, a validade e o código de segurança.',
   'PAYMENT-003': 'Esta cobrança não está mais pendente.',
   'PAYMENT-005': 'Cobrança não encontrada.',
   'SALE-011': 'Esta etapa não está disponível agora.',
