@@ -60,7 +60,8 @@ export async function postOnce(rawUrl: string, headers: Record<string, string>, 
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        finish({ statusCode: response.statusCode ?? null, error: null, responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+        finish({ statusCode: response.statusCode ?? null, error: null, // PostgreSQL text cannot hold NUL: an answer with one must not keep its attempt from being recorded.
+        responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\0', '\uFFFD') });
       };
       response.on('data', (chunk: Buffer) => {
         if (size >= limit) return;
