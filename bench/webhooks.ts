@@ -1,12 +1,13 @@
 /**
  * Webhook fan-out benchmark (`npm run bench:webhooks`): 10,000 events due at the same instant,
  * each delivered to a receiver on loopback by the graphile-worker jobs of this service, then a
- * sample of deliveries whose first attempt fails, to measure when the 2nd attempt (due 2 minutes
- * after the failure) really leaves.
+ * sample of deliveries whose attempts 1 to 3 fail, to measure when attempts 2, 3 and 4 (due 2, 5
+ * and 15 minutes after the previous failure) really leave; bench/webhook-retries.ts explains how
+ * that is measured without waiting 22 minutes.
  *
  * Prints deliveries per second, the p50/p99/max delay from due time to the receiver's arrival,
- * and the largest deviation of retry attempts from their schedule. Targets: every first attempt
- * within 10 s of its due time; retries within ±1 s of schedule.
+ * and, per retry attempt, the largest deviation from its schedule. Targets: every first attempt
+ * within 10 s of its due time (≥ 1,000 deliveries/s); retries within ±1 s of schedule.
  *
  * Runs the worker in this process on an embedded PostgreSQL of its own in a temporary folder.
  * EMBEDDED_PG_PORT selects the port, EVENTS the count (default 10000), RETRIES the retry sample
@@ -30,6 +31,7 @@ import { startWorker } from '../src/jobs/worker.js';
 import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS, type SaleEvent } from '../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../src/partner/webhooks/test-events.js';
 import { createPartner } from '../src/tenants/tenants.js';
+import { measureRetries } from './webhook-retries.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const RETRIES = Number(process.env.RETRIES ?? 200);
@@ -44,16 +46,16 @@ await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: config.dbPoolMax });
 const ctx: AppContext = { config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') };
 
-/** Arrival instant (ms) of each attempt, by event id and attempt number; events in `failFirst` answer 500 to attempt 1. */
+/** Arrival instant (ms) of each attempt, by event id and attempt number; events in `failing` answer 500 to attempts 1 to 3. */
 const arrivals = new Map<string, number>();
-const failFirst = new Set<string>();
+const failing = new Set<string>();
 const receiver = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const id = req.headers['x-webhook-event-id'] as string;
     const attempt = req.headers['x-webhook-attempt'] as string;
     arrivals.set(`${id}:${attempt}`, Date.now());
-    res.writeHead(failFirst.has(id) && attempt === '1' ? 500 : 200).end('ok');
+    res.writeHead(failing.has(id) && attempt !== '4' ? 500 : 200).end('ok');
   });
 });
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -77,15 +79,13 @@ async function fanOut(count: number, dueAt: number): Promise<SaleEvent[]> {
     payload: fictionalPayload('purchaseConfirmed', occurredAt),
     occurredAt,
   }));
-  // Four writers, each event in a transaction of its own as the sales outbox does.
-  let next = 0;
-  const writer = async () => {
-    while (next < events.length) {
-      const event = events[next++]!;
-      await db.transaction((tx) => fanOutEvent(tx, event));
-    }
-  };
-  await Promise.all([writer(), writer(), writer(), writer()]);
+  // Stored by the service's own fan-out, fifty events per transaction: the setup is not what is
+  // measured, and a commit per event made it last minutes on a loaded machine.
+  for (let i = 0; i < events.length; i += 50) {
+    await db.transaction(async (tx) => {
+      for (const event of events.slice(i, i + 50)) await fanOutEvent(tx, event);
+    });
+  }
   return events;
 }
 
@@ -103,29 +103,22 @@ try {
   console.log(`fan-out stored ${EVENTS} deliveries and their jobs in ${(stored / 1000).toFixed(1)} s`);
   await waitFor(() => arrivals.size >= EVENTS, due - Date.now() + 60_000);
   const delays = events.map((e) => (arrivals.get(`${e.id}:1`) ?? Infinity) - due).sort((a, b) => a - b);
-  const last = delays[delays.length - 1]!;
-  const delivered = delays.filter(Number.isFinite).length;
-  console.log(`delivered ${delivered}/${EVENTS}; ${(delivered / (last / 1000)).toFixed(0)} deliveries/s from due time to the last arrival`);
+  const arrived = delays.filter(Number.isFinite);
+  const last = arrived[arrived.length - 1] ?? 0;
+  const inTime = arrived.filter((d) => d <= 10_000).length;
+  console.log(`delivered ${arrived.length}/${EVENTS} (${inTime} within 10 s of due time); ${(arrived.length / (Math.max(last, 1) / 1000)).toFixed(0)} deliveries/s from due time to the last arrival (target: ≥ 1000)`);
   const failures = await sql<{ error: string | null; status_code: number | null; n: number }[]>`
     select error, status_code, count(*)::int as n from webhook_attempts where number = 1 and status_code is distinct from 200 group by 1, 2`;
   for (const f of failures) console.log(`first attempts failed: ${f.n} × ${f.status_code ?? f.error}`);
-  console.log(`delay from due time: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${last} ms (target: all within 10000 ms)`);
+  if (arrived.length > 0) {
+    console.log(`delay from due time of those delivered: p50 ${percentile(arrived, 50)} ms, p99 ${percentile(arrived, 99)} ms, max ${last} ms (target: all within 10000 ms)`);
+  }
 
   if (RETRIES > 0) {
     const retryEvents = await fanOut(RETRIES, Date.now() + 2_000);
-    for (const e of retryEvents) failFirst.add(e.id);
-    console.log(`${RETRIES} deliveries whose 1st attempt fails: waiting for their 2nd attempt, due 2 minutes after each failure`);
-    await waitFor(() => retryEvents.every((e) => arrivals.has(`${e.id}:2`)), 200_000);
-    const rows = await sql<{ event_id: string; attempted_at: Date }[]>`
-      select d.event_id, a.attempted_at from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-      where a.number = 2 and d.event_id in ${sql(retryEvents.map((e) => e.id))}`;
-    const scheduled = await sql<{ event_id: string; failed_at: Date | string }[]>`
-      select d.event_id, a.attempted_at + make_interval(secs => a.duration_ms / 1000.0) as failed_at
-      from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-      where a.number = 1 and d.event_id in ${sql(retryEvents.map((e) => e.id))}`;
-    const failedAt = new Map(scheduled.map((r) => [r.event_id, new Date(r.failed_at).getTime()]));
-    const deviations = retryEvents.map((e) => Math.abs((arrivals.get(`${e.id}:2`) ?? Infinity) - ((failedAt.get(e.id) ?? NaN) + 120_000)));
-    console.log(`2nd attempts arrived: ${rows.length}/${RETRIES}; largest deviation from schedule ${Math.max(...deviations)} ms (target: ±1000 ms)`);
+    for (const e of retryEvents) failing.add(e.id);
+    console.log(`${RETRIES} deliveries whose attempts 1 to 3 fail (the 4th succeeds); retries pulled forward as bench/webhook-retries.ts explains`);
+    await measureRetries(sql, retryEvents.map((e) => e.id), arrivals, 180_000);
   }
 } finally {
   await runner.stop();

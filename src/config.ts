@@ -28,6 +28,13 @@ export interface Config {
   readonly workerConcurrency: number;
   /** `WEBHOOK_WORKER_CONCURRENCY`: webhook attempts and legacy dispatches sent at once by one worker process, apart from the other jobs. (Default: 32) */
   readonly webhookWorkerConcurrency: number;
+  /** `WORKER_HEARTBEAT_MS`: how often each worker pool marks itself alive and looks for dead ones. (Default: 10000) */
+  readonly workerHeartbeatMs: number;
+  /**
+   * `WORKER_DEAD_AFTER_MS`: a worker pool silent for this long is taken for dead and its jobs are
+   * unlocked for others to run; keep it well above the heartbeat. (Default: 45000)
+   */
+  readonly workerDeadAfterMs: number;
   /** `DB_POOL_MAX`: connections of the service pool. (Default: 10) */
   readonly dbPoolMax: number;
   /** `WEBHOOK_ALLOW_PRIVATE`: let webhook URLs point at loopback, private, link-local and metadata addresses. (Default: true in development and test, false in production) */
@@ -75,6 +82,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer('PORT', env.PORT, 3000);
   const cursorSecret = env.CURSOR_SECRET ?? (nodeEnv === 'production' ? '' : 'development-cursor-secret');
   if (!cursorSecret) throw new Error('CURSOR_SECRET is required when NODE_ENV=production');
+  const workerHeartbeatMs = integer('WORKER_HEARTBEAT_MS', env.WORKER_HEARTBEAT_MS, 10_000);
+  const workerDeadAfterMs = integer('WORKER_DEAD_AFTER_MS', env.WORKER_DEAD_AFTER_MS, 45_000);
+  if (workerHeartbeatMs === 0 || workerDeadAfterMs <= workerHeartbeatMs) {
+    throw new Error(`WORKER_HEARTBEAT_MS must be above 0 and below WORKER_DEAD_AFTER_MS, got ${workerHeartbeatMs} and ${workerDeadAfterMs}`);
+  }
   return Object.freeze({
     env: nodeEnv,
     port,
@@ -87,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cursorSecret,
     workerConcurrency: integer('WORKER_CONCURRENCY', env.WORKER_CONCURRENCY, 2),
     webhookWorkerConcurrency: integer('WEBHOOK_WORKER_CONCURRENCY', env.WEBHOOK_WORKER_CONCURRENCY, 32),
+    workerHeartbeatMs,
+    workerDeadAfterMs,
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),

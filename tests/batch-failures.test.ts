@@ -126,7 +126,7 @@ describe('a chunk failing for a reason no item explains', () => {
     await stopWorker({ ...t.ctx, logger }, stuck, 200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 50, msg: 'worker did not stop within 200 ms: running jobs abandoned, their locks expire and the jobs are retried' }),
+      expect.objectContaining({ level: 50, msg: 'worker did not stop within 200 ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits' }),
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
-import { runAttempt } from '../partner/webhooks/attempts.js';
+import { batchedAttemptStore, runAttempt } from '../partner/webhooks/attempts.js';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {
   const p = payload as { deliveryId?: unknown; attempt?: unknown } | null;
@@ -11,9 +11,10 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
 
 /** One attempt of one webhook delivery; throws (and is retried) only when it could not be recorded or is not due yet. */
 export default function webhookAttemptTask(ctx: AppContext): Task<'webhook-attempt'> {
+  const store = batchedAttemptStore(ctx);
   return async (payload) => {
     assertPayload(payload);
-    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt);
+    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt, store);
     ctx.logger.debug({ delivery: payload.deliveryId, attempt: payload.attempt, outcome }, 'webhook attempt');
   };
 }

@@ -6,6 +6,7 @@ import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js
 import applySaleSchedule from './apply-sale-schedule.js';
 import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import webhookAttempt from './webhook-attempt.js';
+import { startHeartbeats } from './heartbeats.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -51,7 +52,9 @@ export interface Worker {
  */
 export async function startWorker(ctx: AppContext): Promise<Worker> {
   const tasks = splitTasks(taskList(ctx));
+  const heartbeats = startHeartbeats(ctx);
   const main = await run({
+    events: heartbeats.watch('main'),
     connectionString: ctx.databaseUrl,
     concurrency: ctx.config.workerConcurrency,
     maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
@@ -64,6 +67,9 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     pollInterval: 100,
     crontab: CLOSING_CRONTAB,
     logger: workerLogger(ctx),
+  }).catch(async (error: unknown) => {
+    await heartbeats.stop();
+    throw error;
   });
   const concurrency = ctx.config.webhookWorkerConcurrency;
   const delivery = await run({
@@ -72,6 +78,7 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     // A connection per running attempt, or attempts queue for the pool behind slow receivers.
     maxPoolSize: concurrency + 2,
     taskList: tasks.delivery,
+    events: heartbeats.watch('delivery'),
     noHandleSignals: true,
     pollInterval: 100,
     logger: workerLogger(ctx),
@@ -86,11 +93,13 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     },
   }).catch(async (error: unknown) => {
     await main.stop();
+    await heartbeats.stop();
     throw error;
   });
   return {
     stop: async () => {
       await Promise.all([main.stop(), delivery.stop()]);
+      await heartbeats.stop();
     },
   };
 }
@@ -100,7 +109,8 @@ export const WORKER_STOP_TIMEOUT_MS = 15_000;
 
 /**
  * `runner.stop()`, bounded: a job that never ends (a statement stuck in the database) must not keep
- * the process from stopping. Its lock is then left to expire, and another worker retries the job.
+ * the process from stopping. Once the process has exited its heartbeat stops, and another worker
+ * unlocks and retries the job (see heartbeats.ts).
  */
 export async function stopWorker(ctx: AppContext, runner: Worker, timeoutMs = WORKER_STOP_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -111,7 +121,7 @@ export async function stopWorker(ctx: AppContext, runner: Worker, timeoutMs = WO
   stopped.catch((error: unknown) => ctx.logger.error({ err: error }, 'worker stop failed'));
   try {
     if ((await Promise.race([stopped, timedOut])) === 'timeout') {
-      ctx.logger.error({ timeoutMs }, `worker did not stop within ${timeoutMs} ms: running jobs abandoned, their locks expire and the jobs are retried`);
+      ctx.logger.error({ timeoutMs }, `worker did not stop within ${timeoutMs} ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits`);
     }
   } finally {
     clearTimeout(timer);

@@ -19,3 +19,5 @@ export * from './checkout.js';
 export * from './webhooks.js';
 // The receipts ledger: commissions, buyer installments, payments, transfers and reversals.
 export * from './receipts.js';
+// Liveness of the graphile-worker pools, so that a dead worker's jobs are unlocked within a minute.
+export * from './workers.js';

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { attemptJobKey, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
+import { tickBatch } from '../../tick-batch.js';
+import { findAttemptTargets, recordAttempts, type AttemptRecord, type AttemptTarget, type ConfigurationRow, type DeliveryRow } from './attempt-sql.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, type SendResult } from './sender.js';
 import { signatureHeaders } from './signature.js';
 
@@ -10,13 +10,31 @@ export class AttemptNotDueYet extends Error {}
 
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'stale';
 
+/** How attempts read their delivery and record their result. */
+export interface AttemptStore {
+  find(deliveryId: string): Promise<AttemptTarget | undefined>;
+  /** True when recorded, false when the delivery had already moved on. */
+  record(record: AttemptRecord): Promise<boolean>;
+}
+
+/** One query per call: for a single attempt. */
+export const directAttemptStore = (ctx: AppContext): AttemptStore => ({
+  find: async (id) => (await findAttemptTargets(ctx.db, [id]))[0],
+  record: async (record) => (await recordAttempts(ctx.db, [record]))[0]!,
+});
+
+/**
+ * The attempts running at the same time share their queries: the reads of the jobs fetched together
+ * are one query, and the attempts that finish within a few milliseconds of each other are recorded
+ * by one statement. Each job still completes only after its own attempt was recorded.
+ */
+export const batchedAttemptStore = (ctx: AppContext): AttemptStore => ({
+  find: tickBatch((ids: string[]) => findAttemptTargets(ctx.db, ids)),
+  record: tickBatch((records: AttemptRecord[]) => recordAttempts(ctx.db, records), { delayMs: 5 }),
+});
+
 /** The headers of one attempt: the interface's, ours, and the signature when asked for. */
-function headersOf(
-  delivery: typeof webhookDeliveries.$inferSelect,
-  configuration: typeof webhookConfigurations.$inferSelect,
-  attempt: number,
-  at: Date,
-): Record<string, string> {
+function headersOf(delivery: DeliveryRow, configuration: ConfigurationRow, attempt: number, at: Date): Record<string, string> {
   return {
     'x-webhook-event-id': delivery.eventId,
     'x-webhook-attempt': String(attempt),
@@ -33,16 +51,12 @@ function headersOf(
 
 /**
  * Makes attempt `attempt` of a delivery and records it once it completed, with the next attempt's
- * job in the same transaction. An attempt already recorded, a delivery no longer pending or a
+ * job in the same statement. An attempt already recorded, a delivery no longer pending or a
  * configuration deactivated or deleted meanwhile sends nothing ('stale'). A crash before the
  * record leaves the job to graphile-worker, which runs it again: at least once, never skipped.
  */
-export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: number): Promise<AttemptOutcome> {
-  const [found] = await ctx.db
-    .select({ delivery: webhookDeliveries, configuration: webhookConfigurations })
-    .from(webhookDeliveries)
-    .innerJoin(webhookConfigurations, eq(webhookConfigurations.id, webhookDeliveries.configurationId))
-    .where(eq(webhookDeliveries.id, deliveryId));
+export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: number, store: AttemptStore = directAttemptStore(ctx)): Promise<AttemptOutcome> {
+  const found = await store.find(deliveryId);
   if (!found) return 'stale';
   const { delivery, configuration } = found;
   if (delivery.status !== 'pending' || delivery.attemptsMade !== attempt - 1 || !configuration.active) return 'stale';
@@ -54,36 +68,19 @@ export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: n
     timeoutMs: ctx.config.webhookTimeoutMs,
     allowPrivate: ctx.config.webhookAllowPrivate,
   });
-  return recordAttempt(ctx, delivery.id, attempt, startedAt, result);
+  const finishedAt = ctx.clock.now();
+  const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying';
+  const recorded = await store.record({
+    deliveryId: delivery.id,
+    number: attempt,
+    status: outcome === 'retrying' ? 'pending' : outcome,
+    nextAttemptAt: outcome === 'retrying' ? new Date(finishedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!).toISOString() : null,
+    attemptedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    ...result,
+  });
+  // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
+  return recorded ? outcome : 'stale';
 }
 
 const succeeded = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-
-/**
- * One statement: the delivery moves on only from the attempt before this one, the attempt is
- * recorded with it, and the next attempt's job is added; a fan-out of thousands of deliveries
- * pays one round trip per attempt.
- */
-async function recordAttempt(ctx: AppContext, deliveryId: string, attempt: number, startedAt: Date, result: SendResult): Promise<AttemptOutcome> {
-  const failedAt = ctx.clock.now();
-  const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying';
-  const next = outcome === 'retrying' ? new Date(failedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!).toISOString() : null;
-  const [row] = await ctx.db.execute<{ recorded: number }>(sql`
-    with updated as (
-      update webhook_deliveries
-      set attempts_made = ${attempt}, status = ${outcome === 'retrying' ? 'pending' : outcome}, next_attempt_at = ${next}::timestamptz, updated_at = ${failedAt.toISOString()}::timestamptz
-      where id = ${deliveryId}::uuid and attempts_made = ${attempt - 1} and status = 'pending'
-      returning id
-    ), recorded as (
-      insert into webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body)
-      select id, ${attempt}, ${startedAt.toISOString()}::timestamptz, ${result.statusCode}::int, ${result.error}, ${result.durationMs}, ${result.responseBody} from updated
-      returning delivery_id
-    ), queued as (
-      select graphile_worker.add_job('webhook-attempt', json_build_object('deliveryId', delivery_id, 'attempt', ${attempt + 1}::int),
-        run_at => ${next}::timestamptz, job_key => ${attemptJobKey(deliveryId, attempt + 1)}, max_attempts => 25)
-      from recorded where ${next}::timestamptz is not null
-    )
-    select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued`);
-  // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
-  return row!.recorded === 0 ? 'stale' : outcome;
-}

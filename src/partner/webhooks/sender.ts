@@ -19,8 +19,14 @@ export interface SendOptions {
   maxResponseBytes?: number;
 }
 
-// Kept-alive connections: a receiver of many events is not reconnected for each.
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+// Kept-alive connections: a receiver of many events is not reconnected for each. An idle
+// connection is closed after 4 s, before the receiver's own keep-alive timeout (5 s in Node's
+// server, the shortest common one) closes it under a request just sent on it (ECONNRESET).
+const IDLE_MS = 4_000;
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
+};
 
 /**
  * POSTs the body once: no redirect followed, connection made to the address vetted after DNS
@@ -60,7 +66,8 @@ export async function postOnce(rawUrl: string, headers: Record<string, string>, 
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        finish({ statusCode: response.statusCode ?? null, error: null, responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+        finish({ statusCode: response.statusCode ?? null, error: null, // PostgreSQL text cannot hold NUL: an answer with one must not keep its attempt from being recorded.
+        responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\0', '\uFFFD') });
       };
       response.on('data', (chunk: Buffer) => {
         if (size >= limit) return;
