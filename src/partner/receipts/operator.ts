@@ -5,6 +5,7 @@ import { partnerCommissions, partners, receiptInstallments, receiptPayments, rec
 import { isCalendarDate } from '../../dates.js';
 import { ApiError } from '../../http/errors.js';
 import { recordPayment } from './ledger.js';
+import { refreshReceiptSummary } from './summaries.js';
 import { BadLedgerDate, CommissionOutOfRange, InstallmentAlreadyPaid, InstallmentNotFound, NoTransferDue, ReceiptCancelled, ReceiptNotFound } from './receipts.rules.js';
 
 /** What the operator does to receipts (sandbox API and CLI), as the bank or the finance team would report it. */
@@ -59,6 +60,7 @@ export async function payInstallment(ctx: AppContext, saleId: number, number: nu
     const left = installment.valueCents - Number(paid);
     if (left <= 0) throw new InstallmentAlreadyPaid(saleId, number);
     await recordPayment(tx, installment, day, left, method);
+    await refreshReceiptSummary(tx, saleId);
     return { saleId, number, paidOn: day, valueCents: left, method };
   });
 }
@@ -74,6 +76,7 @@ export async function markTransferMade(ctx: AppContext, saleId: number, number: 
       .where(and(eq(receiptTransfers.installmentId, installment.id), isNull(receiptTransfers.madeOn)))
       .returning();
     if (!made) throw new NoTransferDue(saleId, number);
+    await refreshReceiptSummary(tx, saleId);
     return { saleId, number, expectedOn: made.expectedOn, madeOn: day, method: made.method };
   });
 }

@@ -5,7 +5,7 @@ import { receiptAdjustments } from '../../db/schema/index.js';
 import { localDate } from '../../local-date.js';
 import { loadSaleProducts } from '../sales/sql.js';
 import { installmentLines } from './ledger.sql.js';
-import { RECEIPT_COLUMNS, receiptsFrom, type ReceiptRow } from './receipts-list.js';
+import { receiptsStatements, type ReceiptRow } from './receipts-list.js';
 import { ReceiptNotFound } from './receipts.rules.js';
 
 type ReceiptDetail = components['schemas']['ReceiptDetail'];
@@ -51,13 +51,13 @@ const oneLine = (r: ReceiptRow) =>
 /** `GET /receipts/detail/{CreditRequestId}`: one receipt of the partner with its installments and reversals. */
 export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleId: number): Promise<ReceiptDetail> {
   const today = localDate(ctx.clock.now());
-  const [row] = await ctx.db.execute<ReceiptRow>(sql`select ${RECEIPT_COLUMNS} ${receiptsFrom(partnerId, today, { CreditRequestId: String(saleId) })}`);
+  const [row] = await ctx.db.execute<ReceiptRow>(receiptsStatements(partnerId, today, { CreditRequestId: String(saleId) }, { size: 1, offset: 0 }).rows);
   if (!row) throw new ReceiptNotFound();
   const [lines, adjustments, products] = await Promise.all([
     ctx.db.execute<LineRow>(sql`
       select l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
         l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
-      from (${installmentLines(partnerId, today)}) l where l.sale_id = ${saleId} order by l.number`),
+      from (${installmentLines(sql`r.sale_id = ${saleId} and r.partner_id = ${partnerId}`, today)}) l order by l.number`),
     ctx.db.select().from(receiptAdjustments).where(eq(receiptAdjustments.saleId, saleId)).orderBy(asc(receiptAdjustments.id)),
     loadSaleProducts(ctx.db, [saleId]),
   ]);
