@@ -25,7 +25,7 @@ CREATE TABLE "receipt_summaries" (
 	"open_due_dates" date[] NOT NULL,
 	"installment_value_cents" bigint,
 	"agreement_date" date,
-	"original_installments_cents" bigint,
+	"original_installment_value_cents" bigint,
 	"original_installments" integer
 );
 --> statement-breakpoint

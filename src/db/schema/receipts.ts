@@ -145,7 +145,7 @@ export const receiptSummaries = pgTable(
     openDueDates: date({ mode: 'string' }).array().notNull(),
     installmentValueCents: bigint({ mode: 'number' }),
     agreementDate: date({ mode: 'string' }),
-    originalInstallmentsCents: bigint({ mode: 'number' }),
+    originalInstallmentValueCents: bigint({ mode: 'number' }),
     originalInstallments: integer(),
   },
   (t) => [

@@ -71,7 +71,7 @@ export const deriveReceiptSummaries = (scope: SQL) => sql`
     x.paid_cents, x.transfer_date,
     case when not x.canceled then x.expected_transfer_date end as expected_transfer_date,
     x.installments, x.paid_installments, x.next_payment_date, x.next_payment_installment_id, x.open_due_dates,
-    x.installment_value_cents, x.agreement_date, x.original_installments_cents, x.original_installments
+    x.installment_value_cents, x.agreement_date, x.original_installment_value_cents, x.original_installments
   from (
     select ll.sale_id, ll.partner_id, ll.made_effective_on,
       bool_or(ll.sale_status = 'canceled') as canceled,
@@ -88,8 +88,10 @@ export const deriveReceiptSummaries = (scope: SQL) => sql`
       coalesce(array_agg(ll.due_on order by ll.due_on) filter (where ll.is_open), '{}') as open_due_dates,
       (array_agg(ll.value_cents order by ll.agreement_on desc nulls last, ll.number) filter (where ll.number >= 1 and ll.replaced_on is null))[1] as installment_value_cents,
       max(ll.agreement_on) as agreement_date,
-      sum(ll.value_cents) filter (where ll.replaced_on is not null)::bigint as original_installments_cents,
-      nullif(count(*) filter (where ll.replaced_on is not null), 0)::int as original_installments
+      -- The plan before any renegotiation: the installments no agreement created.
+      case when max(ll.agreement_on) is not null
+        then (array_agg(ll.value_cents order by ll.number) filter (where ll.number >= 1 and ll.agreement_on is null))[1] end as original_installment_value_cents,
+      case when max(ll.agreement_on) is not null then count(*) filter (where ll.number >= 1 and ll.agreement_on is null)::int end as original_installments
     from (${ledgerLines(scope)}) ll
     group by ll.sale_id, ll.partner_id, ll.made_effective_on
   ) x`;

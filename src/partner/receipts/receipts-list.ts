@@ -51,7 +51,7 @@ export type ReceiptRow = {
   next_payment_installment_id: number | null;
   installment_value_cents: string | null;
   agreement_date: string | null;
-  original_installments_cents: string | null;
+  original_installment_value_cents: string | null;
   original_installments: number | null;
 };
 
@@ -68,7 +68,7 @@ const receiptColumns = (today: string) => sql`
   s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
   sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
   sm.installments, sm.paid_installments, sm.next_payment_date::text, sm.next_payment_installment_id,
-  sm.installment_value_cents, sm.agreement_date::text, sm.original_installments_cents, sm.original_installments, ${lateColumns(today)}`;
+  sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)}`;
 
 /** Filters the counts of `receipt_counts` answer: none, or the status alone. */
 const countedAhead = (query: ReceiptsQuery) => Object.entries(query).every(([name, value]) => value === undefined || name === 'status');
@@ -136,7 +136,7 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
     showPlatformDetails: true,
     isRenegotiated: row.agreement_date !== null,
     comment: null,
-    originalInstallmentsValue: row.original_installments_cents === null ? null : Number(row.original_installments_cents),
+    originalInstallmentsValue: row.original_installment_value_cents === null ? null : Number(row.original_installment_value_cents),
     originalNumberOfInstallments: row.original_installments,
   };
 }

@@ -6,7 +6,7 @@ import { deriveReceiptSummaries } from './ledger.sql.js';
 const COLUMNS = [
   'sale_id', 'partner_id', 'made_effective_on', 'canceled', 'has_chargeback', 'has_cancellation', 'received_cents', 'missing_cents',
   'expected_ted_cents', 'paid_cents', 'transfer_date', 'expected_transfer_date', 'installments', 'paid_installments', 'next_payment_date',
-  'next_payment_installment_id', 'open_due_dates', 'installment_value_cents', 'agreement_date', 'original_installments_cents', 'original_installments',
+  'next_payment_installment_id', 'open_due_dates', 'installment_value_cents', 'agreement_date', 'original_installment_value_cents', 'original_installments',
 ] as const;
 
 const names = sql.raw(COLUMNS.join(', '));
