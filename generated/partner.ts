@@ -1861,9 +1861,9 @@ export interface components {
             totalInstallments: number;
             /** @description Whether the sale has an upfront (entry) payment. */
             hasUpFront: boolean;
-            /** @description URL of the invoice (fatura); empty string when there is none. */
+            /** @description URL of the buyer's invoice (fatura) of the next installment to pay (`nextPaymentInstallmentId` of the list), an HTML page under the sale's checkout link (`…/checkout/{token}/faturas/{count}`) showing its value, due date and status; empty string when nothing is left to pay (all paid, or the sale cancelled or charged back). */
             faturaUrl: string;
-            /** @description URL of the service invoice (nota fiscal); empty string when there is none. */
+            /** @description URL of the service invoice (nota fiscal). This service issues no nota fiscal, so the value is always the empty string. */
             NFUrl: string;
             installments: components["schemas"]["ReceiptInstallment"][];
             chargeBack: {
