@@ -113,7 +113,7 @@ describe('receipts', () => {
 
   it('points faturaUrl at the buyer invoice of the next installment to pay, a page we serve, and leaves NFUrl empty as no nota fiscal is issued', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers).expect(200)).body;
-    const [{ token }] = await t.ctx.db.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, F));
+    const [{ token } = { token: '' }] = await t.ctx.db.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, F));
     expect(detail.faturaUrl).toBe(`${t.ctx.config.publicBaseUrl}/checkout/${token}/faturas/3`);
     expect(detail.NFUrl).toBe('');
     const invoice = await request(t.app).get(detail.faturaUrl.slice(t.ctx.config.publicBaseUrl.length));

@@ -87,7 +87,9 @@ export function receiptsWhere(partnerId: string, q: ReceiptsQuery, today: string
     where.push(/^\d{1,9}$/.test(id) ? sql`sm.sale_id = ${Number(id)}` : sql`false`);
   }
   const cpf = q.cpf?.replace(/\D/g, '');
-  if (cpf) onSale(sql`s.cpf like ${likeLiteral(cpf)}`);
+  // A whole CPF matches only itself: an equality the partner's CPF index reads, where the
+  // trigrams of a digit string would each match a large share of the sales.
+  if (cpf) onSale(cpf.length === 11 ? sql`s.partner_id = ${partnerId} and s.cpf = ${cpf}` : sql`s.cpf like ${likeLiteral(cpf)}`);
   if (q.email) onSale(sql`s.email_key like ${likeLiteral(q.email.trim().toLowerCase())}`);
   if (q.name) onSale(sql`s.name_key like ${likeLiteral(nameKeyOf(q.name.trim()))}`);
   if (q.campaignCustomIdentifier !== undefined) {
