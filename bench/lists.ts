@@ -23,6 +23,7 @@ import { institutionSuite } from './lists-institution.js';
 
 const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
   institution: institutionSuite,
+  receipts: (await import('./lists-receipts.js')).receiptsSuite,
 };
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);

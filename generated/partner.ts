@@ -1699,7 +1699,7 @@ export interface components {
             expectedTransferDate: string | null;
             /**
              * Format: date
-             * @description Date of the renegotiation agreement; null when there is none.
+             * @description Date of the latest renegotiation agreement; null when there is none. A renegotiation replaces every unpaid installment by new ones, numbered after the last; the replaced ones are no longer due, late or counted in `installmentCount`, and `installmentValue` is then the value of the agreement's first installment.
              */
             agreementDate: string | null;
             /** @description Commission of the operator on the sale. */
@@ -1743,13 +1743,13 @@ export interface components {
             showFullPlatformDetails: boolean;
             /** @description Whether the partner may see a summary of the financing. */
             showPlatformDetails: boolean;
-            /** @description Whether the installments were renegotiated. */
+            /** @description Whether the installments were renegotiated (`agreementDate` is set). */
             isRenegotiated: boolean;
             /** @description Note of the operator on the sale. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or a string. */
             comment: string | null;
-            /** @description Installment value before a renegotiation, cents. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
+            /** @description Value in cents of one installment of the plan before the first renegotiation (its first installment); null when the installments were never renegotiated. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
             originalInstallmentsValue: number | null;
-            /** @description Number of installments before a renegotiation. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
+            /** @description Number of installments of the plan before the first renegotiation, the upfront not counted; null when the installments were never renegotiated. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
             originalNumberOfInstallments: number | null;
         };
         /** @description An installment of the buyer in a receipt detail. Values are integer cents. */
@@ -1764,7 +1764,7 @@ export interface components {
             platformComission: number;
             /** @description Amount the partner receives for it. */
             receivedValue: number;
-            /** @description Status of the installment, such as `paid`, `open` or `late`. */
+            /** @description Status of the installment, `paid`, `open`, `late`, `canceled` (unpaid when the sale was cancelled or charged back) or `renegotiated` (unpaid and replaced by the installments of an agreement). */
             status: string;
             /**
              * Format: date
@@ -1861,9 +1861,9 @@ export interface components {
             totalInstallments: number;
             /** @description Whether the sale has an upfront (entry) payment. */
             hasUpFront: boolean;
-            /** @description URL of the invoice (fatura); empty string when there is none. */
+            /** @description URL of the buyer's invoice (fatura) of the next installment to pay (`nextPaymentInstallmentId` of the list), an HTML page under the sale's checkout link (`…/checkout/{token}/faturas/{count}`) showing its value, due date and status; empty string when nothing is left to pay (all paid, or the sale cancelled or charged back). */
             faturaUrl: string;
-            /** @description URL of the service invoice (nota fiscal); empty string when there is none. */
+            /** @description URL of the service invoice (nota fiscal). This service issues no nota fiscal, so the value is always the empty string. */
             NFUrl: string;
             installments: components["schemas"]["ReceiptInstallment"][];
             chargeBack: {

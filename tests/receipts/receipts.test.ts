@@ -111,6 +111,29 @@ describe('receipts', () => {
     expect(res.body).toMatchObject({ chargeBack: { isChargeBack: false, data: [] }, cancellation: { isCancellation: false, data: [] }, bankslipStatus: null, remaining_declarations: null });
   });
 
+  it('points faturaUrl at the buyer invoice of the next installment to pay, a page we serve, and leaves NFUrl empty as no nota fiscal is issued', async () => {
+    const detail = (await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers).expect(200)).body;
+    const [{ token } = { token: '' }] = await t.ctx.db.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, F));
+    expect(detail.faturaUrl).toBe(`${t.ctx.config.publicBaseUrl}/checkout/${token}/faturas/3`);
+    expect(detail.NFUrl).toBe('');
+    const invoice = await request(t.app).get(detail.faturaUrl.slice(t.ctx.config.publicBaseUrl.length));
+    expect(invoice.status).toBe(200);
+    expect(invoice.headers['content-type']).toMatch(/^text\/html/);
+    expect(invoice.text).toContain('Parcela nº 3 — vence em 04/06/2026');
+    expect(invoice.text).toContain('R$ 315,51');
+    expect(invoice.text).toContain('Vencida há 6 dias');
+    const paid = await request(t.app).get(`/checkout/${token}/faturas/2`).expect(200);
+    expect(paid.text).toContain('Paga em 16/05/2026');
+    for (const path of [`/checkout/${token}/faturas/99`, `/checkout/${token}/faturas/abc`, '/checkout/nope/faturas/1']) {
+      const res = await request(t.app).get(path);
+      expect([res.status, res.text.includes('Fatura não encontrada')], path).toEqual([404, true]);
+    }
+  });
+
+  it('answers an empty faturaUrl when nothing is left to pay', async () => {
+    for (const crid of [C, P]) expect((await request(t.app).get(`/receipts/detail/${crid}`).set(partner.headers).expect(200)).body.faturaUrl).toBe('');
+  });
+
   it('shows the card sale charged back: three paid card installments, the reversal, nothing more expected', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${C}`).set(partner.headers).expect(200)).body;
     expect(detail.installments.map((i: { originalValue: number; status: string }) => [i.originalValue, i.status])).toEqual([

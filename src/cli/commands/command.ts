@@ -32,6 +32,8 @@ export interface CommandOptions {
   sale?: string;
   // receipt:*
   installment?: string;
+  installments?: string;
+  'first-due'?: string;
   date?: string;
   method?: string;
   percentage?: string;

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { createLogger } from '../../http/logging.js';
 import { markTransferMade, payInstallment, releaseCourse, setCommission } from '../../partner/receipts/operator.js';
+import { renegotiate } from '../../partner/receipts/renegotiation.js';
+import { rebuildReceiptSummaries } from '../../partner/receipts/summaries.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';
 
 const contextOf = (db: Database) => ({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') }) as Omit<AppContext, 'sql' | 'databaseUrl'> as AppContext;
@@ -36,6 +38,13 @@ export const receiptCommands: Record<string, Command> = {
   'receipt:transfer': command('receipt:transfer --sale <id> --installment <n> --date <AAAA-MM-DD>   the TED of installment n reached the partner on that date', (db, o) =>
     markTransferMade(contextOf(db), whole('sale', o.sale), whole('installment', o.installment), o.date),
   ),
+  'receipt:renegotiate': command(
+    'receipt:renegotiate --sale <id> --date <AAAA-MM-DD> --installments <n> --first-due <AAAA-MM-DD>   the buyer agreed on that date to pay what is unpaid in n monthly installments from --first-due',
+    (db, o) => renegotiate(contextOf(db), whole('sale', o.sale), o.date, o.installments === undefined ? undefined : Number(o.installments), o['first-due']),
+  ),
+  'receipt:summaries': command('receipt:summaries   rewrite every receipt summary from the ledger (receipts opened before summaries existed)', async (db) => ({
+    receipts: await rebuildReceiptSummaries(db),
+  })),
   'receipt:release': command('receipt:release --sale <id> --date <AAAA-MM-DD>   the course of the sale was released to the student on that date', (db, o) =>
     releaseCourse(contextOf(db), whole('sale', o.sale), o.date),
   ),

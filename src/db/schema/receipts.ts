@@ -55,7 +55,10 @@ export const receiptInstallments = pgTable(
     number: integer().notNull(),
     valueCents: bigint({ mode: 'number' }).notNull(),
     dueOn: date({ mode: 'string' }).notNull(),
+    /** The day of the renegotiation that created this installment. */
     agreementOn: date({ mode: 'string' }),
+    /** The day a renegotiation replaced this unpaid installment by new ones. */
+    replacedOn: date({ mode: 'string' }),
   },
   (t) => [uniqueIndex('receipt_installments_sale_number').on(t.saleId, t.number), index('receipt_installments_due').on(t.dueOn, t.saleId)],
 );
@@ -108,4 +111,64 @@ export const receiptAdjustments = pgTable(
     reason: text(),
   },
   (t) => [index('receipt_adjustments_sale').on(t.saleId, t.kind), check('receipt_adjustments_kind', sql`${t.kind} in ('chargeback', 'cancellation')`)],
+);
+
+/**
+ * Each receipt's numbers that do not move with the clock, as `deriveReceiptSummaries` computes
+ * them from the ledger. Written only by `refreshReceiptSummary`, in the transaction of every
+ * ledger write, so that the list filters and pages over indexes instead of deriving every receipt
+ * of the partner per request. Numbers that move with the clock (late days and installments) are
+ * computed when read, from `nextPaymentDate` and `openDueDates`.
+ */
+export const receiptSummaries = pgTable(
+  'receipt_summaries',
+  {
+    saleId: integer()
+      .primaryKey()
+      .references(() => receipts.saleId),
+    partnerId: uuid().notNull(),
+    madeEffectiveOn: date({ mode: 'string' }).notNull(),
+    canceled: boolean().notNull(),
+    hasChargeback: boolean().notNull(),
+    hasCancellation: boolean().notNull(),
+    receivedCents: bigint({ mode: 'number' }).notNull(),
+    missingCents: bigint({ mode: 'number' }).notNull(),
+    expectedTedCents: bigint({ mode: 'number' }).notNull(),
+    paidCents: bigint({ mode: 'number' }).notNull(),
+    transferDate: date({ mode: 'string' }),
+    expectedTransferDate: date({ mode: 'string' }),
+    installments: integer().notNull(),
+    paidInstallments: integer().notNull(),
+    nextPaymentDate: date({ mode: 'string' }),
+    nextPaymentInstallmentId: integer(),
+    /** Due dates of the installments still to pay, ascending: how many are late is counted when read. */
+    openDueDates: date({ mode: 'string' }).array().notNull(),
+    installmentValueCents: bigint({ mode: 'number' }),
+    agreementDate: date({ mode: 'string' }),
+    originalInstallmentValueCents: bigint({ mode: 'number' }),
+    originalInstallments: integer(),
+  },
+  (t) => [
+    index('receipt_summaries_partner_effective').on(t.partnerId, t.madeEffectiveOn, t.saleId),
+    index('receipt_summaries_partner_canceled').on(t.partnerId, t.canceled, t.madeEffectiveOn, t.saleId),
+    index('receipt_summaries_partner_chargebacks').on(t.partnerId, t.madeEffectiveOn, t.saleId).where(sql`${t.hasChargeback}`),
+    index('receipt_summaries_partner_cancellations').on(t.partnerId, t.madeEffectiveOn, t.saleId).where(sql`${t.hasCancellation}`),
+    index('receipt_summaries_partner_next_payment').on(t.partnerId, t.nextPaymentDate),
+    index('receipt_summaries_partner_expected_transfer').on(t.partnerId, t.expectedTransferDate),
+    index('receipt_summaries_partner_transfer').on(t.partnerId, t.transferDate),
+  ],
+);
+
+/**
+ * How many receipts a partner has, cancelled or not: the list's total without other filters,
+ * kept by `refreshReceiptSummary` as it inserts a summary or changes its `canceled`.
+ */
+export const receiptCounts = pgTable(
+  'receipt_counts',
+  {
+    partnerId: uuid().notNull(),
+    canceled: boolean().notNull(),
+    receipts: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.canceled] })],
 );

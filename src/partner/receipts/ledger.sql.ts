@@ -1,32 +1,31 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
- * The one place where the receipts' numbers are derived from the ledger's facts, as of `today`
- * (a Brasília date): per installment (`installmentLines`) and per receipt (`receiptSummaries`).
- * The list, its filters and the detail all read these, so a number has one definition.
+ * The one place where the receipts' numbers are derived from the ledger's facts: per installment
+ * (`ledgerLines`, and `installmentLines` as of `today`, a Brasília date) and per receipt
+ * (`deriveReceiptSummaries`, whose rows `receipt_summaries` stores, and `lateColumns`, the
+ * numbers that move with the clock). `scope` is a condition on `r` (receipts): a partner or one
+ * sale. The list, its filters and the detail all read these, so a number has one definition.
  */
 
 /** Commission on cents at the receipt's percentage, rounded half up (as `commissionOf`). */
-const commission = (cents: SQL) => sql`((${cents}) * r.commission_percentage + 50) / 100`;
+const commission = (cents: SQL) => sql`((${cents}) * l.commission_percentage + 50) / 100`;
 
 /**
- * One row per buyer installment of the partner's receipts: paid, commission, the partner's share,
- * status (`paid`, `open`, `late`, `canceled`), days late and the clearing and transfer dates.
+ * One row per buyer installment: paid, commission, the partner's share, whether it is still to
+ * pay (`is_open`: unpaid, not replaced by a renegotiation, the sale not cancelled) and the next
+ * transfer day of its receipt. Nothing here depends on the day it is read.
  */
-export const installmentLines = (partnerId: string, today: string) => sql`
+export const ledgerLines = (scope: SQL) => sql`
   select l.*,
     ${commission(sql`l.paid_cents`)} as commission_cents,
     l.paid_cents - ${commission(sql`l.paid_cents`)} as received_cents,
     l.value_cents - ${commission(sql`l.value_cents`)} as share_cents,
-    case when l.is_paid then 'paid' when l.sale_status = 'canceled' then 'canceled' when l.due_on < ${today}::date then 'late' else 'open' end as status,
-    case
-      when l.is_paid then nullif(greatest(l.paid_on - l.due_on, 0), 0)
-      when l.sale_status <> 'canceled' and l.due_on < ${today}::date then ${today}::date - l.due_on
-    end as delayed_days,
-    case when l.expected_compensation_on <= ${today}::date then l.expected_compensation_on end as compensation_on,
+    not l.is_paid and l.replaced_on is null and l.sale_status <> 'canceled' as is_open,
     min(l.transfer_expected_on) filter (where l.transfer_made_on is null) over (partition by l.sale_id) as next_transfer_on
   from (
-    select i.id, i.sale_id, i.number, i.value_cents, i.due_on, i.agreement_on, s.status as sale_status,
+    select i.id, i.sale_id, i.number, i.value_cents, i.due_on, i.agreement_on, i.replaced_on, s.status as sale_status,
+      r.partner_id, r.made_effective_on, r.commission_percentage,
       coalesce(p.paid_cents, 0) as paid_cents, p.paid_on, p.expected_compensation_on,
       coalesce(p.paid_cents, 0) >= i.value_cents as is_paid,
       t.expected_on as transfer_expected_on, t.made_on as transfer_made_on
@@ -38,35 +37,69 @@ export const installmentLines = (partnerId: string, today: string) => sql`
       from receipt_payments where installment_id = i.id
     ) p on true
     left join receipt_transfers t on t.installment_id = i.id
-    where r.partner_id = ${partnerId}
-  ) l
-  join receipts r on r.sale_id = l.sale_id`;
+    where ${scope}
+  ) l`;
 
 /**
- * One row per receipt of the partner with every derived number of the list and the detail. A
- * cancelled or charged-back receipt expects nothing more: nothing missing, no transfer ahead.
+ * The installments as of `today`: status (`paid`, `open`, `late`, `canceled`, `renegotiated`),
+ * days late and the clearing date once it has passed.
  */
-export const receiptSummaries = (partnerId: string, today: string) => sql`
-  select x.*,
-    case when x.canceled then 0 else x.pending_cents end as missing_cents,
-    case when x.canceled then 0 else coalesce(x.next_ted_cents, 0) end as expected_ted_cents
+export const installmentLines = (scope: SQL, today: string) => sql`
+  select ll.*,
+    case when ll.is_paid then 'paid' when ll.replaced_on is not null then 'renegotiated' when ll.sale_status = 'canceled' then 'canceled'
+      when ll.due_on < ${today}::date then 'late' else 'open' end as status,
+    case
+      when ll.is_paid then nullif(greatest(ll.paid_on - ll.due_on, 0), 0)
+      when ll.is_open and ll.due_on < ${today}::date then ${today}::date - ll.due_on
+    end as delayed_days,
+    case when ll.expected_compensation_on <= ${today}::date then ll.expected_compensation_on end as compensation_on
+  from (${ledgerLines(scope)}) ll`;
+
+/**
+ * One row per receipt with every number of the list and the detail that does not move with the
+ * clock, under the column names of `receipt_summaries`. A cancelled or charged-back receipt
+ * expects nothing more: nothing missing, no transfer ahead. Installments replaced by a
+ * renegotiation count as neither due nor part of the current plan.
+ */
+export const deriveReceiptSummaries = (scope: SQL) => sql`
+  select x.sale_id, x.partner_id, x.made_effective_on, x.canceled,
+    exists (select 1 from receipt_adjustments a where a.sale_id = x.sale_id and a.kind = 'chargeback') as has_chargeback,
+    exists (select 1 from receipt_adjustments a where a.sale_id = x.sale_id and a.kind = 'cancellation') as has_cancellation,
+    x.received_cents,
+    case when x.canceled then 0 else x.pending_cents end::bigint as missing_cents,
+    case when x.canceled then 0 else coalesce(x.next_ted_cents, 0) end::bigint as expected_ted_cents,
+    x.paid_cents, x.transfer_date,
+    case when not x.canceled then x.expected_transfer_date end as expected_transfer_date,
+    x.installments, x.paid_installments, x.next_payment_date, x.next_payment_installment_id, x.open_due_dates,
+    x.installment_value_cents, x.agreement_date, x.original_installment_value_cents, x.original_installments
   from (
-    select il.sale_id,
-      bool_or(il.sale_status = 'canceled') as canceled,
-      coalesce(sum(il.received_cents) filter (where il.transfer_made_on is not null), 0)::bigint as received_cents,
-      coalesce(sum(case when il.is_paid then il.received_cents else il.share_cents end) filter (where il.transfer_made_on is null), 0)::bigint as pending_cents,
-      coalesce(sum(il.paid_cents), 0)::bigint as paid_cents,
-      max(il.transfer_made_on) as transfer_date,
-      case when not bool_or(il.sale_status = 'canceled') then min(il.transfer_expected_on) filter (where il.transfer_made_on is null) end as expected_transfer_date,
-      sum(il.received_cents) filter (where il.transfer_made_on is null and il.transfer_expected_on = il.next_transfer_on)::bigint as next_ted_cents,
-      count(*) filter (where il.number >= 1)::int as installments,
-      count(*) filter (where il.number >= 1 and il.is_paid)::int as paid_installments,
-      nullif(count(*) filter (where il.status = 'late'), 0)::int as late_installments,
-      max(il.delayed_days) filter (where il.status = 'late') as late_days,
-      min(il.due_on) filter (where il.status in ('open', 'late')) as next_payment_date,
-      (array_agg(il.id order by il.due_on, il.number) filter (where il.status in ('open', 'late')))[1] as next_payment_installment_id,
-      max(il.value_cents) filter (where il.number = 1) as installment_value_cents,
-      max(il.agreement_on) as agreement_date
-    from (${installmentLines(partnerId, today)}) il
-    group by il.sale_id
+    select ll.sale_id, ll.partner_id, ll.made_effective_on,
+      bool_or(ll.sale_status = 'canceled') as canceled,
+      coalesce(sum(ll.received_cents) filter (where ll.transfer_made_on is not null), 0)::bigint as received_cents,
+      coalesce(sum(case when ll.is_paid then ll.received_cents else ll.share_cents end) filter (where ll.transfer_made_on is null and ll.replaced_on is null), 0)::bigint as pending_cents,
+      coalesce(sum(ll.paid_cents), 0)::bigint as paid_cents,
+      max(ll.transfer_made_on) as transfer_date,
+      min(ll.transfer_expected_on) filter (where ll.transfer_made_on is null) as expected_transfer_date,
+      sum(ll.received_cents) filter (where ll.transfer_made_on is null and ll.transfer_expected_on = ll.next_transfer_on)::bigint as next_ted_cents,
+      count(*) filter (where ll.number >= 1 and ll.replaced_on is null)::int as installments,
+      count(*) filter (where ll.number >= 1 and ll.is_paid)::int as paid_installments,
+      min(ll.due_on) filter (where ll.is_open) as next_payment_date,
+      (array_agg(ll.id order by ll.due_on, ll.number) filter (where ll.is_open))[1] as next_payment_installment_id,
+      coalesce(array_agg(ll.due_on order by ll.due_on) filter (where ll.is_open), '{}') as open_due_dates,
+      (array_agg(ll.value_cents order by ll.agreement_on desc nulls last, ll.number) filter (where ll.number >= 1 and ll.replaced_on is null))[1] as installment_value_cents,
+      max(ll.agreement_on) as agreement_date,
+      -- The plan before any renegotiation: the installments no agreement created.
+      case when max(ll.agreement_on) is not null
+        then (array_agg(ll.value_cents order by ll.number) filter (where ll.number >= 1 and ll.agreement_on is null))[1] end as original_installment_value_cents,
+      case when max(ll.agreement_on) is not null then count(*) filter (where ll.number >= 1 and ll.agreement_on is null)::int end as original_installments
+    from (${ledgerLines(scope)}) ll
+    group by ll.sale_id, ll.partner_id, ll.made_effective_on
   ) x`;
+
+/** The numbers of a stored summary `sm` that move with the clock, as of `today`. */
+export const lateColumns = (today: string) => sql`
+  nullif((select count(*) from unnest(sm.open_due_dates) d where d < ${today}::date), 0)::int as late_installments,
+  case when sm.next_payment_date < ${today}::date then ${today}::date - sm.next_payment_date end as late_days`;
+
+/** Days the oldest installment still to pay is late as of `today`: the `lateDays` filters compare it. */
+export const lateDaysOf = (today: string) => sql`(${today}::date - sm.next_payment_date)`;

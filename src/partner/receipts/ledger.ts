@@ -6,6 +6,7 @@ import { localDate } from '../../local-date.js';
 import { simulateFinancing } from '../sales/checkout/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
 import type { SaleRow } from '../sales/sql.js';
+import { refreshReceiptSummary } from './summaries.js';
 import { addMonths, DEFAULT_COMMISSION_PERCENTAGE, expectedCompensation, expectedTransfer, splitEvenly } from './receipts.rules.js';
 
 /**
@@ -82,6 +83,7 @@ export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): P
     const paidBy = plan.find((i) => i.number === row.number)?.paidBy;
     if (paidBy) await recordPayment(tx, row, today, row.valueCents, paidBy);
   }
+  await refreshReceiptSummary(tx, sale.id);
 }
 
 export type ReversalKind = 'chargeback' | 'cancellation';
@@ -92,4 +94,5 @@ export async function recordReversal(tx: Queryable, clock: Clock, saleId: number
   // Sales confirmed before the ledger existed have no receipt to adjust.
   if (!receipt) return;
   await tx.insert(receiptAdjustments).values({ saleId, kind, occurredOn: localDate(clock.now()), valueCents, reason });
+  await refreshReceiptSummary(tx, saleId);
 }

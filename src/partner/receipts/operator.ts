@@ -5,7 +5,8 @@ import { partnerCommissions, partners, receiptInstallments, receiptPayments, rec
 import { isCalendarDate } from '../../dates.js';
 import { ApiError } from '../../http/errors.js';
 import { recordPayment } from './ledger.js';
-import { BadLedgerDate, CommissionOutOfRange, InstallmentAlreadyPaid, InstallmentNotFound, NoTransferDue, ReceiptCancelled, ReceiptNotFound } from './receipts.rules.js';
+import { refreshReceiptSummary } from './summaries.js';
+import { BadLedgerDate, CommissionOutOfRange, InstallmentAlreadyPaid, InstallmentRenegotiated, InstallmentNotFound, NoTransferDue, ReceiptCancelled, ReceiptNotFound } from './receipts.rules.js';
 
 /** What the operator does to receipts (sandbox API and CLI), as the bank or the finance team would report it. */
 
@@ -34,9 +35,15 @@ export async function setCommission(db: Queryable, partnerId: unknown, productTy
   return values;
 }
 
-async function lockInstallment(tx: Queryable, saleId: number, number: number) {
+/** The receipt, locked for a ledger write, with its sale's status. */
+export async function lockReceipt(tx: Queryable, saleId: number) {
   const [receipt] = await tx.select({ status: sales.status }).from(receipts).innerJoin(sales, eq(sales.id, receipts.saleId)).where(eq(receipts.saleId, saleId)).for('update');
   if (!receipt) throw new ReceiptNotFound();
+  return receipt;
+}
+
+async function lockInstallment(tx: Queryable, saleId: number, number: number) {
+  const receipt = await lockReceipt(tx, saleId);
   const [installment] = await tx
     .select()
     .from(receiptInstallments)
@@ -52,6 +59,7 @@ export async function payInstallment(ctx: AppContext, saleId: number, number: nu
   return ctx.db.transaction(async (tx) => {
     const { receipt, installment } = await lockInstallment(tx, saleId, number);
     if (receipt.status === 'canceled') throw new ReceiptCancelled(saleId);
+    if (installment.replacedOn) throw new InstallmentRenegotiated(saleId, number);
     const [{ paid } = { paid: '0' }] = await tx
       .select({ paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
       .from(receiptPayments)
@@ -59,6 +67,7 @@ export async function payInstallment(ctx: AppContext, saleId: number, number: nu
     const left = installment.valueCents - Number(paid);
     if (left <= 0) throw new InstallmentAlreadyPaid(saleId, number);
     await recordPayment(tx, installment, day, left, method);
+    await refreshReceiptSummary(tx, saleId);
     return { saleId, number, paidOn: day, valueCents: left, method };
   });
 }
@@ -74,6 +83,7 @@ export async function markTransferMade(ctx: AppContext, saleId: number, number: 
       .where(and(eq(receiptTransfers.installmentId, installment.id), isNull(receiptTransfers.madeOn)))
       .returning();
     if (!made) throw new NoTransferDue(saleId, number);
+    await refreshReceiptSummary(tx, saleId);
     return { saleId, number, expectedOn: made.expectedOn, madeOn: day, method: made.method };
   });
 }

@@ -1,17 +1,20 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
 import { localDate } from '../../local-date.js';
 import { loadSaleProducts } from '../sales/sql.js';
+import { invoiceUrlOf } from './invoice-page.js';
 import { installmentLines } from './ledger.sql.js';
-import { RECEIPT_COLUMNS, receiptsFrom, type ReceiptRow } from './receipts-list.js';
+import { receiptsStatements, type ReceiptRow } from './receipts-list.js';
 import { ReceiptNotFound } from './receipts.rules.js';
 
 type ReceiptDetail = components['schemas']['ReceiptDetail'];
 type ReceiptInstallment = components['schemas']['ReceiptInstallment'];
 
 type LineRow = {
+  id: number;
   number: number;
   value_cents: string;
   paid_cents: string;
@@ -48,20 +51,31 @@ const oneLine = (r: ReceiptRow) =>
     .filter(Boolean)
     .join(', ');
 
+/** The statements of the detail besides the products: the receipt's row, its installments and its reversals. */
+export function receiptDetailStatements(db: Queryable, partnerId: string, saleId: number, today: string) {
+  return {
+    row: receiptsStatements(partnerId, today, { CreditRequestId: String(saleId) }, { size: 1, offset: 0 }).rows,
+    lines: sql`
+      select l.id, l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
+        l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
+      from (${installmentLines(sql`r.sale_id = ${saleId} and r.partner_id = ${partnerId}`, today)}) l order by l.number`,
+    adjustments: db.select().from(receiptAdjustments).where(eq(receiptAdjustments.saleId, saleId)).orderBy(asc(receiptAdjustments.id)),
+  };
+}
+
 /** `GET /receipts/detail/{CreditRequestId}`: one receipt of the partner with its installments and reversals. */
 export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleId: number): Promise<ReceiptDetail> {
   const today = localDate(ctx.clock.now());
-  const [row] = await ctx.db.execute<ReceiptRow>(sql`select ${RECEIPT_COLUMNS} ${receiptsFrom(partnerId, today, { CreditRequestId: String(saleId) })}`);
+  const statements = receiptDetailStatements(ctx.db, partnerId, saleId, today);
+  const [row] = await ctx.db.execute<ReceiptRow>(statements.row);
   if (!row) throw new ReceiptNotFound();
   const [lines, adjustments, products] = await Promise.all([
-    ctx.db.execute<LineRow>(sql`
-      select l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
-        l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
-      from (${installmentLines(partnerId, today)}) l where l.sale_id = ${saleId} order by l.number`),
-    ctx.db.select().from(receiptAdjustments).where(eq(receiptAdjustments.saleId, saleId)).orderBy(asc(receiptAdjustments.id)),
+    ctx.db.execute<LineRow>(statements.lines),
+    statements.adjustments,
     loadSaleProducts(ctx.db, [saleId]),
   ]);
   const reversals = (kind: string) => adjustments.filter((a) => a.kind === kind).map((a) => ({ date: a.occurredOn, value: a.valueCents, reason: a.reason }));
+  const next = lines.find((l) => l.id === row.next_payment_installment_id);
   const chargebacks = reversals('chargeback');
   const cancellations = reversals('cancellation');
   return {
@@ -81,7 +95,8 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
     expectedTedDate: row.expected_transfer_date,
     totalInstallments: row.installments,
     hasUpFront: row.has_upfront,
-    faturaUrl: '',
+    faturaUrl: next ? invoiceUrlOf(ctx.config, row.checkout_token, next.number) : '',
+    // The sandbox issues no nota fiscal (documented in ReceiptDetail.yaml).
     NFUrl: '',
     installments: lines.map(toInstallment),
     chargeBack: { isChargeBack: chargebacks.length > 0, data: chargebacks },

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/partner.js';
 import { ValidationFailed } from '../../http/errors.js';
+import { addDays } from '../../local-date.js';
 import { nameKeyOf } from '../sales/sale-flow.js';
 import { likeLiteral } from '../sales/list-filters.js';
 import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';
@@ -22,62 +23,108 @@ function bounds(field: string, value: string): Bounds {
   return { min, max };
 }
 
-function anyRange(column: SQL, field: string, values: string[] | undefined): SQL | undefined {
+function anyRange(field: string, values: string[] | undefined, condition: (b: Bounds) => SQL): SQL | undefined {
   if (!values?.length) return undefined;
-  const parts = values.map((v) => bounds(field, v)).map((b) => (b.max === null ? sql`${column} >= ${b.min}` : sql`${column} between ${b.min} and ${b.max}`));
-  return sql`(${sql.join(parts, sql` or `)})`;
+  return sql`(${sql.join(values.map((v) => condition(bounds(field, v))), sql` or `)})`;
 }
 
-/** Ranges of dates, by parameter stem, and the column each filters. */
-const DATE_RANGES: [keyof ReceiptsQuery, keyof ReceiptsQuery, SQL][] = [
-  ['startEffectiveDate', 'endEffectiveDate', sql`r.made_effective_on`],
-  ['startReleaseDate', 'endReleaseDate', sql`s.released_on`],
+/**
+ * Days late of a summary, as `lateColumns` computes them: `today − next payment date` when
+ * positive. A range of them is a range of next payment dates, which an index reads.
+ */
+const lateDaysIn = (today: string) => (b: Bounds) => {
+  // No receipt is a century late: the cap keeps the dates within the calendar.
+  const latest = addDays(today, -Math.min(Math.max(b.min, 1), 36_500));
+  if (b.max === null) return sql`sm.next_payment_date <= ${latest}::date`;
+  if (b.max < 1) return sql`false`;
+  return sql`sm.next_payment_date between ${addDays(today, -Math.min(b.max, 36_500))}::date and ${latest}::date`;
+};
+
+const lateInstallmentsIn = (today: string) => (b: Bounds) => {
+  const late = sql`(select count(*) from unnest(sm.open_due_dates) d where d < ${today}::date)`;
+  return b.max === null ? sql`${late} >= ${b.min}` : sql`${late} between ${b.min} and ${b.max}`;
+};
+
+/** Ranges of dates, by parameter stem, the column each filters and whether it is the sale's. */
+const DATE_RANGES: [keyof ReceiptsQuery, keyof ReceiptsQuery, SQL, boolean?][] = [
+  ['startEffectiveDate', 'endEffectiveDate', sql`sm.made_effective_on`],
+  ['startReleaseDate', 'endReleaseDate', sql`s.released_on`, true],
   ['startPaymentDate', 'endPaymentDate', sql`sm.next_payment_date`],
   ['startAgreementDate', 'endAgreementDate', sql`sm.agreement_date`],
   ['startExpectedTransferDate', 'endExpectedTransferDate', sql`sm.expected_transfer_date`],
   ['startTransferDate', 'endTransferDate', sql`sm.transfer_date`],
 ];
 
-const statesOfReceiptNames = (names: string[]) => SALE_STATES.filter((s) => names.some((n) => STATUS_NAMES[s].receipt === n.trim().toLowerCase()));
+/** The receipt statuses named, as values of `sm.canceled` (a receipt is effective or cancelled). */
+const canceledOfReceiptNames = (names: string[]) =>
+  SALE_STATES.filter((s) => names.some((n) => STATUS_NAMES[s].receipt === n.trim().toLowerCase())).flatMap((s) =>
+    s === 'made_effective' ? [false] : s === 'canceled' ? [true] : [],
+  );
 
-const hasAdjustment = (kind: string) => sql`exists (select 1 from receipt_adjustments a where a.sale_id = r.sale_id and a.kind = ${kind})`;
+/** The WHERE of the list and the tables it reads besides the summaries. */
+export interface ReceiptsWhere {
+  where: SQL;
+  /** Reads `s` (sales). */
+  sale: boolean;
+  /** Reads `c` (campaigns, joined to the sale). */
+  campaign: boolean;
+}
 
 /**
- * The WHERE of the receipts list over `r` (receipts), `s` (sales), `sm` (summaries) and `c`
- * (campaigns): every filter ANDed, the values of one array ORed.
+ * The WHERE of the receipts list over `sm` (summaries), `s` (sales) and `c` (campaigns), as of
+ * `today`: every filter ANDed, the values of one array ORed.
  */
-export function receiptsWhere(partnerId: string, q: ReceiptsQuery): SQL {
-  const where: (SQL | undefined)[] = [sql`r.partner_id = ${partnerId}`];
+export function receiptsWhere(partnerId: string, q: ReceiptsQuery, today: string): ReceiptsWhere {
+  const where: (SQL | undefined)[] = [sql`sm.partner_id = ${partnerId}`];
+  let sale = false;
+  let campaign = false;
+  const onSale = (condition: SQL) => {
+    sale = true;
+    where.push(condition);
+  };
   if (q.CreditRequestId !== undefined) {
     const id = q.CreditRequestId.trim();
-    where.push(/^\d{1,9}$/.test(id) ? sql`r.sale_id = ${Number(id)}` : sql`false`);
+    where.push(/^\d{1,9}$/.test(id) ? sql`sm.sale_id = ${Number(id)}` : sql`false`);
   }
   const cpf = q.cpf?.replace(/\D/g, '');
-  if (cpf) where.push(sql`s.cpf like ${likeLiteral(cpf)}`);
-  if (q.email) where.push(sql`s.email_key like ${likeLiteral(q.email.trim().toLowerCase())}`);
-  if (q.name) where.push(sql`s.name_key like ${likeLiteral(nameKeyOf(q.name.trim()))}`);
-  if (q.campaignCustomIdentifier !== undefined) where.push(sql`c.custom_identifier = ${q.campaignCustomIdentifier}`);
-  if (q.status?.length) {
-    const states = statesOfReceiptNames(q.status);
-    where.push(states.length ? sql`s.status in (${sql.join(states.map((s) => sql`${s}`), sql`, `)})` : sql`false`);
+  // A whole CPF matches only itself: an equality the partner's CPF index reads, where the
+  // trigrams of a digit string would each match a large share of the sales.
+  if (cpf) onSale(cpf.length === 11 ? sql`s.partner_id = ${partnerId} and s.cpf = ${cpf}` : sql`s.cpf like ${likeLiteral(cpf)}`);
+  if (q.email) onSale(sql`s.email_key like ${likeLiteral(q.email.trim().toLowerCase())}`);
+  if (q.name) onSale(sql`s.name_key like ${likeLiteral(nameKeyOf(q.name.trim()))}`);
+  if (q.campaignCustomIdentifier !== undefined) {
+    campaign = true;
+    onSale(sql`c.custom_identifier = ${q.campaignCustomIdentifier}`);
   }
-  if (q.productType?.length) where.push(sql`s.product_type in (${sql.join(q.productType.map((p) => sql`${p}`), sql`, `)})`);
+  if (q.status?.length) {
+    const canceled = [...new Set(canceledOfReceiptNames(q.status))];
+    where.push(canceled.length === 1 ? sql`sm.canceled = ${canceled[0]}` : canceled.length ? undefined : sql`false`);
+  }
+  if (q.productType?.length) onSale(sql`s.product_type in (${sql.join(q.productType.map((p) => sql`${p}`), sql`, `)})`);
   if (q.courseId?.length) {
     const ids = q.courseId.filter((id) => /^\d{1,9}$/.test(id.trim())).map((id) => Number(id));
-    where.push(ids.length ? sql`exists (select 1 from sale_items si where si.sale_id = r.sale_id and si.course_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))` : sql`false`);
+    where.push(ids.length ? sql`exists (select 1 from sale_items si where si.sale_id = sm.sale_id and si.course_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))` : sql`false`);
   }
-  if (q.campaign?.length) where.push(sql`c.name in (${sql.join(q.campaign.map((n) => sql`${n}`), sql`, `)})`);
-  where.push(anyRange(sql`sm.late_days`, 'delayedDay', q.delayedDay));
-  where.push(anyRange(sql`coalesce(sm.late_installments, 0)`, 'delayedInstallment', q.delayedInstallment));
-  for (const [start, end, column] of DATE_RANGES) {
-    if (typeof q[start] === 'string') where.push(sql`${column} >= ${q[start]}::date`);
-    if (typeof q[end] === 'string') where.push(sql`${column} <= ${q[end]}::date`);
+  if (q.campaign?.length) {
+    campaign = true;
+    onSale(sql`c.name in (${sql.join(q.campaign.map((n) => sql`${n}`), sql`, `)})`);
+  }
+  where.push(anyRange('delayedDay', q.delayedDay, lateDaysIn(today)));
+  where.push(anyRange('delayedInstallment', q.delayedInstallment, lateInstallmentsIn(today)));
+  for (const [start, end, column, ofSale] of DATE_RANGES) {
+    const add = ofSale ? onSale : (condition: SQL) => where.push(condition);
+    if (typeof q[start] === 'string') add(sql`${column} >= ${q[start]}::date`);
+    if (typeof q[end] === 'string') add(sql`${column} <= ${q[end]}::date`);
   }
   // Present with any value, even `false` or empty: the spec's switch.
-  if (q.chargebacks !== undefined) where.push(hasAdjustment('chargeback'));
-  if (q.cancellations !== undefined) where.push(hasAdjustment('cancellation'));
-  return sql.join(
-    where.filter((w): w is SQL => w !== undefined),
-    sql` and `,
-  );
+  if (q.chargebacks !== undefined) where.push(sql`sm.has_chargeback`);
+  if (q.cancellations !== undefined) where.push(sql`sm.has_cancellation`);
+  return {
+    where: sql.join(
+      where.filter((w): w is SQL => w !== undefined),
+      sql` and `,
+    ),
+    sale,
+    campaign,
+  };
 }

@@ -8,7 +8,7 @@ import { checkoutUrlOf } from '../sales/events.js';
 import { receiptStatusName } from '../sales/sale-states.js';
 import { loadSaleProducts } from '../sales/sql.js';
 import { isSaleState } from '../sales/sale-states.js';
-import { receiptSummaries } from './ledger.sql.js';
+import { lateColumns } from './ledger.sql.js';
 import { receiptsWhere, type ReceiptsQuery } from './receipt-filters.js';
 
 type Receipt = components['schemas']['Receipt'];
@@ -51,23 +51,49 @@ export type ReceiptRow = {
   next_payment_installment_id: number | null;
   installment_value_cents: string | null;
   agreement_date: string | null;
+  original_installment_value_cents: string | null;
+  original_installments: number | null;
 };
 
-/** The receipts of a partner with their numbers as of `today`, filtered: FROM and WHERE of the list and the detail. */
-export const receiptsFrom = (partnerId: string, today: string, query: ReceiptsQuery) => sql`
-  from (${receiptSummaries(partnerId, today)}) sm
+/** Everything a receipt row shows besides the summary `sm`: the receipt, the sale and its campaign. */
+const ROW_JOINS = sql`
   join receipts r on r.sale_id = sm.sale_id
   join sales s on s.id = sm.sale_id
-  left join campaigns c on c.id = s.campaign_id
-  where ${receiptsWhere(partnerId, query)}`;
+  left join campaigns c on c.id = s.campaign_id`;
 
-export const RECEIPT_COLUMNS = sql`
+/** The columns of a receipt row as of `today`. */
+const receiptColumns = (today: string) => sql`
   s.id as sale_id, s.status, s.product_type, s.checkout_token, s.checkout_price_in_cents, s.cpf, s.buyer_name, s.buyer_email, s.buyer_phone,
   s.buyer_street, s.buyer_number, s.buyer_complement, s.buyer_district, s.buyer_zip_code, s.buyer_city, s.buyer_state,
   s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
   sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
-  sm.installments, sm.paid_installments, sm.late_installments, sm.late_days, sm.next_payment_date::text, sm.next_payment_installment_id,
-  sm.installment_value_cents, sm.agreement_date::text`;
+  sm.installments, sm.paid_installments, sm.next_payment_date::text, sm.next_payment_installment_id,
+  sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)}`;
+
+/** Filters the counts of `receipt_counts` answer: none, or the status alone. */
+const countedAhead = (query: ReceiptsQuery) => Object.entries(query).every(([name, value]) => value === undefined || name === 'status');
+
+/**
+ * The statements of one page of the list: its rows, newest made effective first, and the number
+ * of matches. The page is chosen over the summaries' indexes (joining the sale only for the
+ * filters that read it) before its rows are joined to their sale; without filters other than the
+ * status, the partner's receipt counts answer the total.
+ */
+export function receiptsStatements(partnerId: string, today: string, query: ReceiptsQuery, page: Pick<PageRequest, 'size' | 'offset'>) {
+  const { where, sale, campaign } = receiptsWhere(partnerId, query, today);
+  const joins = sale ? sql`join sales s on s.id = sm.sale_id ${campaign ? sql`left join campaigns c on c.id = s.campaign_id` : sql``}` : sql``;
+  const order = sql`order by sm.made_effective_on desc, sm.sale_id desc`;
+  const rows = sql`
+    select ${receiptColumns(today)}
+    from (select sm.sale_id from receipt_summaries sm ${joins} where ${where} ${order} limit ${page.size} offset ${page.offset}) p
+    join receipt_summaries sm on sm.sale_id = p.sale_id ${ROW_JOINS}
+    ${order}`;
+  // receipt_counts has the summaries' partner_id and canceled: the same WHERE reads it.
+  const count = countedAhead(query)
+    ? sql`select coalesce(sum(sm.receipts), 0)::int as total from receipt_counts sm where ${where}`
+    : sql`select count(*)::int as total from receipt_summaries sm ${joins} where ${where}`;
+  return { rows, count };
+}
 
 const receiptStatus = (status: string) => (isSaleState(status) ? (receiptStatusName(status) ?? status) : status);
 
@@ -110,19 +136,15 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
     showPlatformDetails: true,
     isRenegotiated: row.agreement_date !== null,
     comment: null,
-    originalInstallmentsValue: null,
-    originalNumberOfInstallments: null,
+    originalInstallmentsValue: row.original_installment_value_cents === null ? null : Number(row.original_installment_value_cents),
+    originalNumberOfInstallments: row.original_installments,
   };
 }
 
 /** `GET /receipts`: the partner's receipts, newest made effective first. */
 export async function listReceipts(ctx: AppContext, partnerId: string, query: ReceiptsQuery, page: PageRequest): Promise<Page<Receipt>> {
-  const today = localDate(ctx.clock.now());
-  const from = receiptsFrom(partnerId, today, query);
-  const [counted, rows] = await Promise.all([
-    ctx.db.execute<{ total: number }>(sql`select count(*)::int as total ${from}`),
-    ctx.db.execute<ReceiptRow>(sql`select ${RECEIPT_COLUMNS} ${from} order by r.made_effective_on desc, r.sale_id desc limit ${page.size} offset ${page.offset}`),
-  ]);
+  const statements = receiptsStatements(partnerId, localDate(ctx.clock.now()), query, page);
+  const [counted, rows] = await Promise.all([ctx.db.execute<{ total: number }>(statements.count), ctx.db.execute<ReceiptRow>(statements.rows)]);
   const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale_id));
   return {
     paging: pagingOf(page, counted[0]?.total ?? 0),

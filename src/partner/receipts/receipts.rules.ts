@@ -84,3 +84,24 @@ export class BadLedgerDate extends ApiError {
     super(400, 'RECEIPT-007', `${field} must be a date AAAA-MM-DD`);
   }
 }
+
+export class BadRenegotiation extends ApiError {
+  constructor(message: string) {
+    super(400, 'RECEIPT-012', message);
+  }
+}
+
+export class NothingToRenegotiate extends ApiError {
+  constructor(saleId: number) {
+    super(400, 'RECEIPT-013', `Receipt ${saleId} has no unpaid installment to renegotiate`);
+  }
+}
+
+export class InstallmentRenegotiated extends ApiError {
+  constructor(saleId: number, number: number) {
+    super(400, 'RECEIPT-014', `Installment ${number} of receipt ${saleId} was replaced by a renegotiation; pay the agreement's installments`);
+  }
+}
+
+/** Most installments a renegotiation may spread the amount owed over. (Default: 60) */
+export const MAX_AGREEMENT_INSTALLMENTS = 60;

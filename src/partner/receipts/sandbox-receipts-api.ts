@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { renegotiate } from './renegotiation.js';
 import { markTransferMade, payInstallment, releaseCourse, setCommission } from './operator.js';
 
 const wholeNumber = (field: string, value: string): number => {
@@ -27,6 +28,10 @@ export function sandboxReceiptsApi(ctx: AppContext): Router {
   });
   router.post('/sandbox/receipts/:saleId/installments/:number/transfer', async (req, res) => {
     res.json(await markTransferMade(ctx, wholeNumber('saleId', req.params.saleId), wholeNumber('number', req.params.number), body(req).madeOn));
+  });
+  router.post('/sandbox/receipts/:saleId/renegotiate', async (req, res) => {
+    const b = body(req);
+    res.json(await renegotiate(ctx, wholeNumber('saleId', req.params.saleId), b.agreedOn, b.installments, b.firstDueOn));
   });
   router.post('/sandbox/receipts/:saleId/release', async (req, res) => {
     res.json(await releaseCourse(ctx, wholeNumber('saleId', req.params.saleId), body(req).releasedOn));

@@ -1,0 +1,94 @@
+import { Router, type ErrorRequestHandler } from 'express';
+import { sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { ApiError } from '../../http/errors.js';
+import { localDate } from '../../local-date.js';
+import { formatBrl, formatDateBr, HOSTED_PAGE_HEADERS, html, maskCpf, page } from '../../payments/html.js';
+import { renderMessagePage } from '../../payments/installment-page.js';
+import { installmentLines } from './ledger.sql.js';
+
+/**
+ * The buyer's invoice (fatura) of one installment of a receipt, at `/checkout/{token}/faturas/{n}`
+ * under the sale's checkout link: what is due, when, and where it stands, as the ledger derives it.
+ * It is the detail's `faturaUrl`.
+ */
+
+/** The invoice URL of installment `number` of the sale with checkout link `token`. */
+export const invoiceUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string, number: number) => `${config.publicBaseUrl}/checkout/${token}/faturas/${number}`;
+
+export class InvoiceNotFound extends ApiError {
+  constructor() {
+    super(404, 'RECEIPT-015', 'Invoice not found');
+  }
+}
+
+type InvoiceRow = {
+  partner_name: string;
+  buyer_name: string;
+  cpf: string;
+  number: number;
+  value_cents: string;
+  paid_cents: string;
+  status: string;
+  due_on: string;
+  paid_on: string | null;
+  agreement_on: string | null;
+  delayed_days: number | null;
+};
+
+async function loadInvoice(db: Queryable, token: string, number: number, today: string): Promise<InvoiceRow> {
+  const [row] = await db.execute<InvoiceRow>(sql`
+    select p.name as partner_name, s.buyer_name, s.cpf, l.number, l.value_cents, l.paid_cents, l.status, l.due_on::text, l.paid_on::text,
+      l.agreement_on::text, l.delayed_days
+    from (${installmentLines(sql`r.sale_id = (select id from sales where checkout_token = ${token})`, today)}) l
+    join sales s on s.id = l.sale_id
+    join partners p on p.id = s.partner_id
+    where l.number = ${number}`);
+  if (!row) throw new InvoiceNotFound();
+  return row;
+}
+
+function standing(i: InvoiceRow): string {
+  if (i.status === 'paid') return `Paga em ${formatDateBr(i.paid_on!)}`;
+  if (i.status === 'late') return `Vencida há ${i.delayed_days} dia${i.delayed_days === 1 ? '' : 's'}`;
+  if (i.status === 'renegotiated') return 'Substituída por um acordo: pague as parcelas do acordo';
+  if (i.status === 'canceled') return 'Cancelada com a compra';
+  return 'Em aberto';
+}
+
+export function renderInvoicePage(i: InvoiceRow, sandbox: boolean): string {
+  const title = i.number === 0 ? 'Entrada' : `Parcela nº ${i.number}`;
+  return page(
+    `Fatura - ${i.partner_name}`,
+    html`<section class="card" aria-labelledby="fatura">
+  <h1 id="fatura">${title} — vence em ${formatDateBr(i.due_on)}</h1>
+  <dl class="facts">
+    <dt>Comprador</dt><dd>${i.buyer_name || `CPF ${maskCpf(i.cpf)}`}</dd>
+    <dt>Valor</dt><dd>${formatBrl(Number(i.value_cents))}</dd>
+    <dt>Vencimento</dt><dd>${formatDateBr(i.due_on)}</dd>
+    <dt>Situação</dt><dd>${standing(i)}</dd>
+    ${Number(i.paid_cents) > 0 ? html`<dt>Valor pago</dt><dd>${formatBrl(Number(i.paid_cents))}</dd>` : ''}
+    ${i.agreement_on ? html`<dt>Acordo de</dt><dd>${formatDateBr(i.agreement_on)}</dd>` : ''}
+  </dl></section>`,
+    { brand: i.partner_name, sandbox },
+  );
+}
+
+export function receiptInvoicePages(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/checkout/:token/faturas/:number', async (req, res) => {
+    res.set(HOSTED_PAGE_HEADERS);
+    const number = String(req.params.number);
+    if (!/^\d{1,4}$/.test(number)) throw new InvoiceNotFound();
+    const invoice = await loadInvoice(ctx.db, String(req.params.token), Number(number), localDate(ctx.clock.now()));
+    res.type('html').send(renderInvoicePage(invoice, ctx.config.env !== 'production'));
+  });
+  const notFound: ErrorRequestHandler = (error, _req, res, next) => {
+    if (!(error instanceof InvoiceNotFound)) return next(error);
+    res.status(404).type('html').send(renderMessagePage('Fatura não encontrada', 'Este link de fatura não existe ou não está mais disponível.'));
+  };
+  router.use('/checkout/:token/faturas', notFound);
+  return router;
+}
