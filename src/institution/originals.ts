@@ -5,6 +5,7 @@ import { installments, institutions, students } from '../db/schema/index.js';
 import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
 import { localDate } from '../local-date.js';
 import { stableId } from '../stable-id.js';
+import { countedByGroups, countFromGroups } from './installment-counts.js';
 import { AGREEMENT_TYPE } from './installment-rules.js';
 import { AGREEMENT_STATUS, daysLate, originalsFilters, type OriginalsQuery } from './original-filters.js';
 
@@ -104,7 +105,9 @@ export const originalsPage = (ctx: AppContext, filters: SQL, today: string, afte
     .orderBy(asc(installments.seq))
     .limit(PAGE_SIZE + 1);
 
-async function countOriginalInstallments(ctx: AppContext, filters: SQL): Promise<number> {
+/** `totalItems` of a first page: from the counters when they cover the filters, else counted. */
+async function countOriginalInstallments(ctx: AppContext, institutionId: string, query: OriginalsQuery, filters: SQL): Promise<number> {
+  if (countedByGroups(query)) return countFromGroups(ctx.db, institutionId, query);
   const [row] = await ctx.db.select({ n: count() }).from(installments).where(filters);
   return row?.n ?? 0;
 }
@@ -120,7 +123,7 @@ export async function listOriginalInstallments(ctx: AppContext, institutionId: s
   const [after, carried] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition) : [0];
   const [rows, total] = await Promise.all([
     originalsPage(ctx, filters, today, after),
-    carriedTotal(carried, () => countOriginalInstallments(ctx, filters)),
+    carriedTotal(carried, () => countOriginalInstallments(ctx, institutionId, query, filters)),
   ]);
   const page = toPage(
     rows as Row[],
