@@ -1,4 +1,8 @@
 import type postgres from 'postgres';
+import { copyInto, copyValue } from '../src/db/copy.js';
+import type { RawElements } from '../src/http/raw-body.js';
+import { packBlocks } from '../src/institution/item-blocks.js';
+import { benchInstallment } from './fixtures.js';
 
 const CHUNK = 100_000;
 
@@ -39,4 +43,48 @@ export async function seedErrors(sql: postgres.Sql, institutionId: string, error
     select ${batch!.id}, i, 'alunoCpf', 'alunoCpf must be a valid CPF' from generate_series(0, ${errors - 1}) as i`;
   console.log(`batch with ${errors.toLocaleString('en')} item errors`);
   return batch!.id;
+}
+
+const PER_BATCH = 10_000;
+const SENT_COLUMNS = ['batch_id', 'index', 'sent_student_cpf', 'sent_guarantor_document', 'sent_external_id', 'sent_type_lower', 'sent_settlement_lower',
+  'sent_due_day', 'sent_course_code', 'sent_course_name', 'sent_course_degree', 'sent_course_modality', 'sent_organization_name', 'sent_campus_name', 'sent_campus_id'];
+
+/**
+ * `rows` submitted installment items of one institution (`GET /importacao/enviados/parcelas`), as
+ * processed batches of 10,000 sent a day apart from 2025-01-01: their sent values in
+ * `installment_submissions` and, with `blocks`, the items themselves in compressed blocks as the
+ * ingestion stores them (a tenant whose items are never read back needs only the rows). Batch `b`
+ * of `firstBatch` onwards holds the bench fixtures' items `b × 10,000 + i`. Returns the batches' ids.
+ */
+export async function seedSubmissions(sql: postgres.Sql, institutionId: string, rows: number, firstBatch: number, blocks: boolean): Promise<string[]> {
+  const ids: string[] = [];
+  for (let b = 0; b * PER_BATCH < rows; b++) {
+    const count = Math.min(PER_BATCH, rows - b * PER_BATCH);
+    const items = Array.from({ length: count }, (_, i) => benchInstallment(firstBatch + b, i));
+    await sql.begin(async (tx) => {
+      const [batch] = await tx<{ id: string }[]>`
+        insert into batches (institution_id, kind, status, item_count, processed_count, created_at, finished_at)
+        values (${institutionId}, 'parcela', 'PROCESSADO', ${count}, ${count}, timestamptz '2025-01-01 12:00:00Z' + ${b} * interval '1 day',
+          timestamptz '2025-01-01 12:05:00Z' + ${b} * interval '1 day') returning id`;
+      ids.push(batch!.id);
+      const lines = items.map((item, i) => [batch!.id, i, item.alunoCpf, item.responsavelFinanceiroDocumento, item.idParcela,
+        String(item.tipoParcela).toLowerCase(), String(item.situacaoBaixa).toLowerCase(), String(item.dataVencimento).slice(0, 10), item.codigoCurso,
+        item.nomeCurso, item.grauCurso, item.modalidadeCurso, item.nomeOrganizacao, item.nomePolo, item.idPolo].map((v) => copyValue(v as string)).join('\t') + '\n');
+      await copyInto(tx, 'installment_submissions', SENT_COLUMNS, lines);
+      if (!blocks) return;
+      const body = Buffer.from(JSON.stringify(items));
+      const spans: RawElements['spans'] = [];
+      let at = 1;
+      for (const item of items) {
+        const length = Buffer.byteLength(JSON.stringify(item));
+        spans.push({ start: at, end: at + length });
+        at += length + 1;
+      }
+      const packed = packBlocks({ body, spans }).map((block) => ({ batch_id: batch!.id, first_index: block.firstIndex, item_count: block.itemCount, encoding: block.encoding, data: block.data }));
+      await tx`insert into batch_item_blocks ${tx(packed)}`;
+    });
+    process.stdout.write(`\rsubmitted items: ${(b * PER_BATCH + count).toLocaleString('en')} / ${rows.toLocaleString('en')}`);
+  }
+  process.stdout.write('\n');
+  return ids;
 }

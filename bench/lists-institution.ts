@@ -1,24 +1,29 @@
 /**
  * The institution suite of `bench:lists`: 1,000,000 installments for one institution and as many
- * for another, a batch with 10,000 item errors, and the queries of `GET /v1/parcela/originais`
- * (#3) and `GET /v1/lotes/{id}/erros`.
+ * for another, as many submitted items each, a batch with 10,000 item errors, and the queries of
+ * `GET /v1/parcela/originais` (#3), `GET /importacao/enviados/parcelas` (#5) and
+ * `GET /v1/lotes/{id}/erros`. CASES (comma-separated parts of case names) runs only those cases.
  */
 import { count } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
 import { installments } from '../src/db/schema/index.js';
 import { encodeContinuation } from '../src/http/continuation.js';
+import { countedByGroups, countFromGroupsQuery } from '../src/institution/installment-counts.js';
 import { originalsFilters, type OriginalsQuery } from '../src/institution/original-filters.js';
 import { originalsPage } from '../src/institution/originals.js';
 import { localDate } from '../src/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
-import { seedErrors, seedInstallments } from './list-seed.js';
+import { seedErrors, seedInstallments, seedSubmissions } from './list-seed.js';
+import { submittedCases } from './lists-submitted.js';
 
 export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<ListSuite> {
   const a = await createInstitution(db, 'Universidade Benchmark A');
   const b = await createInstitution(db, 'Universidade Benchmark B');
   await seedInstallments(sql, a.id, rows, 'A');
   await seedInstallments(sql, b.id, rows, 'B');
+  const sentA = await seedSubmissions(sql, a.id, rows, 0, true);
+  await seedSubmissions(sql, b.id, rows, 1_000, false);
   const batchId = await seedErrors(sql, a.id, 10_000);
 
   const today = localDate(new Date());
@@ -54,7 +59,7 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
   const cases: ListCase[] = queries.map((q) => {
     const filters = originalsFilters(a.id, q.query, today);
     const page = originalsPage(ctx, filters, today, q.after ?? 0).toSQL();
-    const counted = db.select({ n: count() }).from(installments).where(filters).toSQL();
+    const counted = countedByGroups(q.query) ? countFromGroupsQuery(db, a.id, q.query).toSQL() : db.select({ n: count() }).from(installments).where(filters).toSQL();
     const qs = new URLSearchParams(Object.entries(q.query).map(([k, v]): [string, string] => [k, String(v)]));
     if (q.after !== undefined) qs.set('continuable', token(q.after));
     return { name: q.name, path: `/v1/parcela/originais?${qs}`, statements: q.after === undefined ? [page, counted] : [page] };
@@ -68,5 +73,8 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
       { sql: 'select * from batches where id = $1 and institution_id = $2', params: [batchId, a.id] },
     ],
   });
-  return { title: `${rows.toLocaleString('en')} installments per institution`, headers: { apikey: a.apikey }, cases };
+  cases.push(...(await submittedCases(sql, db, a.id, sentA)));
+  const only = process.env.CASES?.split(',');
+  const chosen = only ? cases.filter((c) => only.some((part) => c.name.includes(part))) : cases;
+  return { title: `${rows.toLocaleString('en')} installments per institution`, headers: { apikey: a.apikey }, cases: chosen };
 }

@@ -1,13 +1,14 @@
 import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzle-orm';
 import type { components, operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/client.js';
 import { batches, installmentSubmissions as s } from '../db/schema/index.js';
 import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../http/continuation.js';
 import { addDays, startOfLocalDay } from '../local-date.js';
 import { readItemsAt } from './item-blocks.js';
 import { InvertedDateRange } from './original-filters.js';
 
-type SubmittedQuery = NonNullable<operations['listSubmittedInstallments']['parameters']['query']>;
+export type SubmittedQuery = NonNullable<operations['listSubmittedInstallments']['parameters']['query']>;
 type SubmittedPage = components['schemas']['SubmittedInstallmentPage'];
 type Submission = components['schemas']['InstallmentSubmission'];
 
@@ -32,7 +33,7 @@ const ANY_CASE: [keyof SubmittedQuery, Column][] = [
   ['situacao_baixa', s.sentSettlementLower],
 ];
 
-function submittedFilters(institutionId: string, query: SubmittedQuery): SQL {
+export function submittedFilters(institutionId: string, query: SubmittedQuery): SQL {
   const conditions: SQL[] = [eq(batches.institutionId, institutionId), eq(batches.kind, 'parcela')];
   if (query.lote) conditions.push(eq(batches.id, query.lote));
   for (const [param, column] of EXACT) {
@@ -55,6 +56,19 @@ function submittedFilters(institutionId: string, query: SubmittedQuery): SQL {
 const isItemPosition = (p: unknown[]): p is [number, number] | [number, number, number] =>
   (p.length === 2 || p.length === 3) && p.every((v) => Number.isSafeInteger(v));
 
+/** The rows of one page (and one more) after item `afterIndex` of the batch numbered `afterSeq`. */
+export const submittedPage = (db: Queryable, filters: SQL, afterSeq: number, afterIndex: number) =>
+  db
+    .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
+    .from(s)
+    .innerJoin(batches, eq(batches.id, s.batchId))
+    .where(and(filters, sql`(${batches.seq}, ${s.index}) > (${afterSeq}::bigint, ${afterIndex}::int)`))
+    .orderBy(asc(batches.seq), asc(s.index))
+    .limit(PAGE_SIZE + 1);
+
+export const submittedCount = (db: Queryable, filters: SQL) =>
+  db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters);
+
 /**
  * Installments as submitted, oldest batch first and in batch order, 100 a page. Items are listed
  * once their batch is processed (their sent values are then filterable); the items themselves are
@@ -67,15 +81,9 @@ export async function listSubmittedInstallments(ctx: AppContext, institutionId: 
     ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition)
     : [0, -1];
   const [rows, total] = await Promise.all([
-    ctx.db
-      .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
-      .from(s)
-      .innerJoin(batches, eq(batches.id, s.batchId))
-      .where(and(filters, sql`(${batches.seq}, ${s.index}) > (${afterSeq}::bigint, ${afterIndex}::int)`))
-      .orderBy(asc(batches.seq), asc(s.index))
-      .limit(PAGE_SIZE + 1),
+    submittedPage(ctx.db, filters, afterSeq, afterIndex),
     carriedTotal(carried, async () => {
-      const [row] = await ctx.db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters);
+      const [row] = await submittedCount(ctx.db, filters);
       return row?.n ?? 0;
     }),
   ]);

@@ -4,6 +4,7 @@ import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import applySaleSchedule from './apply-sale-schedule.js';
+import compactInstallmentCounts, { COUNTS_CRONTAB } from './compact-installment-counts.js';
 import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import webhookAttempt from './webhook-attempt.js';
 import { startHeartbeats } from './heartbeats.js';
@@ -16,6 +17,7 @@ export function taskList(ctx: AppContext): TaskList {
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
     'close-statement-month': closeStatementMonth(ctx),
     'apply-sale-schedule': applySaleSchedule(ctx),
+    'compact-installment-counts': compactInstallmentCounts(ctx),
     'webhook-attempt': webhookAttempt(ctx),
     'legacy-webhook-dispatch': legacyWebhookDispatch(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
@@ -65,7 +67,7 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     // the worker's immediate look for more work; only the poll finds it. A second at most between
     // two batches of an institution was most of the time of a large import.
     pollInterval: 100,
-    crontab: CLOSING_CRONTAB,
+    crontab: [CLOSING_CRONTAB, COUNTS_CRONTAB].join('\n'),
     logger: workerLogger(ctx),
   }).catch(async (error: unknown) => {
     await heartbeats.stop();

@@ -80,3 +80,22 @@ export const installments = pgTable(
       .where(sql`status = 'PAGO'`),
   ],
 );
+
+/**
+ * Changes to the number of installments per institution, status and type, one row per statement
+ * and group: written by statement triggers on `installments` (migration 0015), so every path that
+ * creates, changes or removes an installment counts, in its own transaction. Summing the rows of
+ * an institution gives its exact counts as of the reader's snapshot; the rows are only ever added,
+ * so concurrent writers never wait on each other, and `compact-installment-counts` folds them
+ * into one row per group now and then.
+ */
+export const installmentCounts = pgTable(
+  'installment_counts',
+  {
+    institutionId: uuid().notNull(),
+    status: text().notNull(),
+    type: text().notNull(),
+    n: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [index().on(t.institutionId, t.status, t.type, t.n)],
+);

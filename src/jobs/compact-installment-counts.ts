@@ -1,0 +1,25 @@
+import type { Task } from 'graphile-worker';
+import type { AppContext } from '../context.js';
+import { compactInstallmentCounts } from '../institution/installment-counts.js';
+
+declare global {
+  namespace GraphileWorker {
+    interface Tasks {
+      'compact-installment-counts': { _cron?: unknown };
+    }
+  }
+}
+
+/**
+ * Every five minutes: each statement writing installments adds a counter row per group it
+ * touched (a payment adds two), so without folding, the sums a listing reads would grow with the
+ * institution's history instead of staying a few rows per status and type.
+ */
+export const COUNTS_CRONTAB = '*/5 * * * * compact-installment-counts';
+
+export default function compactInstallmentCountsTask(ctx: AppContext): Task<'compact-installment-counts'> {
+  return async () => {
+    const outcome = await compactInstallmentCounts(ctx.db);
+    if (outcome.before > outcome.after) ctx.logger.info(outcome, 'installment counters compacted');
+  };
+}
