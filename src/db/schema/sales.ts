@@ -125,6 +125,27 @@ export const saleTransitions = pgTable(
   (t) => [index('sale_transitions_sale').on(t.saleId, t.id)],
 );
 
+/**
+ * The partner's sales per creator and status, with their summed checkout price: the totals of the
+ * sales list (`paging` and `metaData.salesBySellers`) when it is filtered by status or creator
+ * only, without counting a million rows. Kept by the trigger `sales_seller_counters` of migration
+ * 0015, in the transaction of every insert, status change or delete of a sale, so that no path
+ * writing sales can leave them wrong.
+ */
+export const saleSellerCounters = pgTable(
+  'sale_seller_counters',
+  {
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    creator: text().notNull(),
+    status: text().notNull(),
+    sales: bigint({ mode: 'number' }).notNull(),
+    totalValue: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.creator, t.status] })],
+);
+
 /** Last `sequence` given to an event of a partner; the row lock orders concurrent events. */
 export const partnerEventCounters = pgTable('partner_event_counters', {
   partnerId: uuid()

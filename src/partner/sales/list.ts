@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { campaigns, saleItems, sales } from '../../db/schema/index.js';
+import { campaigns, saleItems, sales, saleSellerCounters } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
 import { localDate, startOfLocalDay } from '../../local-date.js';
 import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
@@ -65,7 +65,7 @@ export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest) =>
     .limit(page.size)
     .offset(page.offset);
 
-/** Matching sales per creator; their sum is the list's total, so one aggregate serves both. */
+/** Matching sales per creator, aggregated over the matches; their sum is the list's total. */
 const salesBySellerQuery = (db: Queryable, where: SQL) =>
   db
     .select({ creator: sales.creator, count: sql<number>`count(*)::int`, totalValue: sql<number>`sum(${sales.checkoutPriceInCents})::bigint` })
@@ -74,9 +74,35 @@ const salesBySellerQuery = (db: Queryable, where: SQL) =>
     .groupBy(sales.creator)
     .orderBy(sales.creator);
 
+/** Filters the per-(partner, creator, status) counters can answer exactly; any other filter is aggregated. */
+export const answeredByCounters = (f: SalesFilters): boolean =>
+  Object.entries(f).every(([name, value]) => value === undefined || name === 'states' || name === 'creators' || name === 'useNewStatusTranslation');
+
+/** The same figures as `salesBySellerQuery` for a filter of status and creator only, read from the counters. */
+const countedSalesBySellerQuery = (db: Queryable, partnerId: string, f: SalesFilters) => {
+  const conditions: SQL[] = [eq(saleSellerCounters.partnerId, partnerId), notInArray(saleSellerCounters.status, [...HIDDEN_FROM_LIST])];
+  if (f.states) conditions.push(f.states.length ? inArray(saleSellerCounters.status, f.states) : sql`false`);
+  if (f.creators) conditions.push(inArray(saleSellerCounters.creator, f.creators));
+  return db
+    .select({
+      creator: saleSellerCounters.creator,
+      count: sql<number>`sum(${saleSellerCounters.sales})::int`,
+      totalValue: sql<number>`sum(${saleSellerCounters.totalValue})::bigint`,
+    })
+    .from(saleSellerCounters)
+    .where(and(...conditions))
+    .groupBy(saleSellerCounters.creator)
+    .having(sql`sum(${saleSellerCounters.sales}) > 0`)
+    .orderBy(saleSellerCounters.creator);
+};
+
+/** The statement that answers `metaData.salesBySellers` (and the total) for these filters; exported for EXPLAIN and the benchmark. */
+export const sellersQuery = (db: Queryable, partnerId: string, filters: SalesFilters) =>
+  answeredByCounters(filters) ? countedSalesBySellerQuery(db, partnerId, filters) : salesBySellerQuery(db, salesListWhere(partnerId, filters));
+
 export async function listSales(ctx: AppContext, partnerId: string, filters: SalesFilters, page: PageRequest): Promise<SalesList> {
   const where = salesListWhere(partnerId, filters);
-  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page), salesBySellerQuery(ctx.db, where)]);
+  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page), sellersQuery(ctx.db, partnerId, filters)]);
   const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale.id));
   const total = sellers.reduce((sum, s) => sum + s.count, 0);
   return {
