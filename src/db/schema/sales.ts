@@ -128,9 +128,9 @@ export const saleTransitions = pgTable(
 /**
  * The partner's sales per creator and status, with their summed checkout price: the totals of the
  * sales list (`paging` and `metaData.salesBySellers`) when it is filtered by status or creator
- * only, without counting a million rows. Kept by the trigger `sales_seller_counters` of migration
- * 0015, in the transaction of every insert, status change or delete of a sale, so that no path
- * writing sales can leave them wrong.
+ * only, without counting a million rows. Kept by the statement triggers `sales_seller_counters_*`
+ * of migration 0015, in the transaction of every insert, update or delete of sales, so that no
+ * path writing sales can leave them wrong.
  */
 export const saleSellerCounters = pgTable(
   'sale_seller_counters',
