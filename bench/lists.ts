@@ -23,6 +23,7 @@ import { institutionSuite } from './lists-institution.js';
 
 const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
   institution: institutionSuite,
+  sales: async (input) => (await import('./lists-sales.js')).salesSuite(input),
 };
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
