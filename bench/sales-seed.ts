@@ -48,7 +48,7 @@ async function seedChunk(sql: postgres.Sql, p: SeedPartner, classes: [number, nu
   const k = classes.length;
   await sql`
     with picked as (
-      select i, (${sql.array(STATUSES)}::text[])[1 + (i * 7919) % 100] as status, i % (${p.rows}::int * 4 / 5) as buyer,
+      select i, (${sql.array(STATUSES)}::text[])[1 + (i::bigint * 7919) % 100] as status, i % (${p.rows}::int * 4 / 5) as buyer,
         timestamptz '2024-11-22 09:00:00-03' + (i::float8 / ${p.rows}::int) * interval '730 days' as created,
         (${sql.array(classes.map((c) => c[2]))}::int[])[1 + i % ${k}::int] + case when i % 10 = 0 then (${sql.array(classes.map((c) => c[2]))}::int[])[1 + (i + 7) % ${k}::int] else 0 end as price
       from generate_series(${from}::int, ${to}::int) i

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageRequest } from '../../src/http/paging.js';
-import { salesListWhere, salesPageQuery, sellersQuery } from '../../src/partner/sales/list.js';
+import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../../src/partner/sales/list.js';
 import { parseSalesFilters } from '../../src/partner/sales/list-filters.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
@@ -40,7 +40,10 @@ describe('sales list query plans over many sales', () => {
     const rows = await t.ctx.sql.unsafe(`explain (format json) ${built.sql}`, built.params as never[]);
     return nodes((rows[0] as unknown as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
   }
-  const planOf = (query: Record<string, unknown>) => explain(salesPageQuery(t.ctx.db, salesListWhere(partnerId, parseSalesFilters(query)), pageRequest()).toSQL());
+  const planOf = (query: Record<string, unknown>) => {
+    const filters = parseSalesFilters(query);
+    return explain(salesPageQuery(t.ctx.db, salesListWhere(partnerId, filters), pageRequest(), answeredByCounters(filters)).toSQL());
+  };
   const sellersPlanOf = (query: Record<string, unknown>) => explain(sellersQuery(t.ctx.db, partnerId, parseSalesFilters(query)).toSQL());
   const salesScans = (plan: Plan[]) => plan.filter((n) => n['Relation Name'] === 'sales');
 
