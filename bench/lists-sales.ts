@@ -23,7 +23,13 @@ export async function salesSuite({ sql, db, rows }: SuiteInput): Promise<ListSui
     { id: b.id, prefix: 'B', rows: Math.min(rows, 100_000) },
   ]);
   await sql`analyze sales`;
+  const cases = await salesCases({ sql, db, rows }, a.id);
+  return { title: `${rows.toLocaleString('en')} sales of one partner`, headers: { 'Api-Token': a.apiToken }, cases };
+}
 
+/** The cases over the seeded sales of one partner, from a sale a third of the way through them. */
+export async function salesCases({ sql, db, rows }: SuiteInput, partnerId: string): Promise<ListCase[]> {
+  const a = { id: partnerId };
   const [sample] = await sql<{ id: number; cpf: string; email_key: string; name_key: string; ext: string }[]>`
     select id, cpf, email_key, name_key, external_sale_id as ext from sales
     where partner_id = ${a.id} and status = 'made_effective' order by id offset ${Math.floor(rows / 3)} limit 1`;
@@ -62,7 +68,7 @@ export async function salesSuite({ sql, db, rows }: SuiteInput): Promise<ListSui
     path: `/sales/purchase/${s.id}`,
     statements: [saleByIdQuery(db, a.id, s.id).toSQL(), await lookupProducts(saleByIdQuery(db, a.id, s.id))],
   });
-  return { title: `${rows.toLocaleString('en')} sales of one partner`, headers: { 'Api-Token': a.apiToken }, cases };
+  return cases;
 }
 
 /** The statements `GET /sales` runs for this query: page, sellers (and total), products of the page. */

@@ -8,6 +8,7 @@ CREATE TABLE "sale_seller_counters" (
 );
 --> statement-breakpoint
 ALTER TABLE "sale_seller_counters" ADD CONSTRAINT "sale_seller_counters_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "sales_partner_cpf" ON "sales" USING btree ("partner_id","cpf","id");--> statement-breakpoint
 -- The counters follow every write of sales, in the writing transaction, once per statement: the
 -- rows a statement changed are netted per (partner, creator, status), so a bulk insert costs one
 -- grouped upsert and an update that changes none of these columns touches no counter. Counter

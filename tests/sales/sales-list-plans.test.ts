@@ -50,6 +50,7 @@ describe('sales list query plans over many sales', () => {
   for (const [name, query] of [
     ['no filter', {}],
     ['cpf', { cpf: '0001234' }],
+    ['a whole CPF', { cpf: '000.097.720-46' }],
     ['status', { status: 'denied' }],
     ['a creation date range', { startDate: '2025-01-02', endDate: '2025-01-03' }],
     ['a made-effective date range', { startEffectiveDate: '2026-01-02' }],

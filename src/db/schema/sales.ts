@@ -79,6 +79,8 @@ export const sales = pgTable(
     uniqueIndex('sales_partner_idempotency_key').on(t.partnerId, t.idempotencyKey),
     index('sales_partner_id').on(t.partnerId, t.id),
     index('sales_partner_status').on(t.partnerId, t.status, t.id),
+    // A whole CPF in the list is an equality; digit trigrams are too common to find it quickly.
+    index('sales_partner_cpf').on(t.partnerId, t.cpf, t.id),
     index('sales_partner_external_id').on(t.partnerId, t.externalSaleId, t.id),
     index('sales_partner_created').on(t.partnerId, t.createdAt),
     index('sales_partner_effective').on(t.partnerId, t.madeEffectiveAt),

@@ -12,6 +12,8 @@ import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
 import { loadSaleProducts } from './sql.js';
 import { stateOf } from './transitions.js';
 
+const CPF_DIGITS = 11;
+
 type SaleListItem = components['schemas']['SaleListItem'];
 type SalesBySeller = components['schemas']['SalesBySeller'];
 export interface SalesList extends Page<SaleListItem> {
@@ -36,7 +38,8 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   const conditions: (SQL | undefined)[] = [eq(sales.partnerId, partnerId)];
   if (f.creditRequestId !== undefined) conditions.push(eq(sales.id, f.creditRequestId));
   else conditions.push(notInArray(sales.status, [...HIDDEN_FROM_LIST]));
-  if (f.cpfDigits) conditions.push(sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
+  // Stored CPFs have 11 digits, so 11 digits match as a whole; fewer, anywhere in it.
+  if (f.cpfDigits) conditions.push(f.cpfDigits.length === CPF_DIGITS ? eq(sales.cpf, f.cpfDigits) : sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
   if (f.emailPart) conditions.push(sql`${sales.emailKey} like ${likeLiteral(f.emailPart)}`);
   if (f.namePart) conditions.push(sql`${sales.nameKey} like ${likeLiteral(f.namePart)}`);
   if (f.states) conditions.push(f.states.length ? inArray(sales.status, f.states) : sql`false`);
