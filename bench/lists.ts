@@ -23,7 +23,8 @@ import { institutionSuite } from './lists-institution.js';
 
 const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
   institution: institutionSuite,
-  receipts: (await import('./lists-receipts.js')).receiptsSuite,
+  receipts: async (input) => (await import('./lists-receipts.js')).receiptsSuite(input),
+  sales: async (input) => (await import('./lists-sales.js')).salesSuite(input),
 };
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
@@ -88,7 +89,7 @@ function pad(text: string, width: number): string {
 }
 
 async function waitFor(target: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
+  for (let attempt = 0; attempt < 1200; attempt++) {
     if (await fetch(target).then((r) => r.ok, () => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

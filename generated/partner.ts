@@ -236,7 +236,16 @@ export interface paths {
          *     - Dates are `AAAA-MM-DD` and ranges include both ends. When only the start date of a range is
          *       sent it is also used as the end date.
          *     - Filters combine with AND; the values of one array parameter combine with OR.
-         *     - `metaData.salesBySellers` counts the matching sales (every page) per `creator`.
+         *     - `metaData.salesBySellers` counts the matching sales (every page) per `creator`, with the sum
+         *       of their `totalValue`; `paging.totalItems` is the sum of its counts.
+         *
+         *     Totals are always exact, never estimated. With no filter, or with `status` and `creator` only,
+         *     they are read from counters per partner, creator and status that the service updates in the
+         *     same transaction as every creation and status change of a sale, so their cost does not grow
+         *     with the number of sales. With any other filter they are counted over the matching sales,
+         *     which each filter's index finds; the cost of that count grows with the number of matches (a
+         *     whole CPF or a week of sales is cheap, a name shared by a tenth of the sales is not). Pages are
+         *     read newest first by offset, so later pages cost more than the first.
          */
         get: operations["listSales"];
         put?: never;

@@ -37,6 +37,4 @@ CREATE INDEX "receipt_summaries_partner_chargebacks" ON "receipt_summaries" USIN
 CREATE INDEX "receipt_summaries_partner_cancellations" ON "receipt_summaries" USING btree ("partner_id","made_effective_on","sale_id") WHERE "receipt_summaries"."has_cancellation";--> statement-breakpoint
 CREATE INDEX "receipt_summaries_partner_next_payment" ON "receipt_summaries" USING btree ("partner_id","next_payment_date");--> statement-breakpoint
 CREATE INDEX "receipt_summaries_partner_expected_transfer" ON "receipt_summaries" USING btree ("partner_id","expected_transfer_date");--> statement-breakpoint
-CREATE INDEX "receipt_summaries_partner_transfer" ON "receipt_summaries" USING btree ("partner_id","transfer_date");--> statement-breakpoint
--- The receipts list's filter by a whole CPF (hand-written: the sales table is declared elsewhere).
-CREATE INDEX "sales_partner_cpf" ON "sales" USING btree ("partner_id","cpf");
+CREATE INDEX "receipt_summaries_partner_transfer" ON "receipt_summaries" USING btree ("partner_id","transfer_date");

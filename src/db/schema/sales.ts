@@ -79,6 +79,8 @@ export const sales = pgTable(
     uniqueIndex('sales_partner_idempotency_key').on(t.partnerId, t.idempotencyKey),
     index('sales_partner_id').on(t.partnerId, t.id),
     index('sales_partner_status').on(t.partnerId, t.status, t.id),
+    // A whole CPF in the list is an equality; digit trigrams are too common to find it quickly.
+    index('sales_partner_cpf').on(t.partnerId, t.cpf, t.id),
     index('sales_partner_external_id').on(t.partnerId, t.externalSaleId, t.id),
     index('sales_partner_created').on(t.partnerId, t.createdAt),
     index('sales_partner_effective').on(t.partnerId, t.madeEffectiveAt),
@@ -123,6 +125,27 @@ export const saleTransitions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('sale_transitions_sale').on(t.saleId, t.id)],
+);
+
+/**
+ * The partner's sales per creator and status, with their summed checkout price: the totals of the
+ * sales list (`paging` and `metaData.salesBySellers`) when it is filtered by status or creator
+ * only, without counting a million rows. Kept by the statement triggers `sales_seller_counters_*`
+ * of migration 0015, in the transaction of every insert, update or delete of sales, so that no
+ * path writing sales can leave them wrong.
+ */
+export const saleSellerCounters = pgTable(
+  'sale_seller_counters',
+  {
+    partnerId: uuid()
+      .notNull()
+      .references(() => partners.id),
+    creator: text().notNull(),
+    status: text().notNull(),
+    sales: bigint({ mode: 'number' }).notNull(),
+    totalValue: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.creator, t.status] })],
 );
 
 /** Last `sequence` given to an event of a partner; the row lock orders concurrent events. */

@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { campaigns, saleItems, sales } from '../../db/schema/index.js';
+import { campaigns, saleItems, sales, saleSellerCounters } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
 import { localDate, startOfLocalDay } from '../../local-date.js';
 import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
@@ -11,6 +11,8 @@ import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-
 import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
 import { loadSaleProducts } from './sql.js';
 import { stateOf } from './transitions.js';
+
+const CPF_DIGITS = 11;
 
 type SaleListItem = components['schemas']['SaleListItem'];
 type SalesBySeller = components['schemas']['SalesBySeller'];
@@ -36,7 +38,8 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   const conditions: (SQL | undefined)[] = [eq(sales.partnerId, partnerId)];
   if (f.creditRequestId !== undefined) conditions.push(eq(sales.id, f.creditRequestId));
   else conditions.push(notInArray(sales.status, [...HIDDEN_FROM_LIST]));
-  if (f.cpfDigits) conditions.push(sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
+  // Stored CPFs have 11 digits, so 11 digits match as a whole; fewer, anywhere in it.
+  if (f.cpfDigits) conditions.push(f.cpfDigits.length === CPF_DIGITS ? eq(sales.cpf, f.cpfDigits) : sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
   if (f.emailPart) conditions.push(sql`${sales.emailKey} like ${likeLiteral(f.emailPart)}`);
   if (f.namePart) conditions.push(sql`${sales.nameKey} like ${likeLiteral(f.namePart)}`);
   if (f.states) conditions.push(f.states.length ? inArray(sales.status, f.states) : sql`false`);
@@ -54,18 +57,25 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   return and(...conditions)!;
 }
 
-/** The page query, newest first; exported so that tests can EXPLAIN it. */
-export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest) =>
+/**
+ * The page query, newest first; exported so that tests can EXPLAIN it. With `walkIds` the page is
+ * read by walking an index in id order (no filter, status, creator). Otherwise the matches are
+ * found through their filter's index and sorted: walking the ids with a date range or a rare text
+ * would read every newer sale before the first match, while the sort costs what the total's
+ * count over the same matches costs anyway. `nulls last` (ids are never null) is what keeps the
+ * planner from walking the primary key backwards.
+ */
+export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest, walkIds = true) =>
   db
     .select({ sale: sales, campaignName: campaigns.name, campaignCustomIdentifier: campaigns.customIdentifier })
     .from(sales)
     .leftJoin(campaigns, eq(campaigns.id, sales.campaignId))
     .where(where)
-    .orderBy(desc(sales.id))
+    .orderBy(walkIds ? desc(sales.id) : sql`${sales.id} desc nulls last`)
     .limit(page.size)
     .offset(page.offset);
 
-/** Matching sales per creator; their sum is the list's total, so one aggregate serves both. */
+/** Matching sales per creator, aggregated over the matches; their sum is the list's total. */
 const salesBySellerQuery = (db: Queryable, where: SQL) =>
   db
     .select({ creator: sales.creator, count: sql<number>`count(*)::int`, totalValue: sql<number>`sum(${sales.checkoutPriceInCents})::bigint` })
@@ -74,9 +84,35 @@ const salesBySellerQuery = (db: Queryable, where: SQL) =>
     .groupBy(sales.creator)
     .orderBy(sales.creator);
 
+/** Filters the per-(partner, creator, status) counters can answer exactly; any other filter is aggregated. */
+export const answeredByCounters = (f: SalesFilters): boolean =>
+  Object.entries(f).every(([name, value]) => value === undefined || name === 'states' || name === 'creators' || name === 'useNewStatusTranslation');
+
+/** The same figures as `salesBySellerQuery` for a filter of status and creator only, read from the counters. */
+const countedSalesBySellerQuery = (db: Queryable, partnerId: string, f: SalesFilters) => {
+  const conditions: SQL[] = [eq(saleSellerCounters.partnerId, partnerId), notInArray(saleSellerCounters.status, [...HIDDEN_FROM_LIST])];
+  if (f.states) conditions.push(f.states.length ? inArray(saleSellerCounters.status, f.states) : sql`false`);
+  if (f.creators) conditions.push(inArray(saleSellerCounters.creator, f.creators));
+  return db
+    .select({
+      creator: saleSellerCounters.creator,
+      count: sql<number>`sum(${saleSellerCounters.sales})::int`,
+      totalValue: sql<number>`sum(${saleSellerCounters.totalValue})::bigint`,
+    })
+    .from(saleSellerCounters)
+    .where(and(...conditions))
+    .groupBy(saleSellerCounters.creator)
+    .having(sql`sum(${saleSellerCounters.sales}) > 0`)
+    .orderBy(saleSellerCounters.creator);
+};
+
+/** The statement that answers `metaData.salesBySellers` (and the total) for these filters; exported for EXPLAIN and the benchmark. */
+export const sellersQuery = (db: Queryable, partnerId: string, filters: SalesFilters) =>
+  answeredByCounters(filters) ? countedSalesBySellerQuery(db, partnerId, filters) : salesBySellerQuery(db, salesListWhere(partnerId, filters));
+
 export async function listSales(ctx: AppContext, partnerId: string, filters: SalesFilters, page: PageRequest): Promise<SalesList> {
   const where = salesListWhere(partnerId, filters);
-  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page), salesBySellerQuery(ctx.db, where)]);
+  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page, answeredByCounters(filters)), sellersQuery(ctx.db, partnerId, filters)]);
   const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale.id));
   const total = sellers.reduce((sum, s) => sum + s.count, 0);
   return {

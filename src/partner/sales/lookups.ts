@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
 import { checkoutUrlOf } from './events.js';
 import { lookupStatusName } from './sale-states.js';
@@ -45,18 +46,23 @@ async function records(ctx: AppContext, rows: SaleRow[]): Promise<SaleRecord[]> 
   return rows.map((r) => toSaleRecord(ctx, r, products.get(r.id) ?? []));
 }
 
-/** The sale of this partner with this id, as a list of one; `SALE-001` otherwise. */
-export async function getSaleById(ctx: AppContext, partnerId: string, saleId: number): Promise<SaleRecord[]> {
-  return records(ctx, await ctx.db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId))));
-}
+export const saleByIdQuery = (db: Queryable, partnerId: string, saleId: number) => db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
 
-/** The 50 most recent sales of this partner with this `externalSaleId`; `SALE-001` when none. */
-export async function getSalesByExternalId(ctx: AppContext, partnerId: string, externalSaleId: string): Promise<SaleRecord[]> {
-  const rows = await ctx.db
+/** The most recent sales of this partner with this `externalSaleId`, by `sales_partner_external_id`. */
+export const salesByExternalIdQuery = (db: Queryable, partnerId: string, externalSaleId: string) =>
+  db
     .select()
     .from(sales)
     .where(and(eq(sales.partnerId, partnerId), eq(sales.externalSaleId, externalSaleId)))
     .orderBy(desc(sales.id))
     .limit(MAX_EXTERNAL_MATCHES);
-  return records(ctx, rows);
+
+/** The sale of this partner with this id, as a list of one; `SALE-001` otherwise. */
+export async function getSaleById(ctx: AppContext, partnerId: string, saleId: number): Promise<SaleRecord[]> {
+  return records(ctx, await saleByIdQuery(ctx.db, partnerId, saleId));
+}
+
+/** The 50 most recent sales of this partner with this `externalSaleId`; `SALE-001` when none. */
+export async function getSalesByExternalId(ctx: AppContext, partnerId: string, externalSaleId: string): Promise<SaleRecord[]> {
+  return records(ctx, await salesByExternalIdQuery(ctx.db, partnerId, externalSaleId));
 }
