@@ -20,10 +20,10 @@ import { createDatabase } from '../src/db/client.js';
 import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { installments } from '../src/db/schema/index.js';
-import { encodeContinuation } from '../src/http/continuation.js';
+import { encodeContinuation } from '../src/core/continuation.js';
 import { originalsFilters, type OriginalsQuery } from '../src/institution/original-filters.js';
 import { originalsPage } from '../src/institution/originals.js';
-import { localDate } from '../src/local-date.js';
+import { localDate } from '../src/core/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { seedErrors, seedInstallments } from './list-seed.js';
 

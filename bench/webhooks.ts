@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createDatabase } from '../src/db/client.js';

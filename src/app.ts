@@ -4,7 +4,7 @@ import { migrationsApplied } from './db/migrate.js';
 import { authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DocsPages, docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
-import { RouteNotFound } from './http/errors.js';
+import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
 import { plainQueryString } from './http/query-string.js';
 import { rejectMalformedPath } from './http/request-path.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from './clock.js';
+import type { Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Database, Sql } from './db/client.js';
 

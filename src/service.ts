@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './core/clock.js';
 import type { Config, Role } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase } from './db/client.js';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDate, parseDateTime, parseLocalDateTime } from '../src/dates.js';
-import { addDays } from '../src/local-date.js';
+import { parseDate, parseDateTime, parseLocalDateTime } from '../src/core/dates.js';
+import { addDays } from '../src/core/local-date.js';
 import { classBody, countRows, courseBody } from './support/catalogue.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/http/error-handler.js';
-import { RouteNotFound } from '../src/http/errors.js';
+import { RouteNotFound } from '../src/core/errors.js';
 import { createLogger, httpLogger } from '../src/http/logging.js';
 import { mountApi, type OpenApiDocument } from '../src/http/openapi.js';
 import { createTestContext, type TestContext } from './support/context.js';

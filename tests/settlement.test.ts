@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allocate, bestOnTimeValueCents, PaymentTooSmall, quote, type Debt } from '../src/institution/settlement.js';
-import { formatCents, mulDivRound, parseCents } from '../src/money.js';
+import { formatCents, mulDivRound, parseCents } from '../src/core/money.js';
 
 const debt = (overrides: Partial<Debt> = {}): Debt => ({
   principalCents: 100_000,

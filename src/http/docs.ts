@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import YAML from 'yaml';
 import { buildDocs, canBuildDocs, docsAreFresh, docsHtmlPath, sourcesHash } from './docs-build.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/errors.js';
 import { loadDocument, type ApiName } from './openapi.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];

@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from './errors.js';
-import { JsonSyntaxError, scanJson, type Span } from './json-spans.js';
+import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from '../core/errors.js';
+import { JsonSyntaxError, scanJson, type Span } from '../core/json-spans.js';
 import { scanBodyForNul } from './nul-characters.js';
 
 const RAW_ELEMENTS = Symbol('raw array elements');

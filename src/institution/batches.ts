@@ -4,12 +4,12 @@ import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/schema/index.js';
-import { ApiError, BatchTooLarge } from '../http/errors.js';
-import { withoutWhitespace } from '../http/json-spans.js';
+import { ApiError, BatchTooLarge } from '../core/errors.js';
+import { withoutWhitespace } from '../core/json-spans.js';
 import type { RawElements } from '../http/raw-body.js';
 import { enqueue, type TaskName } from '../jobs/enqueue.js';
 import { packBlocks } from './item-blocks.js';
-import { findUnstorableText, mayHoldUnstorableText } from './storable-values.js';
+import { findUnstorableText, mayHoldUnstorableText } from '../core/storable-values.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';

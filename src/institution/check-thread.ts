@@ -3,7 +3,7 @@ import type { BlockEncoding } from '../db/schema/index.js';
 import { itemSchemaCheck } from './installment-schema.js';
 import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
 import { blockText } from './item-blocks.js';
-import { mayHoldUnstorableText } from './storable-values.js';
+import { mayHoldUnstorableText } from '../core/storable-values.js';
 
 /** One chunk of an installment batch to check: its stored blocks, in order. */
 export interface CheckRequest {

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { rawTransaction } from '../db/raw-transaction.js';
 import { batches } from '../db/schema/index.js';
-import { localDate } from '../local-date.js';
+import { localDate } from '../core/local-date.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import type { Batch } from './batches.js';
 import { contractOf } from './contracts.js';

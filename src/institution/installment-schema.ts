@@ -1,9 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { readablePath } from '../http/errors.js';
+import { readablePath } from '../core/errors.js';
 import { loadDocument } from '../http/openapi.js';
 import type { ItemError } from './batches.js';
-import { findUnstorableText } from './storable-values.js';
+import { findUnstorableText } from '../core/storable-values.js';
 
 /**
  * The items of `POST /v1/parcela` are not parsed by the API (see `rawArrayBody`): each is checked

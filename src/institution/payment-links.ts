@@ -4,7 +4,7 @@ import type { components } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
 import { installments, paymentLinks } from '../db/schema/index.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import { assertPayable, type Installment } from './installment-payments.js';
 
 type PaymentLinkRequest = components['schemas']['PaymentLinkRequest'];

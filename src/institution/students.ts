@@ -4,8 +4,8 @@ import type { AppContext } from '../context.js';
 import { students } from '../db/schema/index.js';
 import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import { readItems, type ItemError } from './batches.js';
-import { isValidCpf } from './documents.js';
-import { storableDate } from './storable-values.js';
+import { isValidCpf } from '../core/documents.js';
+import { storableDate } from '../core/storable-values.js';
 
 export type Student = components['schemas']['Student'];
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
 import type { AppContext } from '../context.js';
-import { parseDateTime } from '../dates.js';
+import { parseDateTime } from '../core/dates.js';
 import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { campaignCourses, campaigns } from '../db/schema/index.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { courseClasses, courses, microAreaGroups } from '../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../http/paging.js';
+import { pagingOf, type Page, type PageRequest } from '../core/paging.js';
 import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue-views.js';
 import { getPartnerSettings, minimumCoursePriceInCents } from './partner-settings.js';
 import { ruleError } from './rule-error.js';

@@ -1,5 +1,5 @@
 import type { PaymentPage } from '../institution/payment-page.js';
-import { parseCents } from '../money.js';
+import { parseCents } from '../core/money.js';
 import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from './html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';

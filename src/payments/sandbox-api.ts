@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { ValidationFailed } from '../http/errors.js';
+import { ValidationFailed } from '../core/errors.js';
 import { paymentProvider } from './default-provider.js';
 import { ChargeNotFound } from './errors.js';
 import type { Charge } from './provider.js';

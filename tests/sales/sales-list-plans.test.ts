@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageRequest } from '../../src/http/paging.js';
+import { pageRequest } from '../../src/core/paging.js';
 import { salesListWhere, salesPageQuery } from '../../src/partner/sales/list.js';
 import { parseSalesFilters } from '../../src/partner/sales/list-filters.js';
 import { createTestContext, type TestContext } from '../support/context.js';

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { createDatabase } from '../../src/db/client.js';

@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { createLogger } from '../../http/logging.js';

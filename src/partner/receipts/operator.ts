@@ -2,8 +2,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { partnerCommissions, partners, receiptInstallments, receiptPayments, receipts, receiptTransfers, sales } from '../../db/schema/index.js';
-import { isCalendarDate } from '../../dates.js';
-import { ApiError } from '../../http/errors.js';
+import { isCalendarDate } from '../../core/dates.js';
+import { ApiError } from '../../core/errors.js';
 import { recordPayment } from './ledger.js';
 import { BadLedgerDate, CommissionOutOfRange, InstallmentAlreadyPaid, InstallmentNotFound, NoTransferDue, ReceiptCancelled, ReceiptNotFound } from './receipts.rules.js';
 

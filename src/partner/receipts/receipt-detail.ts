@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
-import { localDate } from '../../local-date.js';
+import { localDate } from '../../core/local-date.js';
 import { loadSaleProducts } from '../sales/sql.js';
 import { installmentLines } from './ledger.sql.js';
 import { RECEIPT_COLUMNS, receiptsFrom, type ReceiptRow } from './receipts-list.js';

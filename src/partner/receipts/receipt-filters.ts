@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/partner.js';
-import { ValidationFailed } from '../../http/errors.js';
+import { ValidationFailed } from '../../core/errors.js';
 import { nameKeyOf } from '../sales/sale-flow.js';
 import { likeLiteral } from '../sales/list-filters.js';
 import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';

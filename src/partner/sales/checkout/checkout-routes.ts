@@ -1,6 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../../context.js';
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../core/errors.js';
 import { HOSTED_PAGE_HEADERS } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/installment-page.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';

@@ -1,4 +1,4 @@
-import { datePart } from '../local-date.js';
+import { datePart } from './local-date.js';
 
 /**
  * Values an item may carry that JSON and the contract's formats accept but PostgreSQL cannot store.
