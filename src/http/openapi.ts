@@ -4,7 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../config.js';
 import { DATE_FORMATS } from '../core/dates.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from '../core/errors.js';
-import { bundleSplitDocument } from './openapi-bundle.js';
+import { bundleSplitDocument } from '../contract/openapi-bundle.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { BlockEncoding } from '../db/schema/index.js';
-import { itemSchemaCheck } from './installment-schema.js';
+import { itemSchemaCheck } from '../contract/item-schema.js';
 import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
 import { blockText } from './item-blocks.js';
 import { mayHoldUnstorableText } from '../core/storable-values.js';
