@@ -18,7 +18,7 @@ import path from 'node:path';
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
-import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/installment-items.js';
 import { createInstitution } from '../src/tenants/tenants.js';

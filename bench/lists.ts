@@ -17,7 +17,7 @@ import { count } from 'drizzle-orm';
 import { loadConfig, projectRoot } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { installments } from '../src/db/schema/index.js';
 import { encodeContinuation } from '../src/core/continuation.js';

@@ -22,7 +22,7 @@ import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { webhookConfigurations } from '../src/db/schema/index.js';
 import { createLogger } from '../src/http/logging.js';

@@ -13,7 +13,7 @@ import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
 import { applyDueSchedules } from './partner/schedules.js';
-import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
+import { seedDemoTenants, type DemoKeys } from './dev/demo-tenants.js';
 
 export interface ServiceOptions {
   config: Config;

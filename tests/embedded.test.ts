@@ -4,7 +4,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/ports.js';
-import { ensureDatabase, locateBinaries, reachableByOthers, relocateBinaries, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, locateBinaries, reachableByOthers, relocateBinaries, startEmbedded } from '../src/dev/embedded-postgres.js';
 
 const asRoot = process.getuid?.() === 0;
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { ensureDatabase, startEmbedded, type EmbeddedServer } from './embedded.js';
+import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../dev/embedded-postgres.js';
 
 export interface DatabaseServer {
   url: string;

@@ -11,7 +11,7 @@ import { projectRoot } from '../../src/config.js';
 import { listOperations, type ApiName, type OpenApiDocument } from '../../src/http/openapi.js';
 import { institutionRoutes } from '../../src/institution/routes.js';
 import { partnerRoutes } from '../../src/partner/routes.js';
-import { seedDemoTenants } from '../../src/tenants/demo.js';
+import { seedDemoTenants } from '../../src/dev/demo-tenants.js';
 import { validRequest } from '../hostile/valid-request.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 

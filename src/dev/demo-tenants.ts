@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import { createInstitution, createPartner, hasAnyTenant } from './tenants.js';
+import { createInstitution, createPartner, hasAnyTenant } from '../tenants/tenants.js';
 
 export interface DemoKeys {
   institution: { id: string; apikey: string };
