@@ -7,7 +7,7 @@ import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/sch
 import { ApiError, BatchTooLarge } from '../core/errors.js';
 import { withoutWhitespace } from '../core/json-spans.js';
 import type { RawElements } from '../http/raw-body.js';
-import { enqueue, type TaskName } from '../jobs/enqueue.js';
+import { enqueue, type TaskName } from '../queue/enqueue.js';
 import { packBlocks } from './item-blocks.js';
 import { findUnstorableText, mayHoldUnstorableText } from '../core/storable-values.js';
 

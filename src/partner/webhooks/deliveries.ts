@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
-import { enqueueMany } from '../../jobs/enqueue.js';
+import { enqueueMany } from '../../queue/enqueue.js';
 import { findConfiguration } from './configurations.js';
 import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';
 import { attemptJobKey } from './fan-out.js';

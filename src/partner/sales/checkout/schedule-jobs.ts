@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
-import { enqueue } from '../../../jobs/enqueue.js';
+import { enqueue } from '../../../queue/enqueue.js';
 import type { Charge } from '../../../payments/provider.js';
 import { CART_IDLE_MS } from './cart-abandonment.rules.js';
 
