@@ -20,7 +20,7 @@ import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
-import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/installment-items.js';
+import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/ingest/installment-items.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { cpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchInstallment } from './fixtures.js';

@@ -2,7 +2,7 @@ import type { Runner } from 'graphile-worker';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
-import { processInstallmentBatch } from '../src/institution/installment-ingest.js';
+import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
 import { startWorker, stopWorker } from '../src/jobs/worker.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { installment, submit } from './support/installments.js';

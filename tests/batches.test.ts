@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processInstallmentBatch } from '../src/institution/installment-ingest.js';
+import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { installment, submit, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractCommands } from '../src/cli/commands/contracts.js';
-import { processInstallmentBatch } from '../src/institution/installment-ingest.js';
+import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { installment, listAll, submit, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';

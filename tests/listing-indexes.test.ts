@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originalsFilters, type OriginalsQuery } from '../src/institution/original-filters.js';
-import { originalsPage } from '../src/institution/originals.js';
+import { originalsFilters, type OriginalsQuery } from '../src/institution/listings/original-filters.js';
+import { originalsPage } from '../src/institution/listings/originals.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentLink } from '../src/institution/payment-links.js';
-import { startPayment } from '../src/institution/payment-page.js';
+import { createPaymentLink } from '../src/institution/payments/payment-links.js';
+import { startPayment } from '../src/institution/payments/payment-page.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';

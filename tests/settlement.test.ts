@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, bestOnTimeValueCents, PaymentTooSmall, quote, type Debt } from '../src/institution/settlement.js';
+import { allocate, bestOnTimeValueCents, PaymentTooSmall, quote, type Debt } from '../src/institution/payments/late-charges.js';
 import { formatCents, mulDivRound, parseCents } from '../src/core/money.js';
 
 const debt = (overrides: Partial<Debt> = {}): Debt => ({

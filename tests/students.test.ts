@@ -2,8 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches, batchItemErrors, students } from '../src/db/schema/index.js';
-import { findBatch } from '../src/institution/batches.js';
-import { processStudentBatch } from '../src/institution/students.js';
+import { findBatch } from '../src/institution/intake/batches.js';
+import { processStudentBatch } from '../src/institution/ingest/student-ingest.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 

@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { readablePath } from '../core/errors.js';
 import { loadDocument } from '../http/openapi.js';
-import type { ItemError } from '../institution/batches.js';
+import type { ItemError } from '../institution/intake/batches.js';
 import { findUnstorableText } from '../core/storable-values.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { settleInstallmentCharge } from '../institution/installment-payments.js';
+import { settleInstallmentCharge } from '../institution/payments/charge-listener.js';
 import { confirmSaleCharge, saleInvoiceExpired } from '../partner/sales/checkout/sale-charges.js';
 import type { PaymentProvider } from './provider.js';
 import { createSandboxProvider } from './sandbox.js';

@@ -1,4 +1,4 @@
-import type { PaymentPage } from '../institution/payment-page.js';
+import type { PaymentPage } from '../institution/payments/payment-page.js';
 import { parseCents } from '../core/money.js';
 import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from './html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { toApiError } from '../http/error-handler.js';
 import { redactText } from '../http/log-redaction.js';
 import { isReadablePath } from '../http/request-path.js';
-import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payment-page.js';
+import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payments/payment-page.js';
 import { HOSTED_PAGE_HEADERS } from './html.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from './provider.js';

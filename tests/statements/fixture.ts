@@ -1,6 +1,6 @@
 import { contractCommands } from '../../src/cli/commands/contracts.js';
 import { paymentProvider } from '../../src/payments/default-provider.js';
-import { startPayment } from '../../src/institution/payment-page.js';
+import { startPayment } from '../../src/institution/payments/payment-page.js';
 import type { TestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess, type Submission } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';

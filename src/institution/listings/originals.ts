@@ -1,11 +1,11 @@
 import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../generated/institution.js';
-import type { AppContext } from '../context.js';
-import { installments, institutions, students } from '../db/schema/index.js';
-import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../core/continuation.js';
-import { localDate } from '../core/local-date.js';
-import { stableId } from '../core/stable-id.js';
-import { AGREEMENT_TYPE } from './installment-rules.js';
+import type { AppContext } from '../../context.js';
+import { installments, institutions, students } from '../../db/schema/index.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import { localDate } from '../../core/local-date.js';
+import { stableId } from '../../core/stable-id.js';
+import { AGREEMENT_TYPE } from '../vocabularies.js';
 import { AGREEMENT_STATUS, daysLate, originalsFilters, type OriginalsQuery } from './original-filters.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];

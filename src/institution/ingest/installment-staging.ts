@@ -1,8 +1,8 @@
 import type { TransactionSql } from 'postgres';
-import { copyInto, copyText, copyValue } from '../db/copy.js';
-import type { ItemError } from './batches.js';
+import { copyInto, copyText, copyValue } from '../../db/copy.js';
+import type { ItemError } from '../intake/batches.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
-import type { SchemaCheck } from '../contract/item-schema.js';
+import type { SchemaCheck } from '../../contract/item-schema.js';
 
 /**
  * A chunk of an installment batch is checked by the worker (the contract's schema, then the item

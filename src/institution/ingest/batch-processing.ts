@@ -1,8 +1,8 @@
 import type { TransactionSql } from 'postgres';
-import type { AppContext } from '../context.js';
-import type { Database } from '../db/client.js';
-import { rawTransaction } from '../db/raw-transaction.js';
-import { findBatch, finishBatch, recordChunk, type Batch, type ItemError } from './batches.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { rawTransaction } from '../../db/raw-transaction.js';
+import { findBatch, finishBatch, recordChunk, type Batch, type ItemError } from '../intake/batches.js';
 
 /** How one kind of batch turns a chunk of raw items into records. */
 export interface ChunkProcessor<Prepared = void> {

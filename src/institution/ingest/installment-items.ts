@@ -1,11 +1,11 @@
 import type { components } from '../../generated/institution.js';
-import { formatCents, parseCents } from '../core/money.js';
-import type { ItemError } from './batches.js';
-import { isValidCnpj, isValidCpf } from '../core/documents.js';
-import { settleAtInstitution, type IesState } from './ies-settlement.js';
-import { DOCUMENT_TYPES, IES_SETTLEMENTS, INSTALLMENT_TYPES, type IesSettlement } from './installment-rules.js';
-import { bestOnTimeValueCents, type OnTimeDiscount } from './settlement.js';
-import { storableDate } from '../core/storable-values.js';
+import { formatCents, parseCents } from '../../core/money.js';
+import type { ItemError } from '../intake/batches.js';
+import { isValidCnpj, isValidCpf } from '../../core/documents.js';
+import { settleAtInstitution, type IesState } from './ies-settlement-status.js';
+import { DOCUMENT_TYPES, IES_SETTLEMENTS, INSTALLMENT_TYPES, type IesSettlement } from '../vocabularies.js';
+import { bestOnTimeValueCents, type OnTimeDiscount } from '../payments/late-charges.js';
+import { storableDate } from '../../core/storable-values.js';
 
 export type InstallmentSubmission = components['schemas']['InstallmentSubmission'];
 

@@ -1,15 +1,15 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { RequestHandler } from 'express';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../db/schema/index.js';
-import { ApiError, BatchTooLarge } from '../core/errors.js';
-import { withoutWhitespace } from '../core/json-spans.js';
-import type { RawElements } from '../http/raw-body.js';
-import { enqueue, type TaskName } from '../queue/enqueue.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/schema/index.js';
+import { ApiError, BatchTooLarge } from '../../core/errors.js';
+import { withoutWhitespace } from '../../core/json-spans.js';
+import type { RawElements } from '../../http/raw-body.js';
+import { enqueue, type TaskName } from '../../queue/enqueue.js';
 import { packBlocks } from './item-blocks.js';
-import { findUnstorableText, mayHoldUnstorableText } from '../core/storable-values.js';
+import { findUnstorableText, mayHoldUnstorableText } from '../../core/storable-values.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';

@@ -1,9 +1,9 @@
 import { and, eq, gte, inArray, lte, sql, type Column, type SQL } from 'drizzle-orm';
 import type { operations } from '../../generated/institution.js';
-import { installments } from '../db/schema/index.js';
-import { ApiError, ValidationFailed } from '../core/errors.js';
-import { parseLocalDateTime } from '../core/dates.js';
-import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from './installment-rules.js';
+import { installments } from '../../db/schema/index.js';
+import { ApiError, ValidationFailed } from '../../core/errors.js';
+import { parseLocalDateTime } from '../../core/dates.js';
+import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';
 
 export type OriginalsQuery = NonNullable<operations['listOriginalInstallments']['parameters']['query']>;
 

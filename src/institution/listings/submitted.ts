@@ -1,10 +1,10 @@
 import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzle-orm';
 import type { components, operations } from '../../generated/institution.js';
-import type { AppContext } from '../context.js';
-import { batches, installmentSubmissions as s } from '../db/schema/index.js';
-import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../core/continuation.js';
-import { addDays, startOfLocalDay } from '../core/local-date.js';
-import { readItemsAt } from './item-blocks.js';
+import type { AppContext } from '../../context.js';
+import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import { addDays, startOfLocalDay } from '../../core/local-date.js';
+import { readItemsAt } from '../intake/item-blocks.js';
 import { InvertedDateRange } from './original-filters.js';
 
 type SubmittedQuery = NonNullable<operations['listSubmittedInstallments']['parameters']['query']>;

@@ -1,7 +1,7 @@
-import { ApiError } from '../core/errors.js';
-import { addDays, daysBetween } from '../core/local-date.js';
-import { mulDivRound, percentFraction } from '../core/money.js';
-import { DAYS_PER_MONTH, LATE_FINE_PERCENT, LATE_INTEREST_PERCENT_PER_MONTH } from './installment-rules.js';
+import { ApiError } from '../../core/errors.js';
+import { addDays, daysBetween } from '../../core/local-date.js';
+import { mulDivRound, percentFraction } from '../../core/money.js';
+import { DAYS_PER_MONTH, LATE_FINE_PERCENT, LATE_INTEREST_PERCENT_PER_MONTH } from '../vocabularies.js';
 
 /** An on-time discount as submitted: `percentual` off when paid `dias_desconto` days before the due date or earlier. */
 export interface OnTimeDiscount {

@@ -1,8 +1,8 @@
 import type { components } from '../../generated/institution.js';
-import { formatCents, parseCents } from '../core/money.js';
-import type { ItemError } from './batches.js';
-import type { IesSettlement } from './installment-rules.js';
-import { storableDate } from '../core/storable-values.js';
+import { formatCents, parseCents } from '../../core/money.js';
+import type { ItemError } from '../intake/batches.js';
+import type { IesSettlement } from '../vocabularies.js';
+import { storableDate } from '../../core/storable-values.js';
 
 type Settlement = components['schemas']['InstallmentSettlement'];
 

@@ -1,16 +1,16 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.js';
-import type { Database } from '../db/client.js';
-import { rawTransaction } from '../db/raw-transaction.js';
-import { batches } from '../db/schema/index.js';
-import { localDate } from '../core/local-date.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { rawTransaction } from '../../db/raw-transaction.js';
+import { batches } from '../../db/schema/index.js';
+import { localDate } from '../../core/local-date.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import type { Batch } from './batches.js';
-import { contractOf } from './contracts.js';
-import { checkThread } from './checker.js';
+import type { Batch } from '../intake/batches.js';
+import { contractOf } from '../contracts.js';
+import { checkThread } from './chunk-checker.js';
 import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
 import { writeSubmissions, type StagedChunk } from './installment-staging.js';
-import { readBlocks } from './item-blocks.js';
+import { readBlocks } from '../intake/item-blocks.js';
 
 /**
  * Items applied per transaction (a COPY of the rows of new keys, an upsert of the others, a COPY of

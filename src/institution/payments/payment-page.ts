@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { components } from '../../generated/institution.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { installments, institutions, paymentLinks } from '../db/schema/index.js';
-import { ApiError } from '../core/errors.js';
-import { localDate } from '../core/local-date.js';
-import { paymentProvider } from '../payments/default-provider.js';
-import type { CardInput, Charge, PaymentMethod } from '../payments/provider.js';
-import { assertPayable, debtOf, type Installment } from './installment-payments.js';
-import { findOriginalInstallment } from './originals.js';
-import { quote, type Quote } from './settlement.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
+import { ApiError } from '../../core/errors.js';
+import { localDate } from '../../core/local-date.js';
+import { paymentProvider } from '../../payments/default-provider.js';
+import type { CardInput, Charge, PaymentMethod } from '../../payments/provider.js';
+import { assertPayable, debtOf, type Installment } from './charge-listener.js';
+import { findOriginalInstallment } from '../listings/originals.js';
+import { quote, type Quote } from './late-charges.js';
 
 export class PaymentLinkNotFound extends ApiError {
   constructor() {

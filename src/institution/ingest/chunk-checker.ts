@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CheckReply, CheckRequest } from './check-thread.js';
+import type { CheckReply, CheckRequest } from './chunk-check-thread.js';
 import { unpackChunk, type StagedChunk } from './installment-staging.js';
 
 type Pending = { resolve: (chunk: StagedChunk) => void; reject: (error: Error) => void };
@@ -27,7 +27,7 @@ class CheckThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = startThread('./check-thread');
+    const worker = startThread('./chunk-check-thread');
     worker.on('message', (reply: CheckReply) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -55,7 +55,7 @@ class CheckThread {
  */
 function startThread(module: string): Worker {
   if (import.meta.url.endsWith('.js')) return new Worker(new URL(`${module}.js`, import.meta.url));
-  return new Worker(new URL('../dev/thread-entry.mjs', import.meta.url), { workerData: { module: new URL(`${module}.ts`, import.meta.url).href } });
+  return new Worker(new URL('../../dev/thread-entry.mjs', import.meta.url), { workerData: { module: new URL(`${module}.ts`, import.meta.url).href } });
 }
 
 /** The process's checking thread, started on first use. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.js';
+import type { Queryable } from '../../db/client.js';
 
 /** The last failed attempt at processing a batch, while its job waits to be retried. */
 export interface FailedAttempt {

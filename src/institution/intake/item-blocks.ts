@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.js';
-import type { RawElements } from '../http/raw-body.js';
-import { batchItemBlocks, type BlockEncoding } from '../db/schema/index.js';
+import type { Queryable } from '../../db/client.js';
+import type { RawElements } from '../../http/raw-body.js';
+import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */
 export const BLOCK_SIZE = 500;
