@@ -12,7 +12,7 @@ import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
-import { applyDueSchedules } from './partner/schedules.js';
+import { applyDueSchedules } from './partner/catalogue/schedules.js';
 import { seedDemoTenants, type DemoKeys } from './dev/demo-tenants.js';
 
 export interface ServiceOptions {

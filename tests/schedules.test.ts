@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
-import { applyDueSchedules } from '../src/partner/schedules.js';
+import { applyDueSchedules } from '../src/partner/catalogue/schedules.js';
 import { startService } from '../src/service.js';
 import { givenCampaign } from './support/campaigns.js';
 import { givenClass, givenCourse, jobWithKey, makeDue, postpone } from './support/catalogue.js';

@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/client.js';
 import { campaigns, saleItems, sales } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate, startOfLocalDay } from '../../core/local-date.js';
-import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
+import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
 import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
 import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
 import { loadSaleProducts } from './sql.js';

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/partner.js';
-import type { campaignCourses, courseClasses, courses } from '../db/schema/index.js';
+import type { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
 
 type CourseClass = components['schemas']['CourseClass'];
 type CourseFields = components['schemas']['CourseFields'];

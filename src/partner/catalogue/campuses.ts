@@ -1,11 +1,11 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { campuses } from '../db/schema/index.js';
-import { ApiError } from '../core/errors.js';
-import { pagingOf, type Page, type PageRequest } from '../core/paging.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { campuses } from '../../db/schema/index.js';
+import { ApiError } from '../../core/errors.js';
+import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 
 type Campus = components['schemas']['Campus'];
 type CampusInput = components['schemas']['CampusInput'];

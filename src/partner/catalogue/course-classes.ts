@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { courseClasses } from '../db/schema/index.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { courseClasses } from '../../db/schema/index.js';
 import { campusBelongsTo } from './campuses.js';
-import { toCourseClass, type CourseClassRow } from './catalogue-views.js';
+import { toCourseClass, type CourseClassRow } from './catalogue.views.js';
 import {
   checkCampusSent,
   checkExpiry,
@@ -16,9 +16,9 @@ import {
   ClassCampusNotFound,
   ClassCourseNotFound,
   ClassDuplicateSku,
-} from './course-class-rules.js';
+} from './course-class.rules.js';
 import { findCourse } from './courses.js';
-import { getPartnerSettings } from './partner-settings.js';
+import { getPartnerSettings } from '../partner-settings.js';
 import { scheduleAt } from './schedules.js';
 
 type CourseClass = components['schemas']['CourseClass'];

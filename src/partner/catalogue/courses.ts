@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { courseClasses, courses, microAreaGroups } from '../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../core/paging.js';
-import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue-views.js';
-import { getPartnerSettings, minimumCoursePriceInCents } from './partner-settings.js';
-import { ruleError } from './rule-error.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue.views.js';
+import { getPartnerSettings, minimumCoursePriceInCents } from '../partner-settings.js';
+import { ruleError } from '../rule-error.js';
 
 type Course = components['schemas']['Course'];
 type CourseInput = components['schemas']['CourseInput'];

@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
-import type { AppContext } from '../context.js';
-import { parseDateTime } from '../core/dates.js';
-import type { Queryable } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { campaignCourses, campaigns } from '../db/schema/index.js';
+import type { AppContext } from '../../context.js';
+import { parseDateTime } from '../../core/dates.js';
+import type { Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { campaignCourses, campaigns } from '../../db/schema/index.js';
 import { loadCampaignCourses, resolveCourseSelection, type SelectedCourse } from './campaign-courses.js';
-import { findCampaign, slugOf, toCampaign, type CampaignRow } from './campaign-views.js';
-import { ruleError } from './rule-error.js';
-import { scheduleAt } from './schedules.js';
+import { findCampaign, slugOf, toCampaign, type CampaignRow } from './campaign.views.js';
+import { ruleError } from '../rule-error.js';
+import { scheduleAt } from '../catalogue/schedules.js';
 
 type Campaign = components['schemas']['Campaign'];
 type CampaignInput = components['schemas']['CampaignInput'];

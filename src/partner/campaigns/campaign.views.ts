@@ -1,9 +1,9 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../generated/partner.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/client.js';
-import { campaigns } from '../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../core/paging.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { campaigns } from '../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { loadCampaignCourses, toCampaignCourses, type SelectedCourse } from './campaign-courses.js';
 
 type Campaign = components['schemas']['Campaign'];

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.js';
-import { campaigns, courseClasses } from '../db/schema/index.js';
-import { enqueue } from '../queue/enqueue.js';
+import type { Queryable } from '../../db/client.js';
+import { campaigns, courseClasses } from '../../db/schema/index.js';
+import { enqueue } from '../../queue/enqueue.js';
 
 /** The timed changes of the catalogue (spec, "Shown moves"). */
 export type ScheduleKind = 'campaign-start' | 'campaign-end' | 'class-expiry';
