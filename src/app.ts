@@ -14,7 +14,7 @@ import { partnerRoutes } from './partner/routes.js';
 import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
 import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
-import { paymentPages } from './payments/pages.js';
+import { paymentPages } from './institution/payments/page-routes.js';
 import { sandboxApi } from './payments/sandbox-api.js';
 
 export interface AppOptions {

@@ -1,12 +1,12 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import type { AppContext } from '../context.js';
-import { toApiError } from '../http/error-handler.js';
-import { redactText } from '../http/log-redaction.js';
-import { isReadablePath } from '../http/request-path.js';
-import { openPaymentPage, simulateOnPage, startPayment } from '../institution/payments/payment-page.js';
-import { HOSTED_PAGE_HEADERS } from './html.js';
+import type { AppContext } from '../../context.js';
+import { toApiError } from '../../http/error-handler.js';
+import { redactText } from '../../http/log-redaction.js';
+import { isReadablePath } from '../../http/request-path.js';
+import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
+import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
 import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
-import type { CardInput, Charge } from './provider.js';
+import type { CardInput, Charge } from '../../payments/provider.js';
 
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
 

@@ -1,8 +1,8 @@
-import type { PaymentPage } from '../institution/payments/payment-page.js';
-import { parseCents } from '../core/money.js';
-import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from './html.js';
-import { MAX_CARD_INSTALLMENTS, type Charge } from './provider.js';
-import { SANDBOX_CARDS } from './sandbox-cards.js';
+import type { PaymentPage } from './payment-page.js';
+import { parseCents } from '../../core/money.js';
+import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from '../../payments/html.js';
+import { MAX_CARD_INSTALLMENTS, type Charge } from '../../payments/provider.js';
+import { SANDBOX_CARDS } from '../../payments/sandbox-cards.js';
 
 const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => i + 1);
 
