@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { ValidationFailed } from '../core/errors.js';
-import { paymentProvider } from './default-provider.js';
+import { paymentProvider } from '../payment-wiring.js';
 import { ChargeNotFound } from './errors.js';
 import type { Charge } from './provider.js';
 

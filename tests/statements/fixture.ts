@@ -1,5 +1,5 @@
 import { contractCommands } from '../../src/cli/commands/contracts.js';
-import { paymentProvider } from '../../src/payments/default-provider.js';
+import { paymentProvider } from '../../src/payment-wiring.js';
 import { startPayment } from '../../src/institution/payments/payment-page.js';
 import type { TestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess, type Submission } from '../support/installments.js';

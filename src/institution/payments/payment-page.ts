@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
-import { paymentProvider } from '../../payments/default-provider.js';
+import { paymentProvider } from '../../payment-wiring.js';
 import type { CardInput, Charge, PaymentMethod } from '../../payments/provider.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
 import { findOriginalInstallment } from '../listings/originals.js';

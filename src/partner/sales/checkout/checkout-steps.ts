@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
+import { paymentProvider } from '../../../payment-wiring.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../event-payloads.js';
 import { offeredMethods } from '../events.js';

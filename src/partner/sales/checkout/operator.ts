@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
+import { paymentProvider } from '../../../payment-wiring.js';
 import { recordReversal } from '../../receipts/ledger.js';
 import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
+import { paymentProvider } from '../../../payment-wiring.js';
 import { cartAbandoned, expireSale } from '../sale-flow.js';
 import { canTransition } from '../sale-states.js';
 import { lockSale } from '../sql.js';

@@ -1,8 +1,8 @@
-import type { AppContext } from '../context.js';
-import { settleInstallmentCharge } from '../institution/payments/charge-listener.js';
-import { confirmSaleCharge, saleInvoiceExpired } from '../partner/sales/checkout/sale-charges.js';
-import type { PaymentProvider } from './provider.js';
-import { createSandboxProvider } from './sandbox.js';
+import type { AppContext } from './context.js';
+import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
+import { confirmSaleCharge, saleInvoiceExpired } from './partner/sales/checkout/sale-charges.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { createSandboxProvider } from './payments/sandbox.js';
 
 /**
  * The provider of this deployment with the listeners of every kind of charge. Only the sandbox
