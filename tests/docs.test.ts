@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { docsAreFresh } from '../src/http/docs-build.js';
-import { loadDocument } from '../src/http/openapi.js';
+import { loadDocument } from '../src/contract/documents.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 describe('docs and raw documents', () => {

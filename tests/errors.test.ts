@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/http/error-handler.js';
 import { RouteNotFound } from '../src/core/errors.js';
 import { createLogger, httpLogger } from '../src/http/logging.js';
-import { mountApi, type OpenApiDocument } from '../src/http/openapi.js';
+import { type OpenApiDocument } from '../src/contract/documents.js';
+import { mountApi } from '../src/http/openapi.js';
 import { createTestContext, type TestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 

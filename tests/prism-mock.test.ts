@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/config.js';
-import { loadDocument, type OpenApiDocument } from '../src/http/openapi.js';
+import { loadDocument, type OpenApiDocument } from '../src/contract/documents.js';
 import { freePort } from './support/ports.js';
 
 

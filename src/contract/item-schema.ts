@@ -1,8 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { readablePath } from '../core/errors.js';
-import { loadDocument } from '../http/openapi.js';
-import type { ItemError } from '../institution/intake/batches.js';
+import { loadDocument } from './documents.js';
+import type { ItemError } from '../core/item-error.js';
 import { findUnstorableText } from '../core/storable-values.js';
 
 /**

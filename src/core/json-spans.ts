@@ -240,3 +240,9 @@ export function withoutWhitespace(body: Buffer, span: Span): Buffer {
   }
   return out.subarray(0, n);
 }
+
+/** The elements of a JSON array, as their bytes in the request. */
+export interface RawElements {
+  body: Buffer;
+  spans: Span[];
+}

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import YAML from 'yaml';
 import { buildDocs, canBuildDocs, docsAreFresh, docsHtmlPath, sourcesHash } from './docs-build.js';
 import { ApiError } from '../core/errors.js';
-import { loadDocument, type ApiName } from './openapi.js';
+import { loadDocument, type ApiName } from '../contract/documents.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];
 

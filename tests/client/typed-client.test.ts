@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { projectRoot } from '../../src/config.js';
-import { listOperations, type ApiName, type OpenApiDocument } from '../../src/http/openapi.js';
+import { listOperations, type ApiName, type OpenApiDocument } from '../../src/contract/documents.js';
 import { institutionRoutes } from '../../src/institution/routes.js';
 import { partnerRoutes } from '../../src/partner/routes.js';
 import { seedDemoTenants } from '../../src/dev/demo-tenants.js';

@@ -1,4 +1,4 @@
-import type { ApiName } from '../../src/http/openapi.js';
+import type { ApiName } from '../../src/contract/documents.js';
 import { bodyOf } from './harness.js';
 import type { Mutation, WireRequest } from './mutations.js';
 

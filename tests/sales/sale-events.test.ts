@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/db/errors.js';
-import { documentPath } from '../../src/http/openapi.js';
+import { documentPath } from '../../src/contract/documents.js';
 import { brasiliaWithZ, buildEventPayload, type EventFacts, type SaleEventName } from '../../src/partner/sales/event-payloads.js';
 import * as flow from '../../src/partner/sales/sale-flow.js';
 import { canTransition, SALE_STATES, transition } from '../../src/partner/sales/sale-states.js';

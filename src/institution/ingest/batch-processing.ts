@@ -2,7 +2,8 @@ import type { TransactionSql } from 'postgres';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
-import { findBatch, finishBatch, recordChunk, type Batch, type ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
+import { findBatch, finishBatch, recordChunk, type Batch } from '../intake/batches.js';
 
 /** How one kind of batch turns a chunk of raw items into records. */
 export interface ChunkProcessor<Prepared = void> {

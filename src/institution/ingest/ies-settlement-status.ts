@@ -1,6 +1,6 @@
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import { formatCents, parseCents } from '../../core/money.js';
-import type { ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
 import type { IesSettlement } from '../vocabularies.js';
 import { storableDate } from '../../core/storable-values.js';
 

@@ -1,6 +1,6 @@
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import { formatCents, parseCents } from '../../core/money.js';
-import type { ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
 import { isValidCnpj, isValidCpf } from '../../core/documents.js';
 import { settleAtInstitution, type IesState } from './ies-settlement-status.js';
 import { DOCUMENT_TYPES, IES_SETTLEMENTS, INSTALLMENT_TYPES, type IesSettlement } from '../vocabularies.js';

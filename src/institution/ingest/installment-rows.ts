@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { TransactionSql } from 'postgres';
 import type { Database } from '../../db/client.js';
 import { copyInto, copyText } from '../../db/copy.js';
-import type { Batch, ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
+import type { Batch } from '../intake/batches.js';
 import { ROW_COLUMNS, type StagedRow } from './installment-staging.js';
 
 /** What a chunk's rows are written under: their batch, the institution's product, the instant. */

@@ -1,6 +1,6 @@
 import type { TransactionSql } from 'postgres';
 import { copyInto, copyText, copyValue } from '../../db/copy.js';
-import type { ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
 import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
 import type { SchemaCheck } from '../../contract/item-schema.js';
 

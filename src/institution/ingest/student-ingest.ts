@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { students } from '../../db/schema/index.js';
 import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import { readItems, type ItemError } from '../intake/batches.js';
+import type { ItemError } from '../../core/item-error.js';
+import { readItems } from '../intake/batches.js';
 import { isValidCpf } from '../../core/documents.js';
 import { storableDate } from '../../core/storable-values.js';
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, or, type SQL } from 'drizzle-orm';
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { batchItemErrors } from '../../db/schema/index.js';
 import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';

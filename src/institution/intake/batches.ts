@@ -6,8 +6,9 @@ import type { Queryable } from '../../db/client.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/schema/index.js';
 import { ApiError, BatchTooLarge } from '../../core/errors.js';
 import { withoutWhitespace } from '../../core/json-spans.js';
-import type { RawElements } from '../../http/raw-body.js';
+import type { RawElements } from '../../core/json-spans.js';
 import { enqueue, type TaskName } from '../../queue/enqueue.js';
+import type { ItemError } from '../../core/item-error.js';
 import { packBlocks } from './item-blocks.js';
 import { findUnstorableText, mayHoldUnstorableText } from '../../core/storable-values.js';
 
@@ -171,12 +172,6 @@ export async function readItems(db: Queryable, batchId: string, from: number, to
     .from(batchItems)
     .where(and(eq(batchItems.batchId, batchId), gte(batchItems.index, from), lt(batchItems.index, to)))
     .orderBy(asc(batchItems.index));
-}
-
-export interface ItemError {
-  index: number;
-  field: string;
-  message: string;
 }
 
 /** Records item errors and the progress of one chunk; safe to repeat when a chunk is redone. */

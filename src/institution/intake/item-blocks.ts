@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import type { RawElements } from '../../http/raw-body.js';
+import type { RawElements } from '../../core/json-spans.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */

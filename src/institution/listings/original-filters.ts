@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lte, sql, type Column, type SQL } from 'drizzle-orm';
-import type { operations } from '../../generated/institution.js';
+import type { operations } from '../../../generated/institution.js';
 import { installments } from '../../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { parseLocalDateTime } from '../../core/dates.js';

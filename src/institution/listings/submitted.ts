@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzle-orm';
-import type { components, operations } from '../../generated/institution.js';
+import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
 import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';

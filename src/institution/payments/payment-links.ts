@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { installments, paymentLinks } from '../../db/schema/index.js';

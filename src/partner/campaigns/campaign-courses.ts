@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { components } from '../../generated/partner.js';
+import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
 import { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
 import { toCampaignCourse, type CourseClassRow, type CourseRow } from '../catalogue/catalogue.views.js';

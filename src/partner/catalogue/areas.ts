@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { macroAreas, microAreaGroups } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
-import type { components } from '../../generated/partner.js';
+import type { components } from '../../../generated/partner.js';
 
 type MicroAreaGroup = components['schemas']['MicroAreaGroup'];
 type MacroArea = components['schemas']['MacroArea'];

@@ -1,4 +1,4 @@
-import type { components } from '../../generated/partner.js';
+import type { components } from '../../../generated/partner.js';
 import type { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
 
 type CourseClass = components['schemas']['CourseClass'];

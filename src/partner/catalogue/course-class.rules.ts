@@ -1,4 +1,4 @@
-import type { components } from '../../generated/partner.js';
+import type { components } from '../../../generated/partner.js';
 import { parseDateTime } from '../../core/dates.js';
 import type { CourseRow } from './catalogue.views.js';
 import { ruleError } from '../rule-error.js';

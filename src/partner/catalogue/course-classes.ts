@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { components } from '../../generated/partner.js';
+import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
