@@ -21,6 +21,7 @@ import path from 'node:path';
 import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
+import { wireContext } from '../src/payment-wiring.js';
 import { createDatabase } from '../src/db/client.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
@@ -42,7 +43,7 @@ const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port:
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: config.dbPoolMax });
-const ctx: AppContext = { config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') };
+const ctx: AppContext = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') });
 
 /** Arrival instant (ms) of each attempt, by event id and attempt number; events in `failFirst` answer 500 to attempt 1. */
 const arrivals = new Map<string, number>();

@@ -1,5 +1,4 @@
 import { contractCommands } from '../../src/cli/commands/contracts.js';
-import { paymentProvider } from '../../src/payment-wiring.js';
 import { startPayment } from '../../src/institution/payments/payment-page.js';
 import type { TestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess, type Submission } from '../support/installments.js';
@@ -17,7 +16,7 @@ const token = async (t: TestContext, tenant: Tenant, idParcela: string) => (awai
 export async function payByInvoice(t: TestContext, tenant: Tenant, idParcela: string, day: string, method: 'PIX' | 'BOLETO', cents?: number) {
   t.clock.set(`${day}T15:00:00Z`);
   const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), method);
-  await paymentProvider(t.ctx).simulatePayment(t.ctx.db, charge.id, cents === undefined ? {} : { amountCents: cents });
+  await t.ctx.payments.simulatePayment(t.ctx.db, charge.id, cents === undefined ? {} : { amountCents: cents });
 }
 
 export async function payByCard(t: TestContext, tenant: Tenant, idParcela: string, day: string, installments: number) {

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
+import { wireContext } from '../../src/payment-wiring.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { runDueJobs } from '../../src/jobs/worker.js';
@@ -49,7 +50,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }), ...options.config };
   const { db, sql } = createDatabase(database.url, { max: 5 });
   const clock = new ManualClock();
-  const ctx: AppContext = { config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) };
+  const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) });
   const app = await createApp(ctx);
   return {
     ctx,

@@ -1,6 +1,7 @@
 import type { PaymentPage } from './payment-page.js';
 import { parseCents } from '../../core/money.js';
-import { formatBrl, formatDateBr, groupDigitableLine, html, maskCpf, page, pixQrImage, type SafeHtml } from '../../payments/html.js';
+import { payCode } from '../../payments/charge-blocks.js';
+import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from '../../payments/provider.js';
 import { SANDBOX_CARDS } from '../../payments/sandbox-cards.js';
 
@@ -26,20 +27,6 @@ export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
   CHARGED_BACK: 'Contestado (chargeback)',
 };
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
-
-/** The code to pay with, as a QR image beside the copy-and-paste text (Pix) or the grouped digitable line. */
-export function payCode(id: string, charge: { pixCode?: string | null; digitableLine?: string | null }): SafeHtml {
-  if (charge.pixCode) {
-    return html`<div class="pay-code">${pixQrImage(charge.pixCode, 'QR code do Pix: leia com o app do seu banco')}
-      <div><p class="code-label" id="pix-${id}">Pix copia e cola: <code>${charge.pixCode}</code></p>
-      <button type="button" class="secondary" data-copy="pix-${id}">Copiar código Pix</button></div></div>`;
-  }
-  if (charge.digitableLine) {
-    return html`<p class="code-label" id="linha-${id}">Linha digitável: <code>${groupDigitableLine(charge.digitableLine)}</code></p>
-      <button type="button" class="secondary" data-copy="linha-${id}">Copiar linha digitável</button>`;
-  }
-  return html``;
-}
 
 function chargeItem(base: string, charge: Charge): SafeHtml {
   const action = (path: string, label: string) =>
@@ -130,8 +117,4 @@ export function renderInstallmentPage(base: string, view: PaymentPage, notice?: 
   ${pendingFirst ? '' : charges}`,
     { brand: view.institutionName },
   );
-}
-
-export function renderMessagePage(title: string, message: string): string {
-  return page(title, html`<section class="card"><h1>${title}</h1><p class="notice error">${message}</p></section>`);
 }

@@ -5,7 +5,8 @@ import { redactText } from '../../http/log-redaction.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
 import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
-import { NOTICES, renderInstallmentPage, renderMessagePage, type Notice } from './installment-page.js';
+import { renderMessagePage } from '../../payments/charge-blocks.js';
+import { NOTICES, renderInstallmentPage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from '../../payments/provider.js';
 
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { components } from '../../generated/institution.js';
+import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
-import { paymentProvider } from '../../payment-wiring.js';
 import type { CardInput, Charge, PaymentMethod } from '../../payments/provider.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
 import { findOriginalInstallment } from '../listings/originals.js';
@@ -53,7 +52,7 @@ export async function openPaymentPage(ctx: AppContext, token: string): Promise<P
   const [view, [institution], charges] = await Promise.all([
     findOriginalInstallment(ctx, installment.id),
     ctx.db.select({ name: institutions.name }).from(institutions).where(eq(institutions.id, installment.institutionId)),
-    paymentProvider(ctx).listCharges(ctx.db, reference(installment)),
+    ctx.payments.listCharges(ctx.db, reference(installment)),
   ]);
   const today = localDate(ctx.clock.now());
   const payable = installment.status !== 'PAGO' && installment.status !== 'CANCELADO_IES';
@@ -71,7 +70,7 @@ export async function startPayment(ctx: AppContext, token: string, method: Payme
     const today = localDate(ctx.clock.now());
     const amount = quote(debtOf(installment), today).total;
     const label = installment.externalId ?? installment.number ?? installment.id;
-    return paymentProvider(ctx).createCharge(tx, {
+    return ctx.payments.createCharge(tx, {
       method,
       amountCents: amount,
       description: `Parcela ${label}`,
@@ -86,7 +85,7 @@ export async function startPayment(ctx: AppContext, token: string, method: Payme
 export async function simulateOnPage(ctx: AppContext, token: string, chargeId: string, action: 'pay' | 'expire'): Promise<Charge> {
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token);
-    const provider = paymentProvider(ctx);
+    const provider = ctx.payments;
     const charge = await provider.getCharge(tx, chargeId);
     if (!charge || charge.reference.kind !== 'installment' || charge.reference.id !== installment.id) throw new ChargeOfAnotherLink(chargeId);
     return action === 'pay' ? provider.simulatePayment(tx, chargeId) : provider.simulateExpiry(tx, chargeId);

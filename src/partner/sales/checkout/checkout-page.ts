@@ -1,6 +1,6 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge } from '../../../payments/provider.js';
-import { payCode } from '../../../institution/payments/installment-page.js';
+import { payCode } from '../../../payments/charge-blocks.js';
 import { SANDBOX_CARDS } from '../../../payments/sandbox-cards.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';

@@ -2,7 +2,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { HOSTED_PAGE_HEADERS } from '../../../payments/html.js';
-import { renderMessagePage } from '../../../institution/payments/installment-page.js';
+import { renderMessagePage } from '../../../payments/charge-blocks.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { loadSaleProducts } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
