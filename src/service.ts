@@ -7,7 +7,7 @@ import type { Config, Role } from './config.js';
 import type { AppContext } from './context.js';
 import { wireContext } from './payment-wiring.js';
 import { createDatabase } from './db/client.js';
-import { connectDatabaseServer } from './db/connect.js';
+import { connectDatabaseServer } from './database-server.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
