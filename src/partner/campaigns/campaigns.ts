@@ -3,8 +3,8 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { parseDateTime } from '../../core/dates.js';
 import type { Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { campaignCourses, campaigns } from '../../db/schema/index.js';
+import { insertUnique } from '../../db/unique-insert.js';
 import { loadCampaignCourses, resolveCourseSelection, type SelectedCourse } from './campaign-courses.js';
 import { findCampaign, slugOf, toCampaign, type CampaignRow } from './campaign.views.js';
 import { ruleError } from '../rule-error.js';
@@ -34,17 +34,18 @@ export const ALL_PAYMENT_METHODS = ['CreditCard', 'Boleto', 'CourseFinancing', '
  */
 const nameKeyOf = (slug: string) => slug.toLowerCase();
 
-async function assertNameFree(db: Queryable, partnerId: string, name: string, slug: string): Promise<void> {
+async function nameHolder(db: Queryable, partnerId: string, slug: string): Promise<{ name: string } | undefined> {
   const [taken] = await db
     .select({ name: campaigns.name })
     .from(campaigns)
     .where(and(eq(campaigns.partnerId, partnerId), eq(campaigns.nameKey, nameKeyOf(slug))));
-  if (taken) {
-    throw new DuplicateCampaignName(`a campaign named "${taken.name}" already exists; "${name}" is the same name (names are compared ignoring case, spaces as hyphens)`, {
-      detail: 'already used',
-    });
-  }
+  return taken;
 }
+
+const duplicateName = (name: string, taken: { name: string }) =>
+  new DuplicateCampaignName(`a campaign named "${taken.name}" already exists; "${name}" is the same name (names are compared ignoring case, spaces as hyphens)`, {
+    detail: 'already used',
+  });
 
 /** The courses of the new campaign: those sent, or those of the active campaign `campaign_id`. */
 async function selectCourses(db: Queryable, partnerId: string, input: CampaignInput): Promise<SelectedCourse[]> {
@@ -79,7 +80,9 @@ function schedule(input: CampaignInput, now: Date): { startsAt: Date; endsAt: Da
 export async function createCampaign(ctx: AppContext, partnerId: string, input: CampaignInput): Promise<Campaign> {
   const name = input.name.normalize('NFC').trim().replace(/\s+/g, ' ');
   const slug = slugOf(name);
-  await assertNameFree(ctx.db, partnerId, name, slug);
+  // A taken name is refused before the courses are resolved; the insert below settles a race.
+  const taken = await nameHolder(ctx.db, partnerId, slug);
+  if (taken) throw duplicateName(name, taken);
   const selected = await selectCourses(ctx.db, partnerId, input);
   const total = selected.reduce((sum, s) => sum + s.priceInCents, 0);
   if (input.checkout_price_in_cents > total) {
@@ -90,42 +93,43 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
   const active = startsAt.getTime() <= now.getTime();
   const courseMaxima = selected.map((s) => s.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
 
-  try {
-    const row = await ctx.db.transaction(async (tx) => {
-      const [inserted] = (await tx
-        .insert(campaigns)
-        .values({
-          partnerId,
-          name,
-          slug,
-          nameKey: nameKeyOf(slug),
-          runningDaysToFirstInstallment: input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-          runningDaysToExpire: input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
-          checkoutPriceInCents: input.checkout_price_in_cents,
-          totalAmountInCents: total,
-          maxInstallmentsToApply: input.maxInstallmentsToApply ?? (courseMaxima.length ? Math.min(...courseMaxima) : DEFAULT_MAX_INSTALLMENTS),
-          customIdentifier: input.customIdentifier ?? null,
-          consultantId: input.consultant_id ?? null,
-          paymentMethods: input.payment_methods ?? [...ALL_PAYMENT_METHODS],
-          active,
-          startsAt,
-          endsAt,
-          activatedAt: active ? now : null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()) as [CampaignRow];
-      await tx.insert(campaignCourses).values(
-        selected.map((s, position) => ({ campaignId: inserted.id, courseId: s.course.id, courseClassId: s.courseClass.id, position, priceInCents: s.priceInCents })),
-      );
-      if (!active) await scheduleAt(tx, 'campaign-start', inserted.id, startsAt);
-      if (endsAt) await scheduleAt(tx, 'campaign-end', inserted.id, endsAt);
-      return inserted;
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted: CampaignRow = await insertUnique({
+      insert: () =>
+        tx
+          .insert(campaigns)
+          .values({
+            partnerId,
+            name,
+            slug,
+            nameKey: nameKeyOf(slug),
+            runningDaysToFirstInstallment: input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+            runningDaysToExpire: input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+            checkoutPriceInCents: input.checkout_price_in_cents,
+            totalAmountInCents: total,
+            maxInstallmentsToApply: input.maxInstallmentsToApply ?? (courseMaxima.length ? Math.min(...courseMaxima) : DEFAULT_MAX_INSTALLMENTS),
+            customIdentifier: input.customIdentifier ?? null,
+            consultantId: input.consultant_id ?? null,
+            paymentMethods: input.payment_methods ?? [...ALL_PAYMENT_METHODS],
+            active,
+            startsAt,
+            endsAt,
+            activatedAt: active ? now : null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: [campaigns.partnerId, campaigns.nameKey] })
+          .returning(),
+      // A concurrent request took the same name after the check above.
+      holder: () => nameHolder(tx, partnerId, slug),
+      refuse: (holder) => duplicateName(name, holder),
     });
-    return toCampaign(ctx, row, selected);
-  } catch (error) {
-    // A concurrent request took the same name after our check.
-    if (isUniqueViolation(error, 'campaigns_partner_name_key')) await assertNameFree(ctx.db, partnerId, name, slug);
-    throw error;
-  }
+    await tx.insert(campaignCourses).values(
+      selected.map((s, position) => ({ campaignId: inserted.id, courseId: s.course.id, courseClassId: s.courseClass.id, position, priceInCents: s.priceInCents })),
+    );
+    if (!active) await scheduleAt(tx, 'campaign-start', inserted.id, startsAt);
+    if (endsAt) await scheduleAt(tx, 'campaign-end', inserted.id, endsAt);
+    return inserted;
+  });
+  return toCampaign(ctx, row, selected);
 }

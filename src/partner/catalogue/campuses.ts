@@ -2,8 +2,8 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { campuses } from '../../db/schema/index.js';
+import { insertUnique } from '../../db/unique-insert.js';
 import { ApiError } from '../../core/errors.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 
@@ -37,21 +37,18 @@ const sameName = (partnerId: string, name: string) => and(eq(campuses.partnerId,
 /** Registers a campus; its name is unique per partner, ignoring case and surrounding spaces. */
 export async function createCampus(ctx: AppContext, partnerId: string, input: CampusInput): Promise<Campus> {
   const name = input.name.normalize('NFC').trim();
-  const [taken] = await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name));
-  if (taken) throw new DuplicateCampusName(name, taken.id);
   const now = ctx.clock.now();
-  try {
-    const [row] = await ctx.db
-      .insert(campuses)
-      .values({ ...input, complement: input.complement ?? null, name, nameKey: nameKeyOf(name), partnerId, createdAt: now, updatedAt: now })
-      .returning();
-    return toCampus(row!);
-  } catch (error) {
-    // Another request registered the same name between the check and the insert.
-    if (!isUniqueViolation(error, 'campuses_partner_name_key')) throw error;
-    const [winner] = await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name));
-    throw new DuplicateCampusName(name, winner?.id ?? 0);
-  }
+  const row = await insertUnique({
+    insert: () =>
+      ctx.db
+        .insert(campuses)
+        .values({ ...input, complement: input.complement ?? null, name, nameKey: nameKeyOf(name), partnerId, createdAt: now, updatedAt: now })
+        .onConflictDoNothing({ target: [campuses.partnerId, campuses.nameKey] })
+        .returning(),
+    holder: async () => (await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name)))[0],
+    refuse: (taken) => new DuplicateCampusName(name, taken.id),
+  });
+  return toCampus(row);
 }
 
 export async function listCampuses(db: Queryable, partnerId: string, page: PageRequest): Promise<Page<Campus>> {

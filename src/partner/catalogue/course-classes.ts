@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { courseClasses } from '../../db/schema/index.js';
+import { insertUnique } from '../../db/unique-insert.js';
 import { campusBelongsTo } from './campuses.js';
 import { toCourseClass, type CourseClassRow } from './catalogue.views.js';
 import {
@@ -24,12 +24,12 @@ import { scheduleAt } from './schedules.js';
 type CourseClass = components['schemas']['CourseClass'];
 type CourseClassInput = components['schemas']['CourseClassInput'];
 
-async function assertSkuFree(db: Queryable, courseId: number, sku: string): Promise<void> {
+async function skuHolder(db: Queryable, courseId: number, sku: string): Promise<{ id: number } | undefined> {
   const [taken] = await db
     .select({ id: courseClasses.id })
     .from(courseClasses)
     .where(and(eq(courseClasses.courseId, courseId), eq(courseClasses.partnerSku, sku)));
-  if (taken) throw new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${courseId}`, { detail: 'already used in this course' });
+  return taken;
 }
 
 /**
@@ -52,44 +52,44 @@ export async function createCourseClass(ctx: AppContext, partnerId: string, inpu
   const now = ctx.clock.now();
   const expiresAt = checkExpiry(input, now);
   const sku = input.partnerSKU ?? null;
-  if (sku !== null) await assertSkuFree(ctx.db, course.id, sku);
 
-  try {
-    const row = await ctx.db.transaction(async (tx) => {
-      const [inserted] = (await tx
-        .insert(courseClasses)
-        .values({
-          partnerId,
-          courseId: course.id,
-          name: input.name.trim(),
-          visible: input.visible,
-          typeId: input.CourseClassTypeId,
-          modalityId: input.CourseClassModalityId,
-          attendTypeId: input.CourseClassAttendTypeId,
-          durationId: input.CourseClassDurationId ?? null,
-          periodId: input.CourseClassPeriodId ?? null,
-          timeId: input.CourseClassTimeId ?? null,
-          campusId: input.CampusId ?? null,
-          partnerSku: sku,
-          durationTime: input.durationTime ?? null,
-          priceInCents,
-          gracePeriodDays,
-          startsAt: input.startsAt ?? null,
-          endsAt: input.endsAt ?? null,
-          expiresAt,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()) as [CourseClassRow];
-      if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
-      return inserted;
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted: CourseClassRow = await insertUnique({
+      insert: () =>
+        tx
+          .insert(courseClasses)
+          .values({
+            partnerId,
+            courseId: course.id,
+            name: input.name.trim(),
+            visible: input.visible,
+            typeId: input.CourseClassTypeId,
+            modalityId: input.CourseClassModalityId,
+            attendTypeId: input.CourseClassAttendTypeId,
+            durationId: input.CourseClassDurationId ?? null,
+            periodId: input.CourseClassPeriodId ?? null,
+            timeId: input.CourseClassTimeId ?? null,
+            campusId: input.CampusId ?? null,
+            partnerSku: sku,
+            durationTime: input.durationTime ?? null,
+            priceInCents,
+            gracePeriodDays,
+            startsAt: input.startsAt ?? null,
+            endsAt: input.endsAt ?? null,
+            expiresAt,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku] })
+          .returning(),
+      // Without a SKU nothing can conflict: a class is only refused for one.
+      holder: () => (sku === null ? Promise.resolve(undefined) : skuHolder(tx, course.id, sku)),
+      refuse: (taken) => new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, { detail: 'already used in this course' }),
     });
-    return toCourseClass(row);
-  } catch (error) {
-    // A concurrent request took the same SKU after our check.
-    if (sku !== null && isUniqueViolation(error, 'course_classes_course_sku')) await assertSkuFree(ctx.db, course.id, sku);
-    throw error;
-  }
+    if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
+    return inserted;
+  });
+  return toCourseClass(row);
 }
 
 /** A class of one of the partner's courses, or undefined. */

@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
+import { insertUnique } from '../../db/unique-insert.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue.views.js';
 import { getPartnerSettings, minimumCoursePriceInCents } from '../partner-settings.js';
@@ -32,12 +32,12 @@ function effectivePrice(input: CourseInput, minimum: number, flexible: boolean):
   return cents;
 }
 
-async function assertProductIdFree(db: Queryable, partnerId: string, productId: string): Promise<void> {
+async function productIdHolder(db: Queryable, partnerId: string, productId: string): Promise<{ id: number } | undefined> {
   const [taken] = await db
     .select({ id: courses.id })
     .from(courses)
     .where(and(eq(courses.partnerId, partnerId), eq(courses.internalPartnerProductId, productId)));
-  if (taken) throw new DuplicatePartnerProductId(`"${productId}" is already the id of course ${taken.id}`, { detail: 'already used' });
+  return taken;
 }
 
 export async function createCourse(ctx: AppContext, partnerId: string, input: CourseInput): Promise<Course> {
@@ -46,36 +46,35 @@ export async function createCourse(ctx: AppContext, partnerId: string, input: Co
   const settings = await getPartnerSettings(ctx.db, partnerId);
   const priceInCents = effectivePrice(input, minimumCoursePriceInCents(settings), settings.plan === 'flexible');
   const productId = input.internalPartnerProductId ?? null;
-  if (productId !== null) await assertProductIdFree(ctx.db, partnerId, productId);
 
   const now = ctx.clock.now();
-  let row: CourseRow;
-  try {
-    [row] = (await ctx.db
-      .insert(courses)
-      .values({
-        partnerId,
-        microAreaId: input.MicroAreaId,
-        name: input.name.trim(),
-        description: input.description,
-        priceInCents,
-        productType: COURSE_PRODUCT_TYPE,
-        showOnWebsite: input.visible,
-        hasSelectionProcess: input.hasSelectionProcess,
-        workload: input.workload,
-        creator: API_CREATOR,
-        internalPartnerProductId: productId,
-        maxInstallmentsToApply: input.maxInstallmentsToApply ?? null,
-        gracePeriodDays: input.gracePeriod ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()) as [CourseRow];
-  } catch (error) {
-    // A concurrent request took the same product id after our check.
-    if (productId !== null && isUniqueViolation(error, 'courses_partner_product_id')) await assertProductIdFree(ctx.db, partnerId, productId);
-    throw error;
-  }
+  const row: CourseRow = await insertUnique({
+    insert: () =>
+      ctx.db
+        .insert(courses)
+        .values({
+          partnerId,
+          microAreaId: input.MicroAreaId,
+          name: input.name.trim(),
+          description: input.description,
+          priceInCents,
+          productType: COURSE_PRODUCT_TYPE,
+          showOnWebsite: input.visible,
+          hasSelectionProcess: input.hasSelectionProcess,
+          workload: input.workload,
+          creator: API_CREATOR,
+          internalPartnerProductId: productId,
+          maxInstallmentsToApply: input.maxInstallmentsToApply ?? null,
+          gracePeriodDays: input.gracePeriod ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: [courses.partnerId, courses.internalPartnerProductId] })
+        .returning(),
+    // Without a product id nothing can conflict: a course is only refused for one.
+    holder: () => (productId === null ? Promise.resolve(undefined) : productIdHolder(ctx.db, partnerId, productId)),
+    refuse: (taken) => new DuplicatePartnerProductId(`"${productId}" is already the id of course ${taken.id}`, { detail: 'already used' }),
+  });
   return { ...toCourseFields(row, settings.defaultGracePeriodDays, []), MicroAreaId: row.microAreaId };
 }
 
