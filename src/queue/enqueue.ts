@@ -1,21 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 
-declare global {
-  namespace GraphileWorker {
-    /** Payload of every task; a task file checks its payload with an assertion too. */
-    interface Tasks {
-      'process-student-batch': { batchId: string };
-      'process-installment-batch': { batchId: string };
-      /** Attempt `attempt` (1 to 4) of one webhook delivery. */
-      'webhook-attempt': { deliveryId: string; attempt: number };
-      /** Send `send` (1 for the automatic one, then one per manual retry) of a legacy dispatch. */
-      'legacy-webhook-dispatch': { dispatchId: string; send: number };
-    }
-  }
-}
+import type { TaskName } from './tasks.js';
 
-export type TaskName = keyof GraphileWorker.Tasks;
+export type { TaskName };
 
 export interface EnqueueOptions {
   /** Not before this instant. (Default: now) */

@@ -2,18 +2,10 @@ import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { campaigns, courseClasses } from '../../db/schema/index.js';
 import { enqueue } from '../../queue/enqueue.js';
+import type { ScheduleKind } from '../../queue/tasks.js';
 
-/** The timed changes of the catalogue (spec, "Shown moves"). */
-export type ScheduleKind = 'campaign-start' | 'campaign-end' | 'class-expiry';
+export type { ScheduleKind };
 
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      /** Applies every catalogue schedule due by the service clock; `at` is the instant this job was for. */
-      'apply-catalogue-schedules': { kind: ScheduleKind; id: string; at: string };
-    }
-  }
-}
 
 /**
  * Schedules a job at `at`, in the caller's transaction. One job per record and kind (`jobKey`),
