@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- statement rows of the JSON and of the CSV are read by field name and compared, whatever their types */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closingCommands } from '../../src/cli/commands/closings.js';
