@@ -1,4 +1,3 @@
-import { brotliDecompressSync, deflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,29 +82,11 @@ describe('installment batch processing', () => {
     expect(await listAll(t, inst.headers, { id_externo: 'esc\t1' })).toMatchObject([{ id_externo: 'esc\t1', curso }]);
   });
 
-  /** Stores a batch's blocks as they were before Brotli: raw deflate. */
-  async function deflateBlocks(batchId: string): Promise<void> {
-    const blocks = await t.ctx.db.execute<{ first_index: number; data: Buffer }>(sql`select first_index, data from batch_item_blocks where batch_id = ${batchId}::uuid`);
-    for (const block of blocks) {
-      const data = deflateRawSync(brotliDecompressSync(block.data));
-      await t.ctx.db.execute(sql`update batch_item_blocks set encoding = 'deflate', data = ${data} where batch_id = ${batchId}::uuid and first_index = ${block.first_index}`);
-    }
-  }
-
-  it('a batch whose blocks were stored as deflate is processed and listed with the same result', async () => {
-    const items = (prefix: string) => [installment({ idParcela: `${prefix}-1`, valorBoleto: '321.09' }), installment({ idParcela: `${prefix}-2`, alunoCpf: '12345678900' })];
-    const brotli = await submit(t, inst.headers, items('brotli'));
-    const deflate = await submit(t, inst.headers, items('deflate'));
-    await deflateBlocks(deflate);
-    await t.runJobs();
-    for (const [id, prefix] of [[brotli, 'brotli'], [deflate, 'deflate']] as const) {
-      expect(await batch(id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processados: 2, erros: 1 });
-      const errors = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
-      expect(errors.body.data).toEqual([{ indice: 1, campo: 'alunoCpf', mensagem: 'alunoCpf 12345678900 is not a valid CPF (11 digits with check digits)' }]);
-      expect(await listAll(t, inst.headers, { id_externo: `${prefix}-1` })).toMatchObject([{ valor_principal: 321.09 }]);
-      const sent = await request(t.app).get('/importacao/enviados/parcelas').query({ lote: id }).set(inst.headers).expect(200);
-      expect(sent.body.data.map((s: { dadosEnviados: { idParcela: string } }) => s.dadosEnviados.idParcela)).toEqual([`${prefix}-1`, `${prefix}-2`]);
-    }
+  it('a block stored in an encoding other than Brotli fails the job, which writes nothing', async () => {
+    const id = await submit(t, inst.headers, [installment({ idParcela: 'deflate-1' })]);
+    await t.ctx.db.execute(sql`update batch_item_blocks set encoding = 'deflate' where batch_id = ${id}::uuid`);
+    await expect(processInstallmentBatch(t.ctx, id)).rejects.toThrow(/^checking thread: Error: item block encoded as deflate/);
+    expect(await installmentsOf(id)).toBe(0);
   });
 
   it('a block the checking thread cannot read fails the job, which writes nothing and runs again once it can', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { projectRoot } from '../config.js';
 
 /** Where bundled documents are kept between starts (git ignored, next to the Redoc pages). */
-const cacheDir = path.join(projectRoot, 'docs');
+const cacheDir = path.join(projectRoot, '.data', 'docs');
 const redoclyConfig = path.join(projectRoot, 'redocly.yaml');
 const bundlerPackage = path.join(projectRoot, 'node_modules', '@redocly', 'openapi-core', 'package.json');
 

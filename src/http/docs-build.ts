@@ -6,7 +6,7 @@ import { projectRoot } from '../config.js';
 import type { ApiName } from '../contract/documents.js';
 
 /** Where `npm run docs` and the service write the Redoc pages (git ignored). */
-export const docsDir = path.join(projectRoot, 'docs');
+export const docsDir = path.join(projectRoot, '.data', 'docs');
 
 const TITLES: Record<ApiName, string> = { institution: 'Institution API', partner: 'Partner API' };
 

@@ -40,7 +40,8 @@ export function packBlocks({ body, spans }: RawElements): ItemBlock[] {
 
 /** A block's JSON text, decompressed (synchronously: a block is a few hundred kilobytes). */
 export function blockText({ encoding, data }: Pick<ItemBlock, 'encoding' | 'data'>): string {
-  return (encoding === 'br' ? zlib.brotliDecompressSync(data) : zlib.inflateRawSync(data)).toString('utf8');
+  if (encoding !== 'br') throw new Error(`item block encoded as ${String(encoding)}, which this version does not read`);
+  return zlib.brotliDecompressSync(data).toString('utf8');
 }
 
 export type StoredBlock = typeof batchItemBlocks.$inferSelect;
