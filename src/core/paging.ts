@@ -1,5 +1,5 @@
 /**
- * Page-number paging of the Partner API lists (DESIGN §6): `page` from 1, page size default 10,
+ * Page-number paging of the Partner API lists: `page` from 1, page size default 10,
  * maximum 100, and the `paging` object every list answers with.
  */
 

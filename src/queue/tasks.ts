@@ -1,4 +1,4 @@
-/** The timed changes of the catalogue (spec, "Shown moves"). */
+/** The timed changes of the catalogue: a campaign starting or ending, a class expiring. */
 export type ScheduleKind = 'campaign-start' | 'campaign-end' | 'class-expiry';
 
 /** The timed changes of a sale: its deadline, its invoices' due times, an abandoned cart. */

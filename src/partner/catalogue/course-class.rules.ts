@@ -31,7 +31,7 @@ export const IN_PERSON_MODALITIES = [2, 3];
 /** Smallest class price, in cents. */
 export const MINIMUM_CLASS_PRICE_IN_CENTS = 3000;
 
-/** Rules 2 and 3 of the spec on the type of class: what a closed period and a subscription need. */
+/** The rules on the type of class (openapi/partner/paths/course-classes.yaml): what a closed period and a subscription need. */
 export function checkSchedule(input: CourseClassInput): void {
   if (input.CourseClassTypeId === CLOSED_PERIOD) {
     const missing = input.startsAt == null ? 'startsAt' : input.endsAt == null ? 'endsAt' : undefined;
@@ -56,7 +56,7 @@ export function checkSchedule(input: CourseClassInput): void {
 }
 
 /**
- * Rule 3 of the spec on in-person lessons, except whether the campus exists (a query, done by the
+ * The rule on in-person lessons (openapi/partner/paths/course-classes.yaml), except whether the campus exists (a query, done by the
  * caller between the two halves so that the codes keep their order).
  */
 export function checkCampusSent(input: CourseClassInput): void {
