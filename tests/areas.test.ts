@@ -1,17 +1,15 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';
 
 describe('GET /areas/micro-area-group/{MacroAreaId}', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Awaited<ReturnType<typeof givenPartner>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('lists the seeded groups of the macro area in name order, with paging null and empty skills', async () => {
     const res = await request(t.app).get('/areas/micro-area-group/1').set(partner.headers).expect(200);
@@ -67,12 +65,7 @@ describe('GET /areas/micro-area-group/{MacroAreaId}', () => {
 });
 
 describe('GET /areas/macro-areas', () => {
-  let t: TestContext;
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
+  const t = useTestContext();
 
   it('lists every macro area in name order with paging null, each id giving its micro-area groups', async () => {
     const partner = await givenPartner(t.ctx);

@@ -1,23 +1,21 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../src/tenants/credentials.js';
 import { issueKey } from '../src/tenants/credentials.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';
 
 const validStudents = { alunos: [{ cpf: '52998224725', nomeCompleto: 'Ana Beatriz Souza' }] };
 
 describe('authentication', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let institution: Awaited<ReturnType<typeof givenInstitution>>;
   let partner: Awaited<ReturnType<typeof givenPartner>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     institution = await givenInstitution(t.ctx);
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   describe('Institution API (apikey)', () => {
     it('refuses a request without apikey with AUTH-001', async () => {

@@ -1,10 +1,10 @@
 import type { Runner } from 'graphile-worker';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
 import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
 import { startWorker, stopWorker } from '../src/jobs/worker.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext, type TestContext } from './support/context.js';
 import { installment, submit } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
@@ -38,12 +38,7 @@ async function until(condition: () => Promise<boolean>, ms: number): Promise<boo
 }
 
 describe('a chunk failing for a reason no item explains', () => {
-  let t: TestContext;
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
+  const t = useTestContext();
 
   it('rejects, rolls back and releases its sessions instead of hanging', async () => {
     const inst = await givenInstitution(t.ctx, 'Direct');

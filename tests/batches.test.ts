@@ -1,19 +1,17 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { installment, submit, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('shows progress counts while a batch is processed', async () => {
     const items = Array.from({ length: 6_000 }, (_, i) => installment({ alunoCpf: i % 1_000 === 0 ? '00000000000' : '52998224725' }));

@@ -1,28 +1,26 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { givenCampaign, givenCatalogue } from './support/campaigns.js';
 import { countRows, jobWithKey } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Catalogue = Awaited<ReturnType<typeof givenCatalogue>>;
 
 describe('POST /campaigns', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
   let c: Catalogue;
   let theirs: Catalogue;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     c = await givenCatalogue(t, partner);
     theirs = await givenCatalogue(t, stranger);
   });
-  afterAll(() => t.close());
 
   const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/campaigns').set(who.headers).send(body);
   const both = () => [

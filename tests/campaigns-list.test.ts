@@ -1,19 +1,18 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { givenCampaign, givenCatalogue } from './support/campaigns.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('GET /campaigns', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   const names = ['Black Friday 2026', 'Volta às Aulas', 'black friday relâmpago 50%'];
   let created: Record<string, { id: string }>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     const c = await givenCatalogue(t, partner);
     const courses = [{ id: c.excel.id, courseClassId: c.excelRemote.id }];
@@ -27,7 +26,6 @@ describe('GET /campaigns', () => {
     const s = await givenCatalogue(t, stranger);
     await givenCampaign(t, stranger, { name: 'Black Friday 2026', checkout_price_in_cents: 390000, courses: [{ id: s.excel.id, courseClassId: s.excelRemote.id }] });
   });
-  afterAll(() => t.close());
 
   const names$ = async (query: string) => {
     const res = await request(t.app).get(`/campaigns${query}`).set(partner.headers).expect(200);

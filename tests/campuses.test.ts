@@ -1,18 +1,16 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { campusBody, countRows, givenCampus } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 describe('campuses', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Awaited<ReturnType<typeof givenPartner>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('registers a campus and answers every field', async () => {
     const res = await request(t.app)

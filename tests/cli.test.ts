@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 
 const run = promisify(execFile);
 const tsx = path.resolve('node_modules/.bin/tsx');
 
 describe('operator CLI (npm run admin)', () => {
-  let t: TestContext;
+  const t = useTestContext();
 
   /** Runs the real CLI against this file's database; returns its exit code and output. */
   async function admin(...args: string[]) {
@@ -21,11 +21,6 @@ describe('operator CLI (npm run admin)', () => {
       return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   }
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
 
   it('--help lists every command', async () => {
     const { code, stdout } = await admin('--help');

@@ -1,14 +1,14 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { updatePartnerSettings } from '../src/partner/partner-settings.js';
 import { classBody, countRows, givenCampus, givenClass, givenCourse, jobWithKey } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('POST /course-classes', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
   /** 4500 reais, grace period 30 days. */
@@ -16,13 +16,11 @@ describe('POST /course-classes', () => {
   let campus: { id: number };
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     course = await givenCourse(t, partner.headers, { gracePeriod: 30 });
     campus = await givenCampus(t, partner.headers);
   });
-  afterAll(() => t.close());
 
   const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/course-classes').set(who.headers).send(body);
   const inPerson = (overrides: Record<string, unknown> = {}) =>

@@ -1,21 +1,19 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { updatePartnerSettings } from '../src/partner/partner-settings.js';
 import { countRows, courseBody, givenCourse } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('POST /courses', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/courses').set(who.headers).send(body);
 

@@ -1,18 +1,17 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { givenClass, givenCourse } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('GET /courses', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let ids: number[];
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     ids = [];
     for (const name of ['Administração', 'Marketing Digital', 'Excel Avançado']) {
@@ -22,7 +21,6 @@ describe('GET /courses', () => {
     const stranger = await givenPartner(t.ctx, 'Escola Estranha');
     await givenCourse(t, stranger.headers, { name: 'Curso Alheio' });
   });
-  afterAll(() => t.close());
 
   const list = (query = '', who: Partner = partner) => request(t.app).get(`/courses${query}`).set(who.headers);
 

@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDate, parseDateTime, parseLocalDateTime } from '../src/core/dates.js';
 import { addDays } from '../src/core/local-date.js';
 import { classBody, countRows, courseBody } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';
 
 describe('one date parser: what format date/date-time allow and PostgreSQL stores', () => {
@@ -37,17 +37,15 @@ describe('one date parser: what format date/date-time allow and PostgreSQL store
 });
 
 describe('dates in requests are read by that parser: 400 VALIDATION-001 with details, never a 500', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: { headers: Record<string, string> };
   let partner: { headers: Record<string, string> };
 
   beforeAll(async () => {
-    t = await createTestContext();
     t.clock.set('2026-01-15T12:00:00Z');
     inst = await givenInstitution(t.ctx);
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('institution filters refuse year 0000 and 10000', async () => {
     for (const query of ['data_inicial_vencimento=0000-01-01', 'data_final_pagamento=10000-01-01', 'data_inicial_vencimento=0000-01-01T00:00:00']) {

@@ -1,17 +1,12 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { docsAreFresh } from '../src/http/docs-build.js';
 import { loadDocument } from '../src/contract/documents.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 
 describe('docs and raw documents', () => {
-  let t: TestContext;
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
+  const t = useTestContext();
 
   for (const api of ['institution', 'partner'] as const) {
     it(`serves the bundled ${api} document as YAML without credentials`, async () => {

@@ -1,12 +1,12 @@
 import express from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/http/error-handler.js';
 import { RouteNotFound } from '../src/core/errors.js';
 import { createLogger, httpLogger } from '../src/http/logging.js';
 import { type OpenApiDocument } from '../src/contract/documents.js';
 import { mountApi } from '../src/http/openapi.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 
 /** A small document to exercise the machinery every operation goes through. */
@@ -67,14 +67,12 @@ describe('error responses of the operation machinery', () => {
 });
 
 describe('error responses of the service', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let institution: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     institution = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('answers 404 NOT-FOUND for an unknown route, with a request id header', async () => {
     const res = await request(t.app).get('/v1/nada').expect(404);

@@ -1,15 +1,10 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 
 describe('health and readiness', () => {
-  let t: TestContext;
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
+  const t = useTestContext();
 
   it('GET /health answers while the process is up, without credentials', async () => {
     const res = await request(t.app).get('/health').expect(200);

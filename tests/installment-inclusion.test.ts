@@ -1,20 +1,18 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { installment, submit } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('POST /v1/parcela', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   const batchCount = async () => (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from batches`))[0]!.n;
 

@@ -1,21 +1,19 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contractCommands } from '../src/cli/commands/contracts.js';
 import { processInstallmentBatch } from '../src/institution/ingest/installment-ingest.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { installment, listAll, submit, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('installment batch processing', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   const count = async (query: ReturnType<typeof sql>) => (await t.ctx.db.execute<{ n: number }>(query))[0]!.n;
   const installmentsOf = (batchId: string) => count(sql`select count(*)::int as n from installments where batch_id = ${batchId}::uuid`);

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { CNPJ, CPF, installment, listAll, submitAndProcess, type Submission } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
@@ -67,13 +67,12 @@ const cases: { rule: string; item: Submission; errors: { campo: string; mensagem
 ];
 
 describe('installment item rules (recorded per item while processing, the rest of the batch goes on)', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   let batchId: string;
   let errors: { indice: number; campo: string; mensagem: string }[];
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     const valid = [
       installment({ idParcela: 'ok-lower', tipoParcela: 'mensalidade', situacaoBaixa: 'aberta' }),
@@ -84,7 +83,6 @@ describe('installment item rules (recorded per item while processing, the rest o
     const res = await request(t.app).get(`/v1/lotes/${batchId}/erros`).set(inst.headers).expect(200);
     errors = res.body.data;
   });
-  afterAll(() => t.close());
 
   it.each(cases.map((c, i) => [c.rule, i] as const))('%s', (_rule, i) => {
     const expected = cases[i]!.errors.map((e) => ({ indice: i + 3, ...e }));

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { originalsFilters, type OriginalsQuery } from '../src/institution/listings/original-filters.js';
 import { originalsPage } from '../src/institution/listings/originals.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext, type TestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 
 const TODAY = '2025-06-30';
@@ -26,18 +26,16 @@ const seed = (t: TestContext, institutionId: string, count: number, prefix: stri
   from generate_series(1, ${count}) as i`;
 
 describe('GET /v1/parcela/originais at scale', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     const other = await givenInstitution(t.ctx, 'Outra Universidade');
     await seed(t, inst.id, 40_000, 'A');
     await seed(t, other.id, 40_000, 'B');
     await t.ctx.sql`analyze installments`;
   }, 120_000);
-  afterAll(() => t.close());
 
   /** Names of the indexes the plan of the listing's page query reads, for these filters. */
   async function indexesRead(query: OriginalsQuery): Promise<string[]> {

@@ -1,15 +1,15 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { errorForLog } from '../src/http/log-redaction.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, submitAndProcess } from './support/installments.js';
 import { paymentPath } from './support/payments.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';
 
 describe('request logs', () => {
-  let t: TestContext;
+  const t = useTestContext(() => ({ logDestination: capture }));
   const lines: string[] = [];
   const capture = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -17,11 +17,6 @@ describe('request logs', () => {
       done();
     },
   });
-
-  beforeAll(async () => {
-    t = await createTestContext({ logDestination: capture });
-  });
-  afterAll(() => t.close());
 
   it('logs each request as JSON with its request id and never the apikey, Api-Token or Authorization', async () => {
     const institution = await givenInstitution(t.ctx);

@@ -1,24 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenInstitution, givenPartner } from './support/tenants.js';
 
 type Tenant = { headers: Record<string, string> };
 
 describe('malformed requests answer a 4xx with a code, never a 500', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Tenant;
   let partner: Tenant;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('a path with a malformed percent escape is 400 VALIDATION-001 naming the path', async () => {
     for (const path of ['/v1/lotes/%zz', '/v1/lotes/%ED%A0%80', '/webhooks/%E0%A4%A']) {

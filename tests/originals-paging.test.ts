@@ -1,19 +1,17 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { installment, listAll, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('GET /v1/parcela/originais paging', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     await submitAndProcess(t, inst.headers, Array.from({ length: 250 }, (_, i) => installment({ idParcela: `P${i}` })));
   });
-  afterAll(() => t.close());
 
   it('pages through 250 rows 100 at a time, each row exactly once, in creation order', async () => {
     const pages: { size: number; total: string; next?: string }[] = [];

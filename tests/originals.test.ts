@@ -1,19 +1,18 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentLink } from '../src/institution/payments/payment-links.js';
 import { startPayment } from '../src/institution/payments/payment-page.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 const APPROVED_CARD = { number: '4111111111111111', holderName: 'PEDRO H LIMA', expiryMonth: 12, expiryYear: 2030, cvv: '123' };
 
 describe('GET /v1/parcela/originais', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx, 'Centro Universitário Paulista');
     await request(t.app)
       .post('/v1/aluno')
@@ -45,7 +44,6 @@ describe('GET /v1/parcela/originais', () => {
     const link = await createPaymentLink(t.ctx, inst.id, { responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'A2' });
     await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', APPROVED_CARD);
   });
-  afterAll(() => t.close());
 
   const ids = async (query: Record<string, string>) => (await listAll(t, inst.headers, query)).map((r) => r.id_externo);
 

@@ -1,22 +1,20 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/commands/command.js';
 import { partnerSettingsCommands } from '../src/cli/commands/partner-settings.js';
 import { courseBody } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 const command = partnerSettingsCommands['partner:settings']!;
 
 describe('npm run admin -- partner:settings', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Awaited<ReturnType<typeof givenPartner>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   const run = (options: Record<string, string>) => command.run(t.ctx.db, { partner: partner.id, ...options }, []);
 

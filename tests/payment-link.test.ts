@@ -1,15 +1,14 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('POST /v1/parcela/link_pagamento', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { publicBaseUrl: 'https://pagamentos.example.com.br' } });
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { publicBaseUrl: 'https://pagamentos.example.com.br' } });
     inst = await givenInstitution(t.ctx);
     await submitAndProcess(t, inst.headers, [
       installment({ idParcela: '100234' }),
@@ -20,7 +19,6 @@ describe('POST /v1/parcela/link_pagamento', () => {
       installment({ idParcela: 'paid', situacaoBaixa: 'PAGA' }),
     ]);
   });
-  afterAll(() => t.close());
 
   const link = (body: Record<string, string>, headers = inst.headers) => request(t.app).post('/v1/parcela/link_pagamento').set(headers).send(body);
 

@@ -1,22 +1,20 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, submit, submitAndProcess } from './support/installments.js';
 import { paymentPath } from './support/payments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('the payment page is computed for any stored installment', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     t.clock.set('2026-01-15T12:00:00Z');
     inst = await givenInstitution(t.ctx);
     await submitAndProcess(t, inst.headers, [installment({ idParcela: 'absurd', valorBoleto: '1000.00', dataVencimento: '2026-03-10T00:00:00' })]);
   });
-  afterAll(() => t.close());
 
   it('a discount a billion days ahead (stored before the contract bounded it) shows the page without that discount', async () => {
     // Rows written before dias_desconto was bounded may hold any number.

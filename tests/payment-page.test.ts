@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from './support/installments.js';
 import { chargeIds, paymentPath, submitForm } from './support/payments.js';
 import { givenInstitution } from './support/tenants.js';
@@ -8,13 +8,12 @@ import { givenInstitution } from './support/tenants.js';
 const CARD = { holderName: 'CARLOS E SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123' };
 
 describe('hosted payment page and sandbox payments', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   const open = (idParcela: string) => paymentPath(t, inst.headers, idParcela, CPF.carlos);
   const original = async (idParcela: string) => (await listAll(t, inst.headers, { id_externo: idParcela }))[0]!;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx, 'Faculdade <script>alert(1)</script> & Cia');
     const late = { valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' };
     await submitAndProcess(t, inst.headers, [
@@ -27,7 +26,6 @@ describe('hosted payment page and sandbox payments', () => {
       installment({ idParcela: 'withdrawn', ...late }),
     ]);
   });
-  afterAll(() => t.close());
 
   it('late: shows the amount owed today and settles a Pix paid by the simulate button with fine 2% and interest 1% a month pro rata', async () => {
     t.clock.set('2026-02-25T15:00:00Z');

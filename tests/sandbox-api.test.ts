@@ -1,21 +1,19 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, useTestContext } from './support/context.js';
 import { CPF, installment, submitAndProcess } from './support/installments.js';
 import { chargeIds, paymentPath, submitForm } from './support/payments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('sandbox operator API', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   const open = (idParcela: string) => paymentPath(t, inst.headers, idParcela, CPF.carlos);
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     await submitAndProcess(t, inst.headers, [installment({ idParcela: 'slip', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' })]);
   });
-  afterAll(() => t.close());
 
   it('reads a charge as JSON', async () => {
     const path = await open('slip');

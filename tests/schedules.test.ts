@@ -1,29 +1,27 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
 import { applyDueSchedules } from '../src/partner/catalogue/schedules.js';
 import { startService } from '../src/service.js';
 import { givenCampaign } from './support/campaigns.js';
 import { givenClass, givenCourse, jobWithKey, makeDue, postpone } from './support/catalogue.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenPartner } from './support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const DAY = 86_400_000;
 
 describe('catalogue schedules', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let course: { id: number };
   let lifetime: { id: number };
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     course = await givenCourse(t, partner.headers);
     lifetime = await givenClass(t, partner.headers, course.id);
   });
-  afterAll(() => t.close());
 
   const campaign = (name: string, schedule: { startsAt?: Date; endsAt?: Date }) =>
     givenCampaign(t, partner, {

@@ -1,10 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { batches, batchItemErrors, students } from '../src/db/schema/index.js';
 import { findBatch } from '../src/institution/intake/batches.js';
 import { processStudentBatch } from '../src/institution/ingest/student-ingest.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { givenInstitution } from './support/tenants.js';
 
 const ana = {
@@ -18,7 +18,7 @@ const ana = {
 const pedro = { cpf: '39053344705', nomeCompleto: 'Pedro Henrique Lima' };
 
 describe('POST /v1/aluno', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let institution: Awaited<ReturnType<typeof givenInstitution>>;
 
   const studentsOf = (institutionId: string) =>
@@ -26,10 +26,8 @@ describe('POST /v1/aluno', () => {
   const batchCount = async () => (await t.ctx.db.select({ n: count() }).from(batches))[0]!.n;
 
   beforeAll(async () => {
-    t = await createTestContext();
     institution = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('answers 202 with the batch id and count, and a job stores the students', async () => {
     const res = await request(t.app).post('/v1/aluno').set(institution.headers).send({ alunos: [ana, pedro] }).expect(202);

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, submit, submitAndProcess } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
 describe('GET /importacao/enviados/parcelas', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   let first: string;
   let second: string;
@@ -28,14 +28,12 @@ describe('GET /importacao/enviados/parcelas', () => {
   const invalid = installment({ idParcela: 'S3', alunoCpf: '12345678900' });
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
     t.clock.set('2026-03-02T01:30:00Z'); // 22:30 of 1 March in Brasília
     first = await submitAndProcess(t, inst.headers, [sentA, sentB]);
     t.clock.set('2026-03-03T13:15:42.118Z');
     second = await submitAndProcess(t, inst.headers, [invalid]);
   });
-  afterAll(() => t.close());
 
   const list = async (query: Record<string, string>) => {
     const res = await request(t.app).get('/importacao/enviados/parcelas').query(query).set(inst.headers);

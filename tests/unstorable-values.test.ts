@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { installments, students } from '../src/db/schema/index.js';
-import { createTestContext, type TestContext } from './support/context.js';
+import { useTestContext } from './support/context.js';
 import { CPF, installment, submitAndProcess, type Submission } from './support/installments.js';
 import { givenInstitution } from './support/tenants.js';
 
@@ -49,14 +49,12 @@ const installmentCases: { cause: string; item: Submission; error: { campo: strin
 ];
 
 describe('values PostgreSQL cannot store are item errors, never a stuck batch', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx);
   });
-  afterAll(() => t.close());
 
   const get = async (path: string) => (await request(t.app).get(path).set(inst.headers).expect(200)).body;
 

@@ -1,18 +1,16 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 describe('the rate limit of GET /receipts', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { receiptsRateLimit: 10, trustProxy: ['loopback'] } });
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { receiptsRateLimit: 10, trustProxy: ['loopback'] } });
     headers = (await givenPartner(t.ctx)).headers;
   });
-  afterAll(() => t.close());
 
   const hit = (app = t.app, ip = '203.0.113.7') => request(app).get('/receipts').set(headers).set('X-Forwarded-For', ip);
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { receiptInstallments, sales } from '../../src/db/schema/index.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { givenCardSale, givenFinancedSale, givenPixSale, sandbox } from './support.js';
 
@@ -16,7 +16,7 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
  * - P, Pix 359000, refunded (cancelled) on 03-20.
  */
 describe('receipts', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { receiptsRateLimit: 0 } });
   let partner: Partner;
   let stranger: Partner;
   let F: number;
@@ -33,7 +33,6 @@ describe('receipts', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { receiptsRateLimit: 0 } });
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     t.clock.set('2026-03-04T12:00:00Z');
@@ -53,7 +52,6 @@ describe('receipts', () => {
     await sandbox(t, `/sandbox/sales/${P}/refund`);
     t.clock.set('2026-06-10T12:00:00Z');
   });
-  afterAll(() => t.close());
 
   it('the sale type is the one the commission contract names', () => {
     expect(productType).toBe('COURSE');

@@ -1,23 +1,21 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, payButtons, post } from '../support/checkout.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const CARD = { holderName: 'ANA B SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123', installments: '3' };
 
 describe('the buyer journey at the hosted checkout', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
   });
-  afterAll(() => t.close());
 
   const lookup = async (saleId: number, who: Partner = partner) => (await request(t.app).get(`/sales/purchase/${saleId}`).set(who.headers)).body;
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { givenCourse } from '../support/catalogue.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -25,16 +25,14 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('POST /sales and the sale lookups', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
   });
-  afterAll(() => t.close());
 
   const post = (payload: Record<string, unknown>, who: Partner = partner, key?: string) => {
     const req = request(t.app).post('/sales').set(who.headers);

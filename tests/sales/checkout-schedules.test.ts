@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepSaleSchedules } from '../../src/partner/sales/checkout/sale-schedules.js';
 import { jobWithKey, makeDue, postpone } from '../support/catalogue.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../support/checkout.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -12,14 +12,12 @@ const DAY = 86_400_000;
 const CARD = { holderName: 'ANA B SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123', installments: '1' };
 
 describe('sale schedules and operator moves', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   const names = async (saleId: number) => (await eventsOf(t, saleId)).map((e) => e.name);
   const status = async (saleId: number) => (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].status;

@@ -1,29 +1,27 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { updatePartnerSettings } from '../../src/partner/partner-settings.js';
 import { givenCampaign, givenCatalogue } from '../support/campaigns.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Catalogue = Awaited<ReturnType<typeof givenCatalogue>>;
 
 describe('POST /sales/exclusive-sale', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
   let c: Catalogue;
   let theirs: Catalogue;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     c = await givenCatalogue(t, partner);
     theirs = await givenCatalogue(t, stranger);
   });
-  afterAll(() => t.close());
 
   const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/sales/exclusive-sale').set(who.headers).send(body);
   const both = () => [

@@ -3,13 +3,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/db/errors.js';
 import { documentPath } from '../../src/contract/documents.js';
 import { brasiliaWithZ, buildEventPayload, type EventFacts, type SaleEventName } from '../../src/partner/sales/event-payloads.js';
 import * as flow from '../../src/partner/sales/sale-flow.js';
 import { canTransition, SALE_STATES, transition } from '../../src/partner/sales/sale-states.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -35,19 +35,17 @@ describe('sale state machine', () => {
 });
 
 describe('sale events outbox', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let validators: Map<string, (data: unknown) => boolean>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     const doc = (await $RefParser.dereference(documentPath('partner'))) as Json;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     validators = new Map(EVENTS.map((name) => [name, ajv.compile(doc.webhooks[name].post.requestBody.content['application/json'].schema)]));
   });
-  afterAll(() => t.close());
 
   const newSale = async () => {
     const res = await request(t.app)

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pageRequest } from '../../src/core/paging.js';
 import { salesListWhere, salesPageQuery } from '../../src/partner/sales/list.js';
 import { parseSalesFilters } from '../../src/partner/sales/list-filters.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Plan = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: Plan[] };
@@ -12,11 +12,10 @@ type Plan = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: stri
 const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 describe('sales list query plans over many sales', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partnerId: string;
 
   beforeAll(async () => {
-    t = await createTestContext();
     const partners = [await givenPartner(t.ctx), await givenPartner(t.ctx, 'B'), await givenPartner(t.ctx, 'C')];
     partnerId = partners[0]!.id;
     for (const p of partners) {
@@ -33,7 +32,6 @@ describe('sales list query plans over many sales', () => {
     }
     await t.ctx.db.execute(sql`analyze sales`);
   });
-  afterAll(() => t.close());
 
   async function planOf(query: Record<string, unknown>): Promise<Plan[]> {
     const built = salesPageQuery(t.ctx.db, salesListWhere(partnerId, parseSalesFilters(query)), pageRequest()).toSQL();

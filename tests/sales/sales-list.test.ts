@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buyerDataFilled, cancelByPartner, expireSale, invoiceCreated, purchaseConfirmed } from '../../src/partner/sales/sale-flow.js';
 import { givenCampaign, givenCatalogue } from '../support/campaigns.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('GET /sales', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
   const id: Record<string, number> = {};
@@ -24,7 +24,6 @@ describe('GET /sales', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     const c = await givenCatalogue(t, partner);
@@ -50,7 +49,6 @@ describe('GET /sales', () => {
     await buyerDataFilled(t.ctx, id.campaign!, {});
     await t.ctx.db.execute(sql`update sales set created_at = '2026-03-01T12:00:00Z', released_on = '2026-03-05', expected_payment_on = '2026-03-06', ted_on = '2026-03-07', next_payment_on = '2026-03-08' where id = ${id.campaign}`);
   });
-  afterAll(() => t.close());
 
   const list = async (query: Record<string, unknown> | string, who: Partner = partner) => {
     const res = await request(t.app).get('/sales').query(query).set(who.headers);

@@ -1,15 +1,15 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- statement rows of the JSON and of the CSV are read by field name and compared, whatever their types */
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { closingCommands } from '../../src/cli/commands/closings.js';
 import { closeMonth } from '../../src/institution/statements/closing.js';
 import closeStatementMonthTask from '../../src/jobs/close-statement-month.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { hardMonth, type Tenant } from './fixture.js';
 
-let t: TestContext;
+const t = useTestContext();
 let month: Awaited<ReturnType<typeof hardMonth>>;
 
 const cents = (decimal: string | number) => {
@@ -41,12 +41,10 @@ async function csv(path: string, tenant: Tenant, query: Record<string, string> =
 }
 
 beforeAll(async () => {
-  t = await createTestContext();
   month = await hardMonth(t);
   t.clock.set('2026-04-01T03:00:00Z');
   for (const tenant of [month.gestao, month.garantida, month.outra]) await closeMonth(t.ctx.db, tenant.id, '2026-03-01', t.clock.now(), { actor: 'cli' });
 });
-afterAll(() => t.close());
 
 const gestaoRow = (r: Record<string, any>) => [r.parcela_id_externo, r.data_recebimento, r.data_repasse, r.tipo_pagamento, r.meio_pagamento, r.cartao_de_credito_parcelamento ?? null, r.tipo_liquidacao,
   r.valor_recebido_principia, r.liquidacao.valor_multa, r.liquidacao.valor_juros, r.liquidacao.valor_recebido_total, r.comissao_valor, r.valor_repasse];

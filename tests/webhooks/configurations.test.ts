@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { configurationBody, countRows, givenConfiguration } from './support.js';
 
@@ -8,16 +8,14 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const URL_A = 'https://erp.escolaexemplo.com.br/hooks/edufin';
 
 describe('webhook configurations', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Outra Escola');
   });
-  afterAll(() => t.close());
 
   it('creates an active configuration and answers the token masked, never in full', async () => {
     const res = await request(t.app)
@@ -169,14 +167,12 @@ describe('webhook configurations', () => {
 });
 
 describe('webhook target safety (WEBHOOK_ALLOW_PRIVATE=false)', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { webhookAllowPrivate: false } });
   let partner: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { webhookAllowPrivate: false } });
     partner = await givenPartner(t.ctx);
   });
-  afterAll(() => t.close());
 
   it.each([
     'http://127.0.0.1:8080/hook',

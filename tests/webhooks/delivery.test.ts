@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fanOutEvent, type SaleEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 import type { WebhookEventName } from '../../src/partner/webhooks/events.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('webhook delivery', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { webhookTimeoutMs: 300 } });
   const receiver = useReceivers();
-
-  beforeAll(async () => {
-    t = await createTestContext({ config: { webhookTimeoutMs: 300 } });
-  });
-  afterAll(() => t.close());
 
   const eventFor = (partner: Partner, name: WebhookEventName = 'purchaseConfirmed'): SaleEvent => ({
     id: randomUUID(),

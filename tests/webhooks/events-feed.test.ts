@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { saleEvents } from '../../src/db/schema/index.js';
 import { buyerDataFilled, paymentDeclined } from '../../src/partner/sales/sale-flow.js';
 import { expectContractPayloads, givenCheckoutSale } from '../support/checkout.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -17,7 +17,7 @@ interface FeedEvent {
 }
 
 describe('GET /events, the catch-up feed', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
 
@@ -35,14 +35,12 @@ describe('GET /events, the catch-up feed', () => {
   const stored = (who: Partner) => t.ctx.db.select().from(saleEvents).where(eq(saleEvents.partnerId, who.id)).orderBy(asc(saleEvents.sequence));
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     await givenEvents(partner, 4);
     await givenEvents(stranger, 2);
     await givenEvents(partner, 3);
   });
-  afterAll(() => t.close());
 
   it('answers the partner events in sequence order from 1 with no gaps, each with its stored id, name and payload', async () => {
     const res = await feed(partner).expect(200);

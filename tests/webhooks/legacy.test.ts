@@ -1,20 +1,15 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fanOutLegacy, type LegacySaleStatusEvent } from '../../src/partner/webhooks/legacy.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { deliverDue, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('legacy webhooks (deprecated)', () => {
-  let t: TestContext;
+  const t = useTestContext();
   const receiver = useReceivers();
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
 
   const statusChange = (partner: Partner): LegacySaleStatusEvent => ({
     partnerId: partner.id,

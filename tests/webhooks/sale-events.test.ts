@@ -1,25 +1,20 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { saleEvents } from '../../src/db/schema/index.js';
 import { purchaseConfirmed } from '../../src/partner/sales/sale-flow.js';
 import { lockSale } from '../../src/partner/sales/sql.js';
 import { applyTransition } from '../../src/partner/sales/transitions.js';
 import { BUYER_FORM, expectContractPayloads, givenCheckoutSale, payButtons, post } from '../support/checkout.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { countRows, deliverDue, givenConfiguration, useReceivers } from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('sale events reach the partner', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { webhookTimeoutMs: 1000 } });
   const receiver = useReceivers();
-
-  beforeAll(async () => {
-    t = await createTestContext({ config: { webhookTimeoutMs: 1000 } });
-  });
-  afterAll(() => t.close());
 
   const storedEvents = (saleId: number) =>
     t.ctx.db.select().from(saleEvents).where(eq(saleEvents.saleId, saleId)).orderBy(asc(saleEvents.sequence));
