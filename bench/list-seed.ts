@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { copyInto, copyValue } from '../src/db/copy.js';
-import type { RawElements } from '../src/http/raw-body.js';
-import { packBlocks } from '../src/institution/item-blocks.js';
+import type { RawElements } from '../src/core/json-spans.js';
+import { packBlocks } from '../src/institution/intake/item-blocks.js';
 import { benchInstallment } from './fixtures.js';
 
 const CHUNK = 100_000;

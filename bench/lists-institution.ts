@@ -7,11 +7,11 @@
 import { count } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
 import { installments } from '../src/db/schema/index.js';
-import { encodeContinuation } from '../src/http/continuation.js';
-import { countedByGroups, countFromGroupsQuery } from '../src/institution/installment-counts.js';
-import { originalsFilters, type OriginalsQuery } from '../src/institution/original-filters.js';
-import { originalsPage } from '../src/institution/originals.js';
-import { localDate } from '../src/local-date.js';
+import { encodeContinuation } from '../src/core/continuation.js';
+import { countedByGroups, countFromGroupsQuery } from '../src/institution/listings/installment-counts.js';
+import { originalsFilters, type OriginalsQuery } from '../src/institution/listings/original-filters.js';
+import { originalsPage } from '../src/institution/listings/originals.js';
+import { localDate } from '../src/core/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
 import { seedErrors, seedInstallments, seedSubmissions } from './list-seed.js';

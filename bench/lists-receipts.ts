@@ -7,7 +7,7 @@
  */
 import { type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { addDays, localDate } from '../src/local-date.js';
+import { addDays, localDate } from '../src/core/local-date.js';
 import { receiptDetailStatements } from '../src/partner/receipts/receipt-detail.js';
 import type { ReceiptsQuery } from '../src/partner/receipts/receipt-filters.js';
 import { receiptsStatements } from '../src/partner/receipts/receipts-list.js';

@@ -4,7 +4,7 @@
  * products, as the service does.
  */
 import type { Queryable } from '../src/db/client.js';
-import { pageRequest } from '../src/http/paging.js';
+import { pageRequest } from '../src/core/paging.js';
 import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../src/partner/sales/list.js';
 import { parseSalesFilters } from '../src/partner/sales/list-filters.js';
 import { saleByIdQuery, salesByExternalIdQuery } from '../src/partner/sales/lookups.js';

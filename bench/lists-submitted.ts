@@ -6,9 +6,9 @@
  */
 import type postgres from 'postgres';
 import type { Database } from '../src/db/client.js';
-import { encodeContinuation } from '../src/http/continuation.js';
-import { BLOCK_SIZE } from '../src/institution/item-blocks.js';
-import { submittedCount, submittedFilters, submittedPage, type SubmittedQuery } from '../src/institution/submitted.js';
+import { encodeContinuation } from '../src/core/continuation.js';
+import { BLOCK_SIZE } from '../src/institution/intake/item-blocks.js';
+import { submittedCount, submittedFilters, submittedPage, type SubmittedQuery } from '../src/institution/listings/submitted.js';
 import type { ListCase, Statement } from './list-suite.js';
 
 export async function submittedCases(sql: postgres.Sql, db: Database, institutionId: string, batchIds: string[]): Promise<ListCase[]> {

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import type { ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { institutionSuite } from './lists-institution.js';

@@ -19,11 +19,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
+import { wireContext } from '../src/payment-wiring.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/db/embedded.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { webhookConfigurations } from '../src/db/schema/index.js';
 import { createLogger } from '../src/http/logging.js';
@@ -44,7 +45,7 @@ const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port:
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: config.dbPoolMax });
-const ctx: AppContext = { config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') };
+const ctx: AppContext = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') });
 
 /** Arrival instant (ms) of each attempt, by event id and attempt number; events in `failing` answer 500 to attempts 1 to 3. */
 const arrivals = new Map<string, number>();

@@ -4,18 +4,19 @@ import { migrationsApplied } from './db/migrate.js';
 import { authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DocsPages, docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
-import { RouteNotFound } from './http/errors.js';
+import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
 import { plainQueryString } from './http/query-string.js';
 import { rejectMalformedPath } from './http/request-path.js';
-import { loadDocument, mountApi } from './http/openapi.js';
+import { loadDocument } from './contract/documents.js';
+import { mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
 import { receiptInvoicePages } from './partner/receipts/invoice-page.js';
 import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
-import { paymentPages } from './payments/pages.js';
+import { paymentPages } from './institution/payments/page-routes.js';
 import { sandboxApi } from './payments/sandbox-api.js';
 
 export interface AppOptions {

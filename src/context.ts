@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { Clock } from './clock.js';
+import type { Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Database, Sql } from './db/client.js';
+import type { PaymentProvider } from './payments/provider.js';
 
 /** What every handler, service and job needs; built once per process (or per test file). */
 export interface AppContext {
@@ -13,4 +14,6 @@ export interface AppContext {
   readonly databaseUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The payment provider, with the listeners of every kind of charge (see `payment-wiring.ts`). */
+  readonly payments: PaymentProvider;
 }

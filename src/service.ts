@@ -2,18 +2,19 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './core/clock.js';
 import type { Config, Role } from './config.js';
 import type { AppContext } from './context.js';
+import { wireContext } from './payment-wiring.js';
 import { createDatabase } from './db/client.js';
-import { connectDatabaseServer } from './db/connect.js';
+import { connectDatabaseServer } from './database-server.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
-import { applyDueSchedules } from './partner/schedules.js';
-import { seedDemoTenants, type DemoKeys } from './tenants/demo.js';
+import { applyDueSchedules } from './partner/catalogue/schedules.js';
+import type { DemoKeys } from './dev/demo-tenants.js';
 
 export interface ServiceOptions {
   config: Config;
@@ -60,9 +61,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const database = await connectDatabaseServer(config, (line) => logger.debug({ postgres: line }));
   await migrateDatabase(database.url);
   const { db, sql } = createDatabase(database.url, { max: config.dbPoolMax });
-  const ctx: AppContext = { config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger };
+  const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger });
 
-  const demo = database.embedded && config.env !== 'production' ? await seedDemoTenants(db) : undefined;
+  const demo = database.embedded && config.env !== 'production' ? await (await import('./dev/demo-tenants.js')).seedDemoTenants(db) : undefined;
 
   let server: Server | undefined;
   let url: string | undefined;

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDatabase } from '../db/client.js';
-import { connectDatabaseServer } from '../db/connect.js';
+import { connectDatabaseServer } from '../database-server.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
 import { closingCommands } from './commands/closings.js';

@@ -1,5 +1,5 @@
 /**
- * `npm run docs`: builds the self-contained Redoc pages of both APIs into `docs/` with
+ * `npm run docs`: builds the self-contained Redoc pages of both APIs into `.data/docs/` with
  * `redocly build-docs --inlineBundle`. The service also builds them by itself when they are
  * missing or stale; this command rebuilds them unconditionally.
  */

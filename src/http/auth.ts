@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Database } from '../db/client.js';
 import { findTenantByKey, type Tenant } from '../tenants/credentials.js';
-import { ConflictingCredentials, MissingCredentials } from './errors.js';
+import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
 
 declare module 'express-serve-static-core' {
   interface Request {

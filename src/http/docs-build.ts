@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../config.js';
-import type { ApiName } from './openapi.js';
+import type { ApiName } from '../contract/documents.js';
 
 /** Where `npm run docs` and the service write the Redoc pages (git ignored). */
-export const docsDir = path.join(projectRoot, 'docs');
+export const docsDir = path.join(projectRoot, '.data', 'docs');
 
 const TITLES: Record<ApiName, string> = { institution: 'Institution API', partner: 'Partner API' };
 

@@ -3,8 +3,8 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import YAML from 'yaml';
 import { buildDocs, canBuildDocs, docsAreFresh, docsHtmlPath, sourcesHash } from './docs-build.js';
-import { ApiError } from './errors.js';
-import { loadDocument, type ApiName } from './openapi.js';
+import { ApiError } from '../core/errors.js';
+import { loadDocument, type ApiName } from '../contract/documents.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];
 
@@ -90,7 +90,7 @@ export function docsRouter(pages: DocsPages): Router {
   for (const api of APIS) {
     router.get(`/docs/${api}`, async (_req, res) => {
       const html = await pages.page(api);
-      res.set('Cache-Control', 'no-cache').type('html').sendFile(html);
+      res.set('Cache-Control', 'no-cache').type('html').sendFile(html, { dotfiles: 'allow' }); // the pages live under .data/
     });
     router.get(`/openapi/${api}.yaml`, async (_req, res) => {
       res.set('Cache-Control', 'no-cache').type('application/yaml; charset=utf-8').send(await bundledYaml(api));

@@ -10,7 +10,7 @@ import {
   UnsupportedCharset,
   ValidationFailed,
   type ErrorDetail,
-} from './errors.js';
+} from '../core/errors.js';
 import { errorForLog, redactText } from './log-redaction.js';
 
 /** Shape of the errors express-openapi-validator raises. */

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ValidationFailed } from './errors.js';
+import { ValidationFailed } from '../core/errors.js';
 
 const notFinite = (value: unknown): boolean =>
   typeof value === 'number' ? !Number.isFinite(value) : Array.isArray(value) && value.some(notFinite);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ValidationFailed } from './errors.js';
+import { ValidationFailed } from '../core/errors.js';
 
 /** True when PostgreSQL cannot store a string as text. */
 type TextTest = (text: string) => boolean;

@@ -1,54 +1,11 @@
-import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { projectRoot } from '../config.js';
-import { DATE_FORMATS } from '../dates.js';
-import { BodyTooLarge, MethodNotAllowed, NotImplemented } from './errors.js';
-import { bundleSplitDocument } from './openapi-bundle.js';
+import { DATE_FORMATS } from '../core/dates.js';
+import { BodyTooLarge, MethodNotAllowed, NotImplemented } from '../core/errors.js';
+import { listOperations, type OpenApiDocument } from '../contract/documents.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';
-
-export type ApiName = 'institution' | 'partner';
-
-/** A bundled OpenAPI document: every `$ref` points into its own `#/components`. */
-export type OpenApiDocument = {
-  paths: Record<string, Record<string, { operationId?: string } | unknown>>;
-  [key: string]: unknown;
-};
-
-export const documentPath = (api: ApiName) => path.join(projectRoot, 'openapi', `${api}.yaml`);
-
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export interface Operation {
-  operationId: string;
-  method: HttpMethod;
-  path: string;
-}
-
-const bundles = new Map<ApiName, Promise<OpenApiDocument>>();
-
-/** The document of one API, bundled once per process. */
-export function loadDocument(api: ApiName): Promise<OpenApiDocument> {
-  let loaded = bundles.get(api);
-  if (!loaded) {
-    loaded = bundleSplitDocument(documentPath(api)) as Promise<OpenApiDocument>;
-    bundles.set(api, loaded);
-  }
-  return loaded;
-}
-
-export function listOperations(doc: OpenApiDocument): Operation[] {
-  return Object.entries(doc.paths).flatMap(([route, item]) =>
-    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
-      operationId: (item[method] as { operationId: string }).operationId,
-      method,
-      path: route,
-    })),
-  );
-}
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {

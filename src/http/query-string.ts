@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ValidationFailed } from './errors.js';
+import { ValidationFailed } from '../core/errors.js';
 
 /** `+` in the query part of a URL, written as `%20`; the path is kept as sent. */
 function plusAsSpace(url: string): string {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Sql } from '../db/client.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/errors.js';
 
 export class TooManyRequests extends ApiError {
   constructor(limit: number, retryAfter: number, headers: Record<string, string>) {

@@ -1,15 +1,9 @@
 import express, { type RequestHandler } from 'express';
-import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from './errors.js';
-import { JsonSyntaxError, scanJson, type Span } from './json-spans.js';
+import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from '../core/errors.js';
+import { JsonSyntaxError, scanJson, type RawElements, type Span } from '../core/json-spans.js';
 import { scanBodyForNul } from './nul-characters.js';
 
 const RAW_ELEMENTS = Symbol('raw array elements');
-
-/** The elements of a JSON array, as their bytes in the request. */
-export interface RawElements {
-  body: Buffer;
-  spans: Span[];
-}
 
 /**
  * A stand-in for each element in the body the contract's validator sees: an object element is

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ValidationFailed } from './errors.js';
+import { ValidationFailed } from '../core/errors.js';
 
 /**
  * Whether every segment of a raw request path decodes (`%zz` does not, nor `%ED%A0%80`, which would

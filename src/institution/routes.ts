@@ -4,12 +4,12 @@ import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
 import { rawElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
-import { getBatch, listBatchErrors } from './batch-reports.js';
-import { jsonItems, limitBatchItems, rawItems, submitBatch, type SubmittedBatch } from './batches.js';
-import { listOriginalInstallments } from './originals.js';
-import { createPaymentLink } from './payment-links.js';
+import { getBatch, listBatchErrors } from './intake/batch-reports.js';
+import { jsonItems, limitBatchItems, rawItems, submitBatch, type SubmittedBatch } from './intake/batches.js';
+import { listOriginalInstallments } from './listings/originals.js';
+import { createPaymentLink } from './payments/payment-links.js';
 import { statementRoutes } from './statements/routes.js';
-import { listSubmittedInstallments } from './submitted.js';
+import { listSubmittedInstallments } from './listings/submitted.js';
 
 /** Largest inclusion body: 10,000 installments with every optional field fit well below it. */
 const INCLUSION_BODY_LIMIT = '50mb';

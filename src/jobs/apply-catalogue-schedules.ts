@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
-import { applyDueSchedules, type ScheduleKind } from '../partner/schedules.js';
+import { applyDueSchedules, type ScheduleKind } from '../partner/catalogue/schedules.js';
 
 const KINDS: ScheduleKind[] = ['campaign-start', 'campaign-end', 'class-expiry'];
 

@@ -2,15 +2,6 @@ import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import { allInstitutionIds, closeMonth, previousMonth } from '../institution/statements/closing.js';
 
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      /** From the crontab: `_cron` only. By hand: a month (`YYYY-MM-01`) and optionally one institution. */
-      'close-statement-month': { month?: string; institutionId?: string; _cron?: unknown };
-    }
-  }
-}
-
 /** 00:00 in Brasília (UTC−3, no daylight saving time since 2019) on day 1; graphile-worker reads crontabs in UTC. */
 export const CLOSING_CRONTAB = '0 3 1 * * close-statement-month';
 

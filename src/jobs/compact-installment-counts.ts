@@ -1,14 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
-import { compactInstallmentCounts } from '../institution/installment-counts.js';
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      'compact-installment-counts': { _cron?: unknown };
-    }
-  }
-}
+import { compactInstallmentCounts } from '../institution/listings/installment-counts.js';
 
 /**
  * Every five minutes: each statement writing installments adds a counter row per group it

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
-import { processInstallmentBatch } from '../institution/installment-ingest.js';
-import { processStudentBatch } from '../institution/students.js';
+import { processInstallmentBatch } from '../institution/ingest/installment-ingest.js';
+import { processStudentBatch } from '../institution/ingest/student-ingest.js';
 
 type BatchTaskName = 'process-student-batch' | 'process-installment-batch';
 

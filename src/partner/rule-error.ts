@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 
 export interface RuleErrorOptions {
   /** What `details[0].message` says about the field. (Default: the message) */

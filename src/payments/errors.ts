@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/errors.js';
 import type { CardErrors } from './provider.js';
 
 /** A card refused before charging; `fields` holds the payer's message for each field at fault. */

@@ -1,7 +1,6 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { ValidationFailed } from '../http/errors.js';
-import { paymentProvider } from './default-provider.js';
+import { ValidationFailed } from '../core/errors.js';
 import { ChargeNotFound } from './errors.js';
 import type { Charge } from './provider.js';
 
@@ -25,7 +24,7 @@ function amountCents(body: unknown): number | undefined {
  */
 export function sandboxApi(ctx: AppContext): Router {
   const router = Router();
-  const provider = paymentProvider(ctx);
+  const provider = ctx.payments;
   router.use('/sandbox', express.json({ limit: '10kb' }));
   router.get('/sandbox/charges/:id', async (req, res) => {
     const charge = await provider.getCharge(ctx.db, req.params.id);

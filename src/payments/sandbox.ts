@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
-import { addDays, localDate, startOfLocalDay } from '../local-date.js';
+import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
 import { ChargeNotFound, ChargeNotPaid, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
 import { MAX_CARD_INSTALLMENTS, type Charge, type ChargeListeners, type ChargeReference, type CreateChargeInput, type PaymentProvider } from './provider.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';

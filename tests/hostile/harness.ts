@@ -69,9 +69,10 @@ export async function snapshotQuery(sql: Sql): Promise<() => Promise<string>> {
     where schemaname in ('public', 'graphile_worker') and relname <> 'rate_limit_windows' order by 1, 2`;
   const parts = tables.map(({ schema, name }) => {
     const table = `"${schema}"."${name}"`;
-    return `'${schema}.${name}', (select count(*) || '/' || coalesce(max(xmin::text::bigint), 0) from ${table})`;
+    return `('${schema}.${name}', (select count(*) || '/' || coalesce(max(xmin::text::bigint), 0) from ${table}))`;
   });
-  const query = `select json_build_object(${parts.join(', ')})::text as snapshot`;
+  // A VALUES list, not one function call: a function takes at most 100 arguments.
+  const query = `select string_agg(t || '=' || v, ',' order by t) as snapshot from (values ${parts.join(', ')}) as s(t, v)`;
   return async () => (await sql.unsafe<{ snapshot: string }[]>(query))[0]!.snapshot;
 }
 

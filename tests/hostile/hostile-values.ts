@@ -38,6 +38,7 @@ export const HOSTILE_TEXT = [
   '${jndi:ldap://x}',
 ];
 
+// eslint-disable-next-line no-loss-of-precision -- a literal beyond double precision is itself one of the hostile values
 export const HOSTILE_NUMBERS = [0, -1, -0.5, 1.5, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, 1e-320, 99999999999999999999999];
 
 export const HOSTILE_STRUCTURES: unknown[] = [null, true, false, {}, [], [null], { a: 1 }, [[[[[[[[[[]]]]]]]]]], { $gt: '' }, Array.from({ length: 2000 }, () => 'x')];

@@ -1,5 +1,4 @@
-import type { ApiName } from '../../src/http/openapi.js';
-import { bodyOf } from './harness.js';
+import type { ApiName } from '../../src/contract/documents.js';
 import type { Mutation, WireRequest } from './mutations.js';
 
 /** A request that shows one class, sent as is by `known-500s.test.ts`. */

@@ -48,7 +48,12 @@ export function toWire(valid: ValidRequest, credentials: Record<string, string>)
 /** Every place in a JSON value, as key paths (the root excluded). */
 function placesOf(value: unknown, at: Key[] = [], out: Key[][] = []): Key[][] {
   if (Array.isArray(value)) value.slice(0, 3).forEach((item, i) => (out.push([...at, i]), placesOf(item, [...at, i], out)));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push([...at, k]), placesOf(v, [...at, k], out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push([...at, k]);
+      placesOf(v, [...at, k], out);
+    }
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import type { OpenApiDocument, Operation } from '../../src/http/openapi.js';
+import type { OpenApiDocument, Operation } from '../../src/contract/documents.js';
 
 export type Json = Record<string, unknown>;
 

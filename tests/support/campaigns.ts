@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expect } from 'vitest';
 import { givenCampus, givenClass, givenCourse } from './catalogue.js';
+import type { components } from '../../generated/partner.js';
 import type { TestContext } from './context.js';
 import type { givenPartner } from './tenants.js';
 
@@ -29,7 +30,7 @@ export async function givenCatalogue(t: TestContext, partner: Partner) {
   return { nursing, excel, nursingInPerson, nursingRemote, excelRemote };
 }
 
-export async function givenCampaign(t: TestContext, partner: Partner, body: Record<string, unknown>) {
+export async function givenCampaign(t: TestContext, partner: Partner, body: components['schemas']['CampaignInput']) {
   const res = await request(t.app).post('/campaigns').set(partner.headers).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.content;

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
+import type { components } from '../../generated/partner.js';
 import type { TestContext } from './context.js';
 
 type Headers = Record<string, string>;
+type Schemas = components['schemas'];
+/** Fields set over a valid body, including values the contract refuses: what a refusal test sends. */
 type Body = Record<string, unknown>;
 
-export const courseBody = (overrides: Body = {}): Body => ({
+const VALID_COURSE = {
   MicroAreaId: 1,
   name: 'Técnico em Enfermagem',
   description: 'Formação técnica com estágio supervisionado.',
@@ -14,22 +17,25 @@ export const courseBody = (overrides: Body = {}): Body => ({
   visible: true,
   workload: 1200,
   price: 4500,
-  ...overrides,
-});
+} satisfies Schemas['CourseInput'];
+
+export const courseBody = (overrides: Body = {}): Body => ({ ...VALID_COURSE, ...overrides });
 
 /** A remote, recorded, lifetime subscription: the class with the fewest conditional fields. */
 export const classBody = (CourseId: number, overrides: Body = {}): Body => ({
-  CourseId,
-  name: 'Acesso Vitalício',
-  visible: true,
-  CourseClassTypeId: 2,
-  CourseClassModalityId: 1,
-  CourseClassAttendTypeId: 2,
-  CourseClassDurationId: 5,
+  ...({
+    CourseId,
+    name: 'Acesso Vitalício',
+    visible: true,
+    CourseClassTypeId: 2,
+    CourseClassModalityId: 1,
+    CourseClassAttendTypeId: 2,
+    CourseClassDurationId: 5,
+  } satisfies Schemas['CourseClassInput']),
   ...overrides,
 });
 
-export const campusBody = (overrides: Body = {}): Body => ({
+const VALID_CAMPUS = {
   name: 'Unidade Paulista',
   zipCode: '01310100',
   street: 'Avenida Paulista',
@@ -37,8 +43,9 @@ export const campusBody = (overrides: Body = {}): Body => ({
   district: 'Bela Vista',
   city: 'São Paulo',
   state: 'SP',
-  ...overrides,
-});
+} satisfies Schemas['CampusInput'];
+
+export const campusBody = (overrides: Body = {}): Body => ({ ...VALID_CAMPUS, ...overrides });
 
 async function created(t: TestContext, headers: Headers, path: string, body: Body) {
   const res = await request(t.app).post(path).set(headers).send(body);

@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { saleEvents } from '../../src/db/schema/index.js';
-import { documentPath } from '../../src/http/openapi.js';
+import { documentPath } from '../../src/contract/documents.js';
 import type { TestContext } from './context.js';
 
 type Headers = Record<string, string>;

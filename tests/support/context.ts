@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
+import { wireContext } from '../../src/payment-wiring.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { runDueJobs } from '../../src/jobs/worker.js';
@@ -49,7 +50,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }), ...options.config };
   const { db, sql } = createDatabase(database.url, { max: 5 });
   const clock = new ManualClock();
-  const ctx: AppContext = { config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) };
+  const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) });
   const app = await createApp(ctx);
   return {
     ctx,
@@ -61,4 +62,25 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       await database.drop();
     },
   };
+}
+
+/**
+ * The test context of a test file or `describe` block: created before its tests (before the setup
+ * hooks registered after this call), closed after them. Read it in hooks and tests only.
+ */
+export function useTestContext(options: TestContextOptions | (() => TestContextOptions) = {}): TestContext {
+  let current: TestContext | undefined;
+  beforeAll(async () => {
+    current = await createTestContext(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as TestContext, {
+    get(_target, key) {
+      if (!current) throw new Error(`the test context is read (${String(key)}) outside the hooks and tests of its block`);
+      return Reflect.get(current, key);
+    },
+  });
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../../src/db/embedded.js';
+import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { freePort } from './ports.js';
 

@@ -3,16 +3,17 @@
  * the environment: a test can kill it (SIGKILL) in the middle of a job, as a crash would.
  * Prints `started` once its runners are up.
  */
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startWorker } from '../../src/jobs/worker.js';
+import { wireContext } from '../../src/payment-wiring.js';
 
 const config = loadConfig(process.env);
 const databaseUrl = config.databaseUrl!;
 const { db, sql } = createDatabase(databaseUrl, { max: 5 });
-const ctx: AppContext = { config, db, sql, databaseUrl, clock: systemClock, logger: createLogger('silent') };
+const ctx: AppContext = wireContext({ config, db, sql, databaseUrl, clock: systemClock, logger: createLogger('silent') });
 await startWorker(ctx);
 process.stdout.write('started\n');

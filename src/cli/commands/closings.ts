@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import { allInstitutionIds, ClosingMonthNotOver, ClosingTermsMissing, closeMonth, type ClosingOutcome } from '../../institution/statements/closing.js';
 import { monthTotals } from '../../institution/statements/totals.js';
 import { monthOption } from './contracts.js';

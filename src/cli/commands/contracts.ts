@@ -1,9 +1,9 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 import { changeContract, ContractMonthClosed, contractHistory, contractOf, isProduct, type Contract } from '../../institution/contracts.js';
-import { PRODUCTS } from '../../institution/installment-rules.js';
+import { PRODUCTS } from '../../institution/vocabularies.js';
 import { lockStatements } from '../../institution/statements/lock.js';
-import { localDate } from '../../local-date.js';
+import { localDate } from '../../core/local-date.js';
 import { requireTenant } from './tenants.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';
 

@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import { InvalidSettings, getPartnerSettings, updatePartnerSettings, type PartnerSettings, type Plan } from '../../partner/partner-settings.js';
 import { requireTenant } from './tenants.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';

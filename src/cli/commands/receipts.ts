@@ -1,14 +1,14 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../config.js';
-import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { createLogger } from '../../http/logging.js';
+import { wireContext, type ContextParts } from '../../payment-wiring.js';
 import { markTransferMade, payInstallment, releaseCourse, setCommission } from '../../partner/receipts/operator.js';
 import { renegotiate } from '../../partner/receipts/renegotiation.js';
 import { rebuildReceiptSummaries } from '../../partner/receipts/summaries.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';
 
-const contextOf = (db: Database) => ({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') }) as Omit<AppContext, 'sql' | 'databaseUrl'> as AppContext;
+const contextOf = (db: Database) => wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);
 
 function whole(option: string, value: string | undefined): number {
   if (!value || !/^\d{1,9}$/.test(value)) throw new UsageError(`--${option} takes a whole number`);

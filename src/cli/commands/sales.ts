@@ -1,7 +1,7 @@
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../config.js';
-import type { AppContext } from '../../context.js';
 import { createLogger } from '../../http/logging.js';
+import { wireContext, type ContextParts } from '../../payment-wiring.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from '../../partner/sales/checkout/operator.js';
 import { lookupStatusName } from '../../partner/sales/sale-states.js';
 import { stateOf } from '../../partner/sales/transitions.js';
@@ -20,9 +20,9 @@ function saleCommand(action: OperatorAction): Command {
     usage: `sale:${action} --sale <saleId>   ${DESCRIPTIONS[action]}`,
     async run(db, options) {
       if (!options.sale || !/^\d{1,9}$/.test(options.sale)) throw new UsageError('--sale takes the sale id (a whole number)');
-      const ctx = { config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as Omit<AppContext, 'sql' | 'databaseUrl'>;
+      const ctx = wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);
       try {
-        const sale = await operateSale(ctx as AppContext, Number(options.sale), action);
+        const sale = await operateSale(ctx, Number(options.sale), action);
         return { saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) };
       } catch (error) {
         if (error instanceof Error && 'code' in error) throw new UsageError(`${String(error.code)}: ${error.message}`);

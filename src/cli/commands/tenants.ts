@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { systemClock } from '../../clock.js';
+import { systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 import { institutions, partners } from '../../db/schema/index.js';
 import { issueKey, revokeKey } from '../../tenants/credentials.js';

@@ -1,12 +1,12 @@
 import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 
 export const macroAreas = pgTable('macro_areas', {
   id: integer().primaryKey().generatedByDefaultAsIdentity(),
   name: text().notNull(),
   active: boolean().notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: createdAt(),
+  createdAt: timestampNow(),
+  updatedAt: timestampNow(),
 });
 
 export const microAreaGroups = pgTable(
@@ -18,8 +18,8 @@ export const microAreaGroups = pgTable(
       .references(() => macroAreas.id),
     name: text().notNull(),
     active: boolean().notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [index().on(t.macroAreaId)],
 );

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { institutions } from './tenants.js';
 
 export const batches = pgTable(
@@ -18,7 +18,7 @@ export const batches = pgTable(
     itemCount: integer().notNull(),
     processedCount: integer().notNull().default(0),
     errorCount: integer().notNull().default(0),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
     finishedAt: timestamp({ withTimezone: true }),
     /** The client's `Idempotency-Key`: a repeated key answers the batch it first created. */
     idempotencyKey: text(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { microAreaGroups } from './areas.js';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
 
 /** What the operator agreed with a partner: its plan and the defaults its courses fall back to. */
@@ -16,7 +16,7 @@ export const partnerSettings = pgTable(
     minimumSaleInCents: integer(),
     defaultGracePeriodDays: integer().notNull().default(0),
     defaultUpfrontInCents: integer(),
-    updatedAt: createdAt(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     check('partner_settings_plan', sql`${t.plan} in ('fixed', 'flexible')`),
@@ -41,8 +41,8 @@ export const campuses = pgTable(
     district: text().notNull(),
     city: text().notNull(),
     state: text().notNull(),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [uniqueIndex('campuses_partner_name_key').on(t.partnerId, t.nameKey)],
 );
@@ -72,8 +72,8 @@ export const courses = pgTable(
     gracePeriodDays: integer(),
     /** Null: the partner's default upfront applies (exclusive sales). */
     defaultUpfrontInCents: integer(),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.partnerId, t.id),
@@ -109,8 +109,8 @@ export const courseClasses = pgTable(
     startsAt: date({ mode: 'string' }),
     endsAt: date({ mode: 'string' }),
     expiresAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.courseId, t.id),
@@ -147,8 +147,8 @@ export const campaigns = pgTable(
     /** When the schedule (or the creation) made it active; guards against activating twice. */
     activatedAt: timestamp({ withTimezone: true }),
     deactivatedAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     uniqueIndex('campaigns_partner_name_key').on(t.partnerId, t.nameKey),

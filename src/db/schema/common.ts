@@ -1,4 +1,4 @@
 import { timestamp } from 'drizzle-orm/pg-core';
 
-/** `created_at`/`updated_at` columns: timestamptz, set on insert. */
-export const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+/** A timestamptz column set to now() on insert: `created_at`, and `updated_at` until the row changes. */
+export const timestampNow = () => timestamp({ withTimezone: true }).notNull().defaultNow();

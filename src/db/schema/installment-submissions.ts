@@ -1,8 +1,8 @@
 import { customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches.js';
 
-/** How a block's items are compressed: `deflate` (raw) in blocks stored before Brotli was used. */
-export type BlockEncoding = 'deflate' | 'br';
+/** How a block's items are compressed: Brotli. */
+export type BlockEncoding = 'br';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -20,7 +20,7 @@ export const batchItemBlocks = pgTable(
     /** Position in the batch of the block's first item; the block holds `itemCount` items from there. */
     firstIndex: integer().notNull(),
     itemCount: integer().notNull(),
-    /** `br` (Brotli), or `deflate` (raw deflate) in blocks stored before Brotli was used. */
+    /** `br` (Brotli), the one encoding this version writes and reads. */
     encoding: text().$type<BlockEncoding>().notNull(),
     /** The JSON array of the items, compressed as `encoding` says. */
     data: bytea().notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 
 const money = () => numeric({ precision: 14, scale: 2 });
 
@@ -58,8 +58,8 @@ export const installments = pgTable(
     settledReceived: money().notNull().default('0'),
     /** Set by the first payment through the platform: from then on re-sends no longer change it. */
     paidOnPlatform: boolean().notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.institutionId, t.upsertKey),

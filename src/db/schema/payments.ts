@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { sales } from './sales.js';
 import { institutions } from './tenants.js';
@@ -40,8 +40,8 @@ export const paymentCharges = pgTable(
     declinedReason: text(),
     expiresAt: timestamp({ withTimezone: true }),
     paidAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.referenceKind, t.referenceId),
@@ -62,7 +62,7 @@ export const paymentLinks = pgTable(
     installmentId: uuid()
       .notNull()
       .references(() => installments.id),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.token), uniqueIndex().on(t.installmentId)],
 );
@@ -87,7 +87,7 @@ export const installmentPayments = pgTable(
     fine: money().notNull(),
     interest: money().notNull(),
     discount: money().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.chargeId), index().on(t.installmentId)],
 );

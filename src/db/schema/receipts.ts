@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { sales } from './sales.js';
 import { partners } from './tenants.js';
 
@@ -19,7 +19,7 @@ export const partnerCommissions = pgTable(
       .references(() => partners.id),
     productType: text().notNull(),
     percentage: integer().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.productType] }), check('partner_commissions_percentage', sql`${t.percentage} between 0 and 100`)],
 );
@@ -77,7 +77,7 @@ export const receiptPayments = pgTable(
     method: text().notNull(),
     /** When the payment is due to clear, fixed by the method when it is recorded. */
     expectedCompensationOn: date({ mode: 'string' }).notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [index('receipt_payments_installment').on(t.installmentId)],
 );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { campaigns, courseClasses, courses } from './catalogue.js';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
 
 /**
@@ -67,8 +67,8 @@ export const sales = pgTable(
     expectedPaymentOn: date({ mode: 'string' }),
     tedOn: date({ mode: 'string' }),
     nextPaymentOn: date({ mode: 'string' }),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     check(
@@ -122,7 +122,7 @@ export const saleTransitions = pgTable(
       .references(() => sales.id),
     fromStatus: text(),
     toStatus: text().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [index('sale_transitions_sale').on(t.saleId, t.id)],
 );
@@ -173,7 +173,7 @@ export const saleEvents = pgTable(
     name: text().notNull(),
     sequence: bigint({ mode: 'number' }).notNull(),
     payload: jsonb().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex('sale_events_partner_sequence').on(t.partnerId, t.sequence),

@@ -1,5 +1,5 @@
 import { boolean, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { institutions } from './tenants.js';
 
@@ -22,7 +22,7 @@ export const statementClosings = pgTable(
     closedAt: timestamp({ withTimezone: true }).notNull(),
     /** How many times an operator reopened and recomputed it. */
     reopenings: integer().notNull().default(0),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.institutionId, t.month)],
 );

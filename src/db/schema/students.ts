@@ -1,6 +1,6 @@
 import { jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { batches } from './batches.js';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 import { institutions } from './tenants.js';
 
 export const students = pgTable(
@@ -18,8 +18,8 @@ export const students = pgTable(
     lastBatchId: uuid()
       .notNull()
       .references(() => batches.id),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.institutionId, t.cpf)],
 );

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { check, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { timestampNow } from './common.js';
 
 export const institutions = pgTable('institutions', {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull(),
-  createdAt: createdAt(),
+  createdAt: timestampNow(),
 });
 
 export const partners = pgTable('partners', {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull(),
-  createdAt: createdAt(),
+  createdAt: timestampNow(),
 });
 
 /** An institution `apikey` or a partner `Api-Token`: only its SHA-256 and a visible prefix are kept. */
@@ -23,7 +23,7 @@ export const credentials = pgTable(
     partnerId: uuid().references(() => partners.id),
     prefix: text().notNull(),
     secretHash: text().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
     revokedAt: timestamp({ withTimezone: true }),
   },
   (t) => [

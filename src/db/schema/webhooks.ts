@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './common.js';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
 
 /** A partner URL that receives sale events (`POST /webhooks`); a URL may be registered many times. */
@@ -23,8 +23,8 @@ export const webhookConfigurations = pgTable(
     /** The secret before the last rotation, still signed with until `previousSecretExpiresAt`. */
     previousSigningSecret: text(),
     previousSecretExpiresAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [index().on(t.partnerId, t.createdAt)],
 );
@@ -51,8 +51,8 @@ export const webhookDeliveries = pgTable(
     attemptsMade: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),
     occurredAt: timestamp({ withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: createdAt(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
@@ -90,7 +90,7 @@ export const legacyWebhookConfigurations = pgTable(
       .references(() => partners.id),
     version: text().notNull(),
     url: text().notNull(),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [check('legacy_webhook_configurations_version', sql`${t.version} in ('1.0', '2.0')`), index().on(t.partnerId)],
 );
@@ -112,7 +112,7 @@ export const legacyWebhookDispatches = pgTable(
     sends: integer().notNull().default(0),
     manualRetries: integer().notNull().default(0),
     lastAttemptAt: timestamp({ withTimezone: true }),
-    createdAt: createdAt(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.partnerId)],
 );

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import { PAGE_SIZE, toPage } from '../../http/continuation.js';
-import { BUSINESS_TIME_ZONE, localDate } from '../../local-date.js';
+import { PAGE_SIZE, toPage } from '../../core/continuation.js';
+import { BUSINESS_TIME_ZONE, localDate } from '../../core/local-date.js';
 import { statementCursor } from './paging.js';
 
 type AssignmentQuery = NonNullable<operations['getInstallmentAssignmentStatement']['parameters']['query']>;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import { PAGE_SIZE, toPage } from '../../http/continuation.js';
+import { PAGE_SIZE, toPage } from '../../core/continuation.js';
 import { managementLiquidations, type LiquidationRow } from './management-sql.js';
 import { statementCursor } from './paging.js';
 

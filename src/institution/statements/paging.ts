@@ -1,5 +1,5 @@
-import { decodeContinuation, encodeContinuation, InvalidContinuation, type ContinuationScope } from '../../http/continuation.js';
-import { ValidationFailed } from '../../http/errors.js';
+import { decodeContinuation, encodeContinuation, InvalidContinuation, type ContinuationScope } from '../../core/continuation.js';
+import { ValidationFailed } from '../../core/errors.js';
 
 export class StatementTokenInvalid extends ValidationFailed {
   constructor() {

@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { ApiError } from '../../http/errors.js';
-import { localDate } from '../../local-date.js';
+import { ApiError } from '../../core/errors.js';
+import { localDate } from '../../core/local-date.js';
 import { formatBrl, formatDateBr, HOSTED_PAGE_HEADERS, html, maskCpf, page } from '../../payments/html.js';
-import { renderMessagePage } from '../../payments/installment-page.js';
+import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { installmentLines } from './ledger.sql.js';
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Queryable } from '../../db/client.js';
 import { partnerCommissions, receiptAdjustments, receiptInstallments, receiptPayments, receipts, receiptTransfers } from '../../db/schema/index.js';
-import { localDate } from '../../local-date.js';
+import { localDate } from '../../core/local-date.js';
 import { simulateFinancing } from '../sales/checkout/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
 import type { SaleRow } from '../sales/sql.js';

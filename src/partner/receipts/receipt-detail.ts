@@ -3,7 +3,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
-import { localDate } from '../../local-date.js';
+import { localDate } from '../../core/local-date.js';
 import { loadSaleProducts } from '../sales/sql.js';
 import { invoiceUrlOf } from './invoice-page.js';
 import { installmentLines } from './ledger.sql.js';

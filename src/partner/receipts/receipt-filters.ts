@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/partner.js';
-import { ValidationFailed } from '../../http/errors.js';
-import { addDays } from '../../local-date.js';
+import { ValidationFailed } from '../../core/errors.js';
+import { addDays } from '../../core/local-date.js';
 import { nameKeyOf } from '../sales/sale-flow.js';
 import { likeLiteral } from '../sales/list-filters.js';
 import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';

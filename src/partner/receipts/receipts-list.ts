@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
-import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
-import { localDate } from '../../local-date.js';
-import { FULL_TIME_PERIOD, modalityName } from '../catalogue-views.js';
+import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { localDate } from '../../core/local-date.js';
+import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events.js';
 import { receiptStatusName } from '../sales/sale-states.js';
 import { loadSaleProducts } from '../sales/sql.js';

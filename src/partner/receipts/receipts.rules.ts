@@ -1,5 +1,5 @@
-import { ApiError } from '../../http/errors.js';
-import { addDays } from '../../local-date.js';
+import { ApiError } from '../../core/errors.js';
+import { addDays } from '../../core/local-date.js';
 
 /** Commission of the operator when the partner has no contract for the sale's product type. (Default: 8) */
 export const DEFAULT_COMMISSION_PERCENTAGE = 8;

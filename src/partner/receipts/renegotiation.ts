@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { receiptInstallments, receiptPayments } from '../../db/schema/index.js';
-import { isCalendarDate } from '../../dates.js';
+import { isCalendarDate } from '../../core/dates.js';
 import { refreshReceiptSummary } from './summaries.js';
 import { addMonths, BadLedgerDate, BadRenegotiation, MAX_AGREEMENT_INSTALLMENTS, NothingToRenegotiate, ReceiptCancelled, splitEvenly } from './receipts.rules.js';
 import { lockReceipt } from './operator.js';

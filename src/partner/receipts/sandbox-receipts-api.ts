@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { renegotiate } from './renegotiation.js';
 import { markTransferMade, payInstallment, releaseCourse, setCommission } from './operator.js';
 

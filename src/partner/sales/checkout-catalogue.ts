@@ -2,7 +2,7 @@ import { and, eq, min } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
-import type { CourseClassRow, CourseRow } from '../catalogue-views.js';
+import type { CourseClassRow, CourseRow } from '../catalogue/catalogue.views.js';
 import { getPartnerSettings } from '../partner-settings.js';
 import { API_CREATOR, SALE_PRODUCT_TYPE } from './sales.rules.js';
 

@@ -4,7 +4,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { saleItems, sales } from '../../db/schema/index.js';
-import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns.js';
+import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns/campaigns.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
 import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
 import { checkoutUrlOf } from './events.js';

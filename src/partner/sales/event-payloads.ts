@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/partner.js';
-import { formatCents } from '../../money.js';
+import { formatCents } from '../../core/money.js';
 
 type Schemas = components['schemas'];
 export type WebhookPerson = Schemas['WebhookPerson'];

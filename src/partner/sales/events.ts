@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { saleEvents } from '../../db/schema/index.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { fanOutEvent } from '../webhooks/fan-out.js';
 import { buildEventPayload, type EventFacts, type SaleEventName, type SaleEventPayload, type WebhookCheckout, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
 import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from './sql.js';

@@ -1,5 +1,5 @@
-import { isCalendarDate } from '../../dates.js';
-import { addDays } from '../../local-date.js';
+import { isCalendarDate } from '../../core/dates.js';
+import { addDays } from '../../core/local-date.js';
 import { nameKeyOf } from './sale-flow.js';
 import { statesNamed, type SaleState } from './sale-states.js';
 

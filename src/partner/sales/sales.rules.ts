@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../http/errors.js';
-import { isValidCpf } from '../../institution/documents.js';
+import { ApiError } from '../../core/errors.js';
+import { isValidCpf } from '../../core/documents.js';
 import { ruleError } from '../rule-error.js';
 
 export class SalePriceAboveSum extends ruleError('SALE-002', 'checkoutPriceInCents') {}

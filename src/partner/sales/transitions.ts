@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { fanOutLegacy } from '../webhooks/legacy.js';
 import type { SaleEventName } from './event-payloads.js';
 import { storeEvent, type StoredEvent } from './events.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { tickBatch } from '../../tick-batch.js';
+import { tickBatch } from '../../core/tick-batch.js';
 import { findAttemptTargets, recordAttempts, type AttemptRecord, type AttemptTarget, type ConfigurationRow, type DeliveryRow } from './attempt-sql.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, type SendResult } from './sender.js';

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../../http/paging.js';
+import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } from './errors.js';
 import { checkEnabledEvents } from './events.js';
 import { newSigningSecret } from './signature.js';

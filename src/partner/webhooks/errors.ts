@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../core/errors.js';
 
 export class WebhookConfigurationNotFound extends ApiError {
   constructor() {

@@ -4,7 +4,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
-import { enqueueMany } from '../../jobs/enqueue.js';
+import { enqueueMany } from '../../queue/enqueue.js';
 import { WebhookConfigurationNotFound, WebhookTargetRefused } from './errors.js';
 import { postOnce } from './sender.js';
 import { checkTargetAtRegistration } from './target.js';

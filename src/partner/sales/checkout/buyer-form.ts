@@ -1,4 +1,4 @@
-import { isValidCpf } from '../../../institution/documents.js';
+import { isValidCpf } from '../../../core/documents.js';
 import type { BuyerData } from '../sale-flow.js';
 
 /** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows. */

@@ -1,7 +1,7 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge } from '../../../payments/provider.js';
-import { payCode } from '../../../payments/installment-page.js';
 import { cardErrorSummary, renderCardForm, type CardFormState } from '../../../payments/card-form.js';
+import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';

@@ -1,10 +1,10 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../../context.js';
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../core/errors.js';
 import { keptCardValues } from '../../../payments/card-form.js';
 import { InvalidCard } from '../../../payments/errors.js';
 import { HOSTED_PAGE_HEADERS } from '../../../payments/html.js';
-import { renderMessagePage } from '../../../payments/installment-page.js';
+import { renderMessagePage } from '../../../payments/charge-blocks.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { loadSaleProducts, partnerName } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';

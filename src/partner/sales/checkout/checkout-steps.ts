@@ -1,6 +1,5 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../event-payloads.js';
 import { offeredMethods } from '../events.js';
@@ -70,7 +69,7 @@ async function readyToPay(tx: Queryable, txCtx: AppContext, sale: SaleRow, metho
 }
 
 export function generateInvoice(ctx: AppContext, token: string, method: 'pix' | 'bankSlip'): Promise<Charge> {
-  return step(ctx, token, async (tx, sale, txCtx) => createInvoice(ctx, tx, paymentProvider(ctx), await readyToPay(tx, txCtx, sale, method), method));
+  return step(ctx, token, async (tx, sale, txCtx) => createInvoice(ctx, tx, ctx.payments, await readyToPay(tx, txCtx, sale, method), method));
 }
 
 /** A card charged at once: approved confirms the purchase, declined sends `paymentDeclined` and allows a retry. */
@@ -79,7 +78,7 @@ export function payByCard(ctx: AppContext, token: string, card: CardInput, insta
     if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new CardInstallmentsInvalid(MAX_CARD_INSTALLMENTS);
     const ready = await readyToPay(tx, txCtx, sale, 'creditCard');
     if (stateOf(ready) !== 'in_progress') throw new StepNotAvailable('card payment', ready.status);
-    const charge = await paymentProvider(ctx).createCharge(tx, {
+    const charge = await ctx.payments.createCharge(tx, {
       method: 'CARD',
       amountCents: ready.checkoutPriceInCents,
       description: `Compra ${ready.id}`,
@@ -110,7 +109,7 @@ export function requestFinancing(ctx: AppContext, token: string): Promise<Credit
 export function acceptFinancing(ctx: AppContext, token: string): Promise<Charge> {
   return step(ctx, token, async (tx, sale) => {
     if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.sign) throw new StepNotAvailable('financing acceptance', sale.status);
-    return createInvoice(ctx, tx, paymentProvider(ctx), sale, FINANCING_METHOD);
+    return createInvoice(ctx, tx, ctx.payments, sale, FINANCING_METHOD);
   });
 }
 
@@ -132,14 +131,14 @@ export function nameGuarantor(ctx: AppContext, token: string, form: PersonForm):
 export function guarantorSigned(ctx: AppContext, token: string): Promise<Charge> {
   return step(ctx, token, async (tx, sale) => {
     if (stateOf(sale) !== 'guarantor_needed') throw new StepNotAvailable('guarantor signature', sale.status);
-    return createInvoice(ctx, tx, paymentProvider(ctx), sale, FINANCING_METHOD);
+    return createInvoice(ctx, tx, ctx.payments, sale, FINANCING_METHOD);
   });
 }
 
 /** Sandbox: pays or expires an invoice of this checkout, as the bank would report it. */
 export async function simulateOnCheckout(ctx: AppContext, token: string, chargeId: string, action: 'pay' | 'expire'): Promise<Charge> {
   const sale = await saleOfToken(ctx.db, token);
-  const provider = paymentProvider(ctx);
+  const provider = ctx.payments;
   return ctx.db.transaction(async (tx) => {
     const charge = await provider.getCharge(tx, chargeId);
     if (!charge || charge.reference.kind !== 'sale' || charge.reference.id !== String(sale.id)) throw new ChargeOfAnotherSale(chargeId);
@@ -147,5 +146,5 @@ export async function simulateOnCheckout(ctx: AppContext, token: string, chargeI
   });
 }
 
-export const chargesOf = (ctx: AppContext, saleId: number) => paymentProvider(ctx).listCharges(ctx.db, saleReference(saleId));
+export const chargesOf = (ctx: AppContext, saleId: number) => ctx.payments.listCharges(ctx.db, saleReference(saleId));
 export type { InvoiceMethod };

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../http/errors.js';
+import { ApiError } from '../../../core/errors.js';
 
 /** Errors of the hosted checkout; the page shows their pt-BR message next to the step. */
 

@@ -1,4 +1,4 @@
-import { formatCents } from '../../../money.js';
+import { formatCents } from '../../../core/money.js';
 import type { WebhookFinancing } from '../event-payloads.js';
 
 /**

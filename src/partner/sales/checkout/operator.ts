@@ -1,5 +1,4 @@
 import type { AppContext } from '../../../context.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
 import { recordReversal } from '../../receipts/ledger.js';
 import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
@@ -32,7 +31,7 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
     if (action === 'expire') return (await expireSale(txCtx, saleId)).sale;
     let reversedCents = 0;
     if (action !== 'cancel') {
-      const provider = paymentProvider(ctx);
+      const provider = ctx.payments;
       const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
       if (action === 'chargeback' && !paid.some((c) => c.method === 'CARD')) throw new NotCardPaid(saleId);
       for (const charge of paid) {

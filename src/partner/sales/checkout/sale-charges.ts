@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
-import { localDate } from '../../../local-date.js';
+import { localDate } from '../../../core/local-date.js';
 import type { Charge, ChargeListener, PaymentProvider } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../event-payloads.js';
 import { checkoutUrlOf } from '../events.js';

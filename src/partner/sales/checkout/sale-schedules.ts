@@ -2,7 +2,6 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
-import { paymentProvider } from '../../../payments/default-provider.js';
 import { cartAbandoned, expireSale } from '../sale-flow.js';
 import { canTransition } from '../sale-states.js';
 import { lockSale } from '../sql.js';
@@ -34,7 +33,7 @@ async function expireSaleIfDue(ctx: AppContext, saleId: number): Promise<Schedul
 async function expireInvoiceIfDue(ctx: AppContext, chargeId: string): Promise<ScheduleOutcome> {
   return ctx.db.transaction(async (tx) => {
     // Reading a pending charge past its due time marks it expired.
-    const charge = await paymentProvider(ctx).getCharge(tx, chargeId);
+    const charge = await ctx.payments.getCharge(tx, chargeId);
     if (!charge || charge.reference.kind !== 'sale') return 'nothing';
     if (charge.status === 'PENDING') return 'not-due';
     if (charge.status !== 'EXPIRED') return 'nothing';

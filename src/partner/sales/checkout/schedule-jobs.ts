@@ -1,20 +1,11 @@
 import type { Queryable } from '../../../db/client.js';
-import { enqueue } from '../../../jobs/enqueue.js';
+import { enqueue } from '../../../queue/enqueue.js';
+import type { SaleScheduleKind } from '../../../queue/tasks.js';
 import type { Charge } from '../../../payments/provider.js';
 import { CART_IDLE_MS } from './cart-abandonment.rules.js';
 
-/** The timed changes of a sale: its deadline, its invoices' due times, an abandoned cart. */
-export type SaleScheduleKind = 'sale-expiry' | 'invoice-expiry' | 'cart-abandonment';
+export type { SaleScheduleKind };
 export const SALE_SCHEDULE_KINDS: readonly SaleScheduleKind[] = ['sale-expiry', 'invoice-expiry', 'cart-abandonment'];
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      /** Applies one sale schedule (`id` is a sale id, or a charge id for invoices); `at` is its instant. */
-      'apply-sale-schedule': { kind: SaleScheduleKind; id: string; at: string };
-    }
-  }
-}
 
 const DAY_MS = 86_400_000;
 

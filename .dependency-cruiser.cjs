@@ -1,0 +1,73 @@
+/**
+ * The dependency rules of the service (see docs/ARCHITECTURE.md). `npm run lint:deps` fails on any
+ * violation; type-only imports count as much as the others.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const DOMAINS = '^src/(institution|partner|payments)/';
+// A room's HTTP adapter, as jobs/ holds the worker's: the one kind of domain file that may use http/.
+const HTTP_ADAPTER = '(^|/)[a-z-]*routes[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment: 'src/core/ is the kernel: errors, paging, money, dates… It imports itself and node built-ins only.',
+      from: { path: '^src/core/' },
+      to: { pathNot: ['^src/core/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'domain-not-http',
+      severity: 'error',
+      comment: 'Domain code never imports the Express adapter; what it needs lives in core/ or contract/. Only routes files adapt a room to HTTP.',
+      from: { path: DOMAINS, pathNot: HTTP_ADAPTER },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'domain-not-jobs-or-dev',
+      severity: 'error',
+      comment: 'Domain code enqueues through src/queue/; the worker (jobs/) and the development helpers (dev/) depend on it, never the other way.',
+      from: { path: DOMAINS },
+      to: { path: '^src/(jobs|dev)/' },
+    },
+    {
+      name: 'payments-knows-no-tenant',
+      severity: 'error',
+      comment: 'The payment provider abstraction knows nothing of institutions or sales: the composition root wires its listeners.',
+      from: { path: '^src/payments/' },
+      to: { path: '^src/(institution|partner|tenants)/' },
+    },
+    {
+      name: 'contract-not-domain',
+      severity: 'error',
+      comment: 'The contract (documents and their schemas) is read by the domain, never the other way round.',
+      from: { path: '^src/contract/' },
+      to: { path: ['^src/(institution|partner|payments|http|jobs|queue|dev|db)/'] },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders depend on each other one way only.',
+      scope: 'folder',
+      // One known exception: a confirmed or cancelled sale writes the receipt ledger in its own
+      // transaction, and the ledger reads sales. Inverting it (the ledger as a listener wired by the
+      // composition root, as payments are) is the next step for these two rooms.
+      from: { path: '^src/', pathNot: '^src/partner/(sales|receipts)(/|$)' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      comment: 'Modules depend on each other one way only.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(generated|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,19 @@
+// Linting: ESLint's and typescript-eslint's recommended rules, with the few exceptions below.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'generated/', 'migrations/', 'node_modules/', '.data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // graphile-worker types task payloads by declaration merging into its global namespace (src/queue/tasks.ts).
+      '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
+      // `_`-prefixed parameters and variables are unused on purpose (an Express handler's `next`, a skipped element).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+);

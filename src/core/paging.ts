@@ -1,0 +1,60 @@
+/**
+ * Page-number paging of the Partner API lists: `page` from 1, page size default 10,
+ * maximum 100, and the `paging` object every list answers with.
+ */
+
+/** Items per page when the request names none. (Default: 10) */
+export const DEFAULT_PAGE_SIZE = 10;
+/** Largest page; the documents refuse more with VALIDATION-001. (Default: 100) */
+export const MAX_PAGE_SIZE = 100;
+
+/** The `paging` object of a list response (`openapi/components/schemas/Paging.yaml`). */
+export interface Paging {
+  itemsPerPage: number;
+  currentPage: number;
+  totalPages: number;
+  totalItems: number;
+  nextPage: number | null;
+  previousPage: number | null;
+}
+
+export interface PageRequest {
+  page: number;
+  size: number;
+  /** Rows to skip: `(page - 1) * size`. */
+  offset: number;
+}
+
+const positiveInteger = (value: unknown): number | undefined => {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+};
+
+/**
+ * The page asked for. Routes validated by the documents never pass bad values; lists that parse
+ * their query leniently (the sales list ignores wrong parameters) get defaults and a clamped size.
+ */
+export function pageRequest(page?: unknown, size?: unknown): PageRequest {
+  const p = positiveInteger(page) ?? 1;
+  const s = Math.min(positiveInteger(size) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { page: p, size: s, offset: (p - 1) * s };
+}
+
+/** The `paging` object for a page of a list of `totalItems`; a page past the end points back at the last one. */
+export function pagingOf(request: PageRequest, totalItems: number): Paging {
+  const totalPages = Math.ceil(totalItems / request.size);
+  return {
+    itemsPerPage: request.size,
+    currentPage: request.page,
+    totalPages,
+    totalItems,
+    nextPage: request.page < totalPages ? request.page + 1 : null,
+    previousPage: request.page > 1 && totalPages > 0 ? Math.min(request.page - 1, totalPages) : null,
+  };
+}
+
+/** One page of a list: its items and the `paging` object. */
+export interface Page<T> {
+  paging: Paging;
+  content: T[];
+}

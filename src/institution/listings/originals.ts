@@ -1,0 +1,140 @@
+import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { components } from '../../../generated/institution.js';
+import type { AppContext } from '../../context.js';
+import { installments, institutions, students } from '../../db/schema/index.js';
+import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import { localDate } from '../../core/local-date.js';
+import { stableId } from '../../core/stable-id.js';
+import { AGREEMENT_TYPE } from '../vocabularies.js';
+import { countedByGroups, countFromGroups } from './installment-counts.js';
+import { AGREEMENT_STATUS, daysLate, originalsFilters, type OriginalsQuery } from './original-filters.js';
+
+type OriginalInstallment = components['schemas']['OriginalInstallment'];
+type OriginalInstallmentPage = components['schemas']['OriginalInstallmentPage'];
+
+/** A guarantor as recorded on a student (`responsavelFinanceiro` of `POST /v1/aluno`). */
+interface GuarantorRecord {
+  documento?: string;
+  nome?: string;
+}
+
+const selection = (today: string) => ({
+  installment: installments,
+  institutionName: institutions.name,
+  studentRecordName: students.fullName,
+  studentRecordRa: students.ra,
+  guarantorRecord: sql<GuarantorRecord | null>`${students.data}->'responsavelFinanceiro'`,
+  daysLate: daysLate(today),
+});
+
+type Row = {
+  installment: typeof installments.$inferSelect;
+  institutionName: string;
+  studentRecordName: string | null;
+  studentRecordRa: string | null;
+  guarantorRecord: GuarantorRecord | null;
+  daysLate: number;
+};
+
+function guarantorName(row: Row, studentName: string | null): string | null {
+  const i = row.installment;
+  if (i.guarantorDocument === i.studentCpf) return studentName;
+  return row.guarantorRecord?.documento === i.guarantorDocument ? (row.guarantorRecord.nome ?? null) : null;
+}
+
+export function toOriginalInstallment(row: Row): OriginalInstallment {
+  const i = row.installment;
+  const studentName = row.studentRecordName ?? i.studentName;
+  const inAgreement = i.type === AGREEMENT_TYPE;
+  return {
+    id: i.id,
+    ...(i.externalId !== null ? { id_externo: i.externalId } : {}),
+    ies_id: i.institutionId,
+    ies_nome: row.institutionName,
+    responsavel_financeiro: {
+      id: stableId('guarantor', i.institutionId, i.guarantorDocument),
+      documento: i.guarantorDocument,
+      nome: guarantorName(row, studentName),
+    },
+    aluno: { ra: i.studentRa ?? row.studentRecordRa, cpf: i.studentCpf, nome: studentName },
+    contrato_id: i.contractNumber,
+    data_vencimento: i.dueDate,
+    numero: i.number,
+    valor_principal: Number(i.principal),
+    valor_adimplencia: Number(i.onTimeValue),
+    situacao: i.status as OriginalInstallment['situacao'],
+    tipo: i.type as OriginalInstallment['tipo'],
+    produto: i.product as OriginalInstallment['produto'],
+    curso: i.courseName,
+    polo_campus: i.campusName,
+    dias_atraso: row.daysLate,
+    em_acordo: inAgreement,
+    acordo_situacao: inAgreement ? (AGREEMENT_STATUS[i.status] ?? null) : null,
+    acordo_efetivado_numero: inAgreement ? i.contractNumber : null,
+    acordo_efetivado_id: inAgreement && i.contractNumber ? stableId('agreement', i.institutionId, i.contractNumber) : null,
+    saldo_atual: Number(i.balance),
+    data_pagamento: i.paidOn,
+    tipo_pagamento: i.paymentType as OriginalInstallment['tipo_pagamento'],
+    valor_liquidado: { multa: i.settledFine, juros: i.settledInterest, desconto: i.settledDiscount, recebido: i.settledReceived },
+  };
+}
+
+/** [last seq served, totalItems counted on the first page]; [seq] alone from tokens without a total. */
+const isSeqPosition = (p: unknown[]): p is [number] | [number, number] =>
+  (p.length === 1 || p.length === 2) && p.every((v) => Number.isSafeInteger(v) && (v as number) >= 0);
+
+/** Installments with what the listing shows beside them: institution, student record, days late. */
+const withDetails = (ctx: AppContext, today: string) =>
+  ctx.db
+    .select(selection(today))
+    .from(installments)
+    .innerJoin(institutions, eq(institutions.id, installments.institutionId))
+    .leftJoin(students, and(eq(students.institutionId, installments.institutionId), eq(students.cpf, installments.studentCpf)))
+    .$dynamic();
+
+/** One installment as the listing shows it. */
+export async function findOriginalInstallment(ctx: AppContext, installmentId: string): Promise<OriginalInstallment | undefined> {
+  const [row] = await withDetails(ctx, localDate(ctx.clock.now())).where(eq(installments.id, installmentId));
+  return row && toOriginalInstallment(row as Row);
+}
+
+/** The rows of one page (and one more, telling whether another follows) after position `after`. */
+export const originalsPage = (ctx: AppContext, filters: SQL, today: string, after: number) =>
+  withDetails(ctx, today)
+    .where(and(filters, gt(installments.seq, after)))
+    .orderBy(asc(installments.seq))
+    .limit(PAGE_SIZE + 1);
+
+/** `totalItems` of a first page whose filters the counters do not cover. */
+async function countOriginalInstallments(ctx: AppContext, filters: SQL): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(installments).where(filters);
+  return row?.n ?? 0;
+}
+
+/**
+ * The institution's original installments matching the filters, in creation order, 100 a page;
+ * `totalItems` is counted on the first page and carried by the token.
+ */
+export async function listOriginalInstallments(ctx: AppContext, institutionId: string, query: OriginalsQuery): Promise<OriginalInstallmentPage> {
+  const today = localDate(ctx.clock.now());
+  const filters = originalsFilters(institutionId, query, today);
+  const scope: ContinuationScope = { listing: 'original-installments', tenantId: institutionId };
+  const [after, carried] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition) : [0];
+  // The counters answer in well under a millisecond: a combination they know to be empty skips
+  // the page query, which would otherwise walk every row of one filter looking for the other.
+  const known = carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
+  const [rows, total] = await Promise.all([
+    known === 0 ? [] : originalsPage(ctx, filters, today, after),
+    carriedTotal(known, () => countOriginalInstallments(ctx, filters)),
+  ]);
+  const page = toPage(
+    rows as Row[],
+    toOriginalInstallment,
+    (r) => [r.installment.seq, total],
+    (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
+  );
+  return {
+    data: page.items,
+    metadata: { totalItems: String(total), itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) },
+  };
+}

@@ -1,0 +1,91 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Clock } from '../../core/clock.js';
+import type { Queryable } from '../../db/client.js';
+import { installmentPayments, installments } from '../../db/schema/index.js';
+import { ApiError } from '../../core/errors.js';
+import { localDate } from '../../core/local-date.js';
+import { formatCents, parseCents } from '../../core/money.js';
+import type { Charge, ChargeListener } from '../../payments/provider.js';
+import { allocate, type Debt, type OnTimeDiscount } from './late-charges.js';
+
+export type Installment = typeof installments.$inferSelect;
+
+const label = (i: Installment) => i.externalId ?? i.id;
+
+export class InstallmentCancelled extends ApiError {
+  constructor(installment: Installment) {
+    super(400, 'LINK-003', `Installment ${label(installment)} was cancelled by the institution and cannot be paid`);
+  }
+}
+
+export class InstallmentAlreadyPaid extends ApiError {
+  constructor(installment: Installment) {
+    super(400, 'LINK-004', `Installment ${label(installment)} is already paid`);
+  }
+}
+
+/** Refuses an installment that can no longer take a payment. */
+export function assertPayable(installment: Installment): void {
+  if (installment.status === 'CANCELADO_IES') throw new InstallmentCancelled(installment);
+  if (installment.status === 'PAGO') throw new InstallmentAlreadyPaid(installment);
+}
+
+const cents = (decimal: string) => parseCents(decimal) ?? 0;
+
+/** What is owed, as the settlement rules need it. */
+export function debtOf(installment: Installment): Debt {
+  const platformPayment = installment.paidOnPlatform && installment.paidOn !== null;
+  return {
+    principalCents: cents(installment.principal),
+    balanceCents: cents(installment.balance),
+    dueDate: installment.dueDate,
+    discounts: installment.onTimeDiscounts as OnTimeDiscount[],
+    finePaid: platformPayment && cents(installment.settledFine) > 0,
+    interestFrom: platformPayment ? installment.paidOn! : installment.dueDate,
+  };
+}
+
+/**
+ * Settles an installment with a paid charge, in the charge's transaction: the payment splits into
+ * principal, fine, interest and discount (see `allocate`), is recorded once per charge, and moves
+ * the installment to PAGO or PARCIALMENTE_PAGO, `Pago na Plataforma`.
+ */
+export const settleInstallmentCharge = (clock: Clock): ChargeListener => async (db: Queryable, charge: Charge) => {
+  const [installment] = await db.select().from(installments).where(eq(installments.id, charge.reference.id)).for('update');
+  if (!installment) throw new Error(`charge ${charge.id} pays installment ${charge.reference.id}, which does not exist`);
+  assertPayable(installment);
+  const paidOn = localDate(charge.paidAt ?? clock.now());
+  const split = allocate(debtOf(installment), paidOn, charge.paidAmountCents ?? charge.amountCents);
+  const recorded = await db
+    .insert(installmentPayments)
+    .values({
+      installmentId: installment.id,
+      chargeId: charge.id,
+      method: charge.method,
+      paidOn,
+      received: formatCents(split.received),
+      principal: formatCents(split.principal),
+      fine: formatCents(split.fine),
+      interest: formatCents(split.interest),
+      discount: formatCents(split.discount),
+      createdAt: clock.now(),
+    })
+    .onConflictDoNothing({ target: installmentPayments.chargeId })
+    .returning({ id: installmentPayments.id });
+  if (recorded.length === 0) return; // this charge was settled already
+  await db
+    .update(installments)
+    .set({
+      status: split.remaining === 0 ? 'PAGO' : 'PARCIALMENTE_PAGO',
+      paymentType: 'Pago na Plataforma',
+      paidOn,
+      balance: formatCents(split.remaining),
+      settledFine: sql`${installments.settledFine} + ${formatCents(split.fine)}::numeric`,
+      settledInterest: sql`${installments.settledInterest} + ${formatCents(split.interest)}::numeric`,
+      settledDiscount: sql`${installments.settledDiscount} + ${formatCents(split.discount)}::numeric`,
+      settledReceived: sql`${installments.settledReceived} + ${formatCents(split.received)}::numeric`,
+      paidOnPlatform: true,
+      updatedAt: clock.now(),
+    })
+    .where(eq(installments.id, installment.id));
+};

@@ -1,0 +1,110 @@
+import type { PaymentPage } from './payment-page.js';
+import { parseCents } from '../../core/money.js';
+import { cardErrorSummary, renderCardForm, type CardFormState } from '../../payments/card-form.js';
+import { payCode } from '../../payments/charge-blocks.js';
+import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
+import { MAX_CARD_INSTALLMENTS, type Charge } from '../../payments/provider.js';
+
+const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({ value: i + 1, label: i === 0 ? 'À vista' : `${i + 1}x` }));
+
+/** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
+export const NOTICES = {
+  pix: 'Pix gerado: pague com o código abaixo até o fim do dia.',
+  boleto: 'Boleto gerado: pague com a linha digitável abaixo até o fim do dia.',
+  pago: 'Pagamento confirmado. Obrigado!',
+  recusado: 'O pagamento com cartão foi recusado; veja o motivo abaixo.',
+  expirado: 'A cobrança expirou sem pagamento.',
+} as const;
+export type Notice = keyof typeof NOTICES;
+
+const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
+export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
+  PENDING: 'Aguardando pagamento',
+  PAID: 'Pago',
+  EXPIRED: 'Expirado',
+  DECLINED: 'Recusado',
+  REFUNDED: 'Estornado',
+  CHARGED_BACK: 'Contestado (chargeback)',
+};
+const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
+
+function chargeItem(base: string, charge: Charge): SafeHtml {
+  const action = (path: string, label: string) =>
+    html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
+  const pending = charge.status === 'PENDING';
+  // The bank may report less than the charge asked for: the payer sees both.
+  const partial = charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
+  return html`<li>
+    <table><tr>
+      <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
+      <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
+      <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
+    </tr></table>
+    ${pending ? html`${payCode(charge.id, charge)}
+    <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>` : ''}
+  </li>`;
+}
+
+function paymentForms(base: string, card: CardFormState | undefined): SafeHtml {
+  return html`<section class="card" aria-labelledby="como-pagar">
+  <h2 id="como-pagar">Como pagar</h2>
+  <div class="actions">
+    <form class="inline" method="post" action="${base}/pix"><button type="submit">Gerar Pix</button></form>
+    <form class="inline" method="post" action="${base}/boleto"><button type="submit" class="secondary">Gerar boleto</button></form>
+  </div>
+  ${renderCardForm({ action: `${base}/card`, installmentOptions: CARD_INSTALLMENT_CHOICES, state: card, sandbox: true })}
+  </section>`;
+}
+
+function quoteTable(view: PaymentPage): SafeHtml {
+  const q = view.quote!;
+  const balance = q.total - q.fine - q.interest + q.discount;
+  return html`<section class="card" aria-labelledby="valor-hoje">
+  <h2 id="valor-hoje">Valor para pagamento hoje (${formatDateBr(view.today)})</h2>
+  <p class="due"><span>Total a pagar</span><strong>${formatBrl(q.total)}</strong></p>
+  <table>
+    <tr><td>Saldo da parcela</td><td class="amount">${formatBrl(balance)}</td></tr>
+    ${q.fine ? html`<tr><td>Multa por atraso (2%)</td><td class="amount">${formatBrl(q.fine)}</td></tr>` : ''}
+    ${q.interest ? html`<tr><td>Juros de ${q.daysLate} dia(s) (1% ao mês)</td><td class="amount">${formatBrl(q.interest)}</td></tr>` : ''}
+    ${q.discount ? html`<tr><td>Desconto de pontualidade</td><td class="amount">− ${formatBrl(q.discount)}</td></tr>` : ''}
+    <tr class="total"><td>Total</td><td class="amount">${formatBrl(q.total)}</td></tr>
+  </table></section>`;
+}
+
+const TYPE_NAMES: Record<string, string> = { MENSALIDADE: 'Mensalidade', MATRICULA: 'Matrícula', REMATRICULA: 'Rematrícula', ACORDO: 'Acordo', OUTROS: 'Outros' };
+
+/** The hosted payment page of one installment. */
+export function renderInstallmentPage(base: string, view: PaymentPage, notice?: { text: string; error?: boolean }, card?: CardFormState): string {
+  const i = view.installment;
+  const settled = html`<section class="card"><p class="notice">${
+    i.situacao === 'CANCELADO_IES'
+      ? 'Esta parcela foi cancelada pela instituição e não pode ser paga.'
+      : `Parcela paga em ${formatDateBr(i.data_pagamento ?? view.today)}: recebido ${money(i.valor_liquidado.recebido)}.`
+  }</p></section>`;
+  const kind = TYPE_NAMES[i.tipo] ?? i.tipo;
+  // A code waiting to be paid is what the payer came back for: it goes above the ways to pay.
+  const pendingFirst = view.charges.some((c) => c.status === 'PENDING');
+  const charges = view.charges.length
+    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c))}</ul></section>`
+    : '';
+  return page(
+    `Pagamento de parcela - ${view.institutionName}`,
+    html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
+  ${cardErrorSummary(card)}
+  <section class="card" aria-labelledby="parcela">
+  <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>
+  <dl class="facts">
+    <dt>Aluno</dt><dd>${i.aluno.nome ?? `CPF ${maskCpf(i.aluno.cpf)}`}</dd>
+    <dt>Responsável financeiro</dt><dd>${i.responsavel_financeiro.nome ?? maskCpf(i.responsavel_financeiro.documento)}</dd>
+    ${i.curso ? html`<dt>Curso</dt><dd>${i.curso}</dd>` : ''}
+    <dt>Parcela</dt><dd>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</dd>
+    <dt>Vencimento</dt><dd>${formatDateBr(i.data_vencimento)}</dd>
+    <dt>Valor original</dt><dd>${money(view.principal)}</dd>
+    ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd><dt>Saldo restante</dt><dd>${formatBrl(Math.round(i.saldo_atual * 100))}</dd>` : ''}
+  </dl></section>
+  ${pendingFirst ? charges : ''}
+  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, card)}</div>` : settled}
+  ${pendingFirst ? '' : charges}`,
+    { brand: view.institutionName },
+  );
+}

@@ -1,0 +1,96 @@
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { AppContext } from '../../context.js';
+import { toApiError } from '../../http/error-handler.js';
+import { redactText } from '../../http/log-redaction.js';
+import { isReadablePath } from '../../http/request-path.js';
+import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
+import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
+import { renderMessagePage } from '../../payments/charge-blocks.js';
+import { NOTICES, renderInstallmentPage, type Notice } from './installment-page.js';
+import type { CardInput, Charge } from '../../payments/provider.js';
+import { keptCardValues } from '../../payments/card-form.js';
+import { InvalidCard } from '../../payments/errors.js';
+
+const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
+
+function cardFrom(req: Request): CardInput {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return {
+    number: field(body, 'number'),
+    holderName: field(body, 'holderName'),
+    expiryMonth: Number(field(body, 'expiryMonth')),
+    expiryYear: Number(field(body, 'expiryYear')),
+    cvv: field(body, 'cvv'),
+    ...(field(body, 'installments') ? { installments: Number(field(body, 'installments')) } : {}),
+  };
+}
+
+const noticeFor = (charge: Charge): Notice =>
+  charge.status === 'PAID' ? 'pago' : charge.status === 'DECLINED' ? 'recusado' : charge.status === 'EXPIRED' ? 'expirado' : charge.method === 'PIX' ? 'pix' : 'boleto';
+
+/** What the payer reads for the errors a payer can meet; others keep their (English) message. */
+const PAYER_MESSAGES: Record<string, string> = {
+  'PAYMENT-003': 'Esta cobrança não está mais pendente.',
+  'LINK-003': 'Esta parcela foi cancelada pela instituição e não pode ser paga.',
+  'LINK-004': 'Esta parcela já está paga.',
+};
+
+/** Post/redirect/get: a reload never repeats a payment. */
+const backToPage = (req: Request, res: Response, notice: Notice) => res.redirect(303, `/pay/${encodeURIComponent(String(req.params.token))}?aviso=${notice}`);
+
+/**
+ * The hosted payment page of installments (`/pay/{token}`), outside both OpenAPI documents: HTML for
+ * people, with form posts for Pix, bank slip, card and the sandbox's simulate buttons.
+ */
+export function paymentPages(ctx: AppContext): Router {
+  const router = Router();
+  const notFound = (res: Response, status = 404) =>
+    res.status(status).type('html').send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
+  // A link whose token the router cannot decode (`%zz`) or that holds NUL is no link of ours.
+  router.use('/pay', (req, res, next) => (isReadablePath(req.path) ? next() : notFound(res)));
+  // The card form has five fields: 20 are plenty, and a flood of them is refused (413 BODY-001).
+  router.use('/pay', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 }));
+  router.use('/pay', (_req, res, next) => {
+    res.set(HOSTED_PAGE_HEADERS);
+    next();
+  });
+
+  router.get('/pay/:token', async (req, res) => {
+    const view = await openPaymentPage(ctx, req.params.token);
+    const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
+    res.type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(req.params.token)}`, view, notice ? { text: notice } : undefined));
+  });
+  router.post('/pay/:token/pix', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'PIX'))));
+  router.post('/pay/:token/boleto', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO'))));
+  router.post('/pay/:token/card', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'CARD', cardFrom(req)))));
+  router.post('/pay/:token/charges/:chargeId/simulate-payment', async (req, res) =>
+    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'pay'))),
+  );
+  router.post('/pay/:token/charges/:chargeId/simulate-expiry', async (req, res) =>
+    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'expire'))),
+  );
+
+  // People get a page, not JSON: a refused card comes back with the page and the reason.
+  const htmlErrors: ErrorRequestHandler = async (thrown, req, res, next) => {
+    const error = toApiError(thrown, req.method, req.path);
+    if (!error) return next(thrown);
+    req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+    if (error.status === 404 || !req.params.token) return notFound(res, error.status);
+    try {
+      const view = await openPaymentPage(ctx, String(req.params.token));
+      const base = `/pay/${encodeURIComponent(String(req.params.token))}`;
+      // A card refused before charging: the form again, each message next to its field.
+      const page =
+        error instanceof InvalidCard
+          ? renderInstallmentPage(base, view, undefined, { values: keptCardValues(req.body), errors: error.fields })
+          : renderInstallmentPage(base, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true });
+      res.status(error.status).type('html').send(page);
+    } catch (inner) {
+      // The token itself is unknown: the original status, on the page for links that do not exist.
+      if (toApiError(inner, req.method, req.path)?.status === 404) return notFound(res, error.status);
+      next(inner);
+    }
+  };
+  router.use('/pay/:token', htmlErrors);
+  return router;
+}

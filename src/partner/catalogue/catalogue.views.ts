@@ -1,0 +1,82 @@
+import type { components } from '../../../generated/partner.js';
+import type { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
+
+type CourseClass = components['schemas']['CourseClass'];
+type CourseFields = components['schemas']['CourseFields'];
+type CampaignCourse = components['schemas']['CampaignCourse'];
+
+export type CourseRow = typeof courses.$inferSelect;
+export type CourseClassRow = typeof courseClasses.$inferSelect;
+
+/** `ProductType` of every course of the catalogue. */
+export const COURSE_PRODUCT_TYPE = 'COURSE';
+
+/** `CourseClassModalityId` → the `modality` of campaign and sale course items. */
+const MODALITIES: Record<number, string> = { 1: 'remote', 2: 'in-person', 3: 'hybrid' };
+export const modalityName = (modalityId: number): string => MODALITIES[modalityId] ?? 'remote';
+
+/** `CourseClassPeriodId` 1 is full-time. */
+export const FULL_TIME_PERIOD = 1;
+
+/** A course's SKU: the partner's own product id, else the course id. */
+export const courseSku = (course: Pick<CourseRow, 'id' | 'internalPartnerProductId'>): string => course.internalPartnerProductId ?? String(course.id);
+
+export const toCourseClass = (row: CourseClassRow): CourseClass => ({
+  id: row.id,
+  CourseId: row.courseId,
+  name: row.name,
+  visible: row.visible,
+  active: row.active,
+  CourseClassTypeId: row.typeId,
+  CourseClassModalityId: row.modalityId,
+  CourseClassAttendTypeId: row.attendTypeId,
+  CourseClassDurationId: row.durationId,
+  CourseClassPeriodId: row.periodId,
+  CourseClassTimeId: row.timeId,
+  CampusId: row.campusId,
+  partnerSKU: row.partnerSku,
+  durationTime: row.durationTime,
+  priceInCents: row.priceInCents,
+  gracePeriodDays: row.gracePeriodDays,
+  startsAt: row.startsAt,
+  endsAt: row.endsAt,
+  expiresAt: row.expiresAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The fields common to the create response and the list items; `gracePeriod` is the one that applies. */
+export const toCourseFields = (row: CourseRow, defaultGracePeriodDays: number, classes: CourseClassRow[]): CourseFields => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  priceInCents: row.priceInCents,
+  ProductType: row.productType,
+  active: row.active,
+  showOnWebsite: row.showOnWebsite,
+  hasSelectionProcess: row.hasSelectionProcess,
+  workload: row.workload,
+  creator: row.creator,
+  paymentMethod: null,
+  internalPartnerProductId: row.internalPartnerProductId,
+  maxInstallmentsToApply: row.maxInstallmentsToApply,
+  gracePeriod: row.gracePeriodDays ?? defaultGracePeriodDays,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  CourseClasses: classes.map(toCourseClass),
+});
+
+/** A course of a campaign or sale with its one class; `price` is the course price kept with the item. */
+export const toCampaignCourse = (
+  course: Pick<CourseRow, 'id' | 'name' | 'internalPartnerProductId'>,
+  courseClass: Pick<CourseClassRow, 'id' | 'modalityId' | 'periodId'>,
+  item: Pick<typeof campaignCourses.$inferSelect, 'priceInCents'>,
+): CampaignCourse => ({
+  id: course.id,
+  name: course.name,
+  price: item.priceInCents,
+  modality: modalityName(courseClass.modalityId),
+  isFullTime: courseClass.periodId === FULL_TIME_PERIOD,
+  courseClassIds: [courseClass.id],
+  courseSKU: courseSku(course),
+});

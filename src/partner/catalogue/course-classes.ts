@@ -1,0 +1,102 @@
+import { and, eq } from 'drizzle-orm';
+import type { components } from '../../../generated/partner.js';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { courseClasses } from '../../db/schema/index.js';
+import { insertUnique } from '../../db/unique-insert.js';
+import { campusBelongsTo } from './campuses.js';
+import { toCourseClass, type CourseClassRow } from './catalogue.views.js';
+import {
+  checkCampusSent,
+  checkExpiry,
+  checkPeriod,
+  checkSchedule,
+  classGracePeriod,
+  classPrice,
+  ClassCampusNotFound,
+  ClassCourseNotFound,
+  ClassDuplicateSku,
+} from './course-class.rules.js';
+import { findCourse } from './courses.js';
+import { getPartnerSettings } from '../partner-settings.js';
+import { scheduleAt } from './schedules.js';
+
+type CourseClass = components['schemas']['CourseClass'];
+type CourseClassInput = components['schemas']['CourseClassInput'];
+
+async function skuHolder(db: Queryable, courseId: number, sku: string): Promise<{ id: number } | undefined> {
+  const [taken] = await db
+    .select({ id: courseClasses.id })
+    .from(courseClasses)
+    .where(and(eq(courseClasses.courseId, courseId), eq(courseClasses.partnerSku, sku)));
+  return taken;
+}
+
+/**
+ * Registers a class of one of the partner's courses. The rules are checked in the order of their
+ * codes and nothing is written unless all hold; an expiry is scheduled in the same transaction.
+ */
+export async function createCourseClass(ctx: AppContext, partnerId: string, input: CourseClassInput): Promise<CourseClass> {
+  const course = await findCourse(ctx.db, partnerId, input.CourseId);
+  if (!course) throw new ClassCourseNotFound(`course ${input.CourseId} does not exist`, { detail: 'is not a course of this partner' });
+  checkSchedule(input);
+  checkCampusSent(input);
+  if (input.CampusId != null && !(await campusBelongsTo(ctx.db, partnerId, input.CampusId))) {
+    throw new ClassCampusNotFound(`campus ${input.CampusId} is not registered; register it with POST /campuses`, { detail: 'is not a campus of this partner' });
+  }
+  checkPeriod(input);
+  const priceInCents = classPrice(input, course);
+  const settings = await getPartnerSettings(ctx.db, partnerId);
+  const gracePeriodDays =
+    course.gracePeriodDays !== null ? classGracePeriod(input, course.gracePeriodDays, 'course') : classGracePeriod(input, settings.defaultGracePeriodDays, 'partner');
+  const now = ctx.clock.now();
+  const expiresAt = checkExpiry(input, now);
+  const sku = input.partnerSKU ?? null;
+
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted: CourseClassRow = await insertUnique({
+      insert: () =>
+        tx
+          .insert(courseClasses)
+          .values({
+            partnerId,
+            courseId: course.id,
+            name: input.name.trim(),
+            visible: input.visible,
+            typeId: input.CourseClassTypeId,
+            modalityId: input.CourseClassModalityId,
+            attendTypeId: input.CourseClassAttendTypeId,
+            durationId: input.CourseClassDurationId ?? null,
+            periodId: input.CourseClassPeriodId ?? null,
+            timeId: input.CourseClassTimeId ?? null,
+            campusId: input.CampusId ?? null,
+            partnerSku: sku,
+            durationTime: input.durationTime ?? null,
+            priceInCents,
+            gracePeriodDays,
+            startsAt: input.startsAt ?? null,
+            endsAt: input.endsAt ?? null,
+            expiresAt,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku] })
+          .returning(),
+      // Without a SKU nothing can conflict: a class is only refused for one.
+      holder: () => (sku === null ? Promise.resolve(undefined) : skuHolder(tx, course.id, sku)),
+      refuse: (taken) => new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, { detail: 'already used in this course' }),
+    });
+    if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
+    return inserted;
+  });
+  return toCourseClass(row);
+}
+
+/** A class of one of the partner's courses, or undefined. */
+export async function findCourseClass(db: Queryable, partnerId: string, classId: number): Promise<CourseClassRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(courseClasses)
+    .where(and(eq(courseClasses.id, classId), eq(courseClasses.partnerId, partnerId)));
+  return row;
+}

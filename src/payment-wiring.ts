@@ -1,0 +1,18 @@
+import type { AppContext } from './context.js';
+import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
+import { confirmSaleCharge, saleInvoiceExpired } from './partner/sales/checkout/sale-charges.js';
+import { createSandboxProvider } from './payments/sandbox.js';
+
+/** A context before the payment provider is wired into it. */
+export type ContextParts = Omit<AppContext, 'payments'>;
+
+/**
+ * The context with the payment provider of this deployment and the listener of every kind of
+ * charge: the payments room knows neither installments nor sales, so they meet here. Only the
+ * sandbox exists today; a real provider is chosen here (by configuration) when one is contracted.
+ */
+export function wireContext(parts: ContextParts): AppContext {
+  const ctx = { ...parts } as AppContext;
+  const payments = createSandboxProvider(parts.clock, { installment: settleInstallmentCharge(parts.clock), sale: confirmSaleCharge(ctx) }, { sale: saleInvoiceExpired(ctx) });
+  return Object.assign(ctx, { payments });
+}

@@ -1,0 +1,30 @@
+/** The timed changes of the catalogue: a campaign starting or ending, a class expiring. */
+export type ScheduleKind = 'campaign-start' | 'campaign-end' | 'class-expiry';
+
+/** The timed changes of a sale: its deadline, its invoices' due times, an abandoned cart. */
+export type SaleScheduleKind = 'sale-expiry' | 'invoice-expiry' | 'cart-abandonment';
+
+// graphile-worker types task payloads by declaration merging into its global namespace.
+declare global {
+  namespace GraphileWorker {
+    /** Payload of every task; a task file checks its payload with an assertion too. */
+    interface Tasks {
+      'process-student-batch': { batchId: string };
+      'process-installment-batch': { batchId: string };
+      /** Attempt `attempt` (1 to 4) of one webhook delivery. */
+      'webhook-attempt': { deliveryId: string; attempt: number };
+      /** Send `send` (1 for the automatic one, then one per manual retry) of a legacy dispatch. */
+      'legacy-webhook-dispatch': { dispatchId: string; send: number };
+      /** From the crontab: `_cron` only. By hand: a month (`YYYY-MM-01`) and optionally one institution. */
+      'close-statement-month': { month?: string; institutionId?: string; _cron?: unknown };
+      /** Applies every catalogue schedule due by the service clock; `at` is the instant this job was for. */
+      'apply-catalogue-schedules': { kind: ScheduleKind; id: string; at: string };
+      /** Applies one sale schedule (`id` is a sale id, or a charge id for invoices); `at` is its instant. */
+      'apply-sale-schedule': { kind: SaleScheduleKind; id: string; at: string };
+      /** From the crontab only: folds the installment counter rows into one per group. */
+      'compact-installment-counts': { _cron?: unknown };
+    }
+  }
+}
+
+export type TaskName = keyof GraphileWorker.Tasks;

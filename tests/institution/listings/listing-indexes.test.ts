@@ -1,0 +1,99 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { originalsFilters, type OriginalsQuery } from '../../../src/institution/listings/original-filters.js';
+import { originalsPage } from '../../../src/institution/listings/originals.js';
+import { useTestContext, type TestContext } from '../../support/context.js';
+import { givenInstitution } from '../../support/tenants.js';
+
+const TODAY = '2025-06-30';
+
+/**
+ * `count` installments of one institution written straight into the table, spread like a
+ * university's: 10 per student, mostly monthly fees, most of them paid, due over 900 days.
+ */
+const seed = (t: TestContext, institutionId: string, count: number, prefix: string) => t.ctx.sql`
+  insert into installments (institution_id, upsert_key, external_id, batch_id, batch_seq, item_index, student_cpf,
+    guarantor_document, guarantor_document_type, type, due_date, principal, on_time_value, product, status, payment_type,
+    paid_on, balance)
+  select ${institutionId}, 'ext:' || ${prefix} || i, ${prefix} || i, gen_random_uuid(), 1, i,
+    lpad((i / 10)::text, 11, '0'), lpad((i / 20)::text, 11, '9'), 'CPF',
+    (array['Mensalidade','Mensalidade','Mensalidade','Mensalidade','Mensalidade','Mensalidade','Mensalidade','Matricula','Rematricula','Negociacao'])[1 + i % 10],
+    date '2023-01-01' + (i % 900), 500, 450, 'Gestão',
+    case when i % 10 < 6 then 'PAGO' when i % 10 < 9 then 'ABERTO' else 'PARCIALMENTE_PAGO' end,
+    case when i % 10 < 6 then 'Pago na IES' end,
+    case when i % 10 < 6 then date '2023-01-01' + (i % 900) + (i % 23) - 5 end,
+    case when i % 10 < 6 then 0 else 500 end
+  from generate_series(1, ${count}) as i`;
+
+describe('GET /v1/parcela/originais at scale', () => {
+  const t = useTestContext();
+  let inst: Awaited<ReturnType<typeof givenInstitution>>;
+
+  beforeAll(async () => {
+    inst = await givenInstitution(t.ctx);
+    const other = await givenInstitution(t.ctx, 'Outra Universidade');
+    await seed(t, inst.id, 40_000, 'A');
+    await seed(t, other.id, 40_000, 'B');
+    await t.ctx.sql`analyze installments`;
+  }, 120_000);
+
+  /** Names of the indexes the plan of the listing's page query reads, for these filters. */
+  async function indexesRead(query: OriginalsQuery): Promise<string[]> {
+    const { sql, params } = originalsPage(t.ctx, originalsFilters(inst.id, query, TODAY), TODAY, 0).toSQL();
+    const [row] = await t.ctx.sql.unsafe(`explain (format json) ${sql}`, params as never[]);
+    const names: string[] = [];
+    const walk = (node: Record<string, unknown>) => {
+      if (typeof node['Index Name'] === 'string') names.push(node['Index Name']);
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    };
+    walk((row!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+    return names;
+  }
+
+  it.each([
+    ['aluno_cpf', { aluno_cpf: '00000000123' }, 'installments_student_cpf_seq_idx'],
+    ['responsavel_financeiro_documento', { responsavel_financeiro_documento: '99999999123' }, 'installments_guarantor_seq_idx'],
+    ['id_externo', { id_externo: 'A12345' }, 'installments_institution_id_upsert_key_index'],
+    ['situacao', { situacao: 'PARCIALMENTE_PAGO' }, 'installments_status_seq_idx'],
+    ['tipo', { tipo: 'Negociacao' }, 'installments_type_seq_idx'],
+    ['a due-date range', { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' }, 'installments_due_date_idx'],
+    ['a payment-date range', { data_inicial_pagamento: '2024-03-01', data_final_pagamento: '2024-03-02' }, 'installments_paid_on_idx'],
+    ['dias_atraso (paid installments)', { dias_atraso: 7 }, 'installments_paid_days_late_idx'],
+    ['dias_atraso (open installments)', { dias_atraso: 7 }, 'installments_due_date_idx'],
+  ] as [string, OriginalsQuery, string][])('filter %s reads an index of its own', async (_name, query, index) => {
+    expect(await indexesRead(query)).toContain(index);
+  });
+
+  it('dias_atraso through the indexes matches the days late the listing shows', async () => {
+    // Due 2025-06-23 and open, or paid 7 days after the due date: 7 days late on 2025-06-30.
+    const [expected] = await t.ctx.sql<{ n: number }[]>`
+      select count(*)::int as n from installments where institution_id = ${inst.id} and (
+        (status in ('ABERTO', 'PARCIALMENTE_PAGO') and due_date = date '2025-06-23') or (status = 'PAGO' and paid_on - due_date = 7))`;
+    t.clock.set(new Date('2025-06-30T15:00:00Z'));
+    const res = await request(t.app).get('/v1/parcela/originais').query({ dias_atraso: 7 }).set(inst.headers).expect(200);
+    expect(expected!.n).toBeGreaterThan(100);
+    expect(res.body.metadata.totalItems).toBe(String(expected!.n));
+    expect(res.body.data).toHaveLength(100);
+    expect(res.body.data.every((r: { dias_atraso: number }) => r.dias_atraso === 7)).toBe(true);
+  });
+
+  it('counts totalItems on the first page and carries it: later pages neither recount nor move', async () => {
+    const first = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'PARCIALMENTE_PAGO' }).set(inst.headers).expect(200);
+    expect(first.body.metadata.totalItems).toBe('4000');
+    await seed(t, inst.id, 10, 'late-');
+    const second = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ situacao: 'PARCIALMENTE_PAGO', continuable: first.body.metadata.continuable })
+      .set(inst.headers)
+      .expect(200);
+    expect(second.body.metadata.totalItems).toBe('4000');
+    const fresh = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'PARCIALMENTE_PAGO' }).set(inst.headers).expect(200);
+    expect(fresh.body.metadata.totalItems).toBe('4001');
+  });
+
+  it('never lists or counts the installments of another institution', async () => {
+    const res = await request(t.app).get('/v1/parcela/originais').query({ id_externo: 'B77' }).set(inst.headers).expect(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.metadata.totalItems).toBe('0');
+  });
+});

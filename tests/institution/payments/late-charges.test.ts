@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { allocate, bestOnTimeValueCents, PaymentTooSmall, quote, type Debt } from '../../../src/institution/payments/late-charges.js';
+import { formatCents, mulDivRound, parseCents } from '../../../src/core/money.js';
+
+const debt = (overrides: Partial<Debt> = {}): Debt => ({
+  principalCents: 100_000,
+  balanceCents: 100_000,
+  dueDate: '2026-01-10',
+  discounts: [],
+  finePaid: false,
+  interestFrom: '2026-01-10',
+  ...overrides,
+});
+
+describe('late payment: 2% fine once, 1% a month interest pro rata per day (30-day months), half up to the cent', () => {
+  it('R$ 1.000,00 paid 46 days late: fine 20.00, interest 15.33 (1000 × 1% × 46/30 = 15.333…), total 1035.33', () => {
+    expect(quote(debt(), '2026-02-25')).toEqual({ daysLate: 46, fine: 2_000, interest: 1_533, discount: 0, total: 103_533 });
+  });
+
+  it('R$ 1.250,00 paid 14 days late: fine 25.00, interest 5.83 (5.8333…), total 1280.83', () => {
+    const q = quote(debt({ principalCents: 125_000, balanceCents: 125_000, dueDate: '2026-01-01', interestFrom: '2026-01-01' }), '2026-01-15');
+    expect([q.fine, q.interest, q.total]).toEqual([2_500, 583, 128_083]);
+  });
+
+  it('R$ 999,99 one day late: fine 20.00 (19.9998), interest 0.33 (0.33333), total 1020.32', () => {
+    const q = quote(debt({ principalCents: 99_999, balanceCents: 99_999 }), '2026-01-11');
+    expect([q.daysLate, q.fine, q.interest, q.total]).toEqual([1, 2_000, 33, 102_032]);
+  });
+
+  it('rounds half up: R$ 12,25 × 2% = 0.245 → 0.25', () => {
+    expect(quote(debt({ principalCents: 1_225, balanceCents: 1_225 }), '2026-01-11').fine).toBe(25);
+  });
+
+  it('after a partial payment charges no second fine and interest only since that payment', () => {
+    const q = quote(debt({ balanceCents: 40_000, finePaid: true, interestFrom: '2026-02-09' }), '2026-03-11');
+    expect(q).toEqual({ daysLate: 60, fine: 0, interest: 400, discount: 0, total: 40_400 });
+  });
+
+  it('nothing is late on the due date itself', () => {
+    expect(quote(debt(), '2026-01-10')).toEqual({ daysLate: 0, fine: 0, interest: 0, discount: 0, total: 100_000 });
+  });
+});
+
+describe('on-time discount: the best one whose deadline (dias_desconto days before the due date) has not passed', () => {
+  const discounts = [
+    { percentual: 10, dias_desconto: 5 },
+    { percentual: 5, dias_desconto: 0 },
+  ];
+
+  it.each([
+    ['2026-01-01', 10_000],
+    ['2026-01-05', 10_000],
+    ['2026-01-06', 5_000],
+    ['2026-01-10', 5_000],
+    ['2026-01-11', 0],
+  ])('paid on %s: discount %i cents', (on, discount) => {
+    expect(quote(debt({ discounts }), on).discount).toBe(discount);
+  });
+
+  it('valor_adimplencia is the principal less the best discount of all', () => {
+    expect(bestOnTimeValueCents(125_000, discounts)).toBe(112_500);
+    expect(bestOnTimeValueCents(125_000, [])).toBe(125_000);
+  });
+
+  it('takes fractional percentages exactly: 7.5% of R$ 1.333,33 = 99.99975 → 100.00', () => {
+    expect(bestOnTimeValueCents(133_333, [{ percentual: 7.5, dias_desconto: 0 }])).toBe(123_333);
+  });
+
+  it('gives no discount once part of the principal was paid', () => {
+    expect(quote(debt({ discounts, balanceCents: 50_000 }), '2026-01-01').discount).toBe(0);
+  });
+});
+
+describe('allocation of a payment', () => {
+  it('paying the quote settles the whole balance with its fine and interest', () => {
+    expect(allocate(debt(), '2026-02-25', 103_533)).toEqual({ received: 103_533, principal: 100_000, fine: 2_000, interest: 1_533, discount: 0, remaining: 0 });
+  });
+
+  it('a partial payment pays the late charges first, then principal, and earns no discount', () => {
+    expect(allocate(debt(), '2026-02-25', 60_000)).toEqual({ received: 60_000, principal: 56_467, fine: 2_000, interest: 1_533, discount: 0, remaining: 43_533 });
+  });
+
+  it('refuses a partial payment that does not cover the late charges', () => {
+    expect(() => allocate(debt(), '2026-02-25', 3_533)).toThrow(PaymentTooSmall);
+  });
+});
+
+describe('money in integer cents', () => {
+  it('parses decimal strings digit by digit and formats them back', () => {
+    expect(parseCents('1250')).toBe(125_000);
+    expect(parseCents('1250.5')).toBe(125_050);
+    expect(parseCents('0.07')).toBe(7);
+    expect([parseCents('1250,00'), parseCents('12.345'), parseCents('-5'), parseCents('1e3')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(formatCents(125_050)).toBe('1250.50');
+  });
+
+  it('stays exact beyond 2^53 intermediate products', () => {
+    // 99,999,999,999,999 × 123,456 / 10,000,000 = 1,234,559,999,999.9876… → 1,234,560,000,000
+    expect(mulDivRound(99_999_999_999_999, 123_456n, 10_000_000n)).toBe(1_234_560_000_000);
+    expect(mulDivRound(99_999_999_999_999, 1n, 2n)).toBe(50_000_000_000_000);
+  });
+});

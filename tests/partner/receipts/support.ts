@@ -1,0 +1,44 @@
+import request from 'supertest';
+import { expect } from 'vitest';
+import { buyerDataFilled, financingRequested, invoiceCreated, purchaseConfirmed } from '../../../src/partner/sales/sale-flow.js';
+import type { WebhookPayment } from '../../../src/partner/sales/event-payloads.js';
+import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
+import type { TestContext } from '../../support/context.js';
+
+type Headers = Record<string, string>;
+const CARD = { holderName: 'ANA B SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123', number: '4111111111111111' };
+
+/** A financed sale (entry plus installments) made effective through the sale steps. */
+export async function givenFinancedSale(t: TestContext, headers: Headers, externalSaleId = 'FIN') {
+  const sale = await givenCheckoutSale(t, headers, { externalSaleId });
+  await buyerDataFilled(t.ctx, sale.saleId, { name: 'Ana Beatriz Souza', email: 'ana@example.com', phone: '11987654321', city: 'São Paulo', state: 'SP' });
+  await financingRequested(t.ctx, sale.saleId);
+  const entry = { paymentMethod: 'creditAsAService', url: 'http://localhost/x', dueDate: '2026-03-04', digitableLine: '0'.repeat(47) } as WebhookPayment;
+  await invoiceCreated(t.ctx, sale.saleId, entry);
+  await purchaseConfirmed(t.ctx, sale.saleId);
+  return sale.saleId;
+}
+
+/** A sale paid by card in `installments` at the hosted checkout. */
+export async function givenCardSale(t: TestContext, headers: Headers, installments: number, externalSaleId = 'CARD') {
+  const sale = await givenCheckoutSale(t, headers, { externalSaleId, cpf: '11144477735' });
+  await post(t, `${sale.path}/dados`, { ...BUYER_FORM, name: 'Bruno Card', email: 'bruno@example.com', cpf: '111.444.777-35' });
+  const paid = await post(t, `${sale.path}/cartao`, { ...CARD, installments: String(installments) });
+  expect(paid.text).toContain('Pagamento confirmado');
+  return sale.saleId;
+}
+
+/** A sale paid by Pix at the hosted checkout. */
+export async function givenPixSale(t: TestContext, headers: Headers, externalSaleId = 'PIX') {
+  const sale = await givenCheckoutSale(t, headers, { externalSaleId });
+  await post(t, `${sale.path}/dados`, { ...BUYER_FORM, name: 'Carla Pix', email: 'carla@example.com' });
+  const [chargeId] = payButtons((await post(t, `${sale.path}/pix`)).text);
+  await post(t, `${sale.path}/cobrancas/${chargeId}/pagar`);
+  return sale.saleId;
+}
+
+export async function sandbox(t: TestContext, path: string, body: object = {}, method: 'post' | 'put' = 'post') {
+  const res = await request(t.app)[method](path).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}

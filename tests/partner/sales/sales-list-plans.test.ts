@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pageRequest } from '../../../src/core/paging.js';
+import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../../../src/partner/sales/list.js';
+import { parseSalesFilters } from '../../../src/partner/sales/list-filters.js';
+import { useTestContext } from '../../support/context.js';
+import { givenPartner } from '../../support/tenants.js';
+
+type Plan = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: Plan[] };
+
+/** Every node of a plan tree. */
+const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+describe('sales list query plans over many sales', () => {
+  const t = useTestContext();
+  let partnerId: string;
+
+  beforeAll(async () => {
+    const partners = [await givenPartner(t.ctx), await givenPartner(t.ctx, 'B'), await givenPartner(t.ctx, 'C')];
+    partnerId = partners[0]!.id;
+    for (const p of partners) {
+      await t.ctx.db.execute(sql`
+        insert into sales (partner_id, origin, status, product_type, external_sale_id, cpf, checkout_price_in_cents, upfront_in_cents,
+          installments_to_apply, max_installments_to_apply, running_days_to_first_installment, running_days_to_expire, creator,
+          buyer_name, buyer_email, name_key, email_key, checkout_token, made_effective_at, expected_payment_on, created_at, updated_at)
+        select ${p.id}, 'PLATFORM_PAY', (array['in_progress','waiting_payment','made_effective','not_logged','expired','denied'])[1 + i % 6], 'COURSE',
+          'EXT-' || i, lpad((i * 7919 % 99999999999)::text, 11, '0'), 5000, 0, 12, 12, 30, 7, 'API',
+          'Comprador ' || i, 'comprador' || i || '@example.com', 'comprador ' || i, 'comprador' || i || '@example.com',
+          ${p.id} || '-' || i, case when i % 6 = 2 then timestamptz '2026-01-01' + (i || ' minutes')::interval end,
+          case when i % 6 = 2 then date '2026-02-01' + i / 100 end,
+          timestamptz '2025-01-01' + (i || ' minutes')::interval, now()
+        from generate_series(1, 8000) i`);
+    }
+    await t.ctx.db.execute(sql`analyze sales`);
+  });
+
+  async function explain(built: { sql: string; params: unknown[] }): Promise<Plan[]> {
+    const rows = await t.ctx.sql.unsafe(`explain (format json) ${built.sql}`, built.params as never[]);
+    return nodes((rows[0] as unknown as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
+  }
+  const planOf = (query: Record<string, unknown>) => {
+    const filters = parseSalesFilters(query);
+    return explain(salesPageQuery(t.ctx.db, salesListWhere(partnerId, filters), pageRequest(), answeredByCounters(filters)).toSQL());
+  };
+  const sellersPlanOf = (query: Record<string, unknown>) => explain(sellersQuery(t.ctx.db, partnerId, parseSalesFilters(query)).toSQL());
+  const salesScans = (plan: Plan[]) => plan.filter((n) => n['Relation Name'] === 'sales');
+
+  for (const [name, query] of [
+    ['no filter', {}],
+    ['cpf', { cpf: '0001234' }],
+    ['a whole CPF', { cpf: '000.097.720-46' }],
+    ['status', { status: 'denied' }],
+    ['a creation date range', { startDate: '2025-01-02', endDate: '2025-01-03' }],
+    ['a made-effective date range', { startEffectiveDate: '2026-01-02' }],
+    ['CreditRequestId', { CreditRequestId: '1234' }],
+    ['name', { name: 'comprador 1234' }],
+    ['a partial e-mail', { email: 'comprador1234@' }],
+    ['an expected-payment date range', { startExpectedPaymentDate: '2026-02-03', endExpectedPaymentDate: '2026-02-09' }],
+  ] as const) {
+    it(`reads sales through an index with ${name}`, async () => {
+      const scans = salesScans(await planOf(query));
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan['Node Type'], JSON.stringify(scans)).toMatch(/Index|Bitmap Heap Scan/);
+    });
+  }
+
+  for (const [name, query] of [
+    ['no filter', {}],
+    ['status', { status: ['made_effective', 'denied'] }],
+    ['creator', { creator: 'API' }],
+  ] as const) {
+    it(`reads the totals with ${name} from the counters, not from the sales`, async () => {
+      const plan = await sellersPlanOf(query);
+      expect(salesScans(plan)).toEqual([]);
+      expect(plan.some((n) => n['Relation Name'] === 'sale_seller_counters')).toBe(true);
+    });
+  }
+
+  for (const [name, query] of [
+    ['cpf', { cpf: '0001234' }],
+    ['a creation date range', { startDate: '2025-01-02', endDate: '2025-01-03' }],
+    ['CreditRequestId', { CreditRequestId: '1234' }],
+  ] as const) {
+    it(`counts the totals with ${name} over the matching sales through an index`, async () => {
+      const scans = salesScans(await sellersPlanOf(query));
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan['Node Type'], JSON.stringify(scans)).toMatch(/Index|Bitmap Heap Scan/);
+    });
+  }
+});

@@ -1,0 +1,34 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { docsAreFresh } from '../../src/http/docs-build.js';
+import { loadDocument } from '../../src/contract/documents.js';
+import { useTestContext } from '../support/context.js';
+
+describe('docs and raw documents', () => {
+  const t = useTestContext();
+
+  for (const api of ['institution', 'partner'] as const) {
+    it(`serves the bundled ${api} document as YAML without credentials`, async () => {
+      const res = await request(t.app).get(`/openapi/${api}.yaml`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^application\/yaml/);
+      const served = YAML.parse(res.text);
+      expect(served).toEqual(await loadDocument(api));
+      expect(JSON.stringify(served)).not.toMatch(/"\$ref":"[^#]/); // every external $ref pulled in
+    });
+
+    it(`serves the ${api} reference page, building it when missing or stale`, async () => {
+      const res = await request(t.app).get(`/docs/${api}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<html');
+      expect(res.text).toContain(api === 'institution' ? 'Institution API' : 'Partner API');
+      expect(res.text).not.toMatch(/<script[^>]+src="https?:/); // self-contained, no CDN
+      expect(docsAreFresh(api)).toBe(true);
+    }, 120_000);
+  }
+
+  it('answers 404 for an unknown page', async () => {
+    const res = await request(t.app).get('/docs/unknown').expect(404);
+    expect(res.body.code).toBe('NOT-FOUND');
+  });
+});

@@ -1,0 +1,72 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { errorForLog } from '../../src/http/log-redaction.js';
+import { useTestContext } from '../support/context.js';
+import { CPF, installment, submitAndProcess } from '../support/installments.js';
+import { paymentPath } from '../support/payments.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
+
+describe('request logs', () => {
+  const t = useTestContext(() => ({ logDestination: capture }));
+  const lines: string[] = [];
+  const capture = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+
+  it('logs each request as JSON with its request id and never the apikey, Api-Token or Authorization', async () => {
+    const institution = await givenInstitution(t.ctx);
+    const partner = await givenPartner(t.ctx);
+    await request(t.app).post('/v1/aluno').set(institution.headers).set('X-Request-Id', 'log-test-1').send({ alunos: [{ cpf: '52998224725' }] }).expect(202);
+    await request(t.app).get('/areas/micro-area-group/1').set(partner.headers).set('Authorization', 'Bearer very-secret').expect(401);
+
+    const entries = lines.map((line) => JSON.parse(line));
+    const first = entries.find((e) => e.req?.id === 'log-test-1' && e.res);
+    expect(first).toMatchObject({ req: { method: 'POST', url: '/v1/aluno', headers: { apikey: '[redacted]' } }, res: { statusCode: 202 } });
+    const all = lines.join('\n');
+    expect(all).not.toContain(institution.headers.apikey);
+    expect(all).not.toContain(partner.headers['Api-Token']);
+    expect(all).not.toContain('very-secret');
+    expect(all).toContain('"api-token":"[redacted]"');
+  });
+
+  it('never logs a payment-link token: request URLs and redirects show /pay/[token]', async () => {
+    const institution = await givenInstitution(t.ctx);
+    await submitAndProcess(t, institution.headers, [installment({ idParcela: 'log-link' })]);
+    const path = await paymentPath(t, institution.headers, 'log-link', CPF.carlos);
+    const token = path.split('/')[2]!;
+    await request(t.app).get(path).set('X-Request-Id', 'log-pay-1').expect(200);
+    await request(t.app).post(`${path}/pix`).set('X-Request-Id', 'log-pay-2').expect(303);
+
+    const all = lines.join('\n');
+    expect(all).not.toContain(token);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.find((e) => e.req?.id === 'log-pay-1' && e.res)?.req.url).toBe('/pay/[token]');
+    const posted = entries.find((e) => e.req?.id === 'log-pay-2' && e.res);
+    expect(posted.req.url).toBe('/pay/[token]/pix');
+    expect(posted.res.headers.location).toBe('/pay/[token]?aviso=pix');
+  });
+
+  it('error lines hold no CPF: an expected error naming a document logs it redacted', async () => {
+    const institution = await givenInstitution(t.ctx);
+    await submitAndProcess(t, institution.headers, [installment({ idParcela: 'log-doc' })]);
+    await request(t.app).post('/v1/parcela/link_pagamento').set(institution.headers).set('X-Request-Id', 'log-doc-1').send({ responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'log-doc' }).expect(400);
+    const entry = lines.map((line) => JSON.parse(line)).find((e) => e.req?.id === 'log-doc-1' && e.code === 'LINK-002');
+    expect(entry.msg).toBe('Document [redacted] is not the financial guarantor of installment log-doc');
+    expect(lines.join('\n')).not.toContain(CPF.pedro);
+  });
+
+  it('an unexpected error is logged without the query parameters, PostgreSQL detail or quoted values', () => {
+    const cause = Object.assign(new Error('invalid input syntax for type uuid: "Maria da Silva"'), { code: '22P02', detail: 'Key (cpf)=(52998224725) already exists' });
+    const error = new DrizzleQueryError('select * from students where cpf = $1 and name = $2', ['52998224725', 'Maria da Silva'], cause);
+    const logged = JSON.stringify(errorForLog(error));
+    expect(logged).not.toContain('52998224725');
+    expect(logged).not.toContain('Maria');
+    expect(errorForLog(error)).toMatchObject({ type: 'DrizzleQueryError', cause: { code: '22P02', message: 'invalid input syntax for type uuid: "[redacted]"' } });
+    expect(errorForLog(error).message).toContain('select * from students where cpf = $1');
+  });
+});

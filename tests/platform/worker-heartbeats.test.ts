@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker, stopWorker } from '../../src/jobs/worker.js';
+import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
+import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { givenPartner } from '../support/tenants.js';
+import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
+
+const HEARTBEAT_MS = 200;
+const DEAD_AFTER_MS = 1_500;
+
+const until = async (check: () => Promise<boolean> | boolean, limitMs: number) => {
+  const end = Date.now() + limitMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+};
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** A worker process of the service on the test's database, started and ready. */
+async function workerProcess(t: TestContext): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/worker-process.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.ctx.databaseUrl, WORKER_HEARTBEAT_MS: String(HEARTBEAT_MS), WORKER_DEAD_AFTER_MS: String(DEAD_AFTER_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('started') && resolve());
+    child.on('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+  return child;
+}
+
+describe('worker heartbeats', () => {
+  let t: TestContext;
+  const receiver = useReceivers();
+
+  beforeAll(async () => {
+    t = await createTestContext({ config: { workerHeartbeatMs: HEARTBEAT_MS, workerDeadAfterMs: DEAD_AFTER_MS } });
+  });
+  afterAll(() => t.close());
+
+  /** One delivery to `url`, its first attempt due now by the system clock, which both the service and the worker process read. */
+  const deliveryDueNow = async (url: string) => {
+    const partner = await givenPartner(t.ctx, `Heartbeat ${randomUUID()}`);
+    await givenConfiguration(t, partner.headers, url);
+    t.clock.set(new Date());
+    const occurredAt = new Date(Date.now() - 15_000);
+    const event = { id: randomUUID(), partnerId: partner.id, name: 'purchaseConfirmed' as const, sequence: 1, payload: fictionalPayload('purchaseConfirmed', occurredAt), occurredAt };
+    const [id] = await t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
+    return id!;
+  };
+  const attemptsOf = async (deliveryId: string) =>
+    t.ctx.db.execute<{ number: number; status_code: number | null }>(sql`select number, status_code from webhook_attempts where delivery_id = ${deliveryId}::uuid order by number`);
+  const poolsOf = async () => (await t.ctx.db.execute<{ worker_id: string; runner: string }>(sql`select worker_id, runner from worker_heartbeats order by runner`)).map((r) => ({ ...r }));
+
+  it('unlocks the jobs of a worker killed mid-attempt once its heartbeat stops, and another worker delivers them', async () => {
+    // The first POST never gets an answer: the killed worker is in the middle of it.
+    const hook = await receiver((_r, i) => (i === 0 ? { status: 200, delayMs: 60_000 } : 200));
+    const deliveryId = await deliveryDueNow(hook.url);
+    const child = await workerProcess(t);
+    expect(await until(async () => (await poolsOf()).length === 2, 5_000)).toBe(true);
+    const killed = await poolsOf();
+    expect(killed.map((p) => p.runner)).toEqual(['delivery', 'main']);
+    expect(await until(() => hook.received.length === 1, 20_000)).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const [locked] = await t.ctx.db.execute<{ locked_by: string | null }>(sql`select locked_by from graphile_worker.jobs where task_identifier = 'webhook-attempt'`);
+    expect(killed.map((p) => p.worker_id)).toContain(locked!.locked_by);
+
+    const runner = await startWorker(t.ctx);
+    try {
+      const started = Date.now();
+      expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 15_000)).toBe(true);
+      // Not before the dead worker's heartbeat was DEAD_AFTER_MS old, and long before graphile-worker's four hours.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '1']);
+      expect((await attemptsOf(deliveryId)).map((a) => [a.number, a.status_code])).toEqual([[1, 200]]);
+      // Both runners of the dead process (batch and schedule jobs as well as deliveries) were swept.
+      const live = await poolsOf();
+      expect(live.map((p) => p.worker_id).filter((id) => killed.some((k) => k.worker_id === id))).toEqual([]);
+      expect(live.map((p) => p.runner)).toEqual(['delivery', 'main']);
+    } finally {
+      await stopWorker(t.ctx, runner, 10_000);
+    }
+    expect(await poolsOf()).toEqual([]);
+  }, 90_000);
+
+  it('leaves the job of a live worker locked while it takes longer than the dead-worker delay', async () => {
+    const answer = DEAD_AFTER_MS + 5 * HEARTBEAT_MS + 1_000;
+    const hook = await receiver(() => ({ status: 200, delayMs: answer }));
+    const deliveryId = await deliveryDueNow(hook.url);
+    const busy = await startWorker(t.ctx);
+    const other = await startWorker(t.ctx);
+    try {
+      expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 20_000)).toBe(true);
+      expect(hook.received).toHaveLength(1);
+      expect((await attemptsOf(deliveryId)).map((a) => [a.number, a.status_code])).toEqual([[1, 200]]);
+      // Both workers kept beating all along: neither was taken for dead.
+      expect(await poolsOf()).toHaveLength(4);
+    } finally {
+      await Promise.all([stopWorker(t.ctx, busy, 10_000), stopWorker(t.ctx, other, 10_000)]);
+    }
+  }, 60_000);
+});
