@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, stopWorker } from '../../src/jobs/worker.js';
 import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { type TestContext, useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 
@@ -41,13 +41,8 @@ async function workerProcess(t: TestContext): Promise<ChildProcess> {
 }
 
 describe('worker heartbeats', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { workerHeartbeatMs: HEARTBEAT_MS, workerDeadAfterMs: DEAD_AFTER_MS } });
   const receiver = useReceivers();
-
-  beforeAll(async () => {
-    t = await createTestContext({ config: { workerHeartbeatMs: HEARTBEAT_MS, workerDeadAfterMs: DEAD_AFTER_MS } });
-  });
-  afterAll(() => t.close());
 
   /** One delivery to `url`, its first attempt due now by the system clock, which both the service and the worker process read. */
   const deliveryDueNow = async (url: string) => {
@@ -80,9 +75,10 @@ describe('worker heartbeats', () => {
     const runner = await startWorker(t.ctx);
     try {
       const started = Date.now();
-      expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 15_000)).toBe(true);
-      // Not before the dead worker's heartbeat was DEAD_AFTER_MS old, and long before graphile-worker's four hours.
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Within a minute even on a loaded machine (the new pool must start, beat and sweep first),
+      // where graphile-worker alone would leave the job locked for four hours.
+      expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 60_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(60_000);
       expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '1']);
       expect((await attemptsOf(deliveryId)).map((a) => [a.number, a.status_code])).toEqual([[1, 200]]);
       // Both runners of the dead process (batch and schedule jobs as well as deliveries) were swept.
@@ -93,7 +89,7 @@ describe('worker heartbeats', () => {
       await stopWorker(t.ctx, runner, 10_000);
     }
     expect(await poolsOf()).toEqual([]);
-  }, 90_000);
+  }, 150_000);
 
   it('leaves the job of a live worker locked while it takes longer than the dead-worker delay', async () => {
     const answer = DEAD_AFTER_MS + 5 * HEARTBEAT_MS + 1_000;

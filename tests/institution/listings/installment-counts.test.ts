@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compactInstallmentCounts, countedByGroups } from '../../../src/institution/listings/installment-counts.js';
 import { createPaymentLink } from '../../../src/institution/payments/payment-links.js';
 import { startPayment } from '../../../src/institution/payments/payment-page.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
@@ -25,7 +25,7 @@ const GROUP_QUERIES: Record<string, string>[] = [
 ];
 
 describe('totalItems of status and type filters, from the installment counters', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   let other: Awaited<ReturnType<typeof givenInstitution>>;
 
@@ -40,7 +40,6 @@ describe('totalItems of status and type filters, from the installment counters',
   }
 
   beforeAll(async () => {
-    t = await createTestContext();
     inst = await givenInstitution(t.ctx, 'Universidade Contada');
     other = await givenInstitution(t.ctx, 'Outra Universidade');
     await submitAndProcess(t, inst.headers, [
@@ -54,7 +53,6 @@ describe('totalItems of status and type filters, from the installment counters',
     // The other institution: 3 more open monthly fees that must never show in this one's totals.
     await submitAndProcess(t, other.headers, [installment({ idParcela: 'C1' }), installment({ idParcela: 'X2' }), installment({ idParcela: 'X3' })]);
   });
-  afterAll(() => t.close());
 
   it('status and type filters (and none) are the ones the counters answer', () => {
     for (const query of GROUP_QUERIES) expect(countedByGroups(query as never)).toBe(true);

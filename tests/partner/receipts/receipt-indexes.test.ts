@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedReceipts } from '../../../bench/receipt-seed.js';
 import { deriveReceiptSummaries, lateColumns } from '../../../src/partner/receipts/ledger.sql.js';
 import type { ReceiptsQuery } from '../../../src/partner/receipts/receipt-filters.js';
 import { receiptsStatements } from '../../../src/partner/receipts/receipts-list.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
 const TODAY = '2026-06-30';
@@ -15,12 +15,11 @@ const dialect = new PgDialect();
 
 /** The list at scale: each common filter's page reads an index of the summaries, and the seeded ledger's summaries are its derivation. */
 describe('GET /receipts at scale', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { receiptsRateLimit: 0 } });
   let partner: Awaited<ReturnType<typeof givenPartner>>;
   let base: number;
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { receiptsRateLimit: 0 } });
     partner = await givenPartner(t.ctx);
     const other = await givenPartner(t.ctx, 'Outro Parceiro');
     base = await seedReceipts(t.ctx.sql, t.ctx.db, partner.id, ROWS, TODAY);
@@ -28,7 +27,6 @@ describe('GET /receipts at scale', () => {
     await t.ctx.sql`analyze`;
     t.clock.set('2026-06-30T15:00:00Z');
   }, 300_000);
-  afterAll(() => t.close());
 
   async function indexesRead(query: ReceiptsQuery, statement: 'rows' | 'count' = 'rows'): Promise<string[]> {
     const { sql: text, params } = dialect.sqlToQuery(receiptsStatements(partner.id, TODAY, query, { size: 10, offset: 0 })[statement]);

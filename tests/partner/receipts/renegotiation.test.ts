@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenFinancedSale, givenPixSale, sandbox } from './support.js';
 
@@ -14,14 +14,13 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
  * Read on 2026-06-20.
  */
 describe('renegotiation of a receipt', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { receiptsRateLimit: 0 } });
   let partner: Partner;
   let stranger: Partner;
   let R: number;
   let agreement: { replaced: number[]; installments: { number: number; valueCents: number; dueOn: string }[] };
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { receiptsRateLimit: 0 } });
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     t.clock.set('2026-03-04T12:00:00Z');
@@ -33,7 +32,6 @@ describe('renegotiation of a receipt', () => {
     agreement = await sandbox(t, `/sandbox/receipts/${R}/renegotiate`, { agreedOn: '2026-06-10', installments: 3, firstDueOn: '2026-07-10' });
     t.clock.set('2026-06-20T12:00:00Z');
   });
-  afterAll(() => t.close());
 
   const item = async (who: Partner = partner) => (await request(t.app).get(`/receipts?CreditRequestId=${R}`).set(who.headers).expect(200)).body.content[0];
 

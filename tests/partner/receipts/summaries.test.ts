@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveReceiptSummaries } from '../../../src/partner/receipts/ledger.sql.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenCardSale, givenFinancedSale, givenPixSale, sandbox } from './support.js';
 
@@ -10,16 +10,14 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 /** The stored summaries must be what the ledger derives now, after every kind of ledger write. */
 describe('receipt summaries', () => {
-  let t: TestContext;
+  const t = useTestContext({ config: { receiptsRateLimit: 0 } });
   let partner: Partner;
 
   beforeAll(async () => {
-    t = await createTestContext({ config: { receiptsRateLimit: 0 } });
     partner = await givenPartner(t.ctx);
     t.clock.set('2026-03-04T12:00:00Z');
     await sandbox(t, '/sandbox/receipts/commissions', { partnerId: partner.id, productType: 'COURSE', percentage: 10 }, 'put');
   });
-  afterAll(() => t.close());
 
   const stored = () => t.ctx.db.execute(sql`select * from receipt_summaries order by sale_id`);
   const fresh = () => t.ctx.db.execute(sql`select * from (${deriveReceiptSummaries(sql`true`)}) d order by sale_id`);

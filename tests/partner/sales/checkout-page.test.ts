@@ -1,20 +1,18 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../../support/checkout.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
 describe('what the checkout page shows', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let school: Awaited<ReturnType<typeof givenPartner>>;
   let other: Awaited<ReturnType<typeof givenPartner>>;
 
   beforeAll(async () => {
-    t = await createTestContext();
     school = await givenPartner(t.ctx, 'Escola Técnica <Aurora> & Filhos');
     other = await givenPartner(t.ctx, 'Instituto Boreal');
   });
-  afterAll(() => t.close());
 
   it('names the partner selling (escaped) and each course with its class; a sale of another partner shows that partner', async () => {
     const sale = await givenCheckoutSale(t, school.headers);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buyerDataFilled,
   cancelByPartner,
@@ -14,7 +14,7 @@ import {
   purchaseCancelled,
   purchaseConfirmed,
 } from '../../../src/partner/sales/sale-flow.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
 const guarantor = { name: 'Carlos Souza', email: 'carlos@example.com', phone: '11912345678', personalDocument: '11144477735', personalDocumentType: 'CPF' as const, address: { city: 'São Paulo', state: 'SP', number: '1', street: 'Rua A', zipCode: '01310100', district: 'Centro', complement: '' } };
@@ -23,7 +23,7 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Tally = { creator: string; status: string; sales: number; total_value: number };
 
 describe('sales counters per partner, creator and status', () => {
-  let t: TestContext;
+  const t = useTestContext();
   let partner: Partner;
   let stranger: Partner;
   const ids: number[] = [];
@@ -57,11 +57,9 @@ describe('sales counters per partner, creator and status', () => {
   const statusOf = async (saleId: number) => (await t.ctx.db.execute<{ status: string }>(sql`select status from sales where id = ${saleId}`))[0]!.status;
 
   beforeAll(async () => {
-    t = await createTestContext();
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
   });
-  afterAll(() => t.close());
 
   it('counts each sale at its creation, apart from another partner', async () => {
     for (const price of [50000, 60000, 70000, 80000, 90000]) ids.push(await checkout(partner, '52998224725', price));

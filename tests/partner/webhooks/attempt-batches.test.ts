@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startWorker, stopWorker } from '../../../src/jobs/worker.js';
 import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { tickBatch } from '../../../src/core/tick-batch.js';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenConfiguration, useReceivers } from './support.js';
 
 describe('attempts recorded together', () => {
-  let t: TestContext;
+  const t = useTestContext();
   const receiver = useReceivers();
-
-  beforeAll(async () => {
-    t = await createTestContext();
-  });
-  afterAll(() => t.close());
 
   it('tickBatch answers each caller its own output from one call, and fails every call of a failed batch', async () => {
     const calls: number[][] = [];
