@@ -13,6 +13,7 @@ import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
+import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
 import { applyDueSchedules } from './partner/catalogue/schedules.js';
 import type { DemoKeys } from './dev/demo-tenants.js';
 
@@ -81,6 +82,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     logger.info(swept, 'start-up sweep of catalogue schedules');
     // Sale deadlines, invoice due times and abandoned carts missed while down.
     logger.info(await sweepSaleSchedules(ctx), 'start-up sweep of sale schedules');
+    // Receipts opened before their summaries existed would be missing from the list and the detail.
+    const summarised = await summariseUnsummarisedReceipts(db);
+    if (summarised > 0) logger.info({ receipts: summarised }, 'summarised receipts opened before summaries existed');
   }
   const runner: Worker | undefined = options.role !== 'api' ? await startWorker(ctx) : undefined;
 

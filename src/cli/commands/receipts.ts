@@ -42,7 +42,7 @@ export const receiptCommands: Record<string, Command> = {
     'receipt:renegotiate --sale <id> --date <AAAA-MM-DD> --installments <n> --first-due <AAAA-MM-DD>   the buyer agreed on that date to pay what is unpaid in n monthly installments from --first-due',
     (db, o) => renegotiate(contextOf(db), whole('sale', o.sale), o.date, o.installments === undefined ? undefined : Number(o.installments), o['first-due']),
   ),
-  'receipt:summaries': command('receipt:summaries   rewrite every receipt summary from the ledger (receipts opened before summaries existed)', async (db) => ({
+  'receipt:summaries': command('receipt:summaries   rewrite every receipt summary from the ledger (a worker also summarises, at start, receipts that have none)', async (db) => ({
     receipts: await rebuildReceiptSummaries(db),
   })),
   'receipt:release': command('receipt:release --sale <id> --date <AAAA-MM-DD>   the course of the sale was released to the student on that date', (db, o) =>

@@ -54,3 +54,13 @@ export async function rebuildReceiptSummaries(db: Queryable, scope: SQL = sql`tr
     on conflict (partner_id, canceled) do update set receipts = excluded.receipts`);
   return written?.n ?? 0;
 }
+
+/**
+ * Summarises the receipts that have none: those opened before summaries existed. A no-op once
+ * every receipt has one, so every worker start may run it.
+ */
+export async function summariseUnsummarisedReceipts(db: Queryable): Promise<number> {
+  const missing = sql`not exists (select 1 from receipt_summaries sm where sm.sale_id = r.sale_id)`;
+  const [any] = await db.execute<{ found: boolean }>(sql`select exists (select 1 from receipts r where ${missing}) as found`);
+  return any?.found ? rebuildReceiptSummaries(db, missing) : 0;
+}

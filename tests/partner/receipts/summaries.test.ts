@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveReceiptSummaries } from '../../../src/partner/receipts/ledger.sql.js';
+import { summariseUnsummarisedReceipts } from '../../../src/partner/receipts/summaries.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenCardSale, givenFinancedSale, givenPixSale, sandbox } from './support.js';
@@ -62,6 +63,16 @@ describe('receipt summaries', () => {
     expect(await stored()).not.toEqual(await fresh());
     await t.ctx.db.execute(sql`update receipt_payments set value_cents = value_cents + 1 where id = ${line!.id}`);
     expect(await stored()).toEqual(await fresh());
+  });
+
+  it('summarises at start the receipts that have no summary, and nothing when all have one', async () => {
+    const S = await givenPixSale(t, partner.headers);
+    const before = await stored();
+    await t.ctx.db.execute(sql`delete from receipt_summaries where sale_id = ${S}`);
+    expect(await summariseUnsummarisedReceipts(t.ctx.db)).toBe(1);
+    expect(await stored()).toEqual(before);
+    expect(await storedCounts()).toEqual(await freshCounts());
+    expect(await summariseUnsummarisedReceipts(t.ctx.db)).toBe(0);
   });
 
   it('moves lateDays and the late count with the clock, with no write', async () => {
