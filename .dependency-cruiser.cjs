@@ -19,21 +19,24 @@ module.exports = {
     {
       name: 'domain-not-http',
       severity: 'error',
-      comment: 'Domain code never imports the Express adapter; what it needs lives in core/ or contract/. Only routes files adapt a room to HTTP.',
+      comment:
+        'Domain code never imports the Express adapter; what it needs lives in core/ or contract/. Only routes files adapt a room to HTTP.',
       from: { path: DOMAINS, pathNot: HTTP_ADAPTER },
       to: { path: '^src/http/' },
     },
     {
       name: 'domain-not-jobs-or-dev',
       severity: 'error',
-      comment: 'Domain code enqueues through src/queue/; the worker (jobs/) and the development helpers (dev/) depend on it, never the other way.',
+      comment:
+        'Domain code enqueues through src/queue/; the worker (jobs/) and the development helpers (dev/) depend on it, never the other way.',
       from: { path: DOMAINS },
       to: { path: '^src/(jobs|dev)/' },
     },
     {
       name: 'payments-knows-no-tenant',
       severity: 'error',
-      comment: 'The payment provider abstraction knows nothing of institutions or sales: the composition root wires its listeners.',
+      comment:
+        'The payment provider abstraction knows nothing of institutions or sales: the composition root wires its listeners.',
       from: { path: '^src/payments/' },
       to: { path: '^src/(institution|partner|tenants)/' },
     },

@@ -13,7 +13,10 @@ export default tseslint.config(
       // graphile-worker types task payloads by declaration merging into its global namespace (src/queue/tasks.ts).
       '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
       // `_`-prefixed parameters and variables are unused on purpose (an Express handler's `next`, a skipped element).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
 );

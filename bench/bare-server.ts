@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import express from 'express';
 import postgres from 'postgres';
 
-const queries = JSON.parse(fs.readFileSync(process.env.QUERIES_FILE!, 'utf8')) as Record<string, { sql: string; params: unknown[] }[]>;
+const queries = JSON.parse(fs.readFileSync(process.env.QUERIES_FILE!, 'utf8')) as Record<
+  string,
+  { sql: string; params: unknown[] }[]
+>;
 const sql = postgres(process.env.DATABASE_URL!, { max: 10 });
 const app = express();
 app.get('/ready', (_req, res) => res.json({ ready: true }));

@@ -1,8 +1,29 @@
 /** Realistic installment submissions for the ingestion benchmark: valid CPFs, unique `idParcela`. */
 
-const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Eduarda', 'Felipe', 'Gabriela', 'Henrique', 'Isabela', 'João', 'Larissa', 'Marcos'];
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Eduarda',
+  'Felipe',
+  'Gabriela',
+  'Henrique',
+  'Isabela',
+  'João',
+  'Larissa',
+  'Marcos',
+];
 const LAST = ['Souza', 'Lima', 'Oliveira', 'Santos', 'Pereira', 'Costa', 'Almeida', 'Ribeiro', 'Carvalho', 'Gomes'];
-const COURSES = ['Administração', 'Direito', 'Enfermagem', 'Engenharia Civil', 'Pedagogia', 'Psicologia', 'Ciências Contábeis'];
+const COURSES = [
+  'Administração',
+  'Direito',
+  'Enfermagem',
+  'Engenharia Civil',
+  'Pedagogia',
+  'Psicologia',
+  'Ciências Contábeis',
+];
 const TYPES = ['MENSALIDADE', 'Mensalidade', 'MATRICULA', 'Rematricula', 'NEGOCIACAO', 'Taxa_outros'];
 
 function checkDigit(digits: number[]): number {
@@ -13,7 +34,9 @@ function checkDigit(digits: number[]): number {
 
 /** The n-th valid CPF of a deterministic sequence. */
 export function cpf(n: number): string {
-  const base = String(100_000_000 + (n % 899_999_999)).split('').map(Number);
+  const base = String(100_000_000 + (n % 899_999_999))
+    .split('')
+    .map(Number);
   const first = checkDigit(base);
   const second = checkDigit([...base, first]);
   return [...base, first, second].join('');
@@ -57,6 +80,15 @@ export function benchInstallment(b: number, i: number): Record<string, unknown> 
     situacaoBaixa: n % 50 === 0 ? 'PAGA' : 'ABERTA',
     descricao: `Mensalidade ${month}/2026`,
     idParcela: `P${n}`,
-    itensFatura: [{ idExterno: `IF-${n}`, alunoCpf: student, alunoNome: name, nomeCurso: course, tipo: 'MENSALIDADE', valor: value }],
+    itensFatura: [
+      {
+        idExterno: `IF-${n}`,
+        alunoCpf: student,
+        alunoNome: name,
+        nomeCurso: course,
+        tipo: 'MENSALIDADE',
+        valor: value,
+      },
+    ],
   };
 }

@@ -20,7 +20,11 @@ import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
-import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from '../src/institution/ingest/installment-items.js';
+import {
+  checkInstallment,
+  type InstallmentRow,
+  type InstallmentSubmission,
+} from '../src/institution/ingest/installment-items.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { cpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchInstallment } from './fixtures.js';
@@ -47,14 +51,29 @@ const { db, sql } = createDatabase(url, { max: 2 });
 const base = `http://127.0.0.1:${config.port}`;
 
 function serviceProcess(role: 'api' | 'worker'): ChildProcess {
-  const env = { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'bench', DATABASE_URL: url, PORT: String(config.port), LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    CURSOR_SECRET: 'bench',
+    DATABASE_URL: url,
+    PORT: String(config.port),
+    LOG_LEVEL: 'warn',
+    VALIDATE_RESPONSES: 'false',
+  };
   // The production command of the README ("Processes"), node flags included.
-  return spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/main.ts', `--role=${role}`], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/main.ts', `--role=${role}`], {
+    cwd: projectRoot,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function waitUntilReady(): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
-    const ready = await fetch(`${base}/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${base}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -65,8 +84,12 @@ const api = serviceProcess('api');
 const worker = serviceProcess('worker');
 
 try {
-  const bodies = Array.from({ length: BATCHES }, (_, b) => JSON.stringify({ parcelas: Array.from({ length: PER_BATCH }, (_, i) => benchInstallment(b, i)) }));
-  console.log(`${BATCHES} batches of ${PER_BATCH} installments, ${(bodies[0]!.length / 1e6).toFixed(1)} MB each; ${os.cpus().length} cores; API and worker in separate processes`);
+  const bodies = Array.from({ length: BATCHES }, (_, b) =>
+    JSON.stringify({ parcelas: Array.from({ length: PER_BATCH }, (_, i) => benchInstallment(b, i)) }),
+  );
+  console.log(
+    `${BATCHES} batches of ${PER_BATCH} installments, ${(bodies[0]!.length / 1e6).toFixed(1)} MB each; ${os.cpus().length} cores; API and worker in separate processes`,
+  );
 
   await waitUntilReady();
   let institution = await createInstitution(db, 'Universidade Benchmark 1');
@@ -82,18 +105,28 @@ try {
     const copySeconds = await copyBaseline(institution.id, bodies, run);
     const ratio = copySeconds / path.seconds;
     ratios.push(ratio);
-    console.log(`run ${run}: API path ${path.seconds.toFixed(2)} s, ${Math.round(ITEMS / path.seconds)} items/s; COPY ${copySeconds.toFixed(2)} s, ${Math.round(ITEMS / copySeconds)} rows/s; ratio ${ratio.toFixed(2)} × COPY`);
+    console.log(
+      `run ${run}: API path ${path.seconds.toFixed(2)} s, ${Math.round(ITEMS / path.seconds)} items/s; COPY ${copySeconds.toFixed(2)} s, ${Math.round(ITEMS / copySeconds)} rows/s; ratio ${ratio.toFixed(2)} × COPY`,
+    );
     console.log(`       ${path.report}`);
   }
   ratios.sort((a, b) => a - b);
-  console.log(`ratio, median of ${RUNS}: ${ratios[ratios.length >> 1]!.toFixed(2)} × COPY (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`);
+  console.log(
+    `ratio, median of ${RUNS}: ${ratios[ratios.length >> 1]!.toFixed(2)} × COPY (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`,
+  );
 
   const resend = await apiPath(institution.apikey, bodies);
-  console.log(`re-sent (every installment updated): ${resend.seconds.toFixed(2)} s, ${Math.round(ITEMS / resend.seconds)} items/s`);
+  console.log(
+    `re-sent (every installment updated): ${resend.seconds.toFixed(2)} s, ${Math.round(ITEMS / resend.seconds)} items/s`,
+  );
   console.log(`       ${resend.report}`);
 } finally {
   for (const child of [api, worker]) child.kill('SIGTERM');
-  await Promise.all([api, worker].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all(
+    [api, worker].map(
+      (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))),
+    ),
+  );
   await sql.end();
   await embedded.stop();
   fs.rmSync(folder, { recursive: true, force: true });
@@ -120,24 +153,33 @@ async function apiPath(apikey: string, bodies: string[]): Promise<{ seconds: num
   await waitUntilProcessed(ids);
   const seconds = (performance.now() - started) / 1000;
   const [apiCpu, workerCpu, pgCpu] = cpuReadings().map((reading, i) => (reading - cpuBefore[i]!).toFixed(1));
-  const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
+  const [{ n } = { n: 0 }] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from installments where batch_id = any(${ids}::uuid[])`;
   if (n !== ITEMS) throw new Error(`expected ${ITEMS} installments, found ${n}`);
   latencies.sort((a, b) => a - b);
   const posts = `POST of ${PER_BATCH} items: median ${latencies[latencies.length >> 1]!.toFixed(0)} ms (${latencies[0]!.toFixed(0)}–${latencies.at(-1)!.toFixed(0)})`;
   const wait = `last batch processed ${Math.round(seconds * 1000 - (posted - started))} ms after the last POST`;
-  const cpu = apiCpu === '0.0' && pgCpu === '0.0' ? '' : `; CPU: API ${apiCpu} s, worker ${workerCpu} s, PostgreSQL ${pgCpu} s`;
+  const cpu =
+    apiCpu === '0.0' && pgCpu === '0.0' ? '' : `; CPU: API ${apiCpu} s, worker ${workerCpu} s, PostgreSQL ${pgCpu} s`;
   return { seconds, report: `${posts}; ${wait}${cpu}` };
 }
 
 async function post(apikey: string, body: string): Promise<string> {
-  const res = await fetch(`${base}/v1/parcela`, { method: 'POST', headers: { apikey, 'content-type': 'application/json' }, body });
+  const res = await fetch(`${base}/v1/parcela`, {
+    method: 'POST',
+    headers: { apikey, 'content-type': 'application/json' },
+    body,
+  });
   if (res.status !== 202) throw new Error(`POST /v1/parcela answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
 
 async function waitUntilProcessed(ids: string[]): Promise<void> {
   for (;;) {
-    const [{ open } = { open: 0 }] = await sql<{ open: number }[]>`select count(*)::int as open from batches where id = any(${ids}::uuid[]) and finished_at is null`;
+    const [{ open } = { open: 0 }] = await sql<
+      { open: number }[]
+    >`select count(*)::int as open from batches where id = any(${ids}::uuid[]) and finished_at is null`;
     if (open === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -150,13 +192,16 @@ async function copyBaseline(institutionId: string, bodies: string[], run: number
   const batchId = '00000000-0000-4000-8000-000000000000';
   const sample = checkInstallment(0, benchInstallment(0, 0) as InstallmentSubmission, batchId, '2026-01-15').row!;
   const columns = ['institution_id', 'batch_id', 'batch_seq', 'item_index', 'product', ...Object.keys(sample)];
-  const blocks = bodies.map((body, b) =>
-    (JSON.parse(body).parcelas as InstallmentSubmission[])
-      .map((item, i) => {
-        const row: InstallmentRow = checkInstallment(i, item, batchId, '2026-01-15').row!;
-        return [institutionId, batchId, b, i, 'Gestão', ...Object.values(row)].map((v) => copyValue(v as string)).join('\t');
-      })
-      .join('\n') + '\n',
+  const blocks = bodies.map(
+    (body, b) =>
+      (JSON.parse(body).parcelas as InstallmentSubmission[])
+        .map((item, i) => {
+          const row: InstallmentRow = checkInstallment(i, item, batchId, '2026-01-15').row!;
+          return [institutionId, batchId, b, i, 'Gestão', ...Object.values(row)]
+            .map((v) => copyValue(v as string))
+            .join('\t');
+        })
+        .join('\n') + '\n',
   );
   const started = performance.now();
   await sql.begin((tx) => copyInto(tx, table, columns, blocks));

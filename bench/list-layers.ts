@@ -65,35 +65,88 @@ async function timeIt(name: string, fn: () => Promise<unknown> | unknown) {
   const pg = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
   const cpu0 = process.cpuUsage();
   const pg0 = treeCpuSeconds(pg);
-  for (let i = 0; i < N; i++) { const s = performance.now(); await fn(); t.push(performance.now() - s); }
+  for (let i = 0; i < N; i++) {
+    const s = performance.now();
+    await fn();
+    t.push(performance.now() - s);
+  }
   const cpu = process.cpuUsage(cpu0);
-  const pgCpu = (treeCpuSeconds(pg) - pg0) * 1000 / N;
+  const pgCpu = ((treeCpuSeconds(pg) - pg0) * 1000) / N;
   t.sort((x, y) => x - y);
-  console.log(`${name.padEnd(58)} median ${t[Math.floor(N / 2)]!.toFixed(2)} ms  p90 ${t[Math.floor(N * 0.9)]!.toFixed(2)} ms  node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/req  PostgreSQL CPU ${pgCpu.toFixed(2)} ms/req`);
+  console.log(
+    `${name.padEnd(58)} median ${t[Math.floor(N / 2)]!.toFixed(2)} ms  p90 ${t[Math.floor(N * 0.9)]!.toFixed(2)} ms  node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/req  PostgreSQL CPU ${pgCpu.toFixed(2)} ms/req`,
+  );
 }
 
 // In-process parts.
 await timeIt('auth lookup (findTenantByKey)', () => findTenantByKey(db, 'institution', a.apikey));
-await timeIt('queries, raw postgres.js (page ‖ count)', () => Promise.all([sql.unsafe(page.sql, page.params as never[]), sql.unsafe(counted.sql, counted.params as never[])]));
+await timeIt('queries, raw postgres.js (page ‖ count)', () =>
+  Promise.all([sql.unsafe(page.sql, page.params as never[]), sql.unsafe(counted.sql, counted.params as never[])]),
+);
 const result = await listOriginalInstallments(ctx as never, a.id, query as never);
-await timeIt('service: listOriginalInstallments (queries+mapping)', () => listOriginalInstallments(ctx as never, a.id, query as never));
+await timeIt('service: listOriginalInstallments (queries+mapping)', () =>
+  listOriginalInstallments(ctx as never, a.id, query as never),
+);
 await timeIt('JSON.stringify of the page', () => JSON.stringify(result));
 
 // Layered HTTP apps, one port each.
 const doc = await loadDocument('institution');
 const layers: [string, Express][] = [];
-const bare = express(); bare.get('/v1/parcela/originais', async (_req, res) => { const r = await Promise.all([sql.unsafe(page.sql, page.params as never[]), sql.unsafe(counted.sql, counted.params as never[])]); res.json({ data: r[0], metadata: r.slice(1) }); });
+const bare = express();
+bare.get('/v1/parcela/originais', async (_req, res) => {
+  const r = await Promise.all([
+    sql.unsafe(page.sql, page.params as never[]),
+    sql.unsafe(counted.sql, counted.params as never[]),
+  ]);
+  res.json({ data: r[0], metadata: r.slice(1) });
+});
 layers.push(['HTTP bare: express + same SQL, raw rows', bare]);
-const svc = express(); svc.set('query parser', 'simple'); svc.get('/v1/parcela/originais', async (req, res) => { res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never)); });
+const svc = express();
+svc.set('query parser', 'simple');
+svc.get('/v1/parcela/originais', async (req, res) => {
+  res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never));
+});
 layers.push(['HTTP + service (mapping)', svc]);
-const auth = express(); auth.set('query parser', 'simple'); auth.get('/v1/parcela/originais', authenticateInstitution(db), async (req, res) => { res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never)); });
+const auth = express();
+auth.set('query parser', 'simple');
+auth.get('/v1/parcela/originais', authenticateInstitution(db), async (req, res) => {
+  res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never));
+});
 layers.push(['HTTP + service + auth', auth]);
-const val = express(); val.set('query parser', 'simple'); val.use(mountApi({ doc, authenticate: authenticateInstitution(db), routes: institutionRoutes(ctx as never), validateResponses: false }));
+const val = express();
+val.set('query parser', 'simple');
+val.use(
+  mountApi({
+    doc,
+    authenticate: authenticateInstitution(db),
+    routes: institutionRoutes(ctx as never),
+    validateResponses: false,
+  }),
+);
 layers.push(['HTTP + service + auth + body/validator (mountApi)', val]);
-const withLog = express(); withLog.set('query parser', 'simple'); withLog.use(httpLogger(logger)); withLog.use(mountApi({ doc, authenticate: authenticateInstitution(db), routes: institutionRoutes(ctx as never), validateResponses: false }));
+const withLog = express();
+withLog.set('query parser', 'simple');
+withLog.use(httpLogger(logger));
+withLog.use(
+  mountApi({
+    doc,
+    authenticate: authenticateInstitution(db),
+    routes: institutionRoutes(ctx as never),
+    validateResponses: false,
+  }),
+);
 layers.push(['HTTP + ... + pino-http', withLog]);
 layers.push(['HTTP full createApp (production)', await createApp(ctx as never)]);
-const valResp = express(); valResp.set('query parser', 'simple'); valResp.use(mountApi({ doc, authenticate: authenticateInstitution(db), routes: institutionRoutes(ctx as never), validateResponses: true }));
+const valResp = express();
+valResp.set('query parser', 'simple');
+valResp.use(
+  mountApi({
+    doc,
+    authenticate: authenticateInstitution(db),
+    routes: institutionRoutes(ctx as never),
+    validateResponses: true,
+  }),
+);
 layers.push(['(not in production) mountApi with response validation', valResp]);
 const port = config.port;
 for (const [name, app] of layers) {
@@ -102,9 +155,19 @@ for (const [name, app] of layers) {
   const server = app.listen(p, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const target = `/v1/parcela/originais?id_externo=${ext}`;
-  await timeIt(name, () => new Promise<void>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: p, path: target, headers: { apikey: a.apikey }, agent }, (res) => { if (res.statusCode !== 200) reject(new Error(String(res.statusCode))); res.resume(); res.on('end', () => resolve()); }).on('error', reject);
-  }));
+  await timeIt(
+    name,
+    () =>
+      new Promise<void>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: p, path: target, headers: { apikey: a.apikey }, agent }, (res) => {
+            if (res.statusCode !== 200) reject(new Error(String(res.statusCode)));
+            res.resume();
+            res.on('end', () => resolve());
+          })
+          .on('error', reject);
+      }),
+  );
   agent.destroy();
   await new Promise((r) => server.close(r));
 }

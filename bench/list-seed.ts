@@ -11,7 +11,12 @@ const CHUNK = 100_000;
  * 100,000 students, a guarantor per two students, mostly monthly fees, six in ten paid, due over
  * three years. Written with generate_series in chunks, progress shown.
  */
-export async function seedInstallments(sql: postgres.Sql, institutionId: string, rows: number, prefix: string): Promise<void> {
+export async function seedInstallments(
+  sql: postgres.Sql,
+  institutionId: string,
+  rows: number,
+  prefix: string,
+): Promise<void> {
   for (let from = 1; from <= rows; from += CHUNK) {
     const to = Math.min(rows, from + CHUNK - 1);
     await sql`
@@ -46,8 +51,23 @@ export async function seedErrors(sql: postgres.Sql, institutionId: string, error
 }
 
 const PER_BATCH = 10_000;
-const SENT_COLUMNS = ['batch_id', 'index', 'sent_student_cpf', 'sent_guarantor_document', 'sent_external_id', 'sent_type_lower', 'sent_settlement_lower',
-  'sent_due_day', 'sent_course_code', 'sent_course_name', 'sent_course_degree', 'sent_course_modality', 'sent_organization_name', 'sent_campus_name', 'sent_campus_id'];
+const SENT_COLUMNS = [
+  'batch_id',
+  'index',
+  'sent_student_cpf',
+  'sent_guarantor_document',
+  'sent_external_id',
+  'sent_type_lower',
+  'sent_settlement_lower',
+  'sent_due_day',
+  'sent_course_code',
+  'sent_course_name',
+  'sent_course_degree',
+  'sent_course_modality',
+  'sent_organization_name',
+  'sent_campus_name',
+  'sent_campus_id',
+];
 
 /**
  * `rows` submitted installment items of one institution (`GET /importacao/enviados/parcelas`), as
@@ -56,7 +76,13 @@ const SENT_COLUMNS = ['batch_id', 'index', 'sent_student_cpf', 'sent_guarantor_d
  * ingestion stores them (a tenant whose items are never read back needs only the rows). Batch `b`
  * of `firstBatch` onwards holds the bench fixtures' items `b × 10,000 + i`. Returns the batches' ids.
  */
-export async function seedSubmissions(sql: postgres.Sql, institutionId: string, rows: number, firstBatch: number, blocks: boolean): Promise<string[]> {
+export async function seedSubmissions(
+  sql: postgres.Sql,
+  institutionId: string,
+  rows: number,
+  firstBatch: number,
+  blocks: boolean,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let b = 0; b * PER_BATCH < rows; b++) {
     const count = Math.min(PER_BATCH, rows - b * PER_BATCH);
@@ -67,9 +93,28 @@ export async function seedSubmissions(sql: postgres.Sql, institutionId: string, 
         values (${institutionId}, 'parcela', 'PROCESSADO', ${count}, ${count}, timestamptz '2025-01-01 12:00:00Z' + ${b} * interval '1 day',
           timestamptz '2025-01-01 12:05:00Z' + ${b} * interval '1 day') returning id`;
       ids.push(batch!.id);
-      const lines = items.map((item, i) => [batch!.id, i, item.alunoCpf, item.responsavelFinanceiroDocumento, item.idParcela,
-        String(item.tipoParcela).toLowerCase(), String(item.situacaoBaixa).toLowerCase(), String(item.dataVencimento).slice(0, 10), item.codigoCurso,
-        item.nomeCurso, item.grauCurso, item.modalidadeCurso, item.nomeOrganizacao, item.nomePolo, item.idPolo].map((v) => copyValue(v as string)).join('\t') + '\n');
+      const lines = items.map(
+        (item, i) =>
+          [
+            batch!.id,
+            i,
+            item.alunoCpf,
+            item.responsavelFinanceiroDocumento,
+            item.idParcela,
+            String(item.tipoParcela).toLowerCase(),
+            String(item.situacaoBaixa).toLowerCase(),
+            String(item.dataVencimento).slice(0, 10),
+            item.codigoCurso,
+            item.nomeCurso,
+            item.grauCurso,
+            item.modalidadeCurso,
+            item.nomeOrganizacao,
+            item.nomePolo,
+            item.idPolo,
+          ]
+            .map((v) => copyValue(v as string))
+            .join('\t') + '\n',
+      );
       await copyInto(tx, 'installment_submissions', SENT_COLUMNS, lines);
       if (!blocks) return;
       const body = Buffer.from(JSON.stringify(items));
@@ -80,10 +125,18 @@ export async function seedSubmissions(sql: postgres.Sql, institutionId: string, 
         spans.push({ start: at, end: at + length });
         at += length + 1;
       }
-      const packed = packBlocks({ body, spans }).map((block) => ({ batch_id: batch!.id, first_index: block.firstIndex, item_count: block.itemCount, encoding: block.encoding, data: block.data }));
+      const packed = packBlocks({ body, spans }).map((block) => ({
+        batch_id: batch!.id,
+        first_index: block.firstIndex,
+        item_count: block.itemCount,
+        encoding: block.encoding,
+        data: block.data,
+      }));
       await tx`insert into batch_item_blocks ${tx(packed)}`;
     });
-    process.stdout.write(`\rsubmitted items: ${(b * PER_BATCH + count).toLocaleString('en')} / ${rows.toLocaleString('en')}`);
+    process.stdout.write(
+      `\rsubmitted items: ${(b * PER_BATCH + count).toLocaleString('en')} / ${rows.toLocaleString('en')}`,
+    );
   }
   process.stdout.write('\n');
   return ids;

@@ -32,8 +32,17 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     select student_cpf as cpf, guarantor_document as doc, external_id as ext from installments
     where institution_id = ${a.id} offset ${Math.floor(rows / 2)} limit 1`;
   const seqAt = async (n: number) =>
-    Number((await sql<{ seq: string }[]>`select seq from installments where institution_id = ${a.id} order by seq offset ${n} limit 1`)[0]!.seq);
-  const [{ total }] = (await sql`select count(*)::int as total from installments where institution_id = ${a.id}`) as unknown as [{ total: number }];
+    Number(
+      (
+        await sql<
+          { seq: string }[]
+        >`select seq from installments where institution_id = ${a.id} order by seq offset ${n} limit 1`
+      )[0]!.seq,
+    );
+  const [{ total }] =
+    (await sql`select count(*)::int as total from installments where institution_id = ${a.id}`) as unknown as [
+      { total: number },
+    ];
   const scope = { listing: 'original-installments', tenantId: a.id };
   const token = (seq: number) => encodeContinuation('bench', scope, [seq, total]);
   const page2 = await seqAt(99);
@@ -47,28 +56,46 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     { name: 'situacao=PARCIALMENTE_PAGO', query: { situacao: 'PARCIALMENTE_PAGO' } },
     { name: 'situacao=PAGO', query: { situacao: 'PAGO' } },
     { name: 'tipo=Negociacao', query: { tipo: 'Negociacao' } },
-    { name: '2-day due-date range', query: { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' } },
-    { name: '2-day payment-date range', query: { data_inicial_pagamento: '2024-03-01', data_final_pagamento: '2024-03-02' } },
+    {
+      name: '2-day due-date range',
+      query: { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' },
+    },
+    {
+      name: '2-day payment-date range',
+      query: { data_inicial_pagamento: '2024-03-01', data_final_pagamento: '2024-03-02' },
+    },
     { name: 'dias_atraso=7', query: { dias_atraso: 7 } },
     { name: 'em_acordo=true', query: { em_acordo: true } },
     { name: 'tipo=Matricula&situacao=ABERTO', query: { tipo: 'Matricula', situacao: 'ABERTO' } },
-    { name: 'tipo=Negociacao&situacao=CANCELADO_IES (no match)', query: { tipo: 'Negociacao', situacao: 'CANCELADO_IES' } },
+    {
+      name: 'tipo=Negociacao&situacao=CANCELADO_IES (no match)',
+      query: { tipo: 'Negociacao', situacao: 'CANCELADO_IES' },
+    },
     { name: 'page 2 (continuable)', query: {}, after: page2 },
     { name: 'page 5000 (continuable)', query: {}, after: page5000 },
   ];
   const cases: ListCase[] = queries.map((q) => {
     const filters = originalsFilters(a.id, q.query, today);
     const page = originalsPage(ctx, filters, today, q.after ?? 0).toSQL();
-    const counted = countedByGroups(q.query) ? countFromGroupsQuery(db, a.id, q.query).toSQL() : db.select({ n: count() }).from(installments).where(filters).toSQL();
+    const counted = countedByGroups(q.query)
+      ? countFromGroupsQuery(db, a.id, q.query).toSQL()
+      : db.select({ n: count() }).from(installments).where(filters).toSQL();
     const qs = new URLSearchParams(Object.entries(q.query).map(([k, v]): [string, string] => [k, String(v)]));
     if (q.after !== undefined) qs.set('continuable', token(q.after));
-    return { name: q.name, path: `/v1/parcela/originais?${qs}`, statements: q.after === undefined ? [page, counted] : [page] };
+    return {
+      name: q.name,
+      path: `/v1/parcela/originais?${qs}`,
+      statements: q.after === undefined ? [page, counted] : [page],
+    };
   });
   cases.push({
     name: 'batch errors, page 1',
     path: `/v1/lotes/${batchId}/erros`,
     statements: [
-      { sql: 'select * from batch_item_errors where batch_id = $1 order by item_index, field limit 101', params: [batchId] },
+      {
+        sql: 'select * from batch_item_errors where batch_id = $1 order by item_index, field limit 101',
+        params: [batchId],
+      },
       { sql: 'select count(*) from batch_item_errors where batch_id = $1', params: [batchId] },
       { sql: 'select * from batches where id = $1 and institution_id = $2', params: [batchId, a.id] },
     ],
@@ -76,5 +103,9 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
   cases.push(...(await submittedCases(sql, db, a.id, sentA)));
   const only = process.env.CASES?.split(',');
   const chosen = only ? cases.filter((c) => only.some((part) => c.name.includes(part))) : cases;
-  return { title: `${rows.toLocaleString('en')} installments per institution`, headers: { apikey: a.apikey }, cases: chosen };
+  return {
+    title: `${rows.toLocaleString('en')} installments per institution`,
+    headers: { apikey: a.apikey },
+    cases: chosen,
+  };
 }

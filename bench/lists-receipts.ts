@@ -32,9 +32,10 @@ export async function receiptsSuite({ sql, db, rows }: SuiteInput): Promise<List
   await seedReceipts(sql, db, b.id, Math.max(1, Math.floor(rows / 10)), today);
 
   const middle = base + Math.floor(rows / 2);
-  const [{ cpf, made }] = (await sql`select s.cpf, r.made_effective_on::text as made from sales s join receipts r on r.sale_id = s.id where s.id = ${middle}`) as unknown as [
-    { cpf: string; made: string },
-  ];
+  const [{ cpf, made }] =
+    (await sql`select s.cpf, r.made_effective_on::text as made from sales s join receipts r on r.sale_id = s.id where s.id = ${middle}`) as unknown as [
+      { cpf: string; made: string },
+    ];
   const month = made.slice(0, 8);
   const [late] = await sql<{ id: number }[]>`
     select sm.sale_id as id from receipt_summaries sm where sm.partner_id = ${a.id} and sm.next_payment_date < ${today}::date and sm.has_chargeback = false
@@ -45,7 +46,10 @@ export async function receiptsSuite({ sql, db, rows }: SuiteInput): Promise<List
     { name: 'cpf', query: { cpf } },
     { name: 'status=effective', query: { status: ['effective'] } },
     { name: 'status=canceled', query: { status: ['canceled'] } },
-    { name: `made effective in ${month.slice(0, 7)}`, query: { startEffectiveDate: `${month}01`, endEffectiveDate: `${month}28` } },
+    {
+      name: `made effective in ${month.slice(0, 7)}`,
+      query: { startEffectiveDate: `${month}01`, endEffectiveDate: `${month}28` },
+    },
     { name: 'next payment within 7 days', query: { startPaymentDate: today, endPaymentDate: addDays(today, 7) } },
     { name: 'chargebacks', query: { chargebacks: 'true' } },
     { name: 'cancellations', query: { cancellations: 'true' } },
@@ -84,7 +88,14 @@ async function explainCases(sql: postgres.Sql, cases: ListCase[]): Promise<void>
       let buffers = 0;
       for (let run = 0; run < 4; run++) {
         const [row] = await sql.unsafe(`explain (analyze, buffers, format json) ${s.sql}`, s.params as never[]);
-        const [plan] = (row as unknown as { 'QUERY PLAN': { 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }[] })['QUERY PLAN'];
+        const [plan] = (
+          row as unknown as {
+            'QUERY PLAN': {
+              'Execution Time': number;
+              Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
+            }[];
+          }
+        )['QUERY PLAN'];
         if (run > 0) best = Math.min(best, plan!['Execution Time']);
         buffers = plan!.Plan['Shared Hit Blocks'] + plan!.Plan['Shared Read Blocks'];
       }

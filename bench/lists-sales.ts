@@ -46,22 +46,43 @@ export async function salesCases({ sql, db, rows }: SuiteInput, partnerId: strin
     { name: 'creator (one consultant)', query: { creator: creatorsOf('A')[3]! } },
     { name: 'creation range, 7 days', query: { startDate: '2025-06-01', endDate: '2025-06-07' } },
     { name: 'creation range, 1 day (start only)', query: { startDate: '2025-06-03' } },
-    { name: 'made-effective range, 7 days', query: { startEffectiveDate: '2025-06-01', endEffectiveDate: '2025-06-07' } },
-    { name: 'expected-payment range, 7 days', query: { startExpectedPaymentDate: '2025-07-01', endExpectedPaymentDate: '2025-07-07' } },
+    {
+      name: 'made-effective range, 7 days',
+      query: { startEffectiveDate: '2025-06-01', endEffectiveDate: '2025-06-07' },
+    },
+    {
+      name: 'expected-payment range, 7 days',
+      query: { startExpectedPaymentDate: '2025-07-01', endExpectedPaymentDate: '2025-07-07' },
+    },
     { name: 'CreditRequestId', query: { CreditRequestId: String(s.id) } },
     { name: 'cpf with no match', query: { cpf: '99999999999' } },
-    { name: 'status + creation range (no match)', query: { status: 'denied', startDate: '2024-01-01', endDate: '2024-01-31' } },
+    {
+      name: 'status + creation range (no match)',
+      query: { status: 'denied', startDate: '2024-01-01', endDate: '2024-01-31' },
+    },
     { name: 'page 50, no filter', query: { page: '50' } },
     { name: 'page 20, status=made_effective', query: { page: '20', status: 'made_effective' } },
   ];
   const cases: ListCase[] = [];
-  for (const q of queries) cases.push({ name: q.name, path: `/sales?${new URLSearchParams(q.query)}`, statements: await listStatements(db, a.id, q.query) });
+  for (const q of queries)
+    cases.push({
+      name: q.name,
+      path: `/sales?${new URLSearchParams(q.query)}`,
+      statements: await listStatements(db, a.id, q.query),
+    });
 
-  const lookupProducts = async (rowsOf: Promise<{ id: number }[]>) => saleProductsQuery(db, (await rowsOf).map((r) => r.id)).toSQL();
+  const lookupProducts = async (rowsOf: Promise<{ id: number }[]>) =>
+    saleProductsQuery(
+      db,
+      (await rowsOf).map((r) => r.id),
+    ).toSQL();
   cases.push({
     name: 'lookup by externalSaleId (#18)',
     path: `/sales/external-purchase/${encodeURIComponent(s.ext)}`,
-    statements: [salesByExternalIdQuery(db, a.id, s.ext).toSQL(), await lookupProducts(salesByExternalIdQuery(db, a.id, s.ext))],
+    statements: [
+      salesByExternalIdQuery(db, a.id, s.ext).toSQL(),
+      await lookupProducts(salesByExternalIdQuery(db, a.id, s.ext)),
+    ],
   });
   cases.push({
     name: 'lookup by saleId (#19)',
@@ -74,7 +95,16 @@ export async function salesCases({ sql, db, rows }: SuiteInput, partnerId: strin
 /** The statements `GET /sales` runs for this query: page, sellers (and total), products of the page. */
 async function listStatements(db: Queryable, partnerId: string, query: Query): Promise<Statement[]> {
   const filters = parseSalesFilters(query);
-  const page = salesPageQuery(db, salesListWhere(partnerId, filters), pageRequest(query.page, query.limit), answeredByCounters(filters));
+  const page = salesPageQuery(
+    db,
+    salesListWhere(partnerId, filters),
+    pageRequest(query.page, query.limit),
+    answeredByCounters(filters),
+  );
   const ids = (await page).map((r) => r.sale.id);
-  return [page.toSQL(), sellersQuery(db, partnerId, filters).toSQL(), ...(ids.length ? [saleProductsQuery(db, ids).toSQL()] : [])];
+  return [
+    page.toSQL(),
+    sellersQuery(db, partnerId, filters).toSQL(),
+    ...(ids.length ? [saleProductsQuery(db, ids).toSQL()] : []),
+  ];
 }

@@ -8,12 +8,24 @@ import type postgres from 'postgres';
 import type { Database } from '../src/db/client.js';
 import { encodeContinuation } from '../src/core/continuation.js';
 import { BLOCK_SIZE } from '../src/institution/intake/item-blocks.js';
-import { submittedCount, submittedFilters, submittedPage, type SubmittedQuery } from '../src/institution/listings/submitted.js';
+import {
+  submittedCount,
+  submittedFilters,
+  submittedPage,
+  type SubmittedQuery,
+} from '../src/institution/listings/submitted.js';
 import type { ListCase, Statement } from './list-suite.js';
 
-export async function submittedCases(sql: postgres.Sql, db: Database, institutionId: string, batchIds: string[]): Promise<ListCase[]> {
+export async function submittedCases(
+  sql: postgres.Sql,
+  db: Database,
+  institutionId: string,
+  batchIds: string[],
+): Promise<ListCase[]> {
   const middle = batchIds[Math.floor(batchIds.length / 2)]!;
-  const [sample] = await sql<{ cpf: string }[]>`select sent_student_cpf as cpf from installment_submissions where batch_id = ${middle} and index = 1234`;
+  const [sample] = await sql<
+    { cpf: string }[]
+  >`select sent_student_cpf as cpf from installment_submissions where batch_id = ${middle} and index = 1234`;
   const [{ seq }] = (await sql`select seq::int from batches where id = ${middle}`) as unknown as [{ seq: number }];
   const [{ total }] = (await sql`
     select count(*)::int as total from installment_submissions s join batches b on b.id = s.batch_id
@@ -36,12 +48,19 @@ export async function submittedCases(sql: postgres.Sql, db: Database, institutio
     const blocks = new Set(rows.map((r) => `${r.batchId}:${r.index - (r.index % BLOCK_SIZE)}`));
     const reads: Statement[] = [...blocks].map((key) => {
       const [batchId, firstIndex] = key.split(':');
-      return { sql: 'select * from batch_item_blocks where batch_id = $1 and first_index = $2', params: [batchId, Number(firstIndex)] };
+      return {
+        sql: 'select * from batch_item_blocks where batch_id = $1 and first_index = $2',
+        params: [batchId, Number(firstIndex)],
+      };
     });
     const qs = new URLSearchParams(Object.entries(q.query).map(([k, v]): [string, string] => [k, String(v)]));
     if (q.after) qs.set('continuable', encodeContinuation('bench', scope, [...q.after, total]));
     const counted = q.after ? [] : [submittedCount(db, filters).toSQL()];
-    cases.push({ name: q.name, path: `/importacao/enviados/parcelas?${qs}`, statements: [page.toSQL(), ...counted, ...reads] });
+    cases.push({
+      name: q.name,
+      path: `/importacao/enviados/parcelas?${qs}`,
+      statements: [page.toSQL(), ...counted, ...reads],
+    });
   }
   return cases;
 }

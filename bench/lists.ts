@@ -58,22 +58,55 @@ try {
   const queriesFile = path.join(folder, 'queries.json');
   fs.writeFileSync(queriesFile, JSON.stringify(statements));
 
-  const env = { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'bench', DATABASE_URL: url, LOG_LEVEL: 'info', VALIDATE_RESPONSES: 'false' };
-  children.push(spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts', '--role=api'], { cwd: projectRoot, env: { ...env, PORT: String(config.port) }, stdio: ['ignore', 'ignore', 'inherit'] }));
-  children.push(spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { cwd: projectRoot, env: { ...env, PORT: String(barePort), QUERIES_FILE: queriesFile }, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    CURSOR_SECRET: 'bench',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'info',
+    VALIDATE_RESPONSES: 'false',
+  };
+  children.push(
+    spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts', '--role=api'], {
+      cwd: projectRoot,
+      env: { ...env, PORT: String(config.port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+  children.push(
+    spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+      cwd: projectRoot,
+      env: { ...env, PORT: String(barePort), QUERIES_FILE: queriesFile },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   await waitFor(`http://127.0.0.1:${config.port}/ready`);
   await waitFor(`http://127.0.0.1:${barePort}/ready`);
 
   for (const suite of seeded) {
-    console.log(`\n${suite.title}; ${CONNECTIONS} connections, ${DURATION / 1000} s per query; ${os.cpus().length} cores`);
-    console.log(pad('query', 52) + pad('service p50/p99 ms', 20) + pad('req/s', 8) + pad('bare p50/p99 ms', 18) + pad('req/s', 8) + 'ratio');
+    console.log(
+      `\n${suite.title}; ${CONNECTIONS} connections, ${DURATION / 1000} s per query; ${os.cpus().length} cores`,
+    );
+    console.log(
+      pad('query', 52) +
+        pad('service p50/p99 ms', 20) +
+        pad('req/s', 8) +
+        pad('bare p50/p99 ms', 18) +
+        pad('req/s', 8) +
+        'ratio',
+    );
     for (const c of suite.cases) {
       const service = await load(config.port, c.path, suite.headers);
       const bare = await load(barePort, `/q/${encodeURIComponent(`${suite.title}: ${c.name}`)}`, {});
       const ok = service.p99 <= 25 && service.rps >= 0.8 * bare.rps ? '' : '  MISS';
       console.log(
-        pad(c.name, 52) + pad(`${service.p50.toFixed(1)}/${service.p99.toFixed(1)}`, 20) + pad(service.rps.toFixed(0), 8) +
-          pad(`${bare.p50.toFixed(1)}/${bare.p99.toFixed(1)}`, 18) + pad(bare.rps.toFixed(0), 8) + (service.rps / bare.rps).toFixed(2) + ok,
+        pad(c.name, 52) +
+          pad(`${service.p50.toFixed(1)}/${service.p99.toFixed(1)}`, 20) +
+          pad(service.rps.toFixed(0), 8) +
+          pad(`${bare.p50.toFixed(1)}/${bare.p99.toFixed(1)}`, 18) +
+          pad(bare.rps.toFixed(0), 8) +
+          (service.rps / bare.rps).toFixed(2) +
+          ok,
       );
     }
   }
@@ -90,7 +123,13 @@ function pad(text: string, width: number): string {
 
 async function waitFor(target: string): Promise<void> {
   for (let attempt = 0; attempt < 1200; attempt++) {
-    if (await fetch(target).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(target).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${target} did not answer`);
@@ -114,9 +153,11 @@ async function load(port: number, target: string, headers: Record<string, string
   const latencies: number[] = [];
   const end = Date.now() + DURATION;
   const began = Date.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (Date.now() < end) latencies.push(await once());
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) latencies.push(await once());
+    }),
+  );
   const seconds = (Date.now() - began) / 1000;
   agent.destroy();
   latencies.sort((x, y) => x - y);

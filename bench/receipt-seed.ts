@@ -14,7 +14,13 @@ const CHUNK = 50_000;
  * cancelled ten days after confirmation. The summaries are then written by the service's own
  * derivation. Sale `i` has id `base + i` and CPF `i` padded to 11 digits.
  */
-export async function seedReceipts(sql: postgres.Sql, db: Database, partnerId: string, rows: number, today: string): Promise<number> {
+export async function seedReceipts(
+  sql: postgres.Sql,
+  db: Database,
+  partnerId: string,
+  rows: number,
+  today: string,
+): Promise<number> {
   const [{ base }] = (await sql`select coalesce(max(id), 0)::int as base from sales`) as unknown as [{ base: number }];
   const days = 1095;
   for (let from = 1; from <= rows; from += CHUNK) {
@@ -73,8 +79,13 @@ export async function seedReceipts(sql: postgres.Sql, db: Database, partnerId: s
           case when i % 100 = 41 then 'Card payment contested by the cardholder' else 'Cancelled with the payments refunded' end
         from plan where canceled`;
     });
-    await rebuildReceiptSummaries(db, q`r.partner_id = ${partnerId} and r.sale_id between ${base + from} and ${base + to}`);
-    process.stdout.write(`\rreceipts ${partnerId.slice(0, 8)}: ${to.toLocaleString('en')} / ${rows.toLocaleString('en')}`);
+    await rebuildReceiptSummaries(
+      db,
+      q`r.partner_id = ${partnerId} and r.sale_id between ${base + from} and ${base + to}`,
+    );
+    process.stdout.write(
+      `\rreceipts ${partnerId.slice(0, 8)}: ${to.toLocaleString('en')} / ${rows.toLocaleString('en')}`,
+    );
   }
   await sql`select setval(pg_get_serial_sequence('sales', 'id'), (select max(id) from sales))`;
   process.stdout.write('\n');

@@ -1,16 +1,89 @@
 import type postgres from 'postgres';
 
 const CHUNK = 50_000;
-const FIRST = ['Ana', 'Bruno', 'Carla', 'Daniel', 'Eduarda', 'Felipe', 'Gabriela', 'Heitor', 'Isabela', 'João', 'Larissa', 'Marcos', 'Natália', 'Otávio', 'Paula', 'Rafael', 'Sofia', 'Thiago', 'Vitória', 'Lucas', 'Mariana', 'Pedro', 'Beatriz', 'Gustavo', 'Júlia', 'Caio', 'Letícia', 'André', 'Camila', 'Diego'];
-const LAST = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas'];
+const FIRST = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Daniel',
+  'Eduarda',
+  'Felipe',
+  'Gabriela',
+  'Heitor',
+  'Isabela',
+  'João',
+  'Larissa',
+  'Marcos',
+  'Natália',
+  'Otávio',
+  'Paula',
+  'Rafael',
+  'Sofia',
+  'Thiago',
+  'Vitória',
+  'Lucas',
+  'Mariana',
+  'Pedro',
+  'Beatriz',
+  'Gustavo',
+  'Júlia',
+  'Caio',
+  'Letícia',
+  'André',
+  'Camila',
+  'Diego',
+];
+const LAST = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+  'Rocha',
+  'Dias',
+  'Nascimento',
+  'Andrade',
+  'Moreira',
+  'Nunes',
+  'Marques',
+  'Machado',
+  'Mendes',
+  'Freitas',
+];
 /** Out of 100 sales: where they stand in the state machine. */
 const STATUS_SHARE: [string, number][] = [
-  ['not_logged', 8], ['in_progress', 15], ['waiting_payment', 10], ['guarantor_needed', 2], ['financing_analysis', 3],
-  ['denied', 1], ['made_effective', 35], ['canceled', 4], ['canceled_by_partner', 5], ['expired', 17],
+  ['not_logged', 8],
+  ['in_progress', 15],
+  ['waiting_payment', 10],
+  ['guarantor_needed', 2],
+  ['financing_analysis', 3],
+  ['denied', 1],
+  ['made_effective', 35],
+  ['canceled', 4],
+  ['canceled_by_partner', 5],
+  ['expired', 17],
 ];
 const STATUSES = STATUS_SHARE.flatMap(([status, share]) => Array<string>(share).fill(status));
 /** Seven creators per partner: the API integration for half the sales, six consultants for the rest. */
-export const creatorsOf = (prefix: string) => ['API', ...[1, 2, 3, 4, 5, 6].map((n) => `consultor${n}@escola-${prefix.toLowerCase()}.com.br`)];
+export const creatorsOf = (prefix: string) => [
+  'API',
+  ...[1, 2, 3, 4, 5, 6].map((n) => `consultor${n}@escola-${prefix.toLowerCase()}.com.br`),
+];
 
 export type SeedPartner = { id: string; prefix: string; rows: number };
 
@@ -44,7 +117,14 @@ async function seedCampaigns(sql: postgres.Sql, p: SeedPartner): Promise<string[
  * with one course (one in ten with two), spread over the state machine with the dates its status
  * implies, a buyer per 1.25 sales, seven creators and three campaigns.
  */
-async function seedChunk(sql: postgres.Sql, p: SeedPartner, classes: [number, number, number][], campaignIds: string[], from: number, to: number) {
+async function seedChunk(
+  sql: postgres.Sql,
+  p: SeedPartner,
+  classes: [number, number, number][],
+  campaignIds: string[],
+  from: number,
+  to: number,
+) {
   const k = classes.length;
   await sql`
     with picked as (
@@ -87,7 +167,8 @@ async function seedChunk(sql: postgres.Sql, p: SeedPartner, classes: [number, nu
  */
 export async function seedSales(sql: postgres.Sql, partners: SeedPartner[]): Promise<void> {
   const catalogue = new Map<string, { classes: [number, number, number][]; campaigns: string[] }>();
-  for (const p of partners) catalogue.set(p.id, { classes: await seedCatalogue(sql, p), campaigns: await seedCampaigns(sql, p) });
+  for (const p of partners)
+    catalogue.set(p.id, { classes: await seedCatalogue(sql, p), campaigns: await seedCampaigns(sql, p) });
   const largest = Math.max(...partners.map((p) => p.rows));
   for (let step = 0; step * CHUNK < largest; step++) {
     for (const p of partners) {

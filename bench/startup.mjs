@@ -13,12 +13,20 @@ const runs = Number(process.env.RUNS ?? 3);
 const port = process.env.PORT ?? '3103';
 const dataDir = process.env.EMBEDDED_PG_DIR ?? path.join(os.tmpdir(), 'edufin-bench-startup', 'postgres');
 fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
-const env = { ...process.env, NODE_ENV: 'development', PORT: port, EMBEDDED_PG_PORT: process.env.EMBEDDED_PG_PORT ?? '54404', EMBEDDED_PG_DIR: dataDir, LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  NODE_ENV: 'development',
+  PORT: port,
+  EMBEDDED_PG_PORT: process.env.EMBEDDED_PG_PORT ?? '54404',
+  EMBEDDED_PG_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+};
 const modes = {
   tsx: ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts'],
   compiled: ['--max-semi-space-size=32', 'dist/src/main.js'],
 };
-if (!fs.existsSync(path.join(root, 'dist', 'src', 'main.js'))) throw new Error('dist/src/main.js is missing: npm run build first');
+if (!fs.existsSync(path.join(root, 'dist', 'src', 'main.js')))
+  throw new Error('dist/src/main.js is missing: npm run build first');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,5 +57,7 @@ for (let run = 0; run < runs; run++) {
 }
 for (const [mode, times] of Object.entries(results)) {
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`${mode.padEnd(8)} to /ready: ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (median ${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2)} s)`);
+  console.log(
+    `${mode.padEnd(8)} to /ready: ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (median ${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2)} s)`,
+  );
 }

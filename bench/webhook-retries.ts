@@ -26,7 +26,9 @@ interface Scheduled {
  * what each job's schedule was, by `${deliveryId}:${attempt}`.
  */
 async function pullRetriesForward(sql: Sql, deliveryIds: string[]): Promise<Map<string, Scheduled>> {
-  const rows = await sql<{ delivery_id: string; attempt: number; scheduled_at: Date; moved_to: Date; failed_at: Date }[]>`
+  const rows = await sql<
+    { delivery_id: string; attempt: number; scheduled_at: Date; moved_to: Date; failed_at: Date }[]
+  >`
     with due as (
       -- The job key is attemptJobKey(deliveryId, attempt).
       select j.id, split_part(j.key, ':', 2)::uuid as delivery_id, split_part(j.key, ':', 3)::int as attempt, j.run_at,
@@ -41,7 +43,12 @@ async function pullRetriesForward(sql: Sql, deliveryIds: string[]): Promise<Map<
     )
     select d.delivery_id, d.attempt, d.run_at as scheduled_at, d.run_at - d.shift as moved_to, w.updated_at as failed_at, (select count(*) from moved) as n
     from due d join webhook_deliveries w on w.id = d.delivery_id`;
-  return new Map(rows.map((r) => [`${r.delivery_id}:${r.attempt}`, { scheduledAt: +new Date(r.scheduled_at), movedTo: +new Date(r.moved_to), failedAt: +new Date(r.failed_at) }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.delivery_id}:${r.attempt}`,
+      { scheduledAt: +new Date(r.scheduled_at), movedTo: +new Date(r.moved_to), failedAt: +new Date(r.failed_at) },
+    ]),
+  );
 }
 
 /**
@@ -49,8 +56,15 @@ async function pullRetriesForward(sql: Sql, deliveryIds: string[]): Promise<Map<
  * arrived or `limitMs` passed, pulling each retry forward; prints, per attempt number, the largest
  * schedule error and pickup deviation.
  */
-export async function measureRetries(sql: Sql, eventIds: string[], arrivals: Map<string, number>, limitMs: number): Promise<void> {
-  const deliveries = await sql<{ id: string; event_id: string }[]>`select id, event_id from webhook_deliveries where event_id in ${sql(eventIds)}`;
+export async function measureRetries(
+  sql: Sql,
+  eventIds: string[],
+  arrivals: Map<string, number>,
+  limitMs: number,
+): Promise<void> {
+  const deliveries = await sql<
+    { id: string; event_id: string }[]
+  >`select id, event_id from webhook_deliveries where event_id in ${sql(eventIds)}`;
   const ids = deliveries.map((d) => d.id);
   const schedule = new Map<string, Scheduled>();
   const until = Date.now() + limitMs;
@@ -63,7 +77,9 @@ export async function measureRetries(sql: Sql, eventIds: string[], arrivals: Map
     const measured = deliveries.flatMap((d) => {
       const s = schedule.get(`${d.id}:${attempt}`);
       const arrived = arrivals.get(`${d.event_id}:${attempt}`);
-      return s && arrived !== undefined ? [{ error: s.scheduledAt - (s.failedAt + delay), pickup: arrived - s.movedTo }] : [];
+      return s && arrived !== undefined
+        ? [{ error: s.scheduledAt - (s.failedAt + delay), pickup: arrived - s.movedTo }]
+        : [];
     });
     const largest = (values: number[]) => values.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0);
     console.log(

@@ -37,7 +37,13 @@ import { measureRetries } from './webhook-retries.js';
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const RETRIES = Number(process.env.RETRIES ?? 200);
 const base = loadConfig({ ...process.env, NODE_ENV: 'development' });
-const config = Object.freeze({ ...base, webhookWorkerConcurrency: Number(process.env.WEBHOOK_WORKER_CONCURRENCY ?? 32), dbPoolMax: 20, webhookAllowPrivate: true, logLevel: 'warn' });
+const config = Object.freeze({
+  ...base,
+  webhookWorkerConcurrency: Number(process.env.WEBHOOK_WORKER_CONCURRENCY ?? 32),
+  dbPoolMax: 20,
+  webhookAllowPrivate: true,
+  logLevel: 'warn',
+});
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-webhooks-'));
 fs.chmodSync(folder, 0o755);
@@ -45,7 +51,14 @@ const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port:
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: config.dbPoolMax });
-const ctx: AppContext = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') });
+const ctx: AppContext = wireContext({
+  config,
+  db,
+  sql,
+  databaseUrl: url,
+  clock: systemClock,
+  logger: createLogger('warn'),
+});
 
 /** Arrival instant (ms) of each attempt, by event id and attempt number; events in `failing` answer 500 to attempts 1 to 3. */
 const arrivals = new Map<string, number>();
@@ -62,7 +75,8 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const waitFor = async (done: () => boolean, limitMs: number) => {
   const until = Date.now() + limitMs;
   while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
@@ -70,7 +84,9 @@ const waitFor = async (done: () => boolean, limitMs: number) => {
 
 async function fanOut(count: number, dueAt: number): Promise<SaleEvent[]> {
   const partner = await createPartner(db, `Bench ${randomUUID()}`);
-  await db.insert(webhookConfigurations).values({ partnerId: partner.id, name: 'bench', url: hookUrl, enabledEvents: ['all'] });
+  await db
+    .insert(webhookConfigurations)
+    .values({ partnerId: partner.id, name: 'bench', url: hookUrl, enabledEvents: ['all'] });
   const occurredAt = new Date(dueAt - FIRST_ATTEMPT_DELAY_MS);
   const events = Array.from({ length: count }, (_, i): SaleEvent => ({
     id: randomUUID(),
@@ -92,7 +108,9 @@ async function fanOut(count: number, dueAt: number): Promise<SaleEvent[]> {
 
 const runner = await startWorker(ctx);
 try {
-  console.log(`${EVENTS} events due at once to one receiver on loopback; webhook worker concurrency ${config.webhookWorkerConcurrency}; ${os.cpus().length} cores`);
+  console.log(
+    `${EVENTS} events due at once to one receiver on loopback; webhook worker concurrency ${config.webhookWorkerConcurrency}; ${os.cpus().length} cores`,
+  );
   const setupStart = Date.now();
   const dueAt = Date.now() + 3_600_000;
   const events = await fanOut(EVENTS, dueAt);
@@ -107,19 +125,30 @@ try {
   const arrived = delays.filter(Number.isFinite);
   const last = arrived[arrived.length - 1] ?? 0;
   const inTime = arrived.filter((d) => d <= 10_000).length;
-  console.log(`delivered ${arrived.length}/${EVENTS} (${inTime} within 10 s of due time); ${(arrived.length / (Math.max(last, 1) / 1000)).toFixed(0)} deliveries/s from due time to the last arrival (target: ≥ 1000)`);
+  console.log(
+    `delivered ${arrived.length}/${EVENTS} (${inTime} within 10 s of due time); ${(arrived.length / (Math.max(last, 1) / 1000)).toFixed(0)} deliveries/s from due time to the last arrival (target: ≥ 1000)`,
+  );
   const failures = await sql<{ error: string | null; status_code: number | null; n: number }[]>`
     select error, status_code, count(*)::int as n from webhook_attempts where number = 1 and status_code is distinct from 200 group by 1, 2`;
   for (const f of failures) console.log(`first attempts failed: ${f.n} × ${f.status_code ?? f.error}`);
   if (arrived.length > 0) {
-    console.log(`delay from due time of those delivered: p50 ${percentile(arrived, 50)} ms, p99 ${percentile(arrived, 99)} ms, max ${last} ms (target: all within 10000 ms)`);
+    console.log(
+      `delay from due time of those delivered: p50 ${percentile(arrived, 50)} ms, p99 ${percentile(arrived, 99)} ms, max ${last} ms (target: all within 10000 ms)`,
+    );
   }
 
   if (RETRIES > 0) {
     const retryEvents = await fanOut(RETRIES, Date.now() + 2_000);
     for (const e of retryEvents) failing.add(e.id);
-    console.log(`${RETRIES} deliveries whose attempts 1 to 3 fail (the 4th succeeds); retries pulled forward as bench/webhook-retries.ts explains`);
-    await measureRetries(sql, retryEvents.map((e) => e.id), arrivals, 180_000);
+    console.log(
+      `${RETRIES} deliveries whose attempts 1 to 3 fail (the 4th succeeds); retries pulled forward as bench/webhook-retries.ts explains`,
+    );
+    await measureRetries(
+      sql,
+      retryEvents.map((e) => e.id),
+      arrivals,
+      180_000,
+    );
   }
 } finally {
   await runner.stop();

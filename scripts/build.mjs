@@ -25,16 +25,24 @@ export function sourceFingerprint() {
   const inputs = [
     ...filesUnder(path.join(root, 'src')),
     ...filesUnder(path.join(root, 'generated')),
-    ...fs.readdirSync(root).filter((f) => /^tsconfig.*\.json$/.test(f)).map((f) => path.join(root, f)),
+    ...fs
+      .readdirSync(root)
+      .filter((f) => /^tsconfig.*\.json$/.test(f))
+      .map((f) => path.join(root, f)),
   ].sort();
   const hash = crypto.createHash('sha256');
-  for (const file of inputs) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  for (const file of inputs)
+    hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
 /** True when dist/ was built from the sources as they are now. */
 export function isFresh(fingerprint = sourceFingerprint()) {
-  return fs.existsSync(entry) && fs.existsSync(fingerprintFile) && fs.readFileSync(fingerprintFile, 'utf8').trim() === fingerprint;
+  return (
+    fs.existsSync(entry) &&
+    fs.existsSync(fingerprintFile) &&
+    fs.readFileSync(fingerprintFile, 'utf8').trim() === fingerprint
+  );
 }
 
 /** Runs tsc with tsconfig.build.json; throws when it reports errors or TypeScript is not installed. */
@@ -44,12 +52,17 @@ export function build() {
   try {
     tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
-    throw new Error('dist/ is missing or stale and TypeScript is not installed here: run `npm run build` where the dev dependencies are installed');
+    throw new Error(
+      'dist/ is missing or stale and TypeScript is not installed here: run `npm run build` where the dev dependencies are installed',
+    );
   }
   // A build that stops half-way must not pass for a fresh one.
   fs.rmSync(fingerprintFile, { force: true });
   const started = Date.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`tsc failed (${result.signal ?? `exit code ${result.status}`})`);
   fs.writeFileSync(fingerprintFile, `${fingerprint}\n`);
   return Date.now() - started;

@@ -55,9 +55,22 @@ const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-smoke-'));
 // Run as root, the service hands the data folder to the user postgres, who must reach it.
 fs.chmodSync(dataRoot, 0o755);
 const [port, pgPort] = [await freePort(), await freePort()];
-const env = { ...process.env, NODE_ENV: 'development', PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), EMBEDDED_PG_DIR: path.join(dataRoot, 'postgres'), LOG_LEVEL: 'warn' };
-log(`npm start equivalent: node scripts/start.mjs (PORT=${port}, EMBEDDED_PG_PORT=${pgPort}, EMBEDDED_PG_DIR=${env.EMBEDDED_PG_DIR})`);
-const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+const env = {
+  ...process.env,
+  NODE_ENV: 'development',
+  PORT: String(port),
+  EMBEDDED_PG_PORT: String(pgPort),
+  EMBEDDED_PG_DIR: path.join(dataRoot, 'postgres'),
+  LOG_LEVEL: 'warn',
+};
+log(
+  `npm start equivalent: node scripts/start.mjs (PORT=${port}, EMBEDDED_PG_PORT=${pgPort}, EMBEDDED_PG_DIR=${env.EMBEDDED_PG_DIR})`,
+);
+const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let output = '';
 child.stdout.on('data', (chunk) => {
   output += chunk.toString();
@@ -83,7 +96,11 @@ async function check() {
   const apikey = /apikey:\s+(\S+)/.exec(output)?.[1];
   if (!apikey) throw new Error('no demo apikey was printed at start');
   const headers = { apikey, 'content-type': 'application/json' };
-  const posted = await fetch(`${base}/v1/parcela`, { method: 'POST', headers, body: JSON.stringify({ parcelas: [item('3'), item('4')] }) });
+  const posted = await fetch(`${base}/v1/parcela`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ parcelas: [item('3'), item('4')] }),
+  });
   const body = await posted.json();
   if (posted.status !== 202) throw new Error(`POST /v1/parcela answered ${posted.status}: ${JSON.stringify(body)}`);
   log(`POST /v1/parcela (2 items) answered 202, batch ${body.id}`);
@@ -91,10 +108,12 @@ async function check() {
   for (;;) {
     const res = await fetch(`${base}/v1/lotes/${body.id}`, { headers });
     const batch = await res.json();
-    if (res.status !== 200) throw new Error(`GET /v1/lotes/${body.id} answered ${res.status}: ${JSON.stringify(batch)}`);
+    if (res.status !== 200)
+      throw new Error(`GET /v1/lotes/${body.id} answered ${res.status}: ${JSON.stringify(batch)}`);
     if (!['RECEBIDO', 'PROCESSANDO'].includes(batch.status)) {
       log(`GET /v1/lotes/${body.id}: ${JSON.stringify(batch)}`);
-      if (batch.status !== 'PROCESSADO' || batch.processados !== 2 || batch.erros !== 0) throw new Error('the batch was not processed without errors');
+      if (batch.status !== 'PROCESSADO' || batch.processados !== 2 || batch.erros !== 0)
+        throw new Error('the batch was not processed without errors');
       break;
     }
     if (Date.now() > doneBy) throw new Error(`the batch was still ${batch.status} after 60 s`);

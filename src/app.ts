@@ -57,8 +57,22 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(rejectMalformedPath, plainQueryString);
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
   const validateResponses = ctx.config.validateResponses;
-  app.use(mountApi({ doc: institution, authenticate: authenticateInstitution(ctx.db), routes: institutionRoutes(ctx), validateResponses }));
-  app.use(mountApi({ doc: partner, authenticate: authenticatePartner(ctx.db), routes: partnerRoutes(ctx), validateResponses }));
+  app.use(
+    mountApi({
+      doc: institution,
+      authenticate: authenticateInstitution(ctx.db),
+      routes: institutionRoutes(ctx),
+      validateResponses,
+    }),
+  );
+  app.use(
+    mountApi({
+      doc: partner,
+      authenticate: authenticatePartner(ctx.db),
+      routes: partnerRoutes(ctx),
+      validateResponses,
+    }),
+  );
 
   // The sandbox operator API (charges and sales): outside both documents, never in production.
   if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));

@@ -85,7 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workerHeartbeatMs = integer('WORKER_HEARTBEAT_MS', env.WORKER_HEARTBEAT_MS, 10_000);
   const workerDeadAfterMs = integer('WORKER_DEAD_AFTER_MS', env.WORKER_DEAD_AFTER_MS, 45_000);
   if (workerHeartbeatMs === 0 || workerDeadAfterMs <= workerHeartbeatMs) {
-    throw new Error(`WORKER_HEARTBEAT_MS must be above 0 and below WORKER_DEAD_AFTER_MS, got ${workerHeartbeatMs} and ${workerDeadAfterMs}`);
+    throw new Error(
+      `WORKER_HEARTBEAT_MS must be above 0 and below WORKER_DEAD_AFTER_MS, got ${workerHeartbeatMs} and ${workerDeadAfterMs}`,
+    );
   }
   return Object.freeze({
     env: nodeEnv,

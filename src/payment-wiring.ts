@@ -13,6 +13,10 @@ export type ContextParts = Omit<AppContext, 'payments'>;
  */
 export function wireContext(parts: ContextParts): AppContext {
   const ctx = { ...parts } as AppContext;
-  const payments = createSandboxProvider(parts.clock, { installment: settleInstallmentCharge(parts.clock), sale: confirmSaleCharge(ctx) }, { sale: saleInvoiceExpired(ctx) });
+  const payments = createSandboxProvider(
+    parts.clock,
+    { installment: settleInstallmentCharge(parts.clock), sale: confirmSaleCharge(ctx) },
+    { sale: saleInvoiceExpired(ctx) },
+  );
   return Object.assign(ctx, { payments });
 }

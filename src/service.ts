@@ -64,7 +64,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const { db, sql } = createDatabase(database.url, { max: config.dbPoolMax });
   const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger });
 
-  const demo = database.embedded && config.env !== 'production' ? await (await import('./dev/demo-tenants.js')).seedDemoTenants(db) : undefined;
+  const demo =
+    database.embedded && config.env !== 'production'
+      ? await (await import('./dev/demo-tenants.js')).seedDemoTenants(db)
+      : undefined;
 
   let server: Server | undefined;
   let url: string | undefined;

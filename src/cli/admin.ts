@@ -15,7 +15,14 @@ import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
 
-const commands: Record<string, Command> = { ...tenantCommands, ...partnerSettingsCommands, ...contractCommands, ...closingCommands, ...saleCommands, ...receiptCommands };
+const commands: Record<string, Command> = {
+  ...tenantCommands,
+  ...partnerSettingsCommands,
+  ...contractCommands,
+  ...closingCommands,
+  ...saleCommands,
+  ...receiptCommands,
+};
 
 const help = () => `Usage: npm run admin -- <command> [options] [--json]
 
@@ -32,7 +39,9 @@ Keys are shown once, at creation; only their SHA-256 is stored.`;
 
 function print(output: Record<string, unknown>, json: boolean): void {
   if (json) console.log(JSON.stringify(output));
-  else for (const [key, value] of Object.entries(output)) console.log(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`);
+  else
+    for (const [key, value] of Object.entries(output))
+      console.log(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`);
 }
 
 export async function main(argv: string[]): Promise<number> {

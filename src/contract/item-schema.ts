@@ -11,7 +11,8 @@ import { findUnstorableText } from '../core/storable-values.js';
  * validator uses, with the same formats. A field of the wrong type or format is an item error, as
  * every other problem of an item is.
  */
-const ITEM_SCHEMA = 'institution#/paths/~1v1~1parcela/post/requestBody/content/application~1json/schema/properties/parcelas/items';
+const ITEM_SCHEMA =
+  'institution#/paths/~1v1~1parcela/post/requestBody/content/application~1json/schema/properties/parcelas/items';
 
 let validator: Promise<ValidateFunction> | undefined;
 

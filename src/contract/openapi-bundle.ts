@@ -48,7 +48,8 @@ export async function bundleSplitDocument(root: string): Promise<unknown> {
   const config = await loadConfig({ configPath: redoclyConfig });
   const { bundle: bundled, problems } = await bundle({ ref: root, config });
   const errors = problems.filter((problem) => problem.severity === 'error');
-  if (errors.length) throw new Error(`${path.relative(projectRoot, root)} does not bundle: ${errors.map((e) => e.message).join('; ')}`);
+  if (errors.length)
+    throw new Error(`${path.relative(projectRoot, root)} does not bundle: ${errors.map((e) => e.message).join('; ')}`);
   const document: unknown = bundled.parsed;
   try {
     // A temporary file renamed into place: concurrent starts never read half a bundle.

@@ -6,7 +6,11 @@ export const PAGE_SIZE = 100;
 
 export class InvalidContinuation extends ApiError {
   constructor() {
-    super(400, 'PAGING-001', 'continuable is not a token this service issued for this listing: send it back exactly as received, or omit it for the first page');
+    super(
+      400,
+      'PAGING-001',
+      'continuable is not a token this service issued for this listing: send it back exactly as received, or omit it for the first page',
+    );
   }
 }
 
@@ -27,7 +31,11 @@ const sign = (secret: string, scope: ContinuationScope, body: string) =>
  * values), base64url encoded and HMAC signed, so clients can neither read meaning into it nor
  * forge one.
  */
-export function encodeContinuation(secret: string, scope: ContinuationScope, position: readonly (string | number)[]): string {
+export function encodeContinuation(
+  secret: string,
+  scope: ContinuationScope,
+  position: readonly (string | number)[],
+): string {
   const body = Buffer.from(JSON.stringify(position)).toString('base64url');
   return `${body}.${sign(secret, scope, body)}`;
 }

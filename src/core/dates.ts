@@ -26,7 +26,8 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** `YYYY-MM-DD` of a `format: date` value, or undefined when it is no storable day. */
-export const parseDate = (value: unknown): string | undefined => (typeof value === 'string' && isCalendarDate(value) ? value : undefined);
+export const parseDate = (value: unknown): string | undefined =>
+  typeof value === 'string' && isCalendarDate(value) ? value : undefined;
 
 /** The instant of a `format: date-time` value (RFC 3339 with `Z` or an offset), or undefined. */
 export function parseDateTime(value: unknown): Date | undefined {

@@ -9,7 +9,9 @@ export function readablePath(pointer: string): string {
   return pointer
     .replace(/^\//, '')
     .split('/')
-    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : `${i === 0 ? '' : '.'}${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .map((part, i) =>
+      /^\d+$/.test(part) ? `[${part}]` : `${i === 0 ? '' : '.'}${part.replace(/~1/g, '/').replace(/~0/g, '~')}`,
+    )
     .join('');
 }
 
@@ -77,13 +79,23 @@ export class TooManyFields extends ApiError {
 
 export class BodyNotDecodable extends ApiError {
   constructor() {
-    super(400, 'BODY-002', 'The body does not decompress as its Content-Encoding says: send it uncompressed without Content-Encoding, or compressed as declared');
+    super(
+      400,
+      'BODY-002',
+      'The body does not decompress as its Content-Encoding says: send it uncompressed without Content-Encoding, or compressed as declared',
+    );
   }
 }
 
 export class RangeNotSatisfiable extends ApiError {
   constructor(contentRange: string | undefined) {
-    super(416, 'RANGE-001', 'The requested Range lies outside the document', undefined, contentRange ? { 'Content-Range': contentRange } : undefined);
+    super(
+      416,
+      'RANGE-001',
+      'The requested Range lies outside the document',
+      undefined,
+      contentRange ? { 'Content-Range': contentRange } : undefined,
+    );
   }
 }
 

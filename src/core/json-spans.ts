@@ -69,11 +69,20 @@ for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 
 const encoder = new TextEncoder();
 /** The literals by their first byte. */
-const LITERALS: Record<number, Uint8Array> = { 0x74: encoder.encode('true'), 0x66: encoder.encode('false'), 0x6e: encoder.encode('null') };
+const LITERALS: Record<number, Uint8Array> = {
+  0x74: encoder.encode('true'),
+  0x66: encoder.encode('false'),
+  0x6e: encoder.encode('null'),
+};
 
 function unexpected(text: Uint8Array, i: number, expected: string): JsonSyntaxError {
   const c = byte(text, i);
-  return new JsonSyntaxError(i, c === END ? `Unexpected end of JSON, expected ${expected}` : `Unexpected byte 0x${c.toString(16).padStart(2, '0')}, expected ${expected}`);
+  return new JsonSyntaxError(
+    i,
+    c === END
+      ? `Unexpected end of JSON, expected ${expected}`
+      : `Unexpected byte 0x${c.toString(16).padStart(2, '0')}, expected ${expected}`,
+  );
 }
 
 function skipWhitespace(text: Uint8Array, i: number): number {
@@ -87,7 +96,7 @@ function skipWhitespace(text: Uint8Array, i: number): number {
 /** The index after the closing quote of the string whose opening quote is at `i`. */
 function skipString(text: Uint8Array, i: number): number {
   const length = text.length;
-  for (i++; ; ) {
+  for (i++; ;) {
     // Hot loop (most bytes of a body are inside strings): one table look-up a byte.
     while (i < length && PLAIN[text[i]!] === 1) i++;
     const c = byte(text, i);
@@ -95,9 +104,19 @@ function skipString(text: Uint8Array, i: number): number {
     if (c === BACKSLASH) {
       const e = byte(text, i + 1);
       if (SIMPLE_ESCAPE[e] === 1) i += 2;
-      else if (e === 0x75 && HEX[byte(text, i + 2)] === 1 && HEX[byte(text, i + 3)] === 1 && HEX[byte(text, i + 4)] === 1 && HEX[byte(text, i + 5)] === 1) i += 6;
+      else if (
+        e === 0x75 &&
+        HEX[byte(text, i + 2)] === 1 &&
+        HEX[byte(text, i + 3)] === 1 &&
+        HEX[byte(text, i + 4)] === 1 &&
+        HEX[byte(text, i + 5)] === 1
+      )
+        i += 6;
       else throw unexpected(text, i + 1, 'an escape (one of "\\/bfnrt or u and 4 hex digits)');
-    } else throw c === END ? unexpected(text, i, 'the end of the string') : new JsonSyntaxError(i, 'Control character in a string');
+    } else
+      throw c === END
+        ? unexpected(text, i, 'the end of the string')
+        : new JsonSyntaxError(i, 'Control character in a string');
   }
 }
 
@@ -106,18 +125,22 @@ function skipNumber(text: Uint8Array, i: number): number {
   let c = byte(text, i);
   if (c === MINUS) c = byte(text, ++i);
   if (c === ZERO) c = byte(text, ++i);
-  else if (c > ZERO && c <= NINE) do c = byte(text, ++i); while (c >= ZERO && c <= NINE);
+  else if (c > ZERO && c <= NINE)
+    do c = byte(text, ++i);
+    while (c >= ZERO && c <= NINE);
   else throw unexpected(text, i, 'a digit');
   if (c === DOT) {
     c = byte(text, ++i);
     if (!(c >= ZERO && c <= NINE)) throw unexpected(text, i, 'a digit');
-    do c = byte(text, ++i); while (c >= ZERO && c <= NINE);
+    do c = byte(text, ++i);
+    while (c >= ZERO && c <= NINE);
   }
   if ((c | 0x20) === 0x65) {
     c = byte(text, ++i);
     if (c === PLUS || c === MINUS) c = byte(text, ++i);
     if (!(c >= ZERO && c <= NINE)) throw unexpected(text, i, 'a digit');
-    do c = byte(text, ++i); while (c >= ZERO && c <= NINE);
+    do c = byte(text, ++i);
+    while (c >= ZERO && c <= NINE);
   }
   return i;
 }
@@ -125,7 +148,8 @@ function skipNumber(text: Uint8Array, i: number): number {
 function skipLiteral(text: Uint8Array, i: number): number {
   const literal = LITERALS[byte(text, i)];
   if (!literal) throw unexpected(text, i, 'a JSON value');
-  for (let k = 1; k < literal.length; k++) if (byte(text, i + k) !== literal[k]) throw unexpected(text, i + k, `"${String.fromCharCode(...literal)}"`);
+  for (let k = 1; k < literal.length; k++)
+    if (byte(text, i + k) !== literal[k]) throw unexpected(text, i + k, `"${String.fromCharCode(...literal)}"`);
   return i + literal.length;
 }
 
@@ -205,7 +229,8 @@ export function scanJson(body: Buffer, arrayName: string): ScannedJson {
         i = skipWhitespace(text, i + 1);
         break;
       }
-      if (d !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) throw unexpected(text, i, inObject ? '"," or "}"' : '"," or "]"');
+      if (d !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY))
+        throw unexpected(text, i, inObject ? '"," or "}"' : '"," or "]"');
       i++;
       inObject = --depth > 0 && stack[depth - 1] === 1;
     }

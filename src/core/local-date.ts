@@ -3,7 +3,12 @@ import { parseLocalDateTime } from './dates.js';
 /** Business dates of the operator are Brasília dates (America/Sao_Paulo), whatever the server's zone. */
 export const BUSINESS_TIME_ZONE = 'America/Sao_Paulo';
 
-const dateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const dateFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** `YYYY-MM-DD` of an instant in Brasília. */
 export const localDate = (at: Date): string => dateFormat.format(at);

@@ -28,7 +28,8 @@ export function mulDivRound(cents: number, numerator: bigint, denominator: bigin
   const n = Number(numerator);
   const d = Number(denominator);
   const product = cents * n;
-  if (Number.isSafeInteger(product) && Number.isSafeInteger(product * 2 + d)) return Math.floor((product * 2 + d) / (d * 2));
+  if (Number.isSafeInteger(product) && Number.isSafeInteger(product * 2 + d))
+    return Math.floor((product * 2 + d) / (d * 2));
   return Number((BigInt(cents) * numerator * 2n + denominator) / (denominator * 2n));
 }
 

@@ -13,10 +13,12 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** True when a JSON text may parse to a string PostgreSQL cannot store (NUL or a lone surrogate), so its values must be walked. */
-export const mayHoldUnstorableText = (json: string): boolean => json.includes('\\u0000') || ESCAPED_SURROGATE.test(json);
+export const mayHoldUnstorableText = (json: string): boolean =>
+  json.includes('\\u0000') || ESCAPED_SURROGATE.test(json);
 
 export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
-export const SURROGATE_MESSAGE = 'must be valid Unicode text: it holds a lone UTF-16 surrogate (such as \\ud800), which cannot be stored';
+export const SURROGATE_MESSAGE =
+  'must be valid Unicode text: it holds a lone UTF-16 surrogate (such as \\ud800), which cannot be stored';
 
 function textProblem(text: string): string | undefined {
   if (text.includes('\u0000')) return NUL_MESSAGE;
@@ -56,4 +58,3 @@ export function storableDate(value: string): string | undefined {
   const date = datePart(value);
   return date !== undefined && !date.startsWith('0000') ? date : undefined;
 }
-

@@ -11,7 +11,10 @@ export interface TickBatchOptions {
  * A failure of `run` fails every call of its batch. Many jobs that each need one row then cost one
  * round trip together instead of one each, while each job still waits for its own result.
  */
-export function tickBatch<I, O>(run: (inputs: I[]) => Promise<O[]>, options: TickBatchOptions = {}): (input: I) => Promise<O> {
+export function tickBatch<I, O>(
+  run: (inputs: I[]) => Promise<O[]>,
+  options: TickBatchOptions = {},
+): (input: I) => Promise<O> {
   const maxSize = options.maxSize ?? 500;
   const delayMs = options.delayMs ?? 0;
   let pending: { input: I; resolve: (output: O) => void; reject: (error: unknown) => void }[] = [];

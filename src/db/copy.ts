@@ -2,7 +2,8 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { TransactionSql } from 'postgres';
 
-const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+const escape = (text: string) =>
+  text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 /**
  * One text value in COPY text format: `\N` for null; backslash, tab, newline and return escaped.
@@ -36,7 +37,12 @@ export function copyValue(value: string | number | boolean | null | undefined | 
  * and a session left "idle in transaction (aborted)". The query's rejection is watched here and
  * ends the COPY with the server's error.
  */
-export async function copyInto(raw: TransactionSql, table: string, columns: readonly string[], lines: Iterable<string | Buffer>): Promise<void> {
+export async function copyInto(
+  raw: TransactionSql,
+  table: string,
+  columns: readonly string[],
+  lines: Iterable<string | Buffer>,
+): Promise<void> {
   const query = raw`copy ${raw(table)} (${raw(columns as string[])}) from stdin`;
   // `reject` is a property of postgres.js' Query, missing from its typings.
   const refused = serverRefusal(query as unknown as { reject: (error: unknown) => void });

@@ -2,7 +2,8 @@
 function postgresError(error: unknown): { code?: string; constraint_name?: string } | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 3; depth++) {
-    if (typeof (current as { code?: unknown }).code === 'string') return current as { code: string; constraint_name?: string };
+    if (typeof (current as { code?: unknown }).code === 'string')
+      return current as { code: string; constraint_name?: string };
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

@@ -90,7 +90,9 @@ function postgresUser(): RunAs {
 /** Copies the platform's `native/` folder to a world-readable cache folder, once per version. */
 export function relocateBinaries(binaries: Binaries): Binaries {
   const nativeDir = path.dirname(path.dirname(binaries.postgres));
-  const { version } = JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const key = createHash('sha1').update(`${os.platform()}-${os.arch()}-${version}`).digest('hex').slice(0, 12);
   const target = path.join(os.tmpdir(), `edufin-pg-bin-${key}`);
   if (!fs.existsSync(path.join(target, 'bin', 'postgres'))) {
@@ -113,12 +115,18 @@ function relocateDataDir(dataDir: string): string {
 
 function run(command: string, args: string[], runAs: RunAs | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    const child = spawn(command, args, {
+      ...runAs,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} failed (${code}): ${output}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} failed (${code}): ${output}`)),
+    );
   });
 }
 
@@ -143,7 +151,8 @@ function runningServer(dataDir: string): { pid: number; port: number } | undefin
 async function waitUntilAccepting(url: string, child: ChildProcess | undefined, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`PostgreSQL exited with code ${child.exitCode} while starting`);
+    if (child && child.exitCode !== null)
+      throw new Error(`PostgreSQL exited with code ${child.exitCode} while starting`);
     const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
     try {
       await sql`select 1`;
@@ -189,7 +198,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
 
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    await run(binaries.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale'], runAs);
+    await run(
+      binaries.initdb,
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale'],
+      runAs,
+    );
   }
 
   const existing = runningServer(dataDir);
@@ -200,10 +213,14 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   }
 
   const settings = [
-    '-p', String(options.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=200',
+    '-p',
+    String(options.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
     ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   // Its own process group: a Ctrl-C in the terminal reaches only us, and we stop the server last.

@@ -1,4 +1,11 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 
@@ -18,7 +25,12 @@ function refusalFor(code: string | undefined): Refusal {
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return { status: 408, code: 'REQUEST-004', message: 'The request was not received in time' };
     default:
-      return { status: 400, code: 'REQUEST-001', message: 'The request line or a header is not valid HTTP/1.1 (a NUL or control character, a malformed header or method)' };
+      return {
+        status: 400,
+        code: 'REQUEST-001',
+        message:
+          'The request line or a header is not valid HTTP/1.1 (a NUL or control character, a malformed header or method)',
+      };
   }
 }
 
@@ -35,7 +47,11 @@ export function rawJsonResponse({ status, code, message }: Refusal): string {
   ].join('\r\n');
 }
 
-const EXPECTATION_FAILED: Refusal = { status: 417, code: 'REQUEST-003', message: 'The only Expect this service meets is 100-continue' };
+const EXPECTATION_FAILED: Refusal = {
+  status: 417,
+  code: 'REQUEST-003',
+  message: 'The only Expect this service meets is 100-continue',
+};
 
 /**
  * The HTTP server of the API role. Requests Node itself refuses (headers over 16 KB, a NUL in a
@@ -51,12 +67,19 @@ export function createHttpServer(app: RequestListener, logger?: Logger): Server 
       return;
     }
     const refusal = refusalFor(error.code);
-    logger?.info({ code: refusal.code, status: refusal.status, reason: error.code }, 'request refused by the HTTP parser');
+    logger?.info(
+      { code: refusal.code, status: refusal.status, reason: error.code },
+      'request refused by the HTTP parser',
+    );
     socket.end(rawJsonResponse(refusal));
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify({ code: EXPECTATION_FAILED.code, message: EXPECTATION_FAILED.message });
-    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
     res.end(body);
   });
   return server;

@@ -74,7 +74,16 @@ export async function buildDocs(api: ApiName, options: BuildOptions = {}): Promi
   const hash = sourcesHash();
   fs.mkdirSync(docsDir, { recursive: true });
   const temporary = path.join(docsDir, `.${api}.${process.pid}.${Date.now()}.html`);
-  const args = [cli, 'build-docs', path.join('openapi', `${api}.yaml`), '--output', temporary, '--inlineBundle', '--title', TITLES[api]];
+  const args = [
+    cli,
+    'build-docs',
+    path.join('openapi', `${api}.yaml`),
+    '--output',
+    temporary,
+    '--inlineBundle',
+    '--title',
+    TITLES[api],
+  ];
   try {
     await new Promise<void>((resolve, reject) => {
       execFile(
@@ -87,7 +96,8 @@ export async function buildDocs(api: ApiName, options: BuildOptions = {}): Promi
           signal: options.signal,
           maxBuffer: 16 * 1024 * 1024,
         },
-        (error, _stdout, stderr) => (error ? reject(new Error(`redocly build-docs ${api} failed: ${error.message}\n${stderr}`)) : resolve()),
+        (error, _stdout, stderr) =>
+          error ? reject(new Error(`redocly build-docs ${api} failed: ${error.message}\n${stderr}`)) : resolve(),
       );
     });
     fs.renameSync(temporary, docsHtmlPath(api));

@@ -93,7 +93,10 @@ export function docsRouter(pages: DocsPages): Router {
       res.set('Cache-Control', 'no-cache').type('html').sendFile(html, { dotfiles: 'allow' }); // the pages live under .data/
     });
     router.get(`/openapi/${api}.yaml`, async (_req, res) => {
-      res.set('Cache-Control', 'no-cache').type('application/yaml; charset=utf-8').send(await bundledYaml(api));
+      res
+        .set('Cache-Control', 'no-cache')
+        .type('application/yaml; charset=utf-8')
+        .send(await bundledYaml(api));
     });
   }
   return router;

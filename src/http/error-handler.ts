@@ -21,13 +21,19 @@ interface ValidatorError {
 }
 
 const isValidatorError = (error: unknown): error is ValidatorError =>
-  typeof error === 'object' && error !== null && typeof (error as ValidatorError).status === 'number' && Array.isArray((error as ValidatorError).errors);
+  typeof error === 'object' &&
+  error !== null &&
+  typeof (error as ValidatorError).status === 'number' &&
+  Array.isArray((error as ValidatorError).errors);
 
 function fromValidator(error: ValidatorError, method: string, path: string): ApiError | undefined {
   const details: ErrorDetail[] = error.errors.map((e) => ({ path: readablePath(e.path), message: e.message }));
   switch (error.status) {
     case 400:
-      return new ValidationFailed(`The request does not match the contract: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+      return new ValidationFailed(
+        `The request does not match the contract: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
+        details,
+      );
     case 405:
       return new MethodNotAllowed(method, path);
     case 415:
@@ -50,8 +56,10 @@ interface HttpError {
 const BODY_PARSER_ERRORS: Record<string, (error: HttpError) => ApiError> = {
   'entity.parse.failed': () => new ValidationFailed('The request body is not valid JSON'),
   'charset.unsupported': () => new UnsupportedCharset(),
-  'encoding.unsupported': () => new ApiError(415, 'MEDIA-TYPE-001', 'Send the body uncompressed, or compressed with gzip, deflate or br'),
-  'entity.too.large': (error) => new BodyTooLarge('BODY-001', error.limit === undefined ? 'this route' : `${error.limit} bytes`),
+  'encoding.unsupported': () =>
+    new ApiError(415, 'MEDIA-TYPE-001', 'Send the body uncompressed, or compressed with gzip, deflate or br'),
+  'entity.too.large': (error) =>
+    new BodyTooLarge('BODY-001', error.limit === undefined ? 'this route' : `${error.limit} bytes`),
   'parameters.too.many': () => new TooManyFields(),
 };
 
@@ -62,7 +70,9 @@ const BODY_PARSER_ERRORS: Record<string, (error: HttpError) => ApiError> = {
  */
 function fromHttpError(error: HttpError): ApiError | undefined {
   if (error instanceof URIError && error.status === 400) {
-    return new ValidationFailed('The request path is not valid percent-encoded UTF-8 text', [{ path: 'path', message: 'must be percent-encoded UTF-8' }]);
+    return new ValidationFailed('The request path is not valid percent-encoded UTF-8 text', [
+      { path: 'path', message: 'must be percent-encoded UTF-8' },
+    ]);
   }
   // zlib names its gzip/deflate errors Z_*, its Brotli errors ERR__ERROR_* / ERR_BROTLI_*.
   if (error.status === 400 && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(error.code ?? '')) return new BodyNotDecodable();
@@ -87,13 +97,23 @@ export function errorHandler(): ErrorRequestHandler {
     if (!apiError) {
       req.log.error({ err: errorForLog(error) }, 'unexpected error');
       if (res.headersSent) return;
-      res.status(500).type('json').json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
+      res
+        .status(500)
+        .type('json')
+        .json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
       return;
     }
     req.log.info({ code: apiError.code, status: apiError.status }, redactText(apiError.message));
     if (res.headersSent) return;
     // `type` first: a route may have set another type (a page) before failing.
-    res.status(apiError.status).set(apiError.headers ?? {}).type('json');
-    res.json({ code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) });
+    res
+      .status(apiError.status)
+      .set(apiError.headers ?? {})
+      .type('json');
+    res.json({
+      code: apiError.code,
+      message: apiError.message,
+      ...(apiError.details ? { details: apiError.details } : {}),
+    });
   };
 }

@@ -12,8 +12,16 @@ const notFinite = (value: unknown): boolean =>
 export const rejectNonFiniteNumbers: RequestHandler = (req, _res, next) => {
   const bad = [
     ...Object.entries(req.params ?? {}).map(([name, value]) => ({ path: `path.${name}`, value })),
-    ...Object.entries((req.query ?? {}) as Record<string, unknown>).map(([name, value]) => ({ path: `query.${name}`, value })),
+    ...Object.entries((req.query ?? {}) as Record<string, unknown>).map(([name, value]) => ({
+      path: `query.${name}`,
+      value,
+    })),
   ].filter(({ value }) => notFinite(value));
   if (bad.length === 0) return next();
-  next(new ValidationFailed('A number of the request is beyond any finite value', bad.map(({ path }) => ({ path, message: 'must be a finite number' }))));
+  next(
+    new ValidationFailed(
+      'A number of the request is beyond any finite value',
+      bad.map(({ path }) => ({ path, message: 'must be a finite number' })),
+    ),
+  );
 };

@@ -18,7 +18,10 @@ const PERSONAL = [
 /** A message with CPFs, CNPJs and quoted values replaced; a Drizzle query's `params:` are cut. */
 export function redactText(text: string): string {
   const withoutParams = text.replace(/\nparams:[\s\S]*$/, '\nparams: [redacted]');
-  return PERSONAL.reduce((out, pattern) => out.replace(pattern, (match) => (match.startsWith(': "') ? ': "[redacted]"' : '[redacted]')), withoutParams);
+  return PERSONAL.reduce(
+    (out, pattern) => out.replace(pattern, (match) => (match.startsWith(': "') ? ': "[redacted]"' : '[redacted]')),
+    withoutParams,
+  );
 }
 
 interface LoggedError {
@@ -36,8 +39,22 @@ interface LoggedError {
  */
 export function errorForLog(error: unknown, depth = 0): LoggedError {
   if (typeof error !== 'object' || error === null) return { type: typeof error, message: redactText(String(error)) };
-  const e = error as { type?: unknown; name?: unknown; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown };
-  const type = error instanceof Error ? error.constructor.name : typeof e.type === 'string' ? e.type : typeof e.name === 'string' ? e.name : 'Object';
+  const e = error as {
+    type?: unknown;
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    stack?: unknown;
+    cause?: unknown;
+  };
+  const type =
+    error instanceof Error
+      ? error.constructor.name
+      : typeof e.type === 'string'
+        ? e.type
+        : typeof e.name === 'string'
+          ? e.name
+          : 'Object';
   return {
     type,
     message: redactText(typeof e.message === 'string' ? e.message : ''),

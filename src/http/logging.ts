@@ -35,7 +35,9 @@ export function httpLogger(logger: Logger) {
       req: (req: { url?: string }) => ({ ...req, ...(req.url ? { url: redactUrl(req.url) } : {}) }),
       res: (res: { headers?: Record<string, unknown> }) => {
         const location = res.headers?.location;
-        return typeof location === 'string' ? { ...res, headers: { ...res.headers, location: redactUrl(location) } } : res;
+        return typeof location === 'string'
+          ? { ...res, headers: { ...res.headers, location: redactUrl(location) } }
+          : res;
       },
       err: errorForLog,
     },

@@ -40,7 +40,8 @@ function findString(root: unknown, rootPath: string, test: TextTest): string | u
 export const findNul = (value: unknown, path: string): string | undefined => findString(value, path, hasNul);
 
 /** As `findNul`, for a lone surrogate (`"\ud800"`), which PostgreSQL cannot store either. */
-export const findLoneSurrogate = (value: unknown, path: string): string | undefined => findString(value, path, hasLoneSurrogate);
+export const findLoneSurrogate = (value: unknown, path: string): string | undefined =>
+  findString(value, path, hasLoneSurrogate);
 
 const SCANNED = Symbol('what the raw body may hold');
 
@@ -64,14 +65,17 @@ export function scanBodyForNul(req: object, _res: unknown, buffer: Buffer): void
 }
 
 /** Unless the raw body was scanned clean, the parsed one is walked. */
-const scanned = (req: object): Scan => (req as Record<symbol, Scan | undefined>)[SCANNED] ?? { nul: true, surrogate: true };
+const scanned = (req: object): Scan =>
+  (req as Record<symbol, Scan | undefined>)[SCANNED] ?? { nul: true, surrogate: true };
 
 /** A path cut to a readable length: a body nested 50,000 deep would otherwise name a 150 kB field. */
 const shortPath = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
 function refuse(path: string, what: string, rule: string): ValidationFailed {
   const shown = shortPath(path);
-  return new ValidationFailed(`The request does not match the contract: ${shown} contains ${what}`, [{ path: shown, message: rule }]);
+  return new ValidationFailed(`The request does not match the contract: ${shown} contains ${what}`, [
+    { path: shown, message: rule },
+  ]);
 }
 
 /**
@@ -80,10 +84,20 @@ function refuse(path: string, what: string, rule: string): ValidationFailed {
  */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const scan = scanned(req);
-  const nul = (scan.nul ? findNul(req.body, 'body') : undefined) ?? findNul(req.query, 'query') ?? findNul(req.params, 'params');
+  const nul =
+    (scan.nul ? findNul(req.body, 'body') : undefined) ?? findNul(req.query, 'query') ?? findNul(req.params, 'params');
   if (nul) return next(refuse(nul, 'the NUL character', 'must not contain the NUL character (\\u0000)'));
   const surrogate =
-    (scan.surrogate ? findLoneSurrogate(req.body, 'body') : undefined) ?? findLoneSurrogate(req.query, 'query') ?? findLoneSurrogate(req.params, 'params');
-  if (surrogate) return next(refuse(surrogate, 'a lone surrogate', 'must be valid Unicode text: a lone surrogate (\\ud800-\\udfff) has no UTF-8 form'));
+    (scan.surrogate ? findLoneSurrogate(req.body, 'body') : undefined) ??
+    findLoneSurrogate(req.query, 'query') ??
+    findLoneSurrogate(req.params, 'params');
+  if (surrogate)
+    return next(
+      refuse(
+        surrogate,
+        'a lone surrogate',
+        'must be valid Unicode text: a lone surrogate (\\ud800-\\udfff) has no UTF-8 form',
+      ),
+    );
   next();
 };

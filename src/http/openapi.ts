@@ -77,7 +77,9 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
     const expressPath = toExpressPath(route);
     for (const operation of operations.filter((o) => o.path === route)) {
       const served: OperationRoute | undefined = options.routes[operation.operationId as OperationId];
-      const handler = (served?.handler as RequestHandler | undefined) ?? ((_req, _res, next) => next(new NotImplemented(operation.operationId)));
+      const handler =
+        (served?.handler as RequestHandler | undefined) ??
+        ((_req, _res, next) => next(new NotImplemented(operation.operationId)));
       router[operation.method](
         expressPath,
         options.authenticate,

@@ -17,8 +17,15 @@ function plusAsSpace(url: string): string {
 export const plainQueryString: RequestHandler = (req, _res, next) => {
   req.url = plusAsSpace(req.url);
   req.originalUrl = plusAsSpace(req.originalUrl);
-  const bracketed = Object.keys(req.query as Record<string, unknown>).find((name) => name.includes('[') || name.includes(']'));
+  const bracketed = Object.keys(req.query as Record<string, unknown>).find(
+    (name) => name.includes('[') || name.includes(']'),
+  );
   if (bracketed === undefined) return next();
   const path = `query.${bracketed.slice(0, 100)}`;
-  next(new ValidationFailed(`The request does not match the contract: ${path} uses bracket notation; send each filter once as name=value`, [{ path, message: 'must be a plain name=value parameter' }]));
+  next(
+    new ValidationFailed(
+      `The request does not match the contract: ${path} uses bracket notation; send each filter once as name=value`,
+      [{ path, message: 'must be a plain name=value parameter' }],
+    ),
+  );
 };

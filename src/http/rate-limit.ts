@@ -5,7 +5,10 @@ import { ApiError } from '../core/errors.js';
 
 export class TooManyRequests extends ApiError {
   constructor(limit: number, retryAfter: number, headers: Record<string, string>) {
-    super(429, 'RATE-001', `Over ${limit} requests per second from this IP; retry after ${retryAfter} s`, undefined, { ...headers, 'Retry-After': String(retryAfter) });
+    super(429, 'RATE-001', `Over ${limit} requests per second from this IP; retry after ${retryAfter} s`, undefined, {
+      ...headers,
+      'Retry-After': String(retryAfter),
+    });
   }
 }
 

@@ -23,7 +23,9 @@ function envelope(body: Buffer, name: string): { parsed: unknown; elements?: Spa
   const parsed = Object.fromEntries(
     [...scanned.members!].map(([member, { start, end }]) => [
       member,
-      member === name && scanned.elements ? standIns(body, scanned.elements) : JSON.parse(body.toString('utf8', start, end)),
+      member === name && scanned.elements
+        ? standIns(body, scanned.elements)
+        : JSON.parse(body.toString('utf8', start, end)),
     ]),
   );
   return { parsed, elements: scanned.elements };
@@ -40,7 +42,8 @@ export function rawArrayBody(name: string, limit: string, tooLargeCode: string):
   const read = express.raw({ type: 'application/json', limit });
   return (req, res, next) =>
     read(req, res, (error?: unknown) => {
-      if ((error as { type?: string } | undefined)?.type === 'entity.too.large') return next(new BodyTooLarge(tooLargeCode, limit));
+      if ((error as { type?: string } | undefined)?.type === 'entity.too.large')
+        return next(new BodyTooLarge(tooLargeCode, limit));
       if (error || !Buffer.isBuffer(req.body)) return next(error);
       const charset = /charset="?([^";\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
       if (charset && charset !== 'utf-8' && charset !== 'utf8') return next(new UnsupportedCharset());
@@ -57,7 +60,11 @@ export function rawArrayBody(name: string, limit: string, tooLargeCode: string):
         if (elements) (req as unknown as Record<symbol, RawElements>)[RAW_ELEMENTS] = { body, spans: elements };
         next();
       } catch (cause) {
-        next(cause instanceof JsonSyntaxError ? new ValidationFailed('The request body is not valid JSON', [{ path: 'body', message: cause.message }]) : cause);
+        next(
+          cause instanceof JsonSyntaxError
+            ? new ValidationFailed('The request body is not valid JSON', [{ path: 'body', message: cause.message }])
+            : cause,
+        );
       }
     });
 }
@@ -82,8 +89,10 @@ export function rawArrayItemsAsObjects<Doc extends { paths: Record<string, unkno
 ): Doc {
   for (const { path, method, member } of rawArrays) {
     const operation = (doc.paths[path] as SchemaNode | undefined)?.[method] as SchemaNode | undefined;
-    const content = (operation?.requestBody as SchemaNode | undefined)?.content as Record<string, SchemaNode> | undefined;
-    const properties = (content?.['application/json']?.schema as SchemaNode | undefined)?.properties as Record<string, SchemaNode> | undefined;
+    const content = (operation?.requestBody as SchemaNode | undefined)?.content as
+      Record<string, SchemaNode> | undefined;
+    const properties = (content?.['application/json']?.schema as SchemaNode | undefined)?.properties as
+      Record<string, SchemaNode> | undefined;
     const array = properties?.[member];
     if (!array?.items) throw new Error(`${method} ${path}: no array member ${member} to keep raw`);
     array.items = { type: 'object' };

@@ -10,7 +10,9 @@ export type RequestBody<Op> = OrUnknown<Op extends { requestBody?: infer R } ? J
 export type PathParams<Op> = Op extends { parameters: { path?: infer P } } ? (P extends object ? P : object) : object;
 export type QueryParams<Op> = Op extends { parameters: { query?: infer Q } } ? (Q extends object ? Q : object) : object;
 type SuccessStatus = 200 | 201 | 202;
-export type SuccessBody<Op> = Op extends { responses: infer R } ? { [S in keyof R]: S extends SuccessStatus ? JsonOf<R[S]> : never }[keyof R] : never;
+export type SuccessBody<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: S extends SuccessStatus ? JsonOf<R[S]> : never }[keyof R]
+  : never;
 
 export type Handler<Op> = (
   req: Request<PathParams<Op>, SuccessBody<Op>, RequestBody<Op>, QueryParams<Op>>,

@@ -43,7 +43,9 @@ export const isProduct = (value: string): value is Product => (PRODUCTS as reado
 
 export class ContractMonthClosed extends Error {
   constructor(from: string, closed: string) {
-    super(`the contract cannot change from ${from.slice(0, 7)}: ${closed.slice(0, 7)} is already closed (reopen it first or choose a later month)`);
+    super(
+      `the contract cannot change from ${from.slice(0, 7)}: ${closed.slice(0, 7)} is already closed (reopen it first or choose a later month)`,
+    );
   }
 }
 
@@ -77,7 +79,10 @@ export async function contractOf(db: Queryable, institutionId: string, on?: stri
     .orderBy(desc(v.effectiveFrom))
     .limit(1);
   if (row) return toContract(row);
-  const [legacy] = await db.select().from(institutionContracts).where(eq(institutionContracts.institutionId, institutionId));
+  const [legacy] = await db
+    .select()
+    .from(institutionContracts)
+    .where(eq(institutionContracts.institutionId, institutionId));
   if (!legacy) return { ...DEFAULT_CONTRACT, effectiveFrom: ALWAYS };
   return {
     ...DEFAULT_CONTRACT,
@@ -101,7 +106,13 @@ export async function contractHistory(db: Queryable, institutionId: string): Pro
  * force then, with `changes` applied, becomes the version of that month. Refused when that month
  * or a later one is closed, so a closed month never sees other terms than those it was closed with.
  */
-export async function changeContract(db: Queryable, institutionId: string, from: string, changes: Partial<Contract>, now: Date): Promise<ContractTerms> {
+export async function changeContract(
+  db: Queryable,
+  institutionId: string,
+  from: string,
+  changes: Partial<Contract>,
+  now: Date,
+): Promise<ContractTerms> {
   const [closed] = await db
     .select({ month: statementClosings.month })
     .from(statementClosings)
@@ -110,10 +121,16 @@ export async function changeContract(db: Queryable, institutionId: string, from:
     .limit(1);
   if (closed) throw new ContractMonthClosed(from, closed.month);
   const { effectiveFrom: _, ...current } = await contractOf(db, institutionId, from);
-  const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) };
+  const next = {
+    ...current,
+    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+  };
   await db
     .insert(institutionContractVersions)
     .values({ institutionId, effectiveFrom: from, ...next, createdAt: now })
-    .onConflictDoUpdate({ target: [institutionContractVersions.institutionId, institutionContractVersions.effectiveFrom], set: { ...next, createdAt: now } });
+    .onConflictDoUpdate({
+      target: [institutionContractVersions.institutionId, institutionContractVersions.effectiveFrom],
+      set: { ...next, createdAt: now },
+    });
   return contractOf(db, institutionId, from);
 }

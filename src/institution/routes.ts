@@ -29,7 +29,10 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
       before: [limitBatchItems('alunos')],
       handler: async (req, res) => {
         const idempotencyKey = req.get('idempotency-key');
-        answerBatch(res, await submitBatch(ctx, institutionId(req), 'aluno', jsonItems(req.body.alunos), { idempotencyKey }));
+        answerBatch(
+          res,
+          await submitBatch(ctx, institutionId(req), 'aluno', jsonItems(req.body.alunos), { idempotencyKey }),
+        );
       },
     },
     createInstallmentBatch: {
@@ -39,7 +42,10 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
       before: [limitBatchItems('parcelas')],
       handler: async (req, res) => {
         const idempotencyKey = req.get('idempotency-key');
-        answerBatch(res, await submitBatch(ctx, institutionId(req), 'parcela', rawItems(rawElements(req)), { idempotencyKey }));
+        answerBatch(
+          res,
+          await submitBatch(ctx, institutionId(req), 'parcela', rawItems(rawElements(req)), { idempotencyKey }),
+        );
       },
     },
     getBatch: {

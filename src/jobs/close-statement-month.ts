@@ -7,7 +7,9 @@ export const CLOSING_CRONTAB = '0 3 1 * * close-statement-month';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['close-statement-month'] {
   const p = (payload ?? {}) as { month?: unknown; institutionId?: unknown };
-  const valid = (p.month === undefined || (typeof p.month === 'string' && /^\d{4}-\d{2}-01$/.test(p.month))) && (p.institutionId === undefined || typeof p.institutionId === 'string');
+  const valid =
+    (p.month === undefined || (typeof p.month === 'string' && /^\d{4}-\d{2}-01$/.test(p.month))) &&
+    (p.institutionId === undefined || typeof p.institutionId === 'string');
   if (!valid) throw new Error('close-statement-month takes {month?: YYYY-MM-01, institutionId?}');
 }
 
@@ -31,6 +33,7 @@ export default function closeStatementMonthTask(ctx: AppContext): Task<'close-st
         failures.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (failures.length > 0) throw new Error(`closing ${month} failed for ${failures.length} institution(s): ${failures.join('; ')}`);
+    if (failures.length > 0)
+      throw new Error(`closing ${month} failed for ${failures.length} institution(s): ${failures.join('; ')}`);
   };
 }

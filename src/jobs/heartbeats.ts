@@ -42,12 +42,15 @@ export function startHeartbeats(ctx: AppContext): Heartbeats {
         select graphile_worker.force_unlock_workers(array_agg(worker_id)) from dead having count(*) > 0
       )
       select (select array_agg(worker_id) from dead) as unlocked, (select count(*) from unlocked)::int as swept`);
-    if (row?.unlocked?.length) ctx.logger.warn({ workers: row.unlocked }, 'unlocked the jobs of worker pools whose heartbeat stopped');
+    if (row?.unlocked?.length)
+      ctx.logger.warn({ workers: row.unlocked }, 'unlocked the jobs of worker pools whose heartbeat stopped');
   };
   // One beat at a time; a failed beat is logged and the next one tries again.
   const beat = () => {
     if (stopped) return running;
-    running = running.then(beatOnce).catch((error: unknown) => ctx.logger.error({ err: error }, 'worker heartbeat failed'));
+    running = running
+      .then(beatOnce)
+      .catch((error: unknown) => ctx.logger.error({ err: error }, 'worker heartbeat failed'));
     return running;
   };
   const timer = setInterval(() => void beat(), ctx.config.workerHeartbeatMs);
@@ -69,7 +72,9 @@ export function startHeartbeats(ctx: AppContext): Heartbeats {
       stopped = true;
       await running;
       if (pools.length === 0) return;
-      await ctx.db.execute(sql`delete from worker_heartbeats where worker_id in (select json_array_elements_text(${JSON.stringify(pools.map((p) => p.id))}::json))`);
+      await ctx.db.execute(
+        sql`delete from worker_heartbeats where worker_id in (select json_array_elements_text(${JSON.stringify(pools.map((p) => p.id))}::json))`,
+      );
     },
   };
 }

@@ -5,7 +5,11 @@ import { batchedAttemptStore, runAttempt } from '../partner/webhooks/attempts.js
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {
   const p = payload as { deliveryId?: unknown; attempt?: unknown } | null;
-  const valid = typeof p?.deliveryId === 'string' && Number.isInteger(p.attempt) && (p.attempt as number) >= 1 && (p.attempt as number) <= MAX_ATTEMPTS;
+  const valid =
+    typeof p?.deliveryId === 'string' &&
+    Number.isInteger(p.attempt) &&
+    (p.attempt as number) >= 1 &&
+    (p.attempt as number) <= MAX_ATTEMPTS;
   if (!valid) throw new Error('webhook-attempt needs {deliveryId, attempt 1..4}');
 }
 

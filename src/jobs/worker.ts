@@ -24,7 +24,10 @@ export function taskList(ctx: AppContext): TaskList {
 }
 
 /** The tasks that send webhooks: waiting on receivers, not on the CPU or the database. */
-const DELIVERY_TASKS: readonly string[] = ['webhook-attempt', 'legacy-webhook-dispatch'] satisfies (keyof GraphileWorker.Tasks)[];
+const DELIVERY_TASKS: readonly string[] = [
+  'webhook-attempt',
+  'legacy-webhook-dispatch',
+] satisfies (keyof GraphileWorker.Tasks)[];
 
 function splitTasks(tasks: TaskList): { delivery: TaskList; other: TaskList } {
   const entries = Object.entries(tasks);
@@ -36,8 +39,15 @@ function splitTasks(tasks: TaskList): { delivery: TaskList; other: TaskList } {
 
 /** graphile-worker's own log lines, through our pino logger. */
 function workerLogger(ctx: AppContext): Logger {
-  const levels: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = { error: 'error', warning: 'warn', info: 'info', debug: 'debug' };
-  return new Logger((scope) => (level, message, meta) => ctx.logger[levels[level]]({ worker: scope, ...meta }, message));
+  const levels: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
+    error: 'error',
+    warning: 'warn',
+    info: 'info',
+    debug: 'debug',
+  };
+  return new Logger(
+    (scope) => (level, message, meta) => ctx.logger[levels[level]]({ worker: scope, ...meta }, message),
+  );
 }
 
 /** The worker of one process: its runners stop together. */
@@ -123,7 +133,10 @@ export async function stopWorker(ctx: AppContext, runner: Worker, timeoutMs = WO
   stopped.catch((error: unknown) => ctx.logger.error({ err: error }, 'worker stop failed'));
   try {
     if ((await Promise.race([stopped, timedOut])) === 'timeout') {
-      ctx.logger.error({ timeoutMs }, `worker did not stop within ${timeoutMs} ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits`);
+      ctx.logger.error(
+        { timeoutMs },
+        `worker did not stop within ${timeoutMs} ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits`,
+      );
     }
   } finally {
     clearTimeout(timer);
@@ -136,7 +149,12 @@ export async function runDueJobs(ctx: AppContext): Promise<void> {
   // batch) may not be available yet at that instant; look again until none is due (a failed job
   // is due again only later).
   for (let round = 0; round < 100; round++) {
-    await runOnce({ connectionString: ctx.databaseUrl, taskList: taskList(ctx), logger: workerLogger(ctx), noHandleSignals: true });
+    await runOnce({
+      connectionString: ctx.databaseUrl,
+      taskList: taskList(ctx),
+      logger: workerLogger(ctx),
+      noHandleSignals: true,
+    });
     const [{ due } = { due: 0 }] = await ctx.sql<{ due: number }[]>`
       select count(*)::int as due from graphile_worker.jobs where run_at <= now() and locked_at is null and attempts < max_attempts`;
     if (due === 0) return;

@@ -19,7 +19,12 @@ export interface PartnerSettings {
   defaultUpfrontInCents: number | null;
 }
 
-const DEFAULTS: PartnerSettings = { plan: 'fixed', minimumSaleInCents: null, defaultGracePeriodDays: 0, defaultUpfrontInCents: null };
+const DEFAULTS: PartnerSettings = {
+  plan: 'fixed',
+  minimumSaleInCents: null,
+  defaultGracePeriodDays: 0,
+  defaultUpfrontInCents: null,
+};
 
 export async function getPartnerSettings(db: Queryable, partnerId: string): Promise<PartnerSettings> {
   const [row] = await db.select().from(partnerSettings).where(eq(partnerSettings.partnerId, partnerId));
@@ -34,7 +39,9 @@ export async function getPartnerSettings(db: Queryable, partnerId: string): Prom
 
 /** Smallest course price the partner's plan allows, in cents. */
 export function minimumCoursePriceInCents(settings: PartnerSettings): number {
-  return settings.plan === 'flexible' && settings.minimumSaleInCents !== null ? settings.minimumSaleInCents : FIXED_PLAN_MINIMUM_IN_CENTS;
+  return settings.plan === 'flexible' && settings.minimumSaleInCents !== null
+    ? settings.minimumSaleInCents
+    : FIXED_PLAN_MINIMUM_IN_CENTS;
 }
 
 export class InvalidSettings extends Error {}
@@ -43,11 +50,18 @@ export class InvalidSettings extends Error {}
  * Changes some settings of a partner and returns all of them. A flexible plan needs a minimum
  * sale value; going back to a fixed plan drops it.
  */
-export async function updatePartnerSettings(db: Queryable, partnerId: string, changes: Partial<PartnerSettings>, now: Date): Promise<PartnerSettings> {
+export async function updatePartnerSettings(
+  db: Queryable,
+  partnerId: string,
+  changes: Partial<PartnerSettings>,
+  now: Date,
+): Promise<PartnerSettings> {
   const next = { ...(await getPartnerSettings(db, partnerId)), ...changes };
   if (changes.plan === 'fixed') next.minimumSaleInCents = null;
-  if (next.plan === 'flexible' && next.minimumSaleInCents === null) throw new InvalidSettings('a flexible plan needs a minimum sale value');
-  if (next.plan === 'fixed' && changes.minimumSaleInCents != null) throw new InvalidSettings('a minimum sale value applies only to a flexible plan');
+  if (next.plan === 'flexible' && next.minimumSaleInCents === null)
+    throw new InvalidSettings('a flexible plan needs a minimum sale value');
+  if (next.plan === 'fixed' && changes.minimumSaleInCents != null)
+    throw new InvalidSettings('a minimum sale value applies only to a flexible plan');
   await db
     .insert(partnerSettings)
     .values({ partnerId, ...next, updatedAt: now })

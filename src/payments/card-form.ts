@@ -31,8 +31,14 @@ const REENTER = 'Por segurança, o número do cartão e o CVV não ficam guardad
 /** The values to keep from a posted card form (strings only, trimmed, and short: they are shown again). */
 export function keptCardValues(body: unknown): CardFormValues {
   const source = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const value = (name: string) => (typeof source[name] === 'string' ? (source[name] as string).trim().slice(0, 120) : '');
-  return { holderName: value('holderName'), expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear'), installments: value('installments') };
+  const value = (name: string) =>
+    typeof source[name] === 'string' ? (source[name] as string).trim().slice(0, 120) : '';
+  return {
+    holderName: value('holderName'),
+    expiryMonth: value('expiryMonth'),
+    expiryYear: value('expiryYear'),
+    installments: value('installments'),
+  };
 }
 
 /** The summary at the top of the page for a refused card, in the order of the form. */
@@ -55,7 +61,14 @@ export function renderCardForm(v: CardFormView): SafeHtml {
   const values = v.state?.values;
   const errors = v.state?.errors ?? {};
   const input = (field: CardField, attrs: SafeHtml, value?: string, hintId?: string) =>
-    fieldInput({ ...CARD_INPUTS[field], name: field, value, error: errors[field], attrs, ...(hintId ? { hintId } : {}) });
+    fieldInput({
+      ...CARD_INPUTS[field],
+      name: field,
+      value,
+      error: errors[field],
+      attrs,
+      ...(hintId ? { hintId } : {}),
+    });
   const chosen = values?.installments ?? '1';
   const approving = [...SANDBOX_CARDS].filter(([, r]) => r.outcome === 'approved').map(([n]) => n);
   return html`<h3>Cartão de crédito</h3>
@@ -70,7 +83,8 @@ export function renderCardForm(v: CardFormView): SafeHtml {
     </div>
     <label for="card-installments">Parcelas</label>
     <select id="card-installments" name="installments"${errors.installments ? html` aria-invalid="true" aria-describedby="card-installments-error"` : ''}>${v.installmentOptions.map(
-      (o) => html`<option value="${String(o.value)}"${String(o.value) === chosen ? html` selected` : ''}>${o.label}</option>`,
+      (o) =>
+        html`<option value="${String(o.value)}"${String(o.value) === chosen ? html` selected` : ''}>${o.label}</option>`,
     )}</select>
     ${errors.installments ? html`<p class="field-error" id="card-installments-error">${errors.installments}</p>` : ''}
     <button type="submit">Pagar com cartão</button>

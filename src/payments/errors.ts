@@ -4,7 +4,12 @@ import type { CardErrors } from './provider.js';
 /** A card refused before charging; `fields` holds the payer's message for each field at fault. */
 export class InvalidCard extends ApiError {
   constructor(readonly fields: CardErrors) {
-    super(400, 'PAYMENT-001', `The card was not accepted: check ${Object.keys(fields).join(', ')}`, Object.entries(fields).map(([path, message]) => ({ path, message })));
+    super(
+      400,
+      'PAYMENT-001',
+      `The card was not accepted: check ${Object.keys(fields).join(', ')}`,
+      Object.entries(fields).map(([path, message]) => ({ path, message })),
+    );
   }
 }
 

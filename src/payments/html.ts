@@ -45,7 +45,8 @@ export function pixQrImage(text: string, label: string): SafeHtml {
   const size = modules.size;
   const quiet = 2;
   let path = '';
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (modules.get(x, y)) path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) if (modules.get(x, y)) path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
   const box = size + quiet * 2;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${box} ${box}" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
   return html`<img src="data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}" alt="${label}" width="192" height="192">`;

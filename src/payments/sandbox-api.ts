@@ -14,7 +14,10 @@ const toJson = (charge: Charge) => ({
 function amountCents(body: unknown): number | undefined {
   const value = (body as { amountCents?: unknown } | undefined)?.amountCents;
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value)) throw new ValidationFailed('amountCents must be an integer number of cents', [{ path: 'body.amountCents', message: 'must be integer' }]);
+  if (!Number.isSafeInteger(value))
+    throw new ValidationFailed('amountCents must be an integer number of cents', [
+      { path: 'body.amountCents', message: 'must be integer' },
+    ]);
   return value as number;
 }
 
@@ -33,7 +36,9 @@ export function sandboxApi(ctx: AppContext): Router {
   });
   router.post('/sandbox/charges/:id/pay', async (req, res) => {
     const amount = amountCents(req.body);
-    const charge = await ctx.db.transaction((tx) => provider.simulatePayment(tx, req.params.id, amount === undefined ? {} : { amountCents: amount }));
+    const charge = await ctx.db.transaction((tx) =>
+      provider.simulatePayment(tx, req.params.id, amount === undefined ? {} : { amountCents: amount }),
+    );
     res.json(toJson(charge));
   });
   router.post('/sandbox/charges/:id/expire', async (req, res) => {

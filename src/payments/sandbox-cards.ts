@@ -1,13 +1,14 @@
 import type { CardErrors, CardInput } from './provider.js';
 
 /** The sandbox's test cards, as documented in the README. Any expiry in the future, any 3-digit CVV. */
-export const SANDBOX_CARDS: ReadonlyMap<string, { outcome: 'approved' } | { outcome: 'declined'; reason: string }> = new Map([
-  ['4111111111111111', { outcome: 'approved' }],
-  ['5555555555554444', { outcome: 'approved' }],
-  ['4000000000000002', { outcome: 'declined', reason: 'Cartão recusado pelo emissor' }],
-  ['4000000000009995', { outcome: 'declined', reason: 'Saldo insuficiente' }],
-  ['4000000000000127', { outcome: 'declined', reason: 'Código de segurança incorreto' }],
-] as const);
+export const SANDBOX_CARDS: ReadonlyMap<string, { outcome: 'approved' } | { outcome: 'declined'; reason: string }> =
+  new Map([
+    ['4111111111111111', { outcome: 'approved' }],
+    ['5555555555554444', { outcome: 'approved' }],
+    ['4000000000000002', { outcome: 'declined', reason: 'Cartão recusado pelo emissor' }],
+    ['4000000000009995', { outcome: 'declined', reason: 'Saldo insuficiente' }],
+    ['4000000000000127', { outcome: 'declined', reason: 'Código de segurança incorreto' }],
+  ] as const);
 
 export function luhnValid(number: string): boolean {
   let sum = 0;
@@ -36,7 +37,8 @@ export type CardCheck = { ok: false; errors: CardErrors } | { ok: true; number: 
 export function checkCard(card: CardInput, today: { year: number; month: number }): CardCheck {
   const errors: CardErrors = {};
   const number = card.number.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(number) || !luhnValid(number)) errors.number = 'Número de cartão inválido: confira os dígitos.';
+  if (!/^\d{13,19}$/.test(number) || !luhnValid(number))
+    errors.number = 'Número de cartão inválido: confira os dígitos.';
   if (!card.holderName.trim()) errors.holderName = 'Informe o nome como está impresso no cartão.';
   const monthOk = Number.isInteger(card.expiryMonth) && card.expiryMonth >= 1 && card.expiryMonth <= 12;
   const yearOk = Number.isInteger(card.expiryYear) && card.expiryYear >= 1000 && card.expiryYear <= 9999;
@@ -44,7 +46,8 @@ export function checkCard(card: CardInput, today: { year: number; month: number 
   if (!yearOk) errors.expiryYear = 'Informe o ano de validade com 4 dígitos, como 2030.';
   if (monthOk && yearOk) {
     if (card.expiryYear < today.year) errors.expiryYear = 'Cartão vencido: confira o ano de validade.';
-    else if (card.expiryYear === today.year && card.expiryMonth < today.month) errors.expiryMonth = 'Cartão vencido: confira o mês de validade.';
+    else if (card.expiryYear === today.year && card.expiryMonth < today.month)
+      errors.expiryMonth = 'Cartão vencido: confira o mês de validade.';
   }
   if (!/^\d{3,4}$/.test(card.cvv)) errors.cvv = 'O CVV tem 3 ou 4 dígitos e fica no verso do cartão.';
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, number, brand: cardBrand(number) };

@@ -40,7 +40,10 @@ export function pixCode(chargeId: string, amountCents: number, merchant: string)
 
 /** A 47-digit bank slip line of the sandbox bank 999: the charge id's digits and the amount. */
 export function digitableLine(chargeId: string, amountCents: number): string {
-  const digits = BigInt(`0x${chargeId.replace(/-/g, '')}`).toString().padStart(27, '0').slice(-27);
+  const digits = BigInt(`0x${chargeId.replace(/-/g, '')}`)
+    .toString()
+    .padStart(27, '0')
+    .slice(-27);
   const amount = String(amountCents).padStart(10, '0').slice(-10);
   const raw = `9999${digits}0000${amount}`.padEnd(47, '0').slice(0, 47);
   return `${raw.slice(0, 5)}.${raw.slice(5, 10)} ${raw.slice(10, 15)}.${raw.slice(15, 21)} ${raw.slice(21, 26)}.${raw.slice(26, 32)} ${raw.slice(32, 33)} ${raw.slice(33)}`;

@@ -5,7 +5,14 @@ import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
 import { ChargeNotFound, ChargeNotPaid, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
-import { MAX_CARD_INSTALLMENTS, type Charge, type ChargeListeners, type ChargeReference, type CreateChargeInput, type PaymentProvider } from './provider.js';
+import {
+  MAX_CARD_INSTALLMENTS,
+  type Charge,
+  type ChargeListeners,
+  type ChargeReference,
+  type CreateChargeInput,
+  type PaymentProvider,
+} from './provider.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -25,7 +32,10 @@ export const toCharge = (row: ChargeRow): Charge => ({
   reference: { kind: row.referenceKind, id: row.referenceId ?? String(row.saleId) },
   pixCode: row.pixCode,
   digitableLine: row.digitableLine,
-  card: row.cardBrand && row.cardLastFour ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 } : null,
+  card:
+    row.cardBrand && row.cardLastFour
+      ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 }
+      : null,
   declinedReason: row.declinedReason,
   expiresAt: row.expiresAt,
   paidAt: row.paidAt,
@@ -51,7 +61,11 @@ const referenceIs = (reference: ChargeReference) =>
  * that day); cards are decided at once by the documented test numbers. `expiryListeners` hear of
  * an expiry simulated by the operator; expiries found by time are the schedules' to report.
  */
-export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, expiryListeners: ChargeListeners = {}): PaymentProvider {
+export function createSandboxProvider(
+  clock: Clock,
+  listeners: ChargeListeners,
+  expiryListeners: ChargeListeners = {},
+): PaymentProvider {
   async function notifyPaid(db: Queryable, charge: Charge): Promise<void> {
     const listener = listeners[charge.reference.kind];
     if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
@@ -64,14 +78,19 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
     const query = db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
     const [row] = lock ? await query.for('update') : await query;
     if (row?.status === 'PENDING' && row.expiresAt && row.expiresAt <= clock.now()) {
-      const [expired] = await db.update(paymentCharges).set({ status: 'EXPIRED', updatedAt: clock.now() }).where(eq(paymentCharges.id, id)).returning();
+      const [expired] = await db
+        .update(paymentCharges)
+        .set({ status: 'EXPIRED', updatedAt: clock.now() })
+        .where(eq(paymentCharges.id, id))
+        .returning();
       return expired;
     }
     return row;
   }
 
   async function createCharge(db: Queryable, input: CreateChargeInput): Promise<Charge> {
-    if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1) throw new InvalidAmount(input.amountCents, Number.MAX_SAFE_INTEGER);
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1)
+      throw new InvalidAmount(input.amountCents, Number.MAX_SAFE_INTEGER);
     const now = clock.now();
     const id = randomUUID();
     const base = {
@@ -105,7 +124,8 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
     const checked = checkCard(input.card, { year, month });
     if (!checked.ok) throw new InvalidCard(checked.errors);
     const installments = input.card.installments ?? 1;
-    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new InvalidCard({ installments: `Escolha de 1 a ${MAX_CARD_INSTALLMENTS} parcelas.` });
+    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS)
+      throw new InvalidCard({ installments: `Escolha de 1 a ${MAX_CARD_INSTALLMENTS} parcelas.` });
     const decision = sandboxDecision(checked.number);
     const [row] = await db
       .insert(paymentCharges)
@@ -146,7 +166,8 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PENDING') throw new ChargeNotPending(id, row.status);
       const amount = options.amountCents ?? row.amountCents;
-      if (!Number.isSafeInteger(amount) || amount < 1 || amount > row.amountCents) throw new InvalidAmount(amount, row.amountCents);
+      if (!Number.isSafeInteger(amount) || amount < 1 || amount > row.amountCents)
+        throw new InvalidAmount(amount, row.amountCents);
       const now = clock.now();
       const [paid] = await db
         .update(paymentCharges)
@@ -161,7 +182,11 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PENDING') throw new ChargeNotPending(id, row.status);
-      const [expired] = await db.update(paymentCharges).set({ status: 'EXPIRED', updatedAt: clock.now() }).where(eq(paymentCharges.id, id)).returning();
+      const [expired] = await db
+        .update(paymentCharges)
+        .set({ status: 'EXPIRED', updatedAt: clock.now() })
+        .where(eq(paymentCharges.id, id))
+        .returning();
       const charge = toCharge(expired!);
       await expiryListeners[charge.reference.kind]?.(db, charge);
       return charge;
@@ -170,7 +195,11 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      const [reversed] = await db.update(paymentCharges).set({ status, updatedAt: clock.now() }).where(eq(paymentCharges.id, id)).returning();
+      const [reversed] = await db
+        .update(paymentCharges)
+        .set({ status, updatedAt: clock.now() })
+        .where(eq(paymentCharges.id, id))
+        .returning();
       return toCharge(reversed!);
     },
   };

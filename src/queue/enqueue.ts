@@ -47,7 +47,12 @@ export interface JobSpec<T extends TaskName> {
  * Adds many jobs of one task in one statement (`graphile_worker.add_jobs`), in the transaction of
  * `db`; a fan-out of thousands of deliveries costs one round trip.
  */
-export async function enqueueMany<T extends TaskName>(db: Queryable, task: T, jobs: JobSpec<T>[], maxAttempts = 25): Promise<void> {
+export async function enqueueMany<T extends TaskName>(
+  db: Queryable,
+  task: T,
+  jobs: JobSpec<T>[],
+  maxAttempts = 25,
+): Promise<void> {
   if (jobs.length === 0) return;
   await db.execute(sql`
     select graphile_worker.add_jobs(array_agg(row(

@@ -46,7 +46,11 @@ export async function revokeKey(db: Queryable, prefix: string, now: Date): Promi
 }
 
 /** The tenant owning an active key of the given kind, or undefined. */
-export async function findTenantByKey(db: Queryable, kind: Tenant['kind'], secret: string): Promise<Tenant | undefined> {
+export async function findTenantByKey(
+  db: Queryable,
+  kind: Tenant['kind'],
+  secret: string,
+): Promise<Tenant | undefined> {
   if (!secret.startsWith(PREFIXES[kind])) return undefined;
   const hash = hashSecret(secret);
   if (kind === 'institution') {

@@ -31,17 +31,26 @@ describe('checkout paid by card in Chromium: declined, then mistyped, then appro
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'CARTAO' });
     await page.goto(server.origin + sale.path);
     expect(await page.locator('header.brand strong').textContent()).toBe('Escola Técnica Aurora');
-    expect(await page.locator('#resumo ~ table tr').first().locator('td').first().innerText()).toBe('Técnico em Enfermagem\nTurma: Turma Noite');
+    expect(await page.locator('#resumo ~ table tr').first().locator('td').first().innerText()).toBe(
+      'Técnico em Enfermagem\nTurma: Turma Noite',
+    );
     await fillPerson(page, BUYER_FORM, 'Salvar e continuar');
     expect(await lookupStatus(t, partner.headers, sale.saleId)).toBe('Em andamento');
 
     await payByCard(page, '4000 0000 0000 0002');
-    expect(await page.getByRole('status').textContent()).toBe('O pagamento com cartão foi recusado; veja o motivo abaixo e tente de novo.');
+    expect(await page.getByRole('status').textContent()).toBe(
+      'O pagamento com cartão foi recusado; veja o motivo abaixo e tente de novo.',
+    );
     expect(await page.locator('.notice.error').textContent()).toBe('Pagamento recusado: Cartão recusado pelo emissor');
     expect(await lookupStatus(t, partner.headers, sale.saleId)).toBe('Em andamento');
     const declined = await eventsOf(t, sale.saleId);
     expect(declined.map((e) => e.name)).toEqual(['paymentDeclined']);
-    expect(declined[0]!.payload).toMatchObject({ payment: { declinedReason: 'Cartão recusado pelo emissor', creditCard: { cardBrand: 'Visa', lastFourDigits: '0002' } } });
+    expect(declined[0]!.payload).toMatchObject({
+      payment: {
+        declinedReason: 'Cartão recusado pelo emissor',
+        creditCard: { cardBrand: 'Visa', lastFourDigits: '0002' },
+      },
+    });
     await checkStep(page, 'checkout-cartao-recusado');
 
     // Passes the browser's own checks (required fields), refused by the server: messages by the fields.
@@ -49,7 +58,9 @@ describe('checkout paid by card in Chromium: declined, then mistyped, then appro
     await payByCard(page, '5555 5555 5555 4440', { expiryMonth: '13', cvv: '12' });
     expect(await focusedClass(page)).toBe('error-summary');
     expect(await page.locator('.error-summary h2').textContent()).toBe('Confira 3 campos');
-    expect(await fieldMessage(page, 'Número do cartão')).toBe('Número de cartão inválido: confira os dígitos. Por segurança, o número do cartão e o CVV não ficam guardados: digite-os de novo.');
+    expect(await fieldMessage(page, 'Número do cartão')).toBe(
+      'Número de cartão inválido: confira os dígitos. Por segurança, o número do cartão e o CVV não ficam guardados: digite-os de novo.',
+    );
     expect(await fieldMessage(page, 'Mês (MM)')).toBe('Informe o mês de validade, de 01 a 12.');
     expect(await fieldMessage(page, 'CVV')).toMatch(/^O CVV tem 3 ou 4 dígitos/);
     expect(await page.getByLabel('Nome impresso no cartão').getAttribute('aria-invalid')).toBeNull();
@@ -69,7 +80,12 @@ describe('checkout paid by card in Chromium: declined, then mistyped, then appro
     expect(await lookupStatus(t, partner.headers, sale.saleId)).toBe('Efetivado');
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['paymentDeclined', 'purchaseConfirmed']);
-    expect(events[1]!.payload).toMatchObject({ payment: { paymentMethod: 'creditCard', creditCard: { cardBrand: 'Mastercard', lastFourDigits: '4444', numberOfInstallments: 3 } } });
+    expect(events[1]!.payload).toMatchObject({
+      payment: {
+        paymentMethod: 'creditCard',
+        creditCard: { cardBrand: 'Mastercard', lastFourDigits: '4444', numberOfInstallments: 3 },
+      },
+    });
     await checkStep(page, 'checkout-cartao-aprovado');
   });
 });

@@ -50,23 +50,34 @@ describe('checkout financed in Chromium', () => {
       expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe('Financiamento aprovado');
       expect(await row('Entrada com a taxa')).toBe('R$ 408,90');
       expect(await row('Taxa de cadastro')).toBe('R$ 49,90');
-      expect(await page.locator('tr.total', { hasText: 'parcelas de' }).locator('td').first().textContent()).toBe('12 parcelas de');
+      expect(await page.locator('tr.total', { hasText: 'parcelas de' }).locator('td').first().textContent()).toBe(
+        '12 parcelas de',
+      );
       expect(await status(sale.saleId)).toBe('Em análise');
       await checkStep(page, 'checkout-financiamento-aprovado');
 
       await page.getByRole('button', { name: 'Aceitar e gerar o boleto de entrada' }).click();
       expect(await page.locator('.due strong').textContent()).toBe('R$ 408,90');
-      expect(await page.locator('p[id^="linha-"] code').textContent()).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+      expect(await page.locator('p[id^="linha-"] code').textContent()).toMatch(
+        /^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/,
+      );
       expect(await status(sale.saleId)).toBe('Aguardando pagamento');
       expect(await names(sale.saleId)).toEqual(['invoiceCreated']);
       await checkStep(page, 'checkout-boleto-entrada');
 
       await page.getByRole('button', { name: 'Simular pagamento (sandbox)' }).click();
-      expect(await page.locator('.notice').last().textContent()).toBe('Pagamento confirmado. Sua compra está efetivada!');
+      expect(await page.locator('.notice').last().textContent()).toBe(
+        'Pagamento confirmado. Sua compra está efetivada!',
+      );
       expect(await status(sale.saleId)).toBe('Efetivado');
       const events = await eventsOf(t, sale.saleId);
       expect(events.map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
-      expect(events[1]!.payload).toMatchObject({ payment: { paymentMethod: 'creditAsAService', financing: { upfrontAmount: '408.90', numberOfInstallments: 12 } } });
+      expect(events[1]!.payload).toMatchObject({
+        payment: {
+          paymentMethod: 'creditAsAService',
+          financing: { upfrontAmount: '408.90', numberOfInstallments: 12 },
+        },
+      });
     });
   });
 
@@ -74,14 +85,18 @@ describe('checkout financed in Chromium', () => {
     it('says the financing was denied, stores financingDenied, and leaves the other methods', async () => {
       const sale = await atPaymentChoice(CPF.denied, 'FIN-NO');
       await page.getByRole('button', { name: FINANCE }).click();
-      expect(await page.locator('.notice.error').textContent()).toBe('Financiamento negado: Crédito não aprovado na análise de risco. Escolha outra forma de pagamento.');
+      expect(await page.locator('.notice.error').textContent()).toBe(
+        'Financiamento negado: Crédito não aprovado na análise de risco. Escolha outra forma de pagamento.',
+      );
       expect(await page.getByRole('status').count()).toBe(0);
       expect(await page.getByRole('button', { name: FINANCE }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Pagar com Pix' }).isVisible()).toBe(true);
       expect(await status(sale.saleId)).toBe('Negado');
       const events = await eventsOf(t, sale.saleId);
       expect(events.map((e) => e.name)).toEqual(['financingDenied']);
-      expect(events[0]!.payload).toMatchObject({ checkout: { financingDetails: { deniedReason: 'Crédito não aprovado na análise de risco' } } });
+      expect(events[0]!.payload).toMatchObject({
+        checkout: { financingDetails: { deniedReason: 'Crédito não aprovado na análise de risco' } },
+      });
       await checkStep(page, 'checkout-financiamento-negado');
     });
   });
@@ -90,7 +105,9 @@ describe('checkout financed in Chromium', () => {
     it('asks a guarantor, refuses the buyer as their own guarantor by the field, then the signed guarantor leads to the entry invoice', async () => {
       const sale = await atPaymentChoice(CPF.guarantor, 'FIN-AVAL');
       await page.getByRole('button', { name: FINANCE }).click();
-      expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe('Financiamento: indique um avalista');
+      expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe(
+        'Financiamento: indique um avalista',
+      );
       expect(await status(sale.saleId)).toBe('Em análise');
       await checkStep(page, 'checkout-avalista');
 
@@ -105,11 +122,15 @@ describe('checkout financed in Chromium', () => {
       await page.getByLabel('CPF', { exact: true }).fill('111.444.777-35');
       await page.getByLabel('E-mail').fill('carlos@example.com');
       await page.getByRole('button', { name: 'Enviar avalista' }).click();
-      expect(await page.getByRole('status').textContent()).toBe('Avalista aprovado: aguardando o aceite e a assinatura do avalista.');
+      expect(await page.getByRole('status').textContent()).toBe(
+        'Avalista aprovado: aguardando o aceite e a assinatura do avalista.',
+      );
       expect(await status(sale.saleId)).toBe('Aguardando avalista');
       const needed = await eventsOf(t, sale.saleId);
       expect(needed.map((e) => e.name)).toEqual(['guarantorNeeded']);
-      expect(needed[0]!.payload).toMatchObject({ guarantor: { name: 'Carlos Souza', personalDocument: '11144477735' } });
+      expect(needed[0]!.payload).toMatchObject({
+        guarantor: { name: 'Carlos Souza', personalDocument: '11144477735' },
+      });
       await checkStep(page, 'checkout-avalista-aguardando');
 
       await page.getByRole('button', { name: 'Simular aceite e assinatura do avalista (sandbox)' }).click();

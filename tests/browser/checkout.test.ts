@@ -14,7 +14,8 @@ describe('hosted checkout in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let partner: Awaited<ReturnType<typeof givenPartner>>;
-  const status = async (saleId: number) => (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].status as string;
+  const status = async (saleId: number) =>
+    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].status as string;
 
   beforeAll(async () => {
     t = await createTestContext();
@@ -35,12 +36,17 @@ describe('hosted checkout in Chromium', () => {
     expect(await page.locator('tr.total .amount').textContent()).toBe('R$ 3.590,00');
     await checkStep(page, 'checkout-dados');
 
-    for (const [field, value] of Object.entries(BUYER_FORM)) await page.getByLabel(PERSON_LABELS[field as keyof typeof BUYER_FORM], { exact: true }).fill(field === 'email' ? 'ana<script>' : value);
+    for (const [field, value] of Object.entries(BUYER_FORM))
+      await page
+        .getByLabel(PERSON_LABELS[field as keyof typeof BUYER_FORM], { exact: true })
+        .fill(field === 'email' ? 'ana<script>' : value);
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     const email = page.getByLabel('E-mail', { exact: true });
     expect(await email.getAttribute('aria-invalid')).toBe('true');
     expect(await email.inputValue()).toBe('ana<script>');
-    expect(await page.locator('#comprador-email-error').textContent()).toBe('Informe um e-mail válido, como nome@exemplo.com.');
+    expect(await page.locator('#comprador-email-error').textContent()).toBe(
+      'Informe um e-mail válido, como nome@exemplo.com.',
+    );
     expect(await page.getByLabel('Nome completo').inputValue()).toBe(BUYER_FORM.name);
     await checkStep(page, 'checkout-dados-erro');
 
@@ -50,7 +56,11 @@ describe('hosted checkout in Chromium', () => {
     await checkStep(page, 'checkout-forma-de-pagamento');
 
     await page.getByRole('button', { name: 'Pagar com Pix' }).click();
-    expect(await page.getByRole('img', { name: /QR code do Pix/ }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await page
+        .getByRole('img', { name: /QR code do Pix/ })
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
     expect(await page.locator('p[id^="pix-"] code').textContent()).toMatch(/^000201/);
     expect(await page.locator('.due strong').textContent()).toBe('R$ 3.590,00');
     expect(await status(sale.saleId)).toBe('Aguardando pagamento');

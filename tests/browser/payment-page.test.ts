@@ -25,7 +25,12 @@ describe('installment payment page in Chromium', () => {
     const late = { valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' };
     await submitAndProcess(t, inst.headers, [
       installment({ idParcela: 'late', ...late }),
-      installment({ idParcela: 'ontime', valorBoleto: '1250.00', dataVencimento: '2026-03-10T00:00:00', descontosAdimplencia: [{ percentual: 10, dias_desconto: 5 }] }),
+      installment({
+        idParcela: 'ontime',
+        valorBoleto: '1250.00',
+        dataVencimento: '2026-03-10T00:00:00',
+        descontosAdimplencia: [{ percentual: 10, dias_desconto: 5 }],
+      }),
       installment({ idParcela: 'decline', ...late }),
       installment({ idParcela: 'slip', ...late }),
     ]);
@@ -43,16 +48,28 @@ describe('installment payment page in Chromium', () => {
     t.clock.set('2026-02-25T15:00:00Z');
     const response = await open('late');
     const headers = response.headers();
-    expect(headers['content-security-policy']).toMatch(/default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; img-src data:/);
-    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
-    await expect(page.locator('header.brand strong').textContent()).resolves.toBe('Centro Universitário <Paulista> & Cia');
+    expect(headers['content-security-policy']).toMatch(
+      /default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; img-src data:/,
+    );
+    expect(headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    await expect(page.locator('header.brand strong').textContent()).resolves.toBe(
+      'Centro Universitário <Paulista> & Cia',
+    );
     // No student record with a name: the student's CPF, masked.
     await expect(page.locator('dd').first().textContent()).resolves.toBe('CPF ***.982.247-**');
     expect(await page.locator('.due strong').textContent()).toBe('R$ 1.035,33');
     expect(await page.locator('tr', { hasText: 'Multa por atraso' }).locator('.amount').textContent()).toBe('R$ 20,00');
-    expect(await page.locator('tr', { hasText: 'Juros de 46 dia(s)' }).locator('.amount').textContent()).toBe('R$ 15,33');
+    expect(await page.locator('tr', { hasText: 'Juros de 46 dia(s)' }).locator('.amount').textContent()).toBe(
+      'R$ 15,33',
+    );
     // The stylesheet applied (the CSP hash matches): buttons are not browser defaults.
-    expect(await page.getByRole('button', { name: 'Gerar Pix' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(11, 92, 173)');
+    expect(
+      await page.getByRole('button', { name: 'Gerar Pix' }).evaluate((b) => getComputedStyle(b).backgroundColor),
+    ).toBe('rgb(11, 92, 173)');
     await checkStep(page, 'parcela-atrasada');
 
     await page.getByRole('button', { name: 'Gerar Pix' }).click();
@@ -66,15 +83,22 @@ describe('installment payment page in Chromium', () => {
 
     await page.getByRole('button', { name: 'Simular pagamento (sandbox)' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('Pagamento confirmado');
-    expect(await page.locator('.notice').last().textContent()).toBe('Parcela paga em 25/02/2026: recebido R$ 1.035,33.');
-    expect(await original('late')).toMatchObject({ situacao: 'PAGO', valor_liquidado: { multa: '20.00', juros: '15.33', recebido: '1035.33' } });
+    expect(await page.locator('.notice').last().textContent()).toBe(
+      'Parcela paga em 25/02/2026: recebido R$ 1.035,33.',
+    );
+    expect(await original('late')).toMatchObject({
+      situacao: 'PAGO',
+      valor_liquidado: { multa: '20.00', juros: '15.33', recebido: '1035.33' },
+    });
     await checkStep(page, 'pix-pago');
   });
 
   it('on time: the on-time discount is shown and an approved card pays the discounted total', async () => {
     t.clock.set('2026-03-01T12:00:00Z');
     await open('ontime');
-    expect(await page.locator('tr', { hasText: 'Desconto de pontualidade' }).locator('.amount').textContent()).toBe('− R$ 125,00');
+    expect(await page.locator('tr', { hasText: 'Desconto de pontualidade' }).locator('.amount').textContent()).toBe(
+      '− R$ 125,00',
+    );
     expect(await page.locator('.due strong').textContent()).toBe('R$ 1.125,00');
     await page.getByLabel('Número do cartão').fill('4111 1111 1111 1111');
     await page.getByLabel('Nome impresso no cartão').fill('CARLOS E SOUZA');
@@ -84,7 +108,10 @@ describe('installment payment page in Chromium', () => {
     await checkStep(page, 'cartao-preenchido');
     await page.getByRole('button', { name: 'Pagar com cartão' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('Pagamento confirmado');
-    expect(await original('ontime')).toMatchObject({ situacao: 'PAGO', valor_liquidado: { desconto: '125.00', recebido: '1125.00' } });
+    expect(await original('ontime')).toMatchObject({
+      situacao: 'PAGO',
+      valor_liquidado: { desconto: '125.00', recebido: '1125.00' },
+    });
   });
 
   it('a declined card shows the reason, changes nothing, and a retry with another card pays', async () => {
@@ -111,7 +138,9 @@ describe('installment payment page in Chromium', () => {
     t.clock.set('2026-01-20T12:00:00Z');
     await open('slip');
     await page.getByRole('button', { name: 'Gerar boleto' }).click();
-    expect(await page.locator('p[id^="linha-"] code').textContent()).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+    expect(await page.locator('p[id^="linha-"] code').textContent()).toMatch(
+      /^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/,
+    );
     await checkStep(page, 'boleto-gerado');
     await page.getByRole('button', { name: 'Simular expiração (sandbox)' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('expirou');

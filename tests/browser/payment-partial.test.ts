@@ -16,12 +16,15 @@ describe('installment paid in part in Chromium, the rest by card', () => {
   let page: Page;
   let inst: Awaited<ReturnType<typeof givenInstitution>>;
   const original = async () => (await listAll(t, inst.headers, { id_externo: 'partial' }))[0]!;
-  const fact = (name: string) => page.locator('dl.facts dt', { hasText: name }).locator('xpath=following-sibling::dd[1]').textContent();
+  const fact = (name: string) =>
+    page.locator('dl.facts dt', { hasText: name }).locator('xpath=following-sibling::dd[1]').textContent();
 
   beforeAll(async () => {
     t = await createTestContext();
     inst = await givenInstitution(t.ctx, 'Faculdade Horizonte');
-    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'partial', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' })]);
+    await submitAndProcess(t, inst.headers, [
+      installment({ idParcela: 'partial', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' }),
+    ]);
     server = await serve(t);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -42,11 +45,17 @@ describe('installment paid in part in Chromium, the rest by card', () => {
 
     // The bank reports 525.00 of the 1,025.00: fine and interest first, then 500.00 of the principal.
     await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 52_500 }).expect(200);
-    expect(await original()).toMatchObject({ situacao: 'PARCIALMENTE_PAGO', saldo_atual: 500, valor_liquidado: { multa: '20.00', juros: '5.00', recebido: '525.00' } });
+    expect(await original()).toMatchObject({
+      situacao: 'PARCIALMENTE_PAGO',
+      saldo_atual: 500,
+      valor_liquidado: { multa: '20.00', juros: '5.00', recebido: '525.00' },
+    });
     await page.goto(server.origin + path);
     expect(await fact('Já pago')).toBe('R$ 525,00');
     expect(await fact('Saldo restante')).toBe('R$ 500,00');
-    expect(await page.locator('ul.charges li', { hasText: 'Boleto' }).locator('td.amount').innerText()).toBe('R$ 525,00\nde R$ 1.025,00');
+    expect(await page.locator('ul.charges li', { hasText: 'Boleto' }).locator('td.amount').innerText()).toBe(
+      'R$ 525,00\nde R$ 1.025,00',
+    );
     expect(await page.locator('ul.charges .status.PAID').textContent()).toBe('Pago em parte');
     expect(await page.locator('.due strong').textContent()).toBe('R$ 500,00');
     expect(await page.locator('tr', { hasText: 'Multa por atraso' }).count()).toBe(0);
@@ -68,8 +77,14 @@ describe('installment paid in part in Chromium, the rest by card', () => {
 
     await payByCard(page, '4111 1111 1111 1111');
     expect(await page.getByRole('status').textContent()).toBe('Pagamento confirmado. Obrigado!');
-    expect(await page.locator('.notice').last().textContent()).toBe('Parcela paga em 24/02/2026: recebido R$ 1.030,00.');
-    expect(await original()).toMatchObject({ situacao: 'PAGO', saldo_atual: 0, valor_liquidado: { multa: '20.00', juros: '10.00', recebido: '1030.00' } });
+    expect(await page.locator('.notice').last().textContent()).toBe(
+      'Parcela paga em 24/02/2026: recebido R$ 1.030,00.',
+    );
+    expect(await original()).toMatchObject({
+      situacao: 'PAGO',
+      saldo_atual: 0,
+      valor_liquidado: { multa: '20.00', juros: '10.00', recebido: '1030.00' },
+    });
     await checkStep(page, 'parcela-quitada');
   });
 });

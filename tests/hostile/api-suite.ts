@@ -35,10 +35,14 @@ export function hostileApiSuite(api: ApiName, share: { part: number; of: number 
       doc = await loadDocument(api);
       served = await listen(t.app);
       snapshot = await snapshotQuery(t.ctx.sql);
-      credentials = api === 'institution' ? (await givenInstitution(t.ctx)).headers : (await givenPartner(t.ctx)).headers;
+      credentials =
+        api === 'institution' ? (await givenInstitution(t.ctx)).headers : (await givenPartner(t.ctx)).headers;
     });
     afterAll(async () => {
-      if (tolerated.size) console.log(`Known 500 classes met (KNOWN_500_CLASSES):\n  ${[...tolerated].map(([k, n]) => `${k}: ${n}`).join('\n  ')}`);
+      if (tolerated.size)
+        console.log(
+          `Known 500 classes met (KNOWN_500_CLASSES):\n  ${[...tolerated].map(([k, n]) => `${k}: ${n}`).join('\n  ')}`,
+        );
       await served?.close();
       await t?.close();
     });
@@ -62,7 +66,10 @@ export function hostileApiSuite(api: ApiName, share: { part: number; of: number 
           const problem = judge(answer, answer.status >= 400 && after !== before);
           before = after;
           if (!problem) continue;
-          const known = answer.status >= 500 || answer.status === 0 ? knownClassOf(api, operation.operationId, mutations) : undefined;
+          const known =
+            answer.status >= 500 || answer.status === 0
+              ? knownClassOf(api, operation.operationId, mutations)
+              : undefined;
           if (known) {
             tolerated.set(known, (tolerated.get(known) ?? 0) + 1);
             continue;

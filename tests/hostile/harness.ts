@@ -33,7 +33,12 @@ export async function listen(app: Express): Promise<{ port: number; agent: http.
   return {
     port: (server.address() as AddressInfo).port,
     agent,
-    close: () => new Promise<void>((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -43,15 +48,32 @@ export function send(port: number, agent: http.Agent, request: WireRequest): Pro
   const started = performance.now();
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, agent, method: request.method, path: urlOf(request), headers: { ...request.headers, ...(body ? { 'content-length': body.length } : {}) }, timeout: ANSWER_WITHIN_MS },
+      {
+        host: '127.0.0.1',
+        port,
+        agent,
+        method: request.method,
+        path: urlOf(request),
+        headers: { ...request.headers, ...(body ? { 'content-length': body.length } : {}) },
+        timeout: ANSWER_WITHIN_MS,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
       },
     );
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => resolve({ status: 0, contentType: '', text: String(error), ms: performance.now() - started }));
+    req.on('error', (error) =>
+      resolve({ status: 0, contentType: '', text: String(error), ms: performance.now() - started }),
+    );
     if (body) req.write(body);
     req.end();
   });
@@ -85,8 +107,14 @@ export function judge(answer: Answer, written: boolean, jsonErrors = true): stri
   } catch {
     body = undefined;
   }
-  if (answer.status >= 500 && !(answer.status === 501 && body?.code === 'NOT-IMPLEMENTED')) return `${answer.status} ${answer.text.slice(0, 200)}`;
-  if (jsonErrors && answer.status >= 400 && answer.status < 500 && (typeof body?.code !== 'string' || typeof body.message !== 'string')) {
+  if (answer.status >= 500 && !(answer.status === 501 && body?.code === 'NOT-IMPLEMENTED'))
+    return `${answer.status} ${answer.text.slice(0, 200)}`;
+  if (
+    jsonErrors &&
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    (typeof body?.code !== 'string' || typeof body.message !== 'string')
+  ) {
     return `${answer.status} without a JSON {code, message}: ${answer.contentType} ${answer.text.slice(0, 120)}`;
   }
   if (answer.status >= 400 && written) return `${answer.status} ${String(body?.code)} but rows were written`;

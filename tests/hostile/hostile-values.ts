@@ -15,7 +15,18 @@ export const IMPOSSIBLE_DATES = [
   '01/02/2026',
 ];
 
-export const INVALID_DOCUMENTS = ['00000000000', '11111111111', '12345678900', '5299822472', '529982247250', '529.982.247-25', '11111111111111', '12345678000100', '12.345.678/0001-95', 'ABCDEFGHIJK'];
+export const INVALID_DOCUMENTS = [
+  '00000000000',
+  '11111111111',
+  '12345678900',
+  '5299822472',
+  '529982247250',
+  '529.982.247-25',
+  '11111111111111',
+  '12345678000100',
+  '12.345.678/0001-95',
+  'ABCDEFGHIJK',
+];
 
 export const HOSTILE_TEXT = [
   '',
@@ -41,9 +52,26 @@ export const HOSTILE_TEXT = [
 // eslint-disable-next-line no-loss-of-precision -- a literal beyond double precision is itself one of the hostile values
 export const HOSTILE_NUMBERS = [0, -1, -0.5, 1.5, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, 1e-320, 99999999999999999999999];
 
-export const HOSTILE_STRUCTURES: unknown[] = [null, true, false, {}, [], [null], { a: 1 }, [[[[[[[[[[]]]]]]]]]], { $gt: '' }, Array.from({ length: 2000 }, () => 'x')];
+export const HOSTILE_STRUCTURES: unknown[] = [
+  null,
+  true,
+  false,
+  {},
+  [],
+  [null],
+  { a: 1 },
+  [[[[[[[[[[]]]]]]]]]],
+  { $gt: '' },
+  Array.from({ length: 2000 }, () => 'x'),
+];
 
-export const HOSTILE_VALUES: unknown[] = [...HOSTILE_TEXT, ...HOSTILE_NUMBERS, ...HOSTILE_STRUCTURES, ...IMPOSSIBLE_DATES, ...INVALID_DOCUMENTS];
+export const HOSTILE_VALUES: unknown[] = [
+  ...HOSTILE_TEXT,
+  ...HOSTILE_NUMBERS,
+  ...HOSTILE_STRUCTURES,
+  ...IMPOSSIBLE_DATES,
+  ...INVALID_DOCUMENTS,
+];
 
 /** Raw path segments and query values as sent on the wire (not encoded again). */
 export const HOSTILE_URL_VALUES = [
@@ -92,7 +120,8 @@ export const BROKEN_BODIES: Buffer[] = [
   '{"a":"\\ud800"}',
   '{"a":"\\u0000"}',
   '{"__proto__":{"polluted":true}}',
-].map((text) => Buffer.from(text, 'utf8'))
+]
+  .map((text) => Buffer.from(text, 'utf8'))
   .concat([
     Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]), // {"a":"<lone surrogate as UTF-8>"}
     Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), // invalid UTF-8
@@ -118,4 +147,14 @@ export const HOSTILE_CONTENT_TYPES = [
 
 export const HOSTILE_ENCODINGS = ['gzip', 'br', 'deflate', 'bogus', 'identity', 'gzip, gzip', 'x-gzip', 'compress'];
 
-export const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', '$where', 'unknownField', '', 'a'.repeat(1000), '\u0000', '\ud800'];
+export const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '$where',
+  'unknownField',
+  '',
+  'a'.repeat(1000),
+  '\u0000',
+  '\ud800',
+];

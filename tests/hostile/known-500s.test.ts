@@ -18,14 +18,20 @@ describe('known and former 500 classes, each by its smallest example', () => {
   beforeAll(async () => {
     t = await createTestContext();
     served = await listen(t.app);
-    credentials = { institution: (await givenInstitution(t.ctx)).headers, partner: (await givenPartner(t.ctx)).headers };
+    credentials = {
+      institution: (await givenInstitution(t.ctx)).headers,
+      partner: (await givenPartner(t.ctx)).headers,
+    };
   });
   afterAll(async () => {
     await served?.close();
     await t?.close();
   });
 
-  const cases = [...KNOWN_500_CLASSES.map((c) => ({ ...c, known: true })), ...FORMER_500_EXAMPLES.map((c) => ({ ...c, known: false }))];
+  const cases = [
+    ...KNOWN_500_CLASSES.map((c) => ({ ...c, known: true })),
+    ...FORMER_500_EXAMPLES.map((c) => ({ ...c, known: false })),
+  ];
   for (const { name, example, known } of cases) {
     const { api, method, path, headers, body } = example;
     (known ? it.fails : it)(`${name}: ${method} ${path} answers a 4xx with {code, message}`, async () => {

@@ -57,7 +57,13 @@ export const FORMER_500_EXAMPLES: { name: string; example: Known500Example }[] =
   },
   {
     name: 'form body over 10 kB on a payment page (POST /pay/{token}/card)',
-    example: { api: 'institution', method: 'POST', path: '/pay/pl_unknown/card', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'holderName=' + 'x'.repeat(20_000) },
+    example: {
+      api: 'institution',
+      method: 'POST',
+      path: '/pay/pl_unknown/card',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'holderName=' + 'x'.repeat(20_000),
+    },
   },
 ];
 

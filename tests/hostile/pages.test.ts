@@ -7,10 +7,33 @@ import type { WireRequest } from './mutations.js';
 
 /** Routes outside both documents: payment pages, the sandbox provider, the reference pages and raw documents. */
 const TOKENS = [...HOSTILE_URL_VALUES, 'pl_' + 'a'.repeat(40), '5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d'];
-const PAGE_ROUTES = ['/pay/{t}', '/pay/{t}/pix', '/pay/{t}/boleto', '/pay/{t}/card', '/pay/{t}/charges/{t}/simulate-payment', '/pay/{t}/charges/{t}/simulate-expiry'];
+const PAGE_ROUTES = [
+  '/pay/{t}',
+  '/pay/{t}/pix',
+  '/pay/{t}/boleto',
+  '/pay/{t}/card',
+  '/pay/{t}/charges/{t}/simulate-payment',
+  '/pay/{t}/charges/{t}/simulate-expiry',
+];
 const SANDBOX_ROUTES = ['/sandbox/charges/{t}', '/sandbox/charges/{t}/pay', '/sandbox/charges/{t}/expire'];
-const FORM_BODIES = ['number=4111111111111111&holderName=A&expiryMonth=13&expiryYear=99999&cvv=1', 'number[a]=1&cvv[]=2', 'number=%zz&holderName=%', 'holderName=' + 'x'.repeat(20_000), 'expiryMonth=1e999&expiryYear=-1'];
-const RANGES = ['bytes=0-10', 'bytes=999999999-', 'bytes=-1', 'bytes=abc', 'bytes=5-1', Array.from({ length: 200 }, (_, i) => `${i}-${i}`).join(',').replace(/^/, 'bytes='), 'items=0-1'];
+const FORM_BODIES = [
+  'number=4111111111111111&holderName=A&expiryMonth=13&expiryYear=99999&cvv=1',
+  'number[a]=1&cvv[]=2',
+  'number=%zz&holderName=%',
+  'holderName=' + 'x'.repeat(20_000),
+  'expiryMonth=1e999&expiryYear=-1',
+];
+const RANGES = [
+  'bytes=0-10',
+  'bytes=999999999-',
+  'bytes=-1',
+  'bytes=abc',
+  'bytes=5-1',
+  Array.from({ length: 200 }, (_, i) => `${i}-${i}`)
+    .join(',')
+    .replace(/^/, 'bytes='),
+  'items=0-1',
+];
 
 interface Case {
   label: string;
@@ -19,36 +42,89 @@ interface Case {
   json: boolean;
 }
 
-const wire = (method: string, path: string, headers: Record<string, string> = {}, raw?: Buffer): WireRequest => ({ method, route: path, pathValues: {}, query: [], headers, raw });
+const wire = (method: string, path: string, headers: Record<string, string> = {}, raw?: Buffer): WireRequest => ({
+  method,
+  route: path,
+  pathValues: {},
+  query: [],
+  headers,
+  raw,
+});
 
 function cases(): Case[] {
   const out: Case[] = [];
   for (const token of TOKENS) {
     for (const route of PAGE_ROUTES) {
       const method = route === '/pay/{t}' ? 'GET' : 'POST';
-      out.push({ label: `${method} ${route} t=${token.slice(0, 30)}`, request: wire(method, route.replaceAll('{t}', token)), json: false });
+      out.push({
+        label: `${method} ${route} t=${token.slice(0, 30)}`,
+        request: wire(method, route.replaceAll('{t}', token)),
+        json: false,
+      });
     }
     for (const route of SANDBOX_ROUTES) {
       const method = route.endsWith('{t}') ? 'GET' : 'POST';
-      out.push({ label: `${method} ${route} t=${token.slice(0, 30)}`, request: wire(method, route.replaceAll('{t}', token)), json: true });
+      out.push({
+        label: `${method} ${route} t=${token.slice(0, 30)}`,
+        request: wire(method, route.replaceAll('{t}', token)),
+        json: true,
+      });
     }
   }
   const token = 'pl_' + 'a'.repeat(40);
   for (const body of FORM_BODIES) {
-    out.push({ label: `card form ${body.slice(0, 40)}`, request: wire('POST', `/pay/${token}/card`, { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from(body)), json: false });
+    out.push({
+      label: `card form ${body.slice(0, 40)}`,
+      request: wire(
+        'POST',
+        `/pay/${token}/card`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        Buffer.from(body),
+      ),
+      json: false,
+    });
   }
   for (const body of BROKEN_BODIES) {
     for (const type of ['application/x-www-form-urlencoded', 'application/json', 'application/json; charset=bogus']) {
-      out.push({ label: `card ${type} ${JSON.stringify(body.toString('latin1').slice(0, 20))}`, request: wire('POST', `/pay/${token}/card`, { 'content-type': type }, body), json: false });
-      out.push({ label: `sandbox pay ${type} ${JSON.stringify(body.toString('latin1').slice(0, 20))}`, request: wire('POST', '/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay', { 'content-type': type }, body), json: true });
+      out.push({
+        label: `card ${type} ${JSON.stringify(body.toString('latin1').slice(0, 20))}`,
+        request: wire('POST', `/pay/${token}/card`, { 'content-type': type }, body),
+        json: false,
+      });
+      out.push({
+        label: `sandbox pay ${type} ${JSON.stringify(body.toString('latin1').slice(0, 20))}`,
+        request: wire(
+          'POST',
+          '/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay',
+          { 'content-type': type },
+          body,
+        ),
+        json: true,
+      });
     }
   }
   for (const range of RANGES) {
-    for (const path of ['/docs/institution', '/docs/partner', '/openapi/institution.yaml', '/openapi/partner.yaml', `/pay/${token}`]) {
-      out.push({ label: `Range ${range.slice(0, 20)} ${path}`, request: wire('GET', path, { range, 'if-range': 'x' }), json: false });
+    for (const path of [
+      '/docs/institution',
+      '/docs/partner',
+      '/openapi/institution.yaml',
+      '/openapi/partner.yaml',
+      `/pay/${token}`,
+    ]) {
+      out.push({
+        label: `Range ${range.slice(0, 20)} ${path}`,
+        request: wire('GET', path, { range, 'if-range': 'x' }),
+        json: false,
+      });
     }
   }
-  for (const suffix of ['%zz', '..%2F..%2Fpackage.json', 'institution%00', 'x'.repeat(5000), 'institution/../partner']) {
+  for (const suffix of [
+    '%zz',
+    '..%2F..%2Fpackage.json',
+    'institution%00',
+    'x'.repeat(5000),
+    'institution/../partner',
+  ]) {
     out.push({ label: `GET /docs/${suffix.slice(0, 30)}`, request: wire('GET', `/docs/${suffix}`), json: true });
     out.push({ label: `GET /openapi/${suffix.slice(0, 30)}`, request: wire('GET', `/openapi/${suffix}`), json: true });
   }

@@ -29,7 +29,10 @@ export function deref<T = Json>(doc: OpenApiDocument, node: unknown): T {
   let current = node as Json;
   for (let hops = 0; current && typeof current.$ref === 'string' && hops < 50; hops++) {
     const pointer = current.$ref.replace(/^#\//, '').split('/');
-    current = pointer.reduce<Json>((at, key) => at[decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc as Json);
+    current = pointer.reduce<Json>(
+      (at, key) => at[decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~')] as Json,
+      doc as Json,
+    );
   }
   return current as T;
 }
@@ -52,7 +55,8 @@ export function sampleOf(doc: OpenApiDocument, node: unknown, depth = 0): unknow
   if (schema.default !== undefined) return structuredClone(schema.default);
   for (const key of ['oneOf', 'anyOf'] as const) {
     const options = schema[key] as unknown[] | undefined;
-    if (options?.length) return sampleOf(doc, options.find((o) => deref(doc, o).type !== 'null') ?? options[0], depth + 1);
+    if (options?.length)
+      return sampleOf(doc, options.find((o) => deref(doc, o).type !== 'null') ?? options[0], depth + 1);
   }
   if (Array.isArray(schema.allOf)) {
     return Object.assign({}, ...schema.allOf.map((part) => sampleOf(doc, part, depth + 1) as Json));
@@ -88,7 +92,9 @@ function parameterSample(doc: OpenApiDocument, parameter: Parameter): unknown {
 export function operationParts(doc: OpenApiDocument, operation: Operation) {
   const item = deref(doc, doc.paths[operation.path] ?? {});
   const op = deref(doc, item[operation.method]);
-  const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref<Parameter>(doc, p));
+  const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) =>
+    deref<Parameter>(doc, p),
+  );
   const requestBody = op.requestBody ? deref(doc, op.requestBody) : undefined;
   const media = (requestBody?.content as Record<string, Json> | undefined)?.['application/json'];
   return { op, parameters, media, bodyRequired: requestBody?.required === true };
@@ -100,7 +106,15 @@ export function operationParts(doc: OpenApiDocument, operation: Operation) {
  */
 export function validRequest(doc: OpenApiDocument, operation: Operation): ValidRequest {
   const { parameters, media } = operationParts(doc, operation);
-  const request: ValidRequest = { operation, path: {}, query: {}, headers: {}, body: undefined, bodySchema: undefined, parameters };
+  const request: ValidRequest = {
+    operation,
+    path: {},
+    query: {},
+    headers: {},
+    body: undefined,
+    bodySchema: undefined,
+    parameters,
+  };
   for (const parameter of parameters) {
     if (!parameter.required && parameter.in !== 'path' && parameter.example === undefined) continue;
     const value = parameterSample(doc, parameter);
@@ -111,12 +125,16 @@ export function validRequest(doc: OpenApiDocument, operation: Operation): ValidR
   if (media) {
     request.bodySchema = deref(doc, media.schema ?? {});
     const named = Object.values((media.examples ?? {}) as Record<string, unknown>)[0];
-    request.body = structuredClone(named ? deref<{ value?: unknown }>(doc, named).value : (media.example ?? sampleOf(doc, media.schema)));
+    request.body = structuredClone(
+      named ? deref<{ value?: unknown }>(doc, named).value : (media.example ?? sampleOf(doc, media.schema)),
+    );
   }
   return request;
 }
 
 /** The URL path of a request, its path values filled in (already encoded, or raw when `raw`). */
 export function fillPath(route: string, values: Record<string, unknown>, raw = false): string {
-  return route.replace(/\{([^}]+)\}/g, (_m, name: string) => (raw ? String(values[name]) : encodeURIComponent(String(values[name]))));
+  return route.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    raw ? String(values[name]) : encodeURIComponent(String(values[name])),
+  );
 }

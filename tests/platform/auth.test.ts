@@ -24,12 +24,20 @@ describe('authentication', () => {
     });
 
     it('refuses an unknown apikey with AUTH-001', async () => {
-      const res = await request(t.app).post('/v1/aluno').set('apikey', 'ik_doesnotexist').send(validStudents).expect(401);
+      const res = await request(t.app)
+        .post('/v1/aluno')
+        .set('apikey', 'ik_doesnotexist')
+        .send(validStudents)
+        .expect(401);
       expect(res.body.code).toBe('AUTH-001');
     });
 
     it('refuses a partner token sent as apikey', async () => {
-      const res = await request(t.app).post('/v1/aluno').set('apikey', partner.headers['Api-Token']).send(validStudents).expect(401);
+      const res = await request(t.app)
+        .post('/v1/aluno')
+        .set('apikey', partner.headers['Api-Token'])
+        .send(validStudents)
+        .expect(401);
       expect(res.body.code).toBe('AUTH-001');
     });
 
@@ -38,7 +46,7 @@ describe('authentication', () => {
       expect(res.body.code).toBe('AUTH-001');
     });
 
-    it('refuses a revoked key and keeps accepting the tenant\'s other keys', async () => {
+    it("refuses a revoked key and keeps accepting the tenant's other keys", async () => {
       const spare = await issueKey(t.ctx.db, { kind: 'institution', id: institution.id });
       await request(t.app).post('/v1/aluno').set('apikey', spare.secret).send(validStudents).expect(202);
       expect(await revokeKey(t.ctx.db, spare.prefix, t.clock.now())).toBe(true);
@@ -63,7 +71,10 @@ describe('authentication', () => {
     });
 
     it('does not accept Authorization alone in place of Api-Token', async () => {
-      const res = await request(t.app).get('/areas/micro-area-group/1').set('Authorization', partner.headers['Api-Token']).expect(401);
+      const res = await request(t.app)
+        .get('/areas/micro-area-group/1')
+        .set('Authorization', partner.headers['Api-Token'])
+        .expect(401);
       expect(res.body.code).toBe('AUTH-001');
     });
 

@@ -14,7 +14,9 @@ describe('operator CLI (npm run admin)', () => {
   /** Runs the real CLI against this file's database; returns its exit code and output. */
   async function admin(...args: string[]) {
     try {
-      const { stdout, stderr } = await run(tsx, ['src/cli/admin.ts', ...args], { env: { ...process.env, DATABASE_URL: t.ctx.databaseUrl } });
+      const { stdout, stderr } = await run(tsx, ['src/cli/admin.ts', ...args], {
+        env: { ...process.env, DATABASE_URL: t.ctx.databaseUrl },
+      });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
@@ -25,7 +27,8 @@ describe('operator CLI (npm run admin)', () => {
   it('--help lists every command', async () => {
     const { code, stdout } = await admin('--help');
     expect(code).toBe(0);
-    for (const command of ['institution:create', 'partner:create', 'key:issue', 'key:revoke']) expect(stdout).toContain(command);
+    for (const command of ['institution:create', 'partner:create', 'key:issue', 'key:revoke'])
+      expect(stdout).toContain(command);
   });
 
   it('partner:create --json prints {id, apiToken} and the token works on the Partner API', async () => {
@@ -61,7 +64,12 @@ describe('operator CLI (npm run admin)', () => {
   });
 
   it('fails with exit code 1 and a JSON error for an unknown tenant', async () => {
-    const { code, stdout } = await admin('key:issue', '--institution', '00000000-0000-0000-0000-000000000000', '--json');
+    const { code, stdout } = await admin(
+      'key:issue',
+      '--institution',
+      '00000000-0000-0000-0000-000000000000',
+      '--json',
+    );
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toEqual({ error: 'no institution with id 00000000-0000-0000-0000-000000000000' });
   });

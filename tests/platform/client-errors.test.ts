@@ -62,9 +62,14 @@ describe('requests Node refuses itself come back as JSON errors with a code', ()
   });
 
   it('an Expect other than 100-continue is 417 REQUEST-003; 100-continue is met', async () => {
-    const odd = parse(await exchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'));
+    const odd = parse(
+      await exchange(port, 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'),
+    );
     expect(odd).toMatchObject({ status: 417, body: { code: 'REQUEST-003' } });
-    const continued = await exchange(port, 'POST /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    const continued = await exchange(
+      port,
+      'POST /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    );
     expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
   });
 

@@ -24,8 +24,12 @@ describe('continuation tokens', () => {
 
   it('refuse a token of another listing, another tenant or another secret', () => {
     const token = encodeContinuation('secret', scope, [42]);
-    expect(() => decodeContinuation('secret', { ...scope, listing: 'submitted-installments' }, token, isNumbers)).toThrow(InvalidContinuation);
-    expect(() => decodeContinuation('secret', { ...scope, tenantId: 'other' }, token, isNumbers)).toThrow(InvalidContinuation);
+    expect(() =>
+      decodeContinuation('secret', { ...scope, listing: 'submitted-installments' }, token, isNumbers),
+    ).toThrow(InvalidContinuation);
+    expect(() => decodeContinuation('secret', { ...scope, tenantId: 'other' }, token, isNumbers)).toThrow(
+      InvalidContinuation,
+    );
     expect(() => decodeContinuation('other-secret', scope, token, isNumbers)).toThrow(InvalidContinuation);
   });
 

@@ -11,14 +11,24 @@ describe('one date parser: what format date/date-time allow and PostgreSQL store
     expect(parseDate('2028-02-29')).toBe('2028-02-29');
     expect(parseDate('0001-01-01')).toBe('0001-01-01');
     expect(parseDate('9999-12-31')).toBe('9999-12-31');
-    for (const bad of ['0000-01-01', '10000-01-01', '2026-02-29', '2026-13-01', '2026-1-01', ' 2026-01-01', 42]) expect(parseDate(bad), String(bad)).toBeUndefined();
+    for (const bad of ['0000-01-01', '10000-01-01', '2026-02-29', '2026-13-01', '2026-1-01', ' 2026-01-01', 42])
+      expect(parseDate(bad), String(bad)).toBeUndefined();
   });
 
   it('date-times: RFC 3339 with a zone, offsets within ±14:00, no leap second', () => {
     expect(parseDateTime('2026-02-01T23:59:59-03:00')?.toISOString()).toBe('2026-02-02T02:59:59.000Z');
     expect(parseDateTime('2026-02-01t10:00:00.123456z')?.toISOString()).toBe('2026-02-01T10:00:00.123Z');
     expect(parseDateTime('2026-02-01T10:00:00+14:00')?.toISOString()).toBe('2026-01-31T20:00:00.000Z');
-    for (const bad of ['2099-12-31T23:59:60Z', '2026-02-01T10:00:00-23:59', '2026-02-01T10:00:00+14:01', '2026-02-01T10:00:00+05:60', '0000-01-01T00:00:00Z', '10000-01-01T00:00:00Z', '2026-02-01T10:00:00', '2026-02-30T10:00:00Z']) {
+    for (const bad of [
+      '2099-12-31T23:59:60Z',
+      '2026-02-01T10:00:00-23:59',
+      '2026-02-01T10:00:00+14:01',
+      '2026-02-01T10:00:00+05:60',
+      '0000-01-01T00:00:00Z',
+      '10000-01-01T00:00:00Z',
+      '2026-02-01T10:00:00',
+      '2026-02-30T10:00:00Z',
+    ]) {
       expect(parseDateTime(bad), bad).toBeUndefined();
     }
   });
@@ -26,7 +36,8 @@ describe('one date parser: what format date/date-time allow and PostgreSQL store
   it('date-times without zone (LocalDateTime): the date of a real, storable date and time', () => {
     expect(parseLocalDateTime('2026-03-10T23:59:59.999')).toBe('2026-03-10');
     expect(parseLocalDateTime('2026-03-10')).toBe('2026-03-10');
-    for (const bad of ['0000-01-01', '2026-03-10T24:00', '2026-03-10T23:59:60', { a: '1' }]) expect(parseLocalDateTime(bad), String(bad)).toBeUndefined();
+    for (const bad of ['0000-01-01', '2026-03-10T24:00', '2026-03-10T23:59:60', { a: '1' }])
+      expect(parseLocalDateTime(bad), String(bad)).toBeUndefined();
   });
 
   it('date arithmetic stays within 0001-01-01 … 9999-12-31 whatever the number of days', () => {
@@ -48,26 +59,39 @@ describe('dates in requests are read by that parser: 400 VALIDATION-001 with det
   });
 
   it('institution filters refuse year 0000 and 10000', async () => {
-    for (const query of ['data_inicial_vencimento=0000-01-01', 'data_final_pagamento=10000-01-01', 'data_inicial_vencimento=0000-01-01T00:00:00']) {
+    for (const query of [
+      'data_inicial_vencimento=0000-01-01',
+      'data_final_pagamento=10000-01-01',
+      'data_inicial_vencimento=0000-01-01T00:00:00',
+    ]) {
       const res = await request(t.app).get(`/v1/parcela/originais?${query}`).set(inst.headers);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('VALIDATION-001');
       expect(res.body.details[0].path).toBe(`query.${query.split('=')[0]}`);
     }
-    const statement = await request(t.app).get('/v1/extrato/receita_garantida?fechamento_competencia=0000-03-01').set(inst.headers);
+    const statement = await request(t.app)
+      .get('/v1/extrato/receita_garantida?fechamento_competencia=0000-03-01')
+      .set(inst.headers);
     expect(statement.status).toBe(400);
     expect(statement.body.code).toBe('VALIDATION-001');
   });
 
   it('a class expiry at a leap second, or with an offset past ±14:00, is refused and writes nothing', async () => {
-    const course = (await request(t.app).post('/courses').set(partner.headers).send(courseBody()).expect(201)).body.content;
+    const course = (await request(t.app).post('/courses').set(partner.headers).send(courseBody()).expect(201)).body
+      .content;
     const before = await countRows(t, 'course_classes');
     for (const expiresAt of ['2099-12-31T23:59:60Z', '2099-12-31T10:00:00-23:59', '0000-01-01T00:00:00Z']) {
-      const res = await request(t.app).post('/course-classes').set(partner.headers).send(classBody(course.id, { expiresAt }));
+      const res = await request(t.app)
+        .post('/course-classes')
+        .set(partner.headers)
+        .send(classBody(course.id, { expiresAt }));
       expect(res.status, expiresAt).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION-001', details: [{ path: 'body.expiresAt' }] });
     }
-    const startsAt = await request(t.app).post('/course-classes').set(partner.headers).send(classBody(course.id, { CourseClassTypeId: 1, startsAt: '0000-02-01', endsAt: '2027-01-01' }));
+    const startsAt = await request(t.app)
+      .post('/course-classes')
+      .set(partner.headers)
+      .send(classBody(course.id, { CourseClassTypeId: 1, startsAt: '0000-02-01', endsAt: '2027-01-01' }));
     expect(startsAt.status).toBe(400);
     expect(startsAt.body.code).toBe('VALIDATION-001');
     expect(await countRows(t, 'course_classes')).toBe(before);
@@ -75,7 +99,15 @@ describe('dates in requests are read by that parser: 400 VALIDATION-001 with det
 
   it('campaign dates are read the same way', async () => {
     const before = await countRows(t, 'campaigns');
-    const res = await request(t.app).post('/campaigns').set(partner.headers).send({ name: 'Black Friday', checkout_price_in_cents: 100, courses: [{ id: 1 }], endsAt: '2099-12-31T23:59:60Z' });
+    const res = await request(t.app)
+      .post('/campaigns')
+      .set(partner.headers)
+      .send({
+        name: 'Black Friday',
+        checkout_price_in_cents: 100,
+        courses: [{ id: 1 }],
+        endsAt: '2099-12-31T23:59:60Z',
+      });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION-001');
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain('body.endsAt');

@@ -4,10 +4,15 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.js';
-import { ensureDatabase, locateBinaries, reachableByOthers, relocateBinaries, startEmbedded } from '../../src/dev/embedded-postgres.js';
+import {
+  ensureDatabase,
+  locateBinaries,
+  reachableByOthers,
+  relocateBinaries,
+  startEmbedded,
+} from '../../src/dev/embedded-postgres.js';
 
 const asRoot = process.getuid?.() === 0;
-
 
 describe('embedded PostgreSQL launcher', () => {
   let folder: string;
@@ -29,12 +34,15 @@ describe('embedded PostgreSQL launcher', () => {
     expect(reachableByOthers(path.join(open, 'not', 'yet', 'created'))).toBe(true);
   });
 
-  it.runIf(asRoot)('copies the binaries to a world-readable folder when the project sits in a private one', async () => {
-    const relocated = relocateBinaries(await locateBinaries());
-    expect(relocated.postgres.startsWith(os.tmpdir())).toBe(true);
-    expect(reachableByOthers(relocated.postgres)).toBe(true);
-    expect(fs.statSync(relocated.postgres).mode & 0o005).toBe(0o005);
-  });
+  it.runIf(asRoot)(
+    'copies the binaries to a world-readable folder when the project sits in a private one',
+    async () => {
+      const relocated = relocateBinaries(await locateBinaries());
+      expect(relocated.postgres.startsWith(os.tmpdir())).toBe(true);
+      expect(reachableByOthers(relocated.postgres)).toBe(true);
+      expect(fs.statSync(relocated.postgres).mode & 0o005).toBe(0o005);
+    },
+  );
 
   it('initialises, starts, reuses a running server, keeps data across a restart and stops', async () => {
     // As root the data folder under a private (700) folder is moved where `postgres` can reach it.

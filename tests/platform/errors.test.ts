@@ -21,11 +21,19 @@ const thingsDoc = {
         responses: {
           '200': {
             description: 'A thing',
-            content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+              },
+            },
           },
         },
       },
-      delete: { operationId: 'deleteThing', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'Gone' } } },
+      delete: {
+        operationId: 'deleteThing',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '204': { description: 'Gone' } },
+      },
     },
   },
 } as unknown as OpenApiDocument;
@@ -33,7 +41,14 @@ const thingsDoc = {
 function thingsApp(getThing: express.RequestHandler) {
   const app = express();
   app.use(httpLogger(createLogger('silent')));
-  app.use(mountApi({ doc: thingsDoc, authenticate: (_req, _res, next) => next(), routes: { getThing: { handler: getThing } }, validateResponses: true }));
+  app.use(
+    mountApi({
+      doc: thingsDoc,
+      authenticate: (_req, _res, next) => next(),
+      routes: { getThing: { handler: getThing } },
+      validateResponses: true,
+    }),
+  );
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());
   return app;
@@ -41,8 +56,13 @@ function thingsApp(getThing: express.RequestHandler) {
 
 describe('error responses of the operation machinery', () => {
   it('answers 501 NOT-IMPLEMENTED for an operation of the document without a handler', async () => {
-    const res = await request(thingsApp((_req, res) => res.json({ name: 'x' }))).delete('/things/1').expect(501);
-    expect(res.body).toEqual({ code: 'NOT-IMPLEMENTED', message: 'Operation deleteThing is part of the contract but not available yet' });
+    const res = await request(thingsApp((_req, res) => res.json({ name: 'x' })))
+      .delete('/things/1')
+      .expect(501);
+    expect(res.body).toEqual({
+      code: 'NOT-IMPLEMENTED',
+      message: 'Operation deleteThing is part of the contract but not available yet',
+    });
   });
 
   it('answers 500 INTERNAL without a stack trace, quoting the request id, when a handler throws', async () => {
@@ -56,12 +76,16 @@ describe('error responses of the operation machinery', () => {
   });
 
   it('turns a response that drifts from the contract into a 500 instead of sending it', async () => {
-    const res = await request(thingsApp((_req, res) => res.json({ name: 42 }))).get('/things/1').expect(500);
+    const res = await request(thingsApp((_req, res) => res.json({ name: 42 })))
+      .get('/things/1')
+      .expect(500);
     expect(res.body.code).toBe('INTERNAL');
   });
 
   it('answers 405 METHOD-NOT-ALLOWED for a method the path does not have', async () => {
-    const res = await request(thingsApp((_req, res) => res.json({ name: 'x' }))).put('/things/1').expect(405);
+    const res = await request(thingsApp((_req, res) => res.json({ name: 'x' })))
+      .put('/things/1')
+      .expect(405);
     expect(res.body).toEqual({ code: 'METHOD-NOT-ALLOWED', message: 'PUT is not allowed on /things/1' });
   });
 });
@@ -96,19 +120,40 @@ describe('error responses of the service', () => {
   });
 
   it('answers VALIDATION-001 for a body that is not JSON', async () => {
-    const res = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'application/json').send('{"alunos": [').expect(400);
+    const res = await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .set('Content-Type', 'application/json')
+      .send('{"alunos": [')
+      .expect(400);
     expect(res.body).toEqual({ code: 'VALIDATION-001', message: 'The request body is not valid JSON' });
   });
 
   it('answers 415 MEDIA-TYPE-001 for a body that is not sent as JSON', async () => {
-    const res = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'text/plain').send('alunos').expect(415);
+    const res = await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .set('Content-Type', 'text/plain')
+      .send('alunos')
+      .expect(415);
     expect(res.body.code).toBe('MEDIA-TYPE-001');
   });
 
   it('answers 415 MEDIA-TYPE-001 for a charset or a compression the body parser does not read, not a 500', async () => {
-    const charset = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'application/json; charset=koi8-r').send('{"alunos":[]}').expect(415);
+    const charset = await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .set('Content-Type', 'application/json; charset=koi8-r')
+      .send('{"alunos":[]}')
+      .expect(415);
     expect(charset.body).toEqual({ code: 'MEDIA-TYPE-001', message: 'Send the body as application/json in UTF-8' });
-    const encoding = await request(t.app).post('/v1/aluno').set(institution.headers).set('Content-Type', 'application/json').set('Content-Encoding', 'zstd').send('{"alunos":[]}').expect(415);
+    const encoding = await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'zstd')
+      .send('{"alunos":[]}')
+      .expect(415);
     expect(encoding.body.code).toBe('MEDIA-TYPE-001');
   });
 });

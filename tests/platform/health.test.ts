@@ -18,12 +18,16 @@ describe('health and readiness', () => {
 
   it('GET /ready answers 503 while a migration of this build is missing', async () => {
     await t.ctx.db.execute(sql`create table drizzle.migrations_backup as select * from drizzle.__drizzle_migrations`);
-    await t.ctx.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await t.ctx.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+    );
     try {
       const res = await request(t.app).get('/ready').expect(503);
       expect(res.body).toEqual({ status: 'migrations pending' });
     } finally {
-      await t.ctx.db.execute(sql`insert into drizzle.__drizzle_migrations select * from drizzle.migrations_backup on conflict do nothing`);
+      await t.ctx.db.execute(
+        sql`insert into drizzle.__drizzle_migrations select * from drizzle.migrations_backup on conflict do nothing`,
+      );
     }
   });
 });

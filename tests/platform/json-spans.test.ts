@@ -50,7 +50,10 @@ describe('scanJson: spans', () => {
   });
 
   it('keeps the bytes of multi-byte characters and escapes as sent', () => {
-    expect(elements('{ "parcelas" : [ {"nome":"João \\u00e7\\\\"} ,\n\t{"n": 1250.50} ] }')).toEqual(['{"nome":"João \\u00e7\\\\"}', '{"n": 1250.50}']);
+    expect(elements('{ "parcelas" : [ {"nome":"João \\u00e7\\\\"} ,\n\t{"n": 1250.50} ] }')).toEqual([
+      '{"nome":"João \\u00e7\\\\"}',
+      '{"n": 1250.50}',
+    ]);
   });
 
   it('finds the member among others, even spelled with escapes, and not inside nested objects', () => {
@@ -87,7 +90,11 @@ describe('scanJson: spans', () => {
   });
 
   it('tells an object at the top level from any other value', () => {
-    expect(scanJson(Buffer.from(' {} '), NAME)).toEqual({ topLevel: 'object', members: new Map(), elements: undefined });
+    expect(scanJson(Buffer.from(' {} '), NAME)).toEqual({
+      topLevel: 'object',
+      members: new Map(),
+      elements: undefined,
+    });
     expect(scanJson(Buffer.from('[{"parcelas":[]}]'), NAME)).toEqual({ topLevel: 'other' });
     expect(scanJson(Buffer.from('"{"'), NAME)).toEqual({ topLevel: 'other' });
   });
@@ -151,7 +158,9 @@ describe('scanJson: refused as JSON.parse refuses them, with the byte where it i
   });
 
   it('throws an Error that says where', () => {
-    expect(() => scanJson(Buffer.from('[1,]'), NAME)).toThrow(new JsonSyntaxError(3, 'Unexpected byte 0x5d, expected a JSON value'));
+    expect(() => scanJson(Buffer.from('[1,]'), NAME)).toThrow(
+      new JsonSyntaxError(3, 'Unexpected byte 0x5d, expected a JSON value'),
+    );
     expect(new JsonSyntaxError(3, 'x')).toBeInstanceOf(Error);
   });
 });
@@ -182,11 +191,15 @@ describe('withoutWhitespace', () => {
 
   it('is not fooled by escaped quotes and backslashes', () => {
     const body = Buffer.from('{ "a" : "say \\"hi , there\\" " , "b\\\\" :\r\n[ "\\\\" ,\t1 ] }');
-    expect(withoutWhitespace(body, { start: 0, end: body.length }).toString()).toBe('{"a":"say \\"hi , there\\" ","b\\\\":["\\\\",1]}');
+    expect(withoutWhitespace(body, { start: 0, end: body.length }).toString()).toBe(
+      '{"a":"say \\"hi , there\\" ","b\\\\":["\\\\",1]}',
+    );
   });
 
   it('gives the same bytes for an element however it was spaced', () => {
-    const body = Buffer.from('{"parcelas":[ {"nome": "João da Silva", "v":[1, 2]} ,\n{"nome":"João da Silva","v":[1,2]}]}');
+    const body = Buffer.from(
+      '{"parcelas":[ {"nome": "João da Silva", "v":[1, 2]} ,\n{"nome":"João da Silva","v":[1,2]}]}',
+    );
     const [spaced, compact] = scanJson(body, NAME).elements!.map((span) => withoutWhitespace(body, span).toString());
     expect(spaced).toBe('{"nome":"João da Silva","v":[1,2]}');
     expect(compact).toBe(spaced);
@@ -220,14 +233,19 @@ function disagreement(body: Buffer): string | undefined {
   const { value } = expected;
   const parseSpan = (span: Span) => JSON.parse(text(body, span)) as unknown;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return isDeepStrictEqual(scanned, { topLevel: 'other' }) ? undefined : `not a top-level object: ${JSON.stringify(scanned)}`;
+    return isDeepStrictEqual(scanned, { topLevel: 'other' })
+      ? undefined
+      : `not a top-level object: ${JSON.stringify(scanned)}`;
   }
   if (scanned.topLevel !== 'object') return 'a top-level object not seen as one';
   const entries = [...scanned.members!].map(([name, span]): [string, unknown] => [name, parseSpan(span)]);
-  if (!isDeepStrictEqual(entries.sort(byName), Object.entries(value).sort(byName))) return `members ${JSON.stringify(entries)}`;
+  if (!isDeepStrictEqual(entries.sort(byName), Object.entries(value).sort(byName)))
+    return `members ${JSON.stringify(entries)}`;
   const array = (value as Record<string, unknown>)[NAME];
   const found = scanned.elements?.map(parseSpan);
-  return isDeepStrictEqual(found, Array.isArray(array) ? array : undefined) ? undefined : `elements ${JSON.stringify(found)}`;
+  return isDeepStrictEqual(found, Array.isArray(array) ? array : undefined)
+    ? undefined
+    : `elements ${JSON.stringify(found)}`;
 }
 
 describe('scanJson against JSON.parse (property)', () => {

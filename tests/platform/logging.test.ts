@@ -21,12 +21,24 @@ describe('request logs', () => {
   it('logs each request as JSON with its request id and never the apikey, Api-Token or Authorization', async () => {
     const institution = await givenInstitution(t.ctx);
     const partner = await givenPartner(t.ctx);
-    await request(t.app).post('/v1/aluno').set(institution.headers).set('X-Request-Id', 'log-test-1').send({ alunos: [{ cpf: '52998224725' }] }).expect(202);
-    await request(t.app).get('/areas/micro-area-group/1').set(partner.headers).set('Authorization', 'Bearer very-secret').expect(401);
+    await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .set('X-Request-Id', 'log-test-1')
+      .send({ alunos: [{ cpf: '52998224725' }] })
+      .expect(202);
+    await request(t.app)
+      .get('/areas/micro-area-group/1')
+      .set(partner.headers)
+      .set('Authorization', 'Bearer very-secret')
+      .expect(401);
 
     const entries = lines.map((line) => JSON.parse(line));
     const first = entries.find((e) => e.req?.id === 'log-test-1' && e.res);
-    expect(first).toMatchObject({ req: { method: 'POST', url: '/v1/aluno', headers: { apikey: '[redacted]' } }, res: { statusCode: 202 } });
+    expect(first).toMatchObject({
+      req: { method: 'POST', url: '/v1/aluno', headers: { apikey: '[redacted]' } },
+      res: { statusCode: 202 },
+    });
     const all = lines.join('\n');
     expect(all).not.toContain(institution.headers.apikey);
     expect(all).not.toContain(partner.headers['Api-Token']);
@@ -54,19 +66,34 @@ describe('request logs', () => {
   it('error lines hold no CPF: an expected error naming a document logs it redacted', async () => {
     const institution = await givenInstitution(t.ctx);
     await submitAndProcess(t, institution.headers, [installment({ idParcela: 'log-doc' })]);
-    await request(t.app).post('/v1/parcela/link_pagamento').set(institution.headers).set('X-Request-Id', 'log-doc-1').send({ responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'log-doc' }).expect(400);
+    await request(t.app)
+      .post('/v1/parcela/link_pagamento')
+      .set(institution.headers)
+      .set('X-Request-Id', 'log-doc-1')
+      .send({ responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'log-doc' })
+      .expect(400);
     const entry = lines.map((line) => JSON.parse(line)).find((e) => e.req?.id === 'log-doc-1' && e.code === 'LINK-002');
     expect(entry.msg).toBe('Document [redacted] is not the financial guarantor of installment log-doc');
     expect(lines.join('\n')).not.toContain(CPF.pedro);
   });
 
   it('an unexpected error is logged without the query parameters, PostgreSQL detail or quoted values', () => {
-    const cause = Object.assign(new Error('invalid input syntax for type uuid: "Maria da Silva"'), { code: '22P02', detail: 'Key (cpf)=(52998224725) already exists' });
-    const error = new DrizzleQueryError('select * from students where cpf = $1 and name = $2', ['52998224725', 'Maria da Silva'], cause);
+    const cause = Object.assign(new Error('invalid input syntax for type uuid: "Maria da Silva"'), {
+      code: '22P02',
+      detail: 'Key (cpf)=(52998224725) already exists',
+    });
+    const error = new DrizzleQueryError(
+      'select * from students where cpf = $1 and name = $2',
+      ['52998224725', 'Maria da Silva'],
+      cause,
+    );
     const logged = JSON.stringify(errorForLog(error));
     expect(logged).not.toContain('52998224725');
     expect(logged).not.toContain('Maria');
-    expect(errorForLog(error)).toMatchObject({ type: 'DrizzleQueryError', cause: { code: '22P02', message: 'invalid input syntax for type uuid: "[redacted]"' } });
+    expect(errorForLog(error)).toMatchObject({
+      type: 'DrizzleQueryError',
+      cause: { code: '22P02', message: 'invalid input syntax for type uuid: "[redacted]"' },
+    });
     expect(errorForLog(error).message).toContain('select * from students where cpf = $1');
   });
 });

@@ -37,10 +37,20 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
 
   it('a body whose Content-Encoding does not match it is 400 BODY-002 and writes nothing', async () => {
     const before = await countRows(t, 'courses');
-    const res = await request(t.app).post('/courses').set(partner.headers).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{}');
+    const res = await request(t.app)
+      .post('/courses')
+      .set(partner.headers)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('{}');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('BODY-002');
-    const batch = await request(t.app).post('/v1/parcela').set(inst.headers).set('Content-Type', 'application/json').set('Content-Encoding', 'deflate').send('{"parcelas":[]}');
+    const batch = await request(t.app)
+      .post('/v1/parcela')
+      .set(inst.headers)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'deflate')
+      .send('{"parcelas":[]}');
     expect(batch.status).toBe(400);
     expect(batch.body.code).toBe('BODY-002');
     expect(await countRows(t, 'courses')).toBe(before);
@@ -65,7 +75,11 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
 
   it('NUL at the bottom of a 50,000-deep body is found without exhausting the stack (400 naming a shortened path)', async () => {
     const body = `{"a":${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}}`;
-    const res = await request(t.app).post('/courses').set(partner.headers).set('Content-Type', 'application/json').send(body);
+    const res = await request(t.app)
+      .post('/courses')
+      .set(partner.headers)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION-001');
     expect(res.body.details[0].path).toMatch(/^body\.a\[0\]\[0\].*…$/);
@@ -73,11 +87,19 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
   });
 
   it('a lone surrogate in a student is 400 VALIDATION-001 naming the field, as NUL is', async () => {
-    const res = await request(t.app).post('/v1/aluno').set(inst.headers).set('Content-Type', 'application/json').send('{"alunos":[{"cpf":"x\\ud800y","nomeCompleto":"a"}]}');
+    const res = await request(t.app)
+      .post('/v1/aluno')
+      .set(inst.headers)
+      .set('Content-Type', 'application/json')
+      .send('{"alunos":[{"cpf":"x\\ud800y","nomeCompleto":"a"}]}');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION-001', details: [{ path: 'body.alunos[0].cpf' }] });
     // A pair (an emoji) is text like any other.
-    const pair = await request(t.app).post('/v1/aluno').set(inst.headers).set('Content-Type', 'application/json').send('{"alunos":[{"cpf":"52998224725","nomeCompleto":"Ana \\ud83d\\ude00"}]}');
+    const pair = await request(t.app)
+      .post('/v1/aluno')
+      .set(inst.headers)
+      .set('Content-Type', 'application/json')
+      .send('{"alunos":[{"cpf":"52998224725","nomeCompleto":"Ana \\ud83d\\ude00"}]}');
     expect(pair.status).toBe(202);
   });
 
@@ -114,7 +136,10 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
   });
 
   it('a sandbox body over 10 KB is 413 BODY-001', async () => {
-    const res = await request(t.app).post('/sandbox/charges/00000000-0000-0000-0000-000000000000/pay').set('Content-Type', 'application/json').send(JSON.stringify({ note: 'x'.repeat(20_000) }));
+    const res = await request(t.app)
+      .post('/sandbox/charges/00000000-0000-0000-0000-000000000000/pay')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ note: 'x'.repeat(20_000) }));
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('BODY-001');
   });
@@ -124,7 +149,10 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
     const many = await request(t.app).post('/pay/pl_unknown/card').type('form').send(fields);
     expect(many.status).toBe(413);
     expect(many.headers['content-type']).toContain('text/html');
-    const large = await request(t.app).post('/pay/pl_unknown/card').type('form').send(`number=${'4'.repeat(20_000)}`);
+    const large = await request(t.app)
+      .post('/pay/pl_unknown/card')
+      .type('form')
+      .send(`number=${'4'.repeat(20_000)}`);
     expect(large.status).toBe(413);
   });
 

@@ -6,10 +6,13 @@ import { projectRoot } from '../../src/config.js';
 import { loadDocument, type OpenApiDocument } from '../../src/contract/documents.js';
 import { freePort } from '../support/ports.js';
 
-
 /** The first named example of an operation's 200 response, read from the document. */
 function documentedExample(doc: OpenApiDocument, route: string): unknown {
-  const operation = (doc.paths[route] as { get: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }).get;
+  const operation = (
+    doc.paths[route] as {
+      get: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> };
+    }
+  ).get;
   const examples = operation.responses['200']!.content['application/json']!.examples;
   return Object.values(examples)[0]!.value;
 }
@@ -24,11 +27,15 @@ describe('Prism mock of the Partner API (npm run mock:partner)', () => {
     base = `http://127.0.0.1:${port}`;
     const cli = fs.realpathSync(path.join(projectRoot, 'node_modules', '.bin', 'prism'));
     // Its own process group, so that afterAll stops Prism and anything it started.
-    prism = spawn(process.execPath, [cli, 'mock', 'openapi/partner.yaml', '--port', String(port), '--host', '127.0.0.1'], {
-      cwd: projectRoot,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    prism = spawn(
+      process.execPath,
+      [cli, 'mock', 'openapi/partner.yaml', '--port', String(port), '--host', '127.0.0.1'],
+      {
+        cwd: projectRoot,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     prism.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     prism.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 45_000;

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { institutionRoutes } from '../../src/institution/routes.js';
-import { listOperations, loadDocument, type ApiName, type OpenApiDocument, type Operation } from '../../src/contract/documents.js';
+import {
+  listOperations,
+  loadDocument,
+  type ApiName,
+  type OpenApiDocument,
+  type Operation,
+} from '../../src/contract/documents.js';
 import { partnerRoutes } from '../../src/partner/routes.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
@@ -20,7 +26,10 @@ function deref<T>(doc: OpenApiDocument, node: unknown): T {
   let current = node as Json;
   while (current && typeof current.$ref === 'string') {
     const pointer = current.$ref.replace(/^#\//, '').split('/');
-    current = pointer.reduce<Json>((at, key) => at[decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc as Json);
+    current = pointer.reduce<Json>(
+      (at, key) => at[decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~')] as Json,
+      doc as Json,
+    );
   }
   return current as T;
 }
@@ -40,11 +49,14 @@ function sampleValue(doc: OpenApiDocument, parameter: Parameter): string {
 function minimalRequest(doc: OpenApiDocument, operation: Operation) {
   const item = (doc.paths[operation.path] ?? {}) as Json;
   const op = deref<Json>(doc, item[operation.method]);
-  const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref<Parameter>(doc, p));
+  const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) =>
+    deref<Parameter>(doc, p),
+  );
   let url = operation.path;
   const query: Record<string, string> = {};
   for (const parameter of parameters) {
-    if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(sampleValue(doc, parameter)));
+    if (parameter.in === 'path')
+      url = url.replace(`{${parameter.name}}`, encodeURIComponent(sampleValue(doc, parameter)));
     if (parameter.in === 'query' && parameter.required) query[parameter.name] = sampleValue(doc, parameter);
   }
   const content = deref<Json | undefined>(doc, op.requestBody)?.content as Record<string, Json> | undefined;
@@ -61,10 +73,15 @@ describe('routing honesty: every documented operation is served or answers 501',
 
   beforeAll(async () => {
     t = await createTestContext();
-    credentials = { institution: (await givenInstitution(t.ctx)).headers, partner: (await givenPartner(t.ctx)).headers };
+    credentials = {
+      institution: (await givenInstitution(t.ctx)).headers,
+      partner: (await givenPartner(t.ctx)).headers,
+    };
   });
   afterAll(async () => {
-    console.log(`Operations not implemented yet (answer 501 NOT-IMPLEMENTED): ${notImplemented.length}\n  ${notImplemented.join('\n  ')}`);
+    console.log(
+      `Operations not implemented yet (answer 501 NOT-IMPLEMENTED): ${notImplemented.length}\n  ${notImplemented.join('\n  ')}`,
+    );
     await t.close();
   });
 
@@ -83,7 +100,11 @@ describe('routing honesty: every documented operation is served or answers 501',
         if (served.has(operation.operationId)) {
           expect([404, 405], `${label} is served by a handler`).not.toContain(res.status);
         } else {
-          expect({ label, status: res.status, code: res.body.code }).toEqual({ label, status: 501, code: 'NOT-IMPLEMENTED' });
+          expect({ label, status: res.status, code: res.body.code }).toEqual({
+            label,
+            status: 501,
+            code: 'NOT-IMPLEMENTED',
+          });
           notImplemented.push(`${api}: ${label}`);
         }
       }
@@ -93,7 +114,9 @@ describe('routing honesty: every documented operation is served or answers 501',
   it('never rejects the query of GET /sales: unknown and mistyped parameters are ignored', async () => {
     const res = await request(t.app)
       .get('/sales')
-      .query('page=abc&limit=-3&startDate=yesterday&useNewStatusTranslation=maybe&status=made_effective&status=expired&courseId=x&whatever=1')
+      .query(
+        'page=abc&limit=-3&startDate=yesterday&useNewStatusTranslation=maybe&status=made_effective&status=expired&courseId=x&whatever=1',
+      )
       .set(credentials.partner);
     expect(res.status).not.toBe(400);
     expect([200, 501]).toContain(res.status);

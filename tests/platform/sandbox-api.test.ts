@@ -12,7 +12,9 @@ describe('sandbox operator API', () => {
 
   beforeAll(async () => {
     inst = await givenInstitution(t.ctx);
-    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'slip', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' })]);
+    await submitAndProcess(t, inst.headers, [
+      installment({ idParcela: 'slip', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' }),
+    ]);
   });
 
   it('reads a charge as JSON', async () => {
@@ -44,12 +46,14 @@ describe('sandbox operator API', () => {
     const over = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 999_999_999 });
     expect(over.status).toBe(400);
     // The Pix quotes 1000.00 + fine 20.00 + 5 days of interest 1.67 = 1021.67.
-    expect(over.body).toEqual({ code: 'PAYMENT-004', message: 'The amount must be between 1 and 102167 cents; got 999999999' });
+    expect(over.body).toEqual({
+      code: 'PAYMENT-004',
+      message: 'The amount must be between 1 and 102167 cents; got 999999999',
+    });
     const tooSmall = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 500 });
     expect(tooSmall.status).toBe(400);
     expect(tooSmall.body.code).toBe('PAYMENT-002');
   });
-
 });
 
 describe('sandbox operator API in production', () => {

@@ -9,10 +9,12 @@ import { createTestDatabase } from '../support/context.js';
 
 function get(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
   });
 }
 

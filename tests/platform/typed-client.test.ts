@@ -66,7 +66,9 @@ function typeErrors(folder: string): string[] {
     types: [],
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.basename(d.file.fileName)}(${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})` : '';
+    const where = d.file
+      ? `${path.basename(d.file.fileName)}(${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})`
+      : '';
     return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
@@ -118,7 +120,11 @@ describe('a typed client built from the served documents', () => {
     const keys = await seedDemoTenants(t.ctx.db);
     expect(keys).toBeDefined();
     const module = (await import(pathToFileURL(path.join(folder, 'client.ts')).href)) as {
-      clients(baseUrl: string, apikey: string, apiToken: string): Record<ApiName, Record<string, () => Promise<{ response: Response; data?: unknown; error?: unknown }>>>;
+      clients(
+        baseUrl: string,
+        apikey: string,
+        apiToken: string,
+      ): Record<ApiName, Record<string, () => Promise<{ response: Response; data?: unknown; error?: unknown }>>>;
     };
     const client = module.clients(baseUrl, keys!.institution.apikey, keys!.partner.apiToken);
     const calls = [

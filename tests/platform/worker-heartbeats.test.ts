@@ -23,13 +23,20 @@ const until = async (check: () => Promise<boolean> | boolean, limitMs: number) =
 
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 /** A worker process of the service on the test's database, started and ready. */
 async function workerProcess(t: TestContext): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/worker-process.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.ctx.databaseUrl, WORKER_HEARTBEAT_MS: String(HEARTBEAT_MS), WORKER_DEAD_AFTER_MS: String(DEAD_AFTER_MS) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: t.ctx.databaseUrl,
+      WORKER_HEARTBEAT_MS: String(HEARTBEAT_MS),
+      WORKER_DEAD_AFTER_MS: String(DEAD_AFTER_MS),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -50,13 +57,27 @@ describe('worker heartbeats', () => {
     await givenConfiguration(t, partner.headers, url);
     t.clock.set(new Date());
     const occurredAt = new Date(Date.now() - 15_000);
-    const event = { id: randomUUID(), partnerId: partner.id, name: 'purchaseConfirmed' as const, sequence: 1, payload: fictionalPayload('purchaseConfirmed', occurredAt), occurredAt };
+    const event = {
+      id: randomUUID(),
+      partnerId: partner.id,
+      name: 'purchaseConfirmed' as const,
+      sequence: 1,
+      payload: fictionalPayload('purchaseConfirmed', occurredAt),
+      occurredAt,
+    };
     const [id] = await t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
     return id!;
   };
   const attemptsOf = async (deliveryId: string) =>
-    t.ctx.db.execute<{ number: number; status_code: number | null }>(sql`select number, status_code from webhook_attempts where delivery_id = ${deliveryId}::uuid order by number`);
-  const poolsOf = async () => (await t.ctx.db.execute<{ worker_id: string; runner: string }>(sql`select worker_id, runner from worker_heartbeats order by runner`)).map((r) => ({ ...r }));
+    t.ctx.db.execute<{ number: number; status_code: number | null }>(
+      sql`select number, status_code from webhook_attempts where delivery_id = ${deliveryId}::uuid order by number`,
+    );
+  const poolsOf = async () =>
+    (
+      await t.ctx.db.execute<{ worker_id: string; runner: string }>(
+        sql`select worker_id, runner from worker_heartbeats order by runner`,
+      )
+    ).map((r) => ({ ...r }));
 
   it('unlocks the jobs of a worker killed mid-attempt once its heartbeat stops, and another worker delivers them', async () => {
     // The first POST never gets an answer: the killed worker is in the middle of it.
@@ -69,7 +90,9 @@ describe('worker heartbeats', () => {
     expect(await until(() => hook.received.length === 1, 20_000)).toBe(true);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const [locked] = await t.ctx.db.execute<{ locked_by: string | null }>(sql`select locked_by from graphile_worker.jobs where task_identifier = 'webhook-attempt'`);
+    const [locked] = await t.ctx.db.execute<{ locked_by: string | null }>(
+      sql`select locked_by from graphile_worker.jobs where task_identifier = 'webhook-attempt'`,
+    );
     expect(killed.map((p) => p.worker_id)).toContain(locked!.locked_by);
 
     const runner = await startWorker(t.ctx);

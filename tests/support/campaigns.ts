@@ -13,8 +13,17 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
  */
 export async function givenCatalogue(t: TestContext, partner: Partner) {
   const campus = await givenCampus(t, partner.headers, { name: `Unidade ${partner.id}` });
-  const nursing = await givenCourse(t, partner.headers, { price: 4500, internalPartnerProductId: 'ENF-2026', maxInstallmentsToApply: 18 });
-  const excel = await givenCourse(t, partner.headers, { name: 'Excel Avançado', MicroAreaId: 13, price: 3900, maxInstallmentsToApply: 10 });
+  const nursing = await givenCourse(t, partner.headers, {
+    price: 4500,
+    internalPartnerProductId: 'ENF-2026',
+    maxInstallmentsToApply: 18,
+  });
+  const excel = await givenCourse(t, partner.headers, {
+    name: 'Excel Avançado',
+    MicroAreaId: 13,
+    price: 3900,
+    maxInstallmentsToApply: 10,
+  });
   const nursingInPerson = await givenClass(t, partner.headers, nursing.id, {
     name: 'Turma Integral',
     CourseClassTypeId: 1,

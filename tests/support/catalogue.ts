@@ -53,13 +53,18 @@ async function created(t: TestContext, headers: Headers, path: string, body: Bod
   return res.body.content;
 }
 
-export const givenCourse = (t: TestContext, headers: Headers, overrides: Body = {}) => created(t, headers, '/courses', courseBody(overrides));
+export const givenCourse = (t: TestContext, headers: Headers, overrides: Body = {}) =>
+  created(t, headers, '/courses', courseBody(overrides));
 export const givenClass = (t: TestContext, headers: Headers, courseId: number, overrides: Body = {}) =>
   created(t, headers, '/course-classes', classBody(courseId, overrides));
-export const givenCampus = (t: TestContext, headers: Headers, overrides: Body = {}) => created(t, headers, '/campuses', campusBody(overrides));
+export const givenCampus = (t: TestContext, headers: Headers, overrides: Body = {}) =>
+  created(t, headers, '/campuses', campusBody(overrides));
 
 /** Rows of a table, to prove that a refused request wrote nothing. */
-export async function countRows(t: TestContext, table: 'courses' | 'course_classes' | 'campuses' | 'campaigns' | 'campaign_courses'): Promise<number> {
+export async function countRows(
+  t: TestContext,
+  table: 'courses' | 'course_classes' | 'campuses' | 'campaigns' | 'campaign_courses',
+): Promise<number> {
   const rows = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table)}`);
   return rows[0]!.n;
 }

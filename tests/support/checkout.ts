@@ -33,7 +33,15 @@ export async function givenCheckoutSale(t: TestContext, headers: Headers, overri
       cpf: '52998224725',
       externalSaleId: 'PED-1',
       checkoutPriceInCents: 359000,
-      products: [{ productSku: 'CURSO-ENF', productName: 'Técnico em Enfermagem', variantSku: 'TURMA-NOITE', variantName: 'Turma Noite', variantPriceInCents: 359000 }],
+      products: [
+        {
+          productSku: 'CURSO-ENF',
+          productName: 'Técnico em Enfermagem',
+          variantSku: 'TURMA-NOITE',
+          variantName: 'Turma Noite',
+          variantPriceInCents: 359000,
+        },
+      ],
       ...overrides,
     });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -49,17 +57,30 @@ export async function post(t: TestContext, path: string, form: Record<string, st
 
 /** The names of the events stored for a sale, in order, with their payloads. */
 export async function eventsOf(t: TestContext, saleId: number) {
-  return t.ctx.db.select({ name: saleEvents.name, payload: saleEvents.payload }).from(saleEvents).where(eq(saleEvents.saleId, saleId)).orderBy(asc(saleEvents.sequence));
+  return t.ctx.db
+    .select({ name: saleEvents.name, payload: saleEvents.payload })
+    .from(saleEvents)
+    .where(eq(saleEvents.saleId, saleId))
+    .orderBy(asc(saleEvents.sequence));
 }
 
 let validators: Promise<Map<string, ValidateFunction>> | undefined;
 
 /** One validator per event of the contract's `webhooks:` section (its request body schema). */
 function webhookValidators(): Promise<Map<string, ValidateFunction>> {
-  validators ??= ($RefParser.dereference(documentPath('partner')) as Promise<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }> }>).then((doc) => {
+  validators ??= (
+    $RefParser.dereference(documentPath('partner')) as Promise<{
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: object }> } } }>;
+    }>
+  ).then((doc) => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     ajvFormats.default(ajv);
-    return new Map(Object.entries(doc.webhooks).map(([name, hook]) => [name, ajv.compile(hook.post.requestBody.content['application/json']!.schema)]));
+    return new Map(
+      Object.entries(doc.webhooks).map(([name, hook]) => [
+        name,
+        ajv.compile(hook.post.requestBody.content['application/json']!.schema),
+      ]),
+    );
   });
   return validators;
 }

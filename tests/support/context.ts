@@ -47,10 +47,20 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }), ...options.config };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }),
+    ...options.config,
+  };
   const { db, sql } = createDatabase(database.url, { max: 5 });
   const clock = new ManualClock();
-  const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock, logger: createLogger(config.logLevel, options.logDestination) });
+  const ctx = wireContext({
+    config,
+    db,
+    sql,
+    databaseUrl: database.url,
+    clock,
+    logger: createLogger(config.logLevel, options.logDestination),
+  });
   const app = await createApp(ctx);
   return {
     ctx,
@@ -79,7 +89,8 @@ export function useTestContext(options: TestContextOptions | (() => TestContextO
   });
   return new Proxy({} as TestContext, {
     get(_target, key) {
-      if (!current) throw new Error(`the test context is read (${String(key)}) outside the hooks and tests of its block`);
+      if (!current)
+        throw new Error(`the test context is read (${String(key)}) outside the hooks and tests of its block`);
       return Reflect.get(current, key);
     },
   });

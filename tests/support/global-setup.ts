@@ -16,7 +16,6 @@ declare module 'vitest' {
   }
 }
 
-
 /**
  * One PostgreSQL for the whole run: `DATABASE_URL` when set, else an embedded server of the tests'
  * own (temporary folder, free port), never the development data. One template database is
@@ -41,7 +40,9 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     // Test databases left behind by a crashed file go with the template.
-    const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${templateName}_%`}`;
+    const leftovers = await admin<
+      { datname: string }[]
+    >`select datname from pg_database where datname like ${`${templateName}_%`}`;
     for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
     await admin.unsafe(`drop database if exists "${templateName}" with (force)`);
     await admin.end();

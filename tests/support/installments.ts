@@ -43,7 +43,11 @@ export async function submit(t: TestContext, headers: Record<string, string>, pa
 }
 
 /** Submits a batch and processes it. */
-export async function submitAndProcess(t: TestContext, headers: Record<string, string>, parcelas: Submission[]): Promise<string> {
+export async function submitAndProcess(
+  t: TestContext,
+  headers: Record<string, string>,
+  parcelas: Submission[],
+): Promise<string> {
   const id = await submit(t, headers, parcelas);
   await t.runJobs();
   return id;

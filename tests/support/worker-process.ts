@@ -14,6 +14,13 @@ import { wireContext } from '../../src/payment-wiring.js';
 const config = loadConfig(process.env);
 const databaseUrl = config.databaseUrl!;
 const { db, sql } = createDatabase(databaseUrl, { max: 5 });
-const ctx: AppContext = wireContext({ config, db, sql, databaseUrl, clock: systemClock, logger: createLogger('silent') });
+const ctx: AppContext = wireContext({
+  config,
+  db,
+  sql,
+  databaseUrl,
+  clock: systemClock,
+  logger: createLogger('silent'),
+});
 await startWorker(ctx);
 process.stdout.write('started\n');

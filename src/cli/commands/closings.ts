@@ -1,5 +1,11 @@
 import { systemClock } from '../../core/clock.js';
-import { allInstitutionIds, ClosingMonthNotOver, ClosingTermsMissing, closeMonth, type ClosingOutcome } from '../../institution/statements/closing.js';
+import {
+  allInstitutionIds,
+  ClosingMonthNotOver,
+  ClosingTermsMissing,
+  closeMonth,
+  type ClosingOutcome,
+} from '../../institution/statements/closing.js';
 import { monthTotals } from '../../institution/statements/totals.js';
 import { monthOption } from './contracts.js';
 import { requireTenant } from './tenants.js';
@@ -18,9 +24,12 @@ export const closingCommands: Record<string, Command> = {
       const outcomes: ClosingOutcome[] = [];
       for (const id of ids) {
         try {
-          outcomes.push(await closeMonth(db, id, month, systemClock.now(), { actor: 'cli', reopen: options.reopen ?? false }));
+          outcomes.push(
+            await closeMonth(db, id, month, systemClock.now(), { actor: 'cli', reopen: options.reopen ?? false }),
+          );
         } catch (error) {
-          if (error instanceof ClosingMonthNotOver || error instanceof ClosingTermsMissing) throw new UsageError(error.message);
+          if (error instanceof ClosingMonthNotOver || error instanceof ClosingTermsMissing)
+            throw new UsageError(error.message);
           throw error;
         }
       }
@@ -31,9 +40,14 @@ export const closingCommands: Record<string, Command> = {
     usage: `closing:show --institution ID --month YYYY-MM
                                      totals of each statement for a month: rows and sums, and the closing's record`,
     run: async (db, options) => {
-      if (!options.institution || !options.month) throw new UsageError('closing:show needs --institution ID and --month YYYY-MM');
+      if (!options.institution || !options.month)
+        throw new UsageError('closing:show needs --institution ID and --month YYYY-MM');
       await requireTenant(db, 'institution', options.institution);
-      return { institution: options.institution, month: options.month, ...(await monthTotals(db, options.institution, monthOption('month', options.month))) };
+      return {
+        institution: options.institution,
+        month: options.month,
+        ...(await monthTotals(db, options.institution, monthOption('month', options.month))),
+      };
     },
   },
 };

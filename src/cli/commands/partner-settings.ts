@@ -1,11 +1,18 @@
 import { systemClock } from '../../core/clock.js';
-import { InvalidSettings, getPartnerSettings, updatePartnerSettings, type PartnerSettings, type Plan } from '../../partner/partner-settings.js';
+import {
+  InvalidSettings,
+  getPartnerSettings,
+  updatePartnerSettings,
+  type PartnerSettings,
+  type Plan,
+} from '../../partner/partner-settings.js';
 import { requireTenant } from './tenants.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';
 
 function cents(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) throw new UsageError(`--${name} takes a whole number (cents or days), got "${raw}"`);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647)
+    throw new UsageError(`--${name} takes a whole number (cents or days), got "${raw}"`);
   return Number(raw);
 }
 
@@ -13,7 +20,8 @@ function cents(name: string, raw: string | undefined): number | undefined {
 function changesOf(options: CommandOptions): Partial<PartnerSettings> {
   const changes: Partial<PartnerSettings> = {};
   if (options.plan !== undefined) {
-    if (options.plan !== 'fixed' && options.plan !== 'flexible') throw new UsageError(`--plan is fixed or flexible, got "${options.plan}"`);
+    if (options.plan !== 'fixed' && options.plan !== 'flexible')
+      throw new UsageError(`--plan is fixed or flexible, got "${options.plan}"`);
     changes.plan = options.plan as Plan;
   }
   const minimum = cents('min-sale-cents', options['min-sale-cents']);
@@ -33,14 +41,16 @@ export const partnerSettingsCommands: Record<string, Command> = {
   'partner:settings': {
     usage:
       'partner:settings --partner ID [--plan fixed|flexible] [--min-sale-cents N] [--grace-period-days N] [--default-upfront-cents N]\n' +
-      '                                    show or change a partner\'s plan (a flexible plan needs --min-sale-cents) and defaults',
+      "                                    show or change a partner's plan (a flexible plan needs --min-sale-cents) and defaults",
     run: async (db, options) => {
       if (!options.partner) throw new UsageError('partner:settings needs --partner ID');
       await requireTenant(db, 'partner', options.partner);
       const changes = changesOf(options);
       try {
         const settings =
-          Object.keys(changes).length === 0 ? await getPartnerSettings(db, options.partner) : await updatePartnerSettings(db, options.partner, changes, systemClock.now());
+          Object.keys(changes).length === 0
+            ? await getPartnerSettings(db, options.partner)
+            : await updatePartnerSettings(db, options.partner, changes, systemClock.now());
         return { partner: options.partner, ...settings };
       } catch (error) {
         if (error instanceof InvalidSettings) throw new UsageError(error.message);

@@ -19,8 +19,14 @@ function saleCommand(action: OperatorAction): Command {
   return {
     usage: `sale:${action} --sale <saleId>   ${DESCRIPTIONS[action]}`,
     async run(db, options) {
-      if (!options.sale || !/^\d{1,9}$/.test(options.sale)) throw new UsageError('--sale takes the sale id (a whole number)');
-      const ctx = wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);
+      if (!options.sale || !/^\d{1,9}$/.test(options.sale))
+        throw new UsageError('--sale takes the sale id (a whole number)');
+      const ctx = wireContext({
+        config: loadConfig(),
+        db,
+        clock: systemClock,
+        logger: createLogger('silent'),
+      } as ContextParts);
       try {
         const sale = await operateSale(ctx, Number(options.sale), action);
         return { saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) };
@@ -33,4 +39,6 @@ function saleCommand(action: OperatorAction): Command {
 }
 
 /** Operator moves of a sale, the CLI twins of `POST /sandbox/sales/{saleId}/{action}`. */
-export const saleCommands: Record<string, Command> = Object.fromEntries(OPERATOR_ACTIONS.map((action) => [`sale:${action}`, saleCommand(action)]));
+export const saleCommands: Record<string, Command> = Object.fromEntries(
+  OPERATOR_ACTIONS.map((action) => [`sale:${action}`, saleCommand(action)]),
+);

@@ -35,7 +35,8 @@ export const tenantCommands: Record<string, Command> = {
   'key:issue': {
     usage: 'key:issue --institution ID | --partner ID   issue another key for a tenant',
     run: async (db, { institution, partner }) => {
-      if (Boolean(institution) === Boolean(partner)) throw new UsageError('key:issue needs exactly one of --institution ID or --partner ID');
+      if (Boolean(institution) === Boolean(partner))
+        throw new UsageError('key:issue needs exactly one of --institution ID or --partner ID');
       if (institution) {
         await requireTenant(db, 'institution', institution);
         return { id: institution, apikey: (await issueKey(db, { kind: 'institution', id: institution })).secret };
@@ -48,7 +49,8 @@ export const tenantCommands: Record<string, Command> = {
     usage: 'key:revoke PREFIX                  revoke the key with this visible prefix (ik_xxxxxxxx, pt_xxxxxxxx)',
     run: async (db, _options, [prefix]) => {
       if (!prefix) throw new UsageError('key:revoke needs the key prefix');
-      if (!(await revokeKey(db, prefix, systemClock.now()))) throw new UsageError(`no active key with prefix ${prefix}`);
+      if (!(await revokeKey(db, prefix, systemClock.now())))
+        throw new UsageError(`no active key with prefix ${prefix}`);
       return { prefix, revoked: true };
     },
   },

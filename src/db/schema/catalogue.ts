@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { microAreaGroups } from './areas.js';
 import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
@@ -116,7 +130,9 @@ export const courseClasses = pgTable(
     index().on(t.courseId, t.id),
     uniqueIndex('course_classes_course_sku').on(t.courseId, t.partnerSku),
     // The expiry sweep reads only visible classes that have an expiry.
-    index('course_classes_expiry').on(t.expiresAt).where(sql`${t.visible} and ${t.expiresAt} is not null`),
+    index('course_classes_expiry')
+      .on(t.expiresAt)
+      .where(sql`${t.visible} and ${t.expiresAt} is not null`),
   ],
 );
 
@@ -154,8 +170,12 @@ export const campaigns = pgTable(
     uniqueIndex('campaigns_partner_name_key').on(t.partnerId, t.nameKey),
     index().on(t.partnerId, t.seq),
     // The schedule sweep reads only campaigns with a start or an end still to apply.
-    index('campaigns_pending_start').on(t.startsAt).where(sql`${t.activatedAt} is null`),
-    index('campaigns_pending_end').on(t.endsAt).where(sql`${t.deactivatedAt} is null and ${t.endsAt} is not null`),
+    index('campaigns_pending_start')
+      .on(t.startsAt)
+      .where(sql`${t.activatedAt} is null`),
+    index('campaigns_pending_end')
+      .on(t.endsAt)
+      .where(sql`${t.deactivatedAt} is null and ${t.endsAt} is not null`),
   ],
 );
 

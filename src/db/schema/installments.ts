@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestampNow } from './common.js';
 
 const money = () => numeric({ precision: 14, scale: 2 });
@@ -73,7 +85,9 @@ export const installments = pgTable(
     index('installments_status_seq_idx').on(t.institutionId, t.status, t.seq),
     index('installments_type_seq_idx').on(t.institutionId, t.type, t.seq),
     index('installments_due_date_idx').on(t.institutionId, t.dueDate),
-    index('installments_paid_on_idx').on(t.institutionId, t.paidOn).where(sql`paid_on is not null`),
+    index('installments_paid_on_idx')
+      .on(t.institutionId, t.paidOn)
+      .where(sql`paid_on is not null`),
     // `dias_atraso` of a paid installment does not move with the clock: payment day less due day.
     index('installments_paid_days_late_idx')
       .on(t.institutionId, sql`(paid_on - due_date)`)

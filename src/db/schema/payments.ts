@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { sales } from './sales.js';
@@ -46,7 +58,10 @@ export const paymentCharges = pgTable(
   (t) => [
     index().on(t.referenceKind, t.referenceId),
     index('payment_charges_sale').on(t.saleId, t.createdAt),
-    check('payment_charges_one_reference', sql`num_nonnulls(${t.referenceId}, ${t.saleId}) = 1 and (${t.saleId} is null) = (${t.referenceKind} <> 'sale')`),
+    check(
+      'payment_charges_one_reference',
+      sql`num_nonnulls(${t.referenceId}, ${t.saleId}) = 1 and (${t.saleId} is null) = (${t.referenceKind} <> 'sale')`,
+    ),
   ],
 );
 

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestampNow } from './common.js';
 import { sales } from './sales.js';
 import { partners } from './tenants.js';
@@ -21,7 +33,10 @@ export const partnerCommissions = pgTable(
     percentage: integer().notNull(),
     createdAt: timestampNow(),
   },
-  (t) => [primaryKey({ columns: [t.partnerId, t.productType] }), check('partner_commissions_percentage', sql`${t.percentage} between 0 and 100`)],
+  (t) => [
+    primaryKey({ columns: [t.partnerId, t.productType] }),
+    check('partner_commissions_percentage', sql`${t.percentage} between 0 and 100`),
+  ],
 );
 
 /** One per sale made effective, written in the transaction that confirms it. */
@@ -60,7 +75,10 @@ export const receiptInstallments = pgTable(
     /** The day a renegotiation replaced this unpaid installment by new ones. */
     replacedOn: date({ mode: 'string' }),
   },
-  (t) => [uniqueIndex('receipt_installments_sale_number').on(t.saleId, t.number), index('receipt_installments_due').on(t.dueOn, t.saleId)],
+  (t) => [
+    uniqueIndex('receipt_installments_sale_number').on(t.saleId, t.number),
+    index('receipt_installments_due').on(t.dueOn, t.saleId),
+  ],
 );
 
 /** A payment the buyer made on an installment. */
@@ -110,7 +128,10 @@ export const receiptAdjustments = pgTable(
     valueCents: bigint({ mode: 'number' }).notNull(),
     reason: text(),
   },
-  (t) => [index('receipt_adjustments_sale').on(t.saleId, t.kind), check('receipt_adjustments_kind', sql`${t.kind} in ('chargeback', 'cancellation')`)],
+  (t) => [
+    index('receipt_adjustments_sale').on(t.saleId, t.kind),
+    check('receipt_adjustments_kind', sql`${t.kind} in ('chargeback', 'cancellation')`),
+  ],
 );
 
 /**
@@ -151,8 +172,12 @@ export const receiptSummaries = pgTable(
   (t) => [
     index('receipt_summaries_partner_effective').on(t.partnerId, t.madeEffectiveOn, t.saleId),
     index('receipt_summaries_partner_canceled').on(t.partnerId, t.canceled, t.madeEffectiveOn, t.saleId),
-    index('receipt_summaries_partner_chargebacks').on(t.partnerId, t.madeEffectiveOn, t.saleId).where(sql`${t.hasChargeback}`),
-    index('receipt_summaries_partner_cancellations').on(t.partnerId, t.madeEffectiveOn, t.saleId).where(sql`${t.hasCancellation}`),
+    index('receipt_summaries_partner_chargebacks')
+      .on(t.partnerId, t.madeEffectiveOn, t.saleId)
+      .where(sql`${t.hasChargeback}`),
+    index('receipt_summaries_partner_cancellations')
+      .on(t.partnerId, t.madeEffectiveOn, t.saleId)
+      .where(sql`${t.hasCancellation}`),
     index('receipt_summaries_partner_next_payment').on(t.partnerId, t.nextPaymentDate),
     index('receipt_summaries_partner_expected_transfer').on(t.partnerId, t.expectedTransferDate),
     index('receipt_summaries_partner_transfer').on(t.partnerId, t.transferDate),

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { campaigns, courseClasses, courses } from './catalogue.js';
 import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
@@ -181,6 +194,8 @@ export const saleEvents = pgTable(
     // The spec's once-per-sale events; cart abandonment is sent at most once per sale as well.
     uniqueIndex('sale_events_once_per_sale')
       .on(t.saleId, t.name)
-      .where(sql`${t.name} in ('cartAbandonment', 'financingDenied', 'guarantorNeeded', 'purchaseConfirmed', 'purchaseCancelled')`),
+      .where(
+        sql`${t.name} in ('cartAbandonment', 'financingDenied', 'guarantorNeeded', 'purchaseConfirmed', 'purchaseCancelled')`,
+      ),
   ],
 );

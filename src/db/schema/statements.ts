@@ -1,4 +1,15 @@
-import { boolean, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { institutions } from './tenants.js';
@@ -79,5 +90,8 @@ export const installmentAssignments = pgTable(
     firstTransferOn: date({ mode: 'string' }).notNull(),
     secondTransferOn: date({ mode: 'string' }).notNull(),
   },
-  (t) => [uniqueIndex().on(t.closingId, t.installmentId), index().on(t.institutionId, t.month, t.externalId, t.installmentId)],
+  (t) => [
+    uniqueIndex().on(t.closingId, t.installmentId),
+    index().on(t.institutionId, t.month, t.externalId, t.installmentId),
+  ],
 );

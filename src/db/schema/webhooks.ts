@@ -57,7 +57,9 @@ export const webhookDeliveries = pgTable(
   (t) => [
     check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
     // A fan-out that runs twice for one event creates nothing twice; redeliveries are extra rows.
-    uniqueIndex('webhook_deliveries_event_key').on(t.configurationId, t.eventId).where(sql`${t.redeliveryOf} is null`),
+    uniqueIndex('webhook_deliveries_event_key')
+      .on(t.configurationId, t.eventId)
+      .where(sql`${t.redeliveryOf} is null`),
     index().on(t.configurationId, t.createdAt),
   ],
 );

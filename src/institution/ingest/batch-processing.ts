@@ -20,7 +20,15 @@ export interface ChunkProcessor<Prepared = void> {
    * `prepareNext` once it no longer needs the event loop (its data sent, the database working), so
    * the next chunk is prepared meanwhile.
    */
-  processChunk(tx: Database, raw: TransactionSql, batch: Batch, from: number, to: number, prepared: Prepared, prepareNext: () => void): Promise<ItemError[]>;
+  processChunk(
+    tx: Database,
+    raw: TransactionSql,
+    batch: Batch,
+    from: number,
+    to: number,
+    prepared: Prepared,
+    prepareNext: () => void,
+  ): Promise<ItemError[]>;
 }
 
 export interface ProcessOptions {
@@ -45,7 +53,12 @@ export async function relaxCommit(raw: TransactionSql): Promise<void> {
  * resumes at the first unfinished chunk, and processors key their writes by batch item so even a
  * redone chunk writes nothing twice. A finished batch is left alone.
  */
-export async function processBatch<P>(ctx: AppContext, batchId: string, processor: ChunkProcessor<P>, options: ProcessOptions = {}): Promise<void> {
+export async function processBatch<P>(
+  ctx: AppContext,
+  batchId: string,
+  processor: ChunkProcessor<P>,
+  options: ProcessOptions = {},
+): Promise<void> {
   const batch = await findBatch(ctx.db, batchId);
   if (!batch || batch.finishedAt) return;
   const size = processor.chunkSize;

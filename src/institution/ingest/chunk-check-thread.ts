@@ -22,9 +22,14 @@ export type CheckReply = { id: number; chunk: PackedChunk } | { id: number; erro
 export async function checkChunk(request: CheckRequest): Promise<PackedChunk> {
   const parts = [];
   for (const block of request.blocks) {
-    const text = blockText({ encoding: block.encoding, data: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength) });
+    const text = blockText({
+      encoding: block.encoding,
+      data: Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength),
+    });
     const schema = await itemSchemaCheck(mayHoldUnstorableText(text));
-    parts.push(checkItems(request.batchId, JSON.parse(text) as unknown[], block.firstIndex, request.receivedOn, schema));
+    parts.push(
+      checkItems(request.batchId, JSON.parse(text) as unknown[], block.firstIndex, request.receivedOn, schema),
+    );
   }
   return packChunk(request.first, request.last, parts);
 }
@@ -32,6 +37,10 @@ export async function checkChunk(request: CheckRequest): Promise<PackedChunk> {
 parentPort?.on('message', (request: CheckRequest) => {
   checkChunk(request).then(
     (chunk) => parentPort!.postMessage({ id: request.id, chunk } satisfies CheckReply),
-    (error: unknown) => parentPort!.postMessage({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies CheckReply),
+    (error: unknown) =>
+      parentPort!.postMessage({
+        id: request.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies CheckReply),
   );
 });

@@ -55,7 +55,9 @@ class CheckThread {
  */
 function startThread(module: string): Worker {
   if (import.meta.url.endsWith('.js')) return new Worker(new URL(`${module}.js`, import.meta.url));
-  return new Worker(new URL('../../dev/thread-entry.mjs', import.meta.url), { workerData: { module: new URL(`${module}.ts`, import.meta.url).href } });
+  return new Worker(new URL('../../dev/thread-entry.mjs', import.meta.url), {
+    workerData: { module: new URL(`${module}.ts`, import.meta.url).href },
+  });
 }
 
 /** The process's checking thread, started on first use. */

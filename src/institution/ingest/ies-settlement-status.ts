@@ -36,10 +36,28 @@ export function settleAtInstitution(
   errors: ItemError[],
 ): IesState | undefined {
   if (settlement === 'CANCELADA') {
-    return { status: 'CANCELADO_IES', payment_type: 'Cancelado na IES', paid_on: null, balance: ZERO, settled_fine: ZERO, settled_interest: ZERO, settled_discount: ZERO, settled_received: ZERO };
+    return {
+      status: 'CANCELADO_IES',
+      payment_type: 'Cancelado na IES',
+      paid_on: null,
+      balance: ZERO,
+      settled_fine: ZERO,
+      settled_interest: ZERO,
+      settled_discount: ZERO,
+      settled_received: ZERO,
+    };
   }
   if (settlement !== 'PAGA') {
-    return { status: 'ABERTO', payment_type: null, paid_on: null, balance: formatCents(principalCents), settled_fine: ZERO, settled_interest: ZERO, settled_discount: ZERO, settled_received: ZERO };
+    return {
+      status: 'ABERTO',
+      payment_type: null,
+      paid_on: null,
+      balance: formatCents(principalCents),
+      settled_fine: ZERO,
+      settled_interest: ZERO,
+      settled_discount: ZERO,
+      settled_received: ZERO,
+    };
   }
   const before = errors.length;
   const cents = [principalCents, 0, 0];
@@ -47,7 +65,12 @@ export function settleAtInstitution(
     const value = payment?.[AMOUNTS[i]!];
     if (value === undefined) continue;
     const parsed = parseCents(value);
-    if (parsed === undefined) errors.push({ index, field: `pagamento.${AMOUNTS[i]}`, message: `pagamento.${AMOUNTS[i]} must be a non-negative decimal with at most 2 places; got ${value}` });
+    if (parsed === undefined)
+      errors.push({
+        index,
+        field: `pagamento.${AMOUNTS[i]}`,
+        message: `pagamento.${AMOUNTS[i]} must be a non-negative decimal with at most 2 places; got ${value}`,
+      });
     else cents[i] = parsed;
   }
   let paidOn = receivedOn;

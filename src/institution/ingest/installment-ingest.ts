@@ -45,17 +45,33 @@ function check(ctx: AppContext, batch: Batch, from: number, to: number): Promise
 
 async function readAndCheck(ctx: AppContext, batch: Batch, from: number, to: number): Promise<StagedChunk> {
   const blocks = await readBlocks(ctx.db, batch.id, from, to);
-  if (blocks.some((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to) || blocks.reduce((n, b) => n + b.itemCount, 0) !== to - from) {
+  if (
+    blocks.some((b) => b.firstIndex < from || b.firstIndex + b.itemCount > to) ||
+    blocks.reduce((n, b) => n + b.itemCount, 0) !== to - from
+  ) {
     throw new Error(`the blocks of batch ${batch.id} do not cover chunk [${from}, ${to}) exactly`);
   }
-  return checkThread.check({ batchId: batch.id, receivedOn: localDate(batch.createdAt), first: from, last: to - 1, blocks });
+  return checkThread.check({
+    batchId: batch.id,
+    receivedOn: localDate(batch.createdAt),
+    first: from,
+    last: to - 1,
+    blocks,
+  });
 }
 
 async function checkNextBatchAhead(ctx: AppContext, batch: Batch): Promise<void> {
   const [next] = await ctx.db
     .select()
     .from(batches)
-    .where(and(eq(batches.institutionId, batch.institutionId), eq(batches.kind, 'parcela'), gt(batches.seq, batch.seq), isNull(batches.finishedAt)))
+    .where(
+      and(
+        eq(batches.institutionId, batch.institutionId),
+        eq(batches.kind, 'parcela'),
+        gt(batches.seq, batch.seq),
+        isNull(batches.finishedAt),
+      ),
+    )
     .orderBy(asc(batches.seq))
     .limit(1);
   if (!next || next.processedCount > 0 || checkedAhead.has(`${next.id}:0`)) return;
@@ -72,7 +88,12 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     // previous chunk is applied; the last chunk of a batch also has the next batch's first checked.
     async prepare(batch, from, to) {
       // A failure to look ahead only means the next batch's job checks its first chunk itself.
-      const ahead = to === batch.itemCount ? checkNextBatchAhead(ctx, batch).catch((error: unknown) => ctx.logger.warn({ err: error }, 'checking ahead failed')) : undefined;
+      const ahead =
+        to === batch.itemCount
+          ? checkNextBatchAhead(ctx, batch).catch((error: unknown) =>
+              ctx.logger.warn({ err: error }, 'checking ahead failed'),
+            )
+          : undefined;
       const [checked] = await Promise.all([check(ctx, batch, from, to), ahead]);
       return checked;
     },
@@ -90,7 +111,11 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
         const context = { batch, product, now: ctx.clock.now() };
         const existing = await existingKeys(raw, batch.institutionId, staged.rows);
         const known = staged.rows.filter((r) => existing.has(r.key));
-        await insertNewRows(raw, context, staged.rows.filter((r) => r.applies && !existing.has(r.key)));
+        await insertNewRows(
+          raw,
+          context,
+          staged.rows.filter((r) => r.applies && !existing.has(r.key)),
+        );
         const refused = await upsertKnownRows(tx, raw, context, known);
         if (staged.invalid > 0) {
           await written;
@@ -107,8 +132,14 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
 }
 
 /** Processes an installment batch into original installments; broken items become item errors. */
-export async function processInstallmentBatch(ctx: AppContext, batchId: string, options?: ProcessOptions): Promise<void> {
-  const institution = await ctx.db.execute<{ institution_id: string }>(sql`select institution_id from batches where id = ${batchId}::uuid`);
+export async function processInstallmentBatch(
+  ctx: AppContext,
+  batchId: string,
+  options?: ProcessOptions,
+): Promise<void> {
+  const institution = await ctx.db.execute<{ institution_id: string }>(
+    sql`select institution_id from batches where id = ${batchId}::uuid`,
+  );
   if (!institution[0]) return;
   const { product } = await contractOf(ctx.db, institution[0].institution_id);
   await processBatch(ctx, batchId, installmentChunks(ctx, product), options);

@@ -41,27 +41,51 @@ function checkDiscounts(index: number, discounts: OnTimeDiscount[] | undefined, 
   for (let i = 0; i < discounts.length; i++) {
     const d = discounts[i]!;
     const at = `descontosAdimplencia[${i}]`;
-    if (d.percentual === undefined) errors.push({ index, field: `${at}.percentual`, message: 'percentual is required' });
+    if (d.percentual === undefined)
+      errors.push({ index, field: `${at}.percentual`, message: 'percentual is required' });
     else if (!(d.percentual > 0 && d.percentual <= 100) || !PLAIN_PERCENT.test(String(d.percentual)))
-      errors.push({ index, field: `${at}.percentual`, message: `percentual must be above 0 and at most 100, with up to 4 decimal places; got ${d.percentual}` });
-    if (d.dias_desconto === undefined) errors.push({ index, field: `${at}.dias_desconto`, message: 'dias_desconto is required' });
-    else if (d.dias_desconto < 0) errors.push({ index, field: `${at}.dias_desconto`, message: `dias_desconto must be 0 or more; got ${d.dias_desconto}` });
+      errors.push({
+        index,
+        field: `${at}.percentual`,
+        message: `percentual must be above 0 and at most 100, with up to 4 decimal places; got ${d.percentual}`,
+      });
+    if (d.dias_desconto === undefined)
+      errors.push({ index, field: `${at}.dias_desconto`, message: 'dias_desconto is required' });
+    else if (d.dias_desconto < 0)
+      errors.push({
+        index,
+        field: `${at}.dias_desconto`,
+        message: `dias_desconto must be 0 or more; got ${d.dias_desconto}`,
+      });
   }
 }
 
 /** The guarantor's document and its type: the student's CPF when none was sent. */
-function checkGuarantor(index: number, item: InstallmentSubmission, errors: ItemError[]): { document: string; type: string } | undefined {
-  if (!given(item.responsavelFinanceiroDocumento)) return item.alunoCpf ? { document: item.alunoCpf, type: 'CPF' } : undefined;
+function checkGuarantor(
+  index: number,
+  item: InstallmentSubmission,
+  errors: ItemError[],
+): { document: string; type: string } | undefined {
+  if (!given(item.responsavelFinanceiroDocumento))
+    return item.alunoCpf ? { document: item.alunoCpf, type: 'CPF' } : undefined;
   const document = item.responsavelFinanceiroDocumento;
   const declared = item.responsavelFinanceiroTipoDocumento?.trim().toUpperCase();
   if (given(declared) && !(DOCUMENT_TYPES as readonly string[]).includes(declared)) {
-    errors.push({ index, field: 'responsavelFinanceiroTipoDocumento', message: `responsavelFinanceiroTipoDocumento must be CPF or CNPJ; got ${item.responsavelFinanceiroTipoDocumento}` });
+    errors.push({
+      index,
+      field: 'responsavelFinanceiroTipoDocumento',
+      message: `responsavelFinanceiroTipoDocumento must be CPF or CNPJ; got ${item.responsavelFinanceiroTipoDocumento}`,
+    });
     return undefined;
   }
   const type = declared || (document.length === 14 ? 'CNPJ' : 'CPF');
   if (type === 'CNPJ' ? isValidCnpj(document) : isValidCpf(document)) return { document, type };
   const shape = type === 'CNPJ' ? '14 digits' : '11 digits';
-  errors.push({ index, field: 'responsavelFinanceiroDocumento', message: `responsavelFinanceiroDocumento ${document} is not a valid ${type} (${shape} with check digits)` });
+  errors.push({
+    index,
+    field: 'responsavelFinanceiroDocumento',
+    message: `responsavelFinanceiroDocumento ${document} is not a valid ${type} (${shape} with check digits)`,
+  });
   return undefined;
 }
 
@@ -69,31 +93,68 @@ function checkGuarantor(index: number, item: InstallmentSubmission, errors: Item
  * Checks one submitted installment against the rules the envelope schema cannot express and
  * turns it into the row it upserts. `receivedOn` is the day the batch arrived (default payment date).
  */
-export function checkInstallment(index: number, item: InstallmentSubmission, batchId: string, receivedOn: string): { row?: InstallmentRow; errors: ItemError[] } {
+export function checkInstallment(
+  index: number,
+  item: InstallmentSubmission,
+  batchId: string,
+  receivedOn: string,
+): { row?: InstallmentRow; errors: ItemError[] } {
   const errors: ItemError[] = [];
   if (!given(item.alunoCpf)) errors.push({ index, field: 'alunoCpf', message: 'alunoCpf is required' });
-  else if (!isValidCpf(item.alunoCpf)) errors.push({ index, field: 'alunoCpf', message: `alunoCpf ${item.alunoCpf} is not a valid CPF (11 digits with check digits)` });
+  else if (!isValidCpf(item.alunoCpf))
+    errors.push({
+      index,
+      field: 'alunoCpf',
+      message: `alunoCpf ${item.alunoCpf} is not a valid CPF (11 digits with check digits)`,
+    });
   const guarantor = checkGuarantor(index, item, errors);
 
   let principal: number | undefined;
   if (!given(item.valorBoleto)) errors.push({ index, field: 'valorBoleto', message: 'valorBoleto is required' });
   else if (!(principal = parseCents(item.valorBoleto)))
-    errors.push({ index, field: 'valorBoleto', message: `valorBoleto must be a positive decimal with at most 2 places, such as 1250.00; got ${item.valorBoleto}` });
+    errors.push({
+      index,
+      field: 'valorBoleto',
+      message: `valorBoleto must be a positive decimal with at most 2 places, such as 1250.00; got ${item.valorBoleto}`,
+    });
 
   let dueDate: string | undefined;
-  if (!given(item.dataVencimento)) errors.push({ index, field: 'dataVencimento', message: 'dataVencimento is required' });
-  else if (!(dueDate = storableDate(item.dataVencimento))) errors.push({ index, field: 'dataVencimento', message: `dataVencimento ${item.dataVencimento} is not a real date` });
+  if (!given(item.dataVencimento))
+    errors.push({ index, field: 'dataVencimento', message: 'dataVencimento is required' });
+  else if (!(dueDate = storableDate(item.dataVencimento)))
+    errors.push({
+      index,
+      field: 'dataVencimento',
+      message: `dataVencimento ${item.dataVencimento} is not a real date`,
+    });
 
   const type = given(item.tipoParcela) ? INSTALLMENT_TYPES.get(item.tipoParcela.trim().toLowerCase()) : undefined;
   if (!given(item.tipoParcela)) errors.push({ index, field: 'tipoParcela', message: 'tipoParcela is required' });
-  else if (!type) errors.push({ index, field: 'tipoParcela', message: `tipoParcela must be one of ${TYPE_LIST} (any case); got ${item.tipoParcela}` });
+  else if (!type)
+    errors.push({
+      index,
+      field: 'tipoParcela',
+      message: `tipoParcela must be one of ${TYPE_LIST} (any case); got ${item.tipoParcela}`,
+    });
 
   const settlement = given(item.situacaoBaixa) ? item.situacaoBaixa.trim().toUpperCase() : 'ABERTA';
   if (!(IES_SETTLEMENTS as readonly string[]).includes(settlement))
-    errors.push({ index, field: 'situacaoBaixa', message: `situacaoBaixa must be one of ${IES_SETTLEMENTS.join(', ')} (any case); got ${item.situacaoBaixa}` });
-  if (item.idParcela !== undefined && !given(item.idParcela)) errors.push({ index, field: 'idParcela', message: 'idParcela must not be empty when sent' });
+    errors.push({
+      index,
+      field: 'situacaoBaixa',
+      message: `situacaoBaixa must be one of ${IES_SETTLEMENTS.join(', ')} (any case); got ${item.situacaoBaixa}`,
+    });
+  if (item.idParcela !== undefined && !given(item.idParcela))
+    errors.push({ index, field: 'idParcela', message: 'idParcela must not be empty when sent' });
   checkDiscounts(index, item.descontosAdimplencia, errors);
-  const ies = settleAtInstitution(settlement as IesSettlement, item.pagamento, principal ?? 0, receivedOn, index, errors);
+  const ies = settleAtInstitution(
+    settlement as IesSettlement,
+    item.pagamento,
+    principal ?? 0,
+    receivedOn,
+    index,
+    errors,
+  );
 
   if (errors.length > 0 || !guarantor || !principal || !dueDate || !type || !ies) return { errors };
   const discounts = item.descontosAdimplencia ?? [];
@@ -114,7 +175,9 @@ export function checkInstallment(index: number, item: InstallmentSubmission, bat
       campus_name: orNull(item.nomePolo),
       due_date: dueDate,
       principal: formatCents(principal),
-      on_time_value: discounts.length ? formatCents(bestOnTimeValueCents(principal, discounts)) : formatCents(principal),
+      on_time_value: discounts.length
+        ? formatCents(bestOnTimeValueCents(principal, discounts))
+        : formatCents(principal),
       on_time_discounts: discounts,
       ...ies,
     },

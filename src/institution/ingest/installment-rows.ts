@@ -14,7 +14,11 @@ export interface RowContext {
 }
 
 /** The chunk's keys that already have an installment of the institution. */
-export async function existingKeys(raw: TransactionSql, institutionId: string, rows: StagedRow[]): Promise<Set<string>> {
+export async function existingKeys(
+  raw: TransactionSql,
+  institutionId: string,
+  rows: StagedRow[],
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const keys = [...new Set(rows.map((r) => r.key))];
   const found = await raw<{ upsert_key: string }[]>`
@@ -22,7 +26,16 @@ export async function existingKeys(raw: TransactionSql, institutionId: string, r
   return new Set(found.map((r) => r.upsert_key));
 }
 
-const NEW_COLUMNS = ['institution_id', 'batch_id', 'batch_seq', 'product', 'created_at', 'updated_at', 'item_index', ...ROW_COLUMNS];
+const NEW_COLUMNS = [
+  'institution_id',
+  'batch_id',
+  'batch_seq',
+  'product',
+  'created_at',
+  'updated_at',
+  'item_index',
+  ...ROW_COLUMNS,
+];
 
 /**
  * Installments of keys the institution never sent, COPYed straight into `installments`: the
@@ -31,7 +44,11 @@ const NEW_COLUMNS = ['institution_id', 'batch_id', 'batch_seq', 'product', 'crea
  * `existingKeys` and this COPY; if one ever did, the unique index fails the chunk, whose rerun
  * finds the key and upserts it.
  */
-export async function insertNewRows(raw: TransactionSql, { batch, product, now }: RowContext, rows: StagedRow[]): Promise<void> {
+export async function insertNewRows(
+  raw: TransactionSql,
+  { batch, product, now }: RowContext,
+  rows: StagedRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   const at = now.toISOString();
   const prefix = Buffer.from(`${batch.institutionId}\t${batch.id}\t${batch.seq}\t${copyText(product)}\t${at}\t${at}\t`);
@@ -49,19 +66,32 @@ const list = sql.join(COPIED, sql`, `);
  * submission order even when a retried job runs late, and a redone chunk changes nothing.
  * Installments paid through the platform are left as they are; those rows come back as problems.
  */
-export async function upsertKnownRows(tx: Database, raw: TransactionSql, context: RowContext, rows: StagedRow[]): Promise<ItemError[]> {
+export async function upsertKnownRows(
+  tx: Database,
+  raw: TransactionSql,
+  context: RowContext,
+  rows: StagedRow[],
+): Promise<ItemError[]> {
   if (rows.length === 0) return [];
   await raw`
     create temporary table if not exists chunk_installments on commit delete rows as
     select 0 as index, true as applies, ${raw(ROW_COLUMNS as string[])} from installments with no data`;
   const [applies, superseded] = [Buffer.from('t\t'), Buffer.from('f\t')];
-  await copyInto(raw, 'chunk_installments', ['applies', 'index', ...ROW_COLUMNS], [Buffer.concat(rows.flatMap((row) => [row.applies ? applies : superseded, row.line]))]);
+  await copyInto(
+    raw,
+    'chunk_installments',
+    ['applies', 'index', ...ROW_COLUMNS],
+    [Buffer.concat(rows.flatMap((row) => [row.applies ? applies : superseded, row.line]))],
+  );
   const { valid, applied } = await applyKnownRows(tx, context);
   // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
   return applied < valid ? refusedAsPaid(tx, context.batch) : [];
 }
 
-async function applyKnownRows(tx: Database, { batch, product, now }: RowContext): Promise<{ valid: number; applied: number }> {
+async function applyKnownRows(
+  tx: Database,
+  { batch, product, now }: RowContext,
+): Promise<{ valid: number; applied: number }> {
   const [result] = await tx.execute<{ valid: number; applied: number }>(sql`
     with chunk as (
       select index, ${list} from chunk_installments where applies
@@ -72,7 +102,10 @@ async function applyKnownRows(tx: Database, { batch, product, now }: RowContext)
       from chunk
       on conflict (institution_id, upsert_key) do update set
         batch_id = excluded.batch_id, batch_seq = excluded.batch_seq, item_index = excluded.item_index,
-        updated_at = excluded.updated_at, ${sql.join(COPIED.map((c) => sql`${c} = excluded.${c}`), sql`, `)}
+        updated_at = excluded.updated_at, ${sql.join(
+          COPIED.map((c) => sql`${c} = excluded.${c}`),
+          sql`, `,
+        )}
       where (installments.batch_seq, installments.item_index) < (excluded.batch_seq, excluded.item_index)
         and not installments.paid_on_platform
       returning 1

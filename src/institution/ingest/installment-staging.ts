@@ -13,10 +13,30 @@ import type { SchemaCheck } from '../../contract/item-schema.js';
 
 /** Columns of an installment a submission sets, in the order `rowText` writes them. */
 export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
-  'upsert_key', 'external_id', 'student_cpf', 'student_ra', 'student_name', 'guarantor_document', 'guarantor_document_type',
-  'contract_number', 'number', 'type', 'course_name', 'campus_name', 'due_date', 'principal', 'on_time_value',
-  'on_time_discounts', 'status', 'payment_type', 'paid_on', 'balance', 'settled_fine', 'settled_interest',
-  'settled_discount', 'settled_received',
+  'upsert_key',
+  'external_id',
+  'student_cpf',
+  'student_ra',
+  'student_name',
+  'guarantor_document',
+  'guarantor_document_type',
+  'contract_number',
+  'number',
+  'type',
+  'course_name',
+  'campus_name',
+  'due_date',
+  'principal',
+  'on_time_value',
+  'on_time_discounts',
+  'status',
+  'payment_type',
+  'paid_on',
+  'balance',
+  'settled_fine',
+  'settled_interest',
+  'settled_discount',
+  'settled_received',
 ];
 
 /**
@@ -27,19 +47,51 @@ export const ROW_COLUMNS: readonly (keyof InstallmentRow)[] = [
  */
 function rowText(r: InstallmentRow): string {
   return [
-    copyText(r.upsert_key), copyText(r.external_id), copyText(r.student_cpf), copyText(r.student_ra), copyText(r.student_name),
-    copyText(r.guarantor_document), r.guarantor_document_type, copyText(r.contract_number), copyText(r.number), r.type,
-    copyText(r.course_name), copyText(r.campus_name), r.due_date, r.principal, r.on_time_value, copyValue(r.on_time_discounts),
-    r.status, r.payment_type ?? '\\N', r.paid_on ?? '\\N', r.balance, r.settled_fine, r.settled_interest, r.settled_discount,
+    copyText(r.upsert_key),
+    copyText(r.external_id),
+    copyText(r.student_cpf),
+    copyText(r.student_ra),
+    copyText(r.student_name),
+    copyText(r.guarantor_document),
+    r.guarantor_document_type,
+    copyText(r.contract_number),
+    copyText(r.number),
+    r.type,
+    copyText(r.course_name),
+    copyText(r.campus_name),
+    r.due_date,
+    r.principal,
+    r.on_time_value,
+    copyValue(r.on_time_discounts),
+    r.status,
+    r.payment_type ?? '\\N',
+    r.paid_on ?? '\\N',
+    r.balance,
+    r.settled_fine,
+    r.settled_interest,
+    r.settled_discount,
     r.settled_received,
   ].join('\t');
 }
 
 /** Columns of `installment_submissions` in the order `submissionText` writes them. */
 const SUBMISSION_COLUMNS = [
-  'batch_id', 'index', 'errors', 'sent_student_cpf', 'sent_guarantor_document', 'sent_external_id', 'sent_type_lower',
-  'sent_settlement_lower', 'sent_due_day', 'sent_course_code', 'sent_course_name', 'sent_course_degree',
-  'sent_course_modality', 'sent_organization_name', 'sent_campus_name', 'sent_campus_id',
+  'batch_id',
+  'index',
+  'errors',
+  'sent_student_cpf',
+  'sent_guarantor_document',
+  'sent_external_id',
+  'sent_type_lower',
+  'sent_settlement_lower',
+  'sent_due_day',
+  'sent_course_code',
+  'sent_course_name',
+  'sent_course_degree',
+  'sent_course_modality',
+  'sent_organization_name',
+  'sent_campus_name',
+  'sent_campus_id',
 ];
 
 /** A sent value as COPY text: strings as they are (the filters compare strings), anything else null. */
@@ -51,9 +103,22 @@ function submissionText(batchId: string, index: number, item: InstallmentSubmiss
   const problems = errors.length > 0 ? copyValue(errors.map(({ field, message }) => ({ field, message }))) : '\\N';
   const due = typeof item.dataVencimento === 'string' ? copyText(item.dataVencimento.slice(0, 10)) : '\\N';
   return [
-    batchId, index, problems, sent(item.alunoCpf), sent(item.responsavelFinanceiroDocumento), sent(item.idParcela),
-    sentLower(item.tipoParcela), sentLower(item.situacaoBaixa), due, sent(item.codigoCurso), sent(item.nomeCurso),
-    sent(item.grauCurso), sent(item.modalidadeCurso), sent(item.nomeOrganizacao), sent(item.nomePolo), sent(item.idPolo),
+    batchId,
+    index,
+    problems,
+    sent(item.alunoCpf),
+    sent(item.responsavelFinanceiroDocumento),
+    sent(item.idParcela),
+    sentLower(item.tipoParcela),
+    sentLower(item.situacaoBaixa),
+    due,
+    sent(item.codigoCurso),
+    sent(item.nomeCurso),
+    sent(item.grauCurso),
+    sent(item.modalidadeCurso),
+    sent(item.nomeOrganizacao),
+    sent(item.nomePolo),
+    sent(item.idPolo),
   ].join('\t');
 }
 
@@ -93,7 +158,13 @@ const NOTHING_SENT = {} as InstallmentSubmission;
  * character, which neither its listing row nor the database can take); the others go through the
  * item rules.
  */
-export function checkItems(batchId: string, items: unknown[], first: number, receivedOn: string, schema: SchemaCheck): CheckedItems {
+export function checkItems(
+  batchId: string,
+  items: unknown[],
+  first: number,
+  receivedOn: string,
+  schema: SchemaCheck,
+): CheckedItems {
   let submissions = '';
   const rows: CheckedItems['rows'] = [];
   for (let i = 0; i < items.length; i++) {
@@ -152,8 +223,18 @@ export function unpackChunk(packed: PackedChunk): StagedChunk {
     rows[i]!.applies = !seen.has(rows[i]!.key);
     seen.add(rows[i]!.key);
   }
-  const submissions = Buffer.from(packed.submissions.buffer, packed.submissions.byteOffset, packed.submissions.byteLength);
-  return { first: packed.first, last: packed.last, invalid: packed.last - packed.first + 1 - rows.length, submissions, rows };
+  const submissions = Buffer.from(
+    packed.submissions.buffer,
+    packed.submissions.byteOffset,
+    packed.submissions.byteLength,
+  );
+  return {
+    first: packed.first,
+    last: packed.last,
+    invalid: packed.last - packed.first + 1 - rows.length,
+    submissions,
+    rows,
+  };
 }
 
 /** COPYs a chunk's `installment_submissions` rows; those left by an earlier attempt are replaced, so a redone chunk stages each item once. */

@@ -17,10 +17,16 @@ export const MAX_STUDENT_TEXT = 255;
 export function checkStudent(index: number, student: Student): ItemError[] {
   const errors: ItemError[] = [];
   if (!student.cpf) errors.push({ index, field: 'cpf', message: 'cpf is required' });
-  else if (!isValidCpf(student.cpf)) errors.push({ index, field: 'cpf', message: `cpf ${student.cpf.slice(0, 20)} is not a valid CPF (11 digits with check digits)` });
+  else if (!isValidCpf(student.cpf))
+    errors.push({
+      index,
+      field: 'cpf',
+      message: `cpf ${student.cpf.slice(0, 20)} is not a valid CPF (11 digits with check digits)`,
+    });
   if (!student.nomeCompleto?.trim()) errors.push({ index, field: 'nomeCompleto', message: 'nomeCompleto is required' });
   for (const field of ['nomeCompleto', 'ra'] as const) {
-    if ((student[field]?.length ?? 0) > MAX_STUDENT_TEXT) errors.push({ index, field, message: `must NOT have more than ${MAX_STUDENT_TEXT} characters` });
+    if ((student[field]?.length ?? 0) > MAX_STUDENT_TEXT)
+      errors.push({ index, field, message: `must NOT have more than ${MAX_STUDENT_TEXT} characters` });
   }
   checkDate(index, 'dataNascimento', student.dataNascimento, errors);
   checkDate(index, 'responsavelFinanceiro.dataNascimento', student.responsavelFinanceiro?.dataNascimento, errors);
@@ -28,7 +34,8 @@ export function checkStudent(index: number, student: Student): ItemError[] {
 }
 
 function checkDate(index: number, field: string, value: string | undefined, errors: ItemError[]): void {
-  if (value !== undefined && !storableDate(value)) errors.push({ index, field, message: `${field} ${value} is not a real date` });
+  if (value !== undefined && !storableDate(value))
+    errors.push({ index, field, message: `${field} ${value} is not a real date` });
 }
 
 /** Valid students are upserted by institution + CPF (the last one of the batch wins). */

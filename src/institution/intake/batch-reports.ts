@@ -2,7 +2,14 @@ import { and, asc, count, eq, gt, or, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { batchItemErrors } from '../../db/schema/index.js';
-import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import {
+  carriedTotal,
+  decodeContinuation,
+  encodeContinuation,
+  PAGE_SIZE,
+  toPage,
+  type ContinuationScope,
+} from '../../core/continuation.js';
 import { lastFailedAttempt, type FailedAttempt } from './batch-attempts.js';
 import { requireBatch, type Batch } from './batches.js';
 
@@ -19,7 +26,13 @@ const toBatchView = (batch: Batch, failed: FailedAttempt | undefined): BatchView
   criadoEm: batch.createdAt.toISOString(),
   finalizadoEm: batch.finishedAt?.toISOString() ?? null,
   ...(failed && !batch.finishedAt
-    ? { ultimaFalha: { em: failed.failedAt.toISOString(), tentativas: failed.attempts, proximaTentativa: failed.nextAttemptAt.toISOString() } }
+    ? {
+        ultimaFalha: {
+          em: failed.failedAt.toISOString(),
+          tentativas: failed.attempts,
+          proximaTentativa: failed.nextAttemptAt.toISOString(),
+        },
+      }
     : {}),
 });
 
@@ -30,10 +43,17 @@ export async function getBatch(ctx: AppContext, institutionId: string, batchId: 
 
 /** [item index, field, totalItems counted on the first page]; no total from older tokens. */
 const isErrorPosition = (p: unknown[]): p is [number, string] | [number, string, number] =>
-  (p.length === 2 || (p.length === 3 && Number.isSafeInteger(p[2]))) && Number.isInteger(p[0]) && typeof p[1] === 'string';
+  (p.length === 2 || (p.length === 3 && Number.isSafeInteger(p[2]))) &&
+  Number.isInteger(p[0]) &&
+  typeof p[1] === 'string';
 
 /** Item errors of a batch by (item, field), 100 a page. */
-export async function listBatchErrors(ctx: AppContext, institutionId: string, batchId: string, continuable?: string): Promise<BatchErrorPage> {
+export async function listBatchErrors(
+  ctx: AppContext,
+  institutionId: string,
+  batchId: string,
+  continuable?: string,
+): Promise<BatchErrorPage> {
   await requireBatch(ctx.db, institutionId, batchId);
   const scope: ContinuationScope = { listing: `batch-errors:${batchId}`, tenantId: institutionId };
   const ofBatch = eq(batchItemErrors.batchId, batchId);
@@ -44,7 +64,10 @@ export async function listBatchErrors(ctx: AppContext, institutionId: string, ba
     carried = total;
     where = and(
       ofBatch,
-      or(gt(batchItemErrors.itemIndex, index), and(eq(batchItemErrors.itemIndex, index), gt(batchItemErrors.field, field))),
+      or(
+        gt(batchItemErrors.itemIndex, index),
+        and(eq(batchItemErrors.itemIndex, index), gt(batchItemErrors.field, field)),
+      ),
     );
   }
   const [rows, total] = await Promise.all([
@@ -65,5 +88,12 @@ export async function listBatchErrors(ctx: AppContext, institutionId: string, ba
     (e) => [e.itemIndex, e.field, total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
-  return { data: page.items, metadata: { totalItems: total, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  return {
+    data: page.items,
+    metadata: {
+      totalItems: total,
+      itemsPerPage: PAGE_SIZE,
+      ...(page.continuable ? { continuable: page.continuable } : {}),
+    },
+  };
 }

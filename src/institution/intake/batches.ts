@@ -16,7 +16,10 @@ export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';
 export type Batch = typeof batches.$inferSelect;
 
-const PROCESSING_TASK: Record<BatchKind, TaskName> = { aluno: 'process-student-batch', parcela: 'process-installment-batch' };
+const PROCESSING_TASK: Record<BatchKind, TaskName> = {
+  aluno: 'process-student-batch',
+  parcela: 'process-installment-batch',
+};
 
 export class IdempotencyKeyReused extends ApiError {
   constructor(key: string, batchId: string) {
@@ -34,7 +37,8 @@ export class BatchNotFound extends ApiError {
 export function limitBatchItems(field: string): RequestHandler {
   return (req, _res, next) => {
     const items = (req.body as Record<string, unknown> | undefined)?.[field];
-    if (Array.isArray(items) && items.length > MAX_BATCH_ITEMS) return next(new BatchTooLarge(field, MAX_BATCH_ITEMS, items.length));
+    if (Array.isArray(items) && items.length > MAX_BATCH_ITEMS)
+      return next(new BatchTooLarge(field, MAX_BATCH_ITEMS, items.length));
     next();
   };
 }
@@ -131,7 +135,15 @@ export async function submitBatch(
   return ctx.db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(batches)
-      .values({ id: batchId, institutionId, kind, itemCount: items.count, createdAt: ctx.clock.now(), idempotencyKey: key ?? null, requestHash })
+      .values({
+        id: batchId,
+        institutionId,
+        kind,
+        itemCount: items.count,
+        createdAt: ctx.clock.now(),
+        idempotencyKey: key ?? null,
+        requestHash,
+      })
       .onConflictDoNothing({ target: [batches.institutionId, batches.idempotencyKey] })
       .returning({ id: batches.id });
     if (!batch) return replay(tx, institutionId, key!, requestHash!);
@@ -166,7 +178,12 @@ export async function requireBatch(db: Queryable, institutionId: string, batchId
   return batch;
 }
 
-export async function readItems(db: Queryable, batchId: string, from: number, to: number): Promise<{ index: number; payload: unknown }[]> {
+export async function readItems(
+  db: Queryable,
+  batchId: string,
+  from: number,
+  to: number,
+): Promise<{ index: number; payload: unknown }[]> {
   return db
     .select({ index: batchItems.index, payload: batchItems.payload })
     .from(batchItems)
@@ -175,7 +192,12 @@ export async function readItems(db: Queryable, batchId: string, from: number, to
 }
 
 /** Records item errors and the progress of one chunk; safe to repeat when a chunk is redone. */
-export async function recordChunk(db: Queryable, batchId: string, processed: number, errors: ItemError[]): Promise<void> {
+export async function recordChunk(
+  db: Queryable,
+  batchId: string,
+  processed: number,
+  errors: ItemError[],
+): Promise<void> {
   if (errors.length > 0) await recordItemErrors(db, batchId, errors);
   await db.execute(sql`
     update batches set

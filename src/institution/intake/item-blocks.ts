@@ -11,7 +11,8 @@ export const BLOCK_SIZE = 500;
  * Brotli at quality 1, synchronous: a third less processor time than deflate's fastest level on
  * the thread pool (which hands each block over in 16 kB slices), and a fifth fewer bytes.
  */
-const compress = (json: Buffer | string) => zlib.brotliCompressSync(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
+const compress = (json: Buffer | string) =>
+  zlib.brotliCompressSync(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
 
 export interface ItemBlock {
   firstIndex: number;
@@ -48,15 +49,23 @@ export type StoredBlock = typeof batchItemBlocks.$inferSelect;
 
 const b = batchItemBlocks;
 /** The blocks of a batch holding any of the items [from, to). */
-const covering = (batchId: string, from: number, to: number) => and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from));
+const covering = (batchId: string, from: number, to: number) =>
+  and(eq(b.batchId, batchId), lt(b.firstIndex, to), gt(sql`${b.firstIndex} + ${b.itemCount}`, from));
 
 /** The stored blocks of items [from, to) of a batch, in order (a block straddling `from` or `to` included). */
 export async function readBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<StoredBlock[]> {
-  return db.select().from(b).where(covering(batchId, from, to)).orderBy(asc(b.firstIndex));
+  return db
+    .select()
+    .from(b)
+    .where(covering(batchId, from, to))
+    .orderBy(asc(b.firstIndex));
 }
 
 /** Some items of some batches, as sent, keyed `batchId:index`. */
-export async function readItemsAt(db: Queryable, refs: { batchId: string; index: number }[]): Promise<Map<string, unknown>> {
+export async function readItemsAt(
+  db: Queryable,
+  refs: { batchId: string; index: number }[],
+): Promise<Map<string, unknown>> {
   const wanted = new Map<string, { batchId: string; firstIndex: number }>();
   for (const ref of refs) {
     const firstIndex = ref.index - (ref.index % BLOCK_SIZE);
@@ -70,7 +79,9 @@ export async function readItemsAt(db: Queryable, refs: { batchId: string; index:
         .from(b)
         .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
       if (!block) return;
-      (JSON.parse(blockText(block)) as unknown[]).forEach((payload, offset) => items.set(`${batchId}:${firstIndex + offset}`, payload));
+      (JSON.parse(blockText(block)) as unknown[]).forEach((payload, offset) =>
+        items.set(`${batchId}:${firstIndex + offset}`, payload),
+      );
     }),
   );
   return items;

@@ -16,7 +16,8 @@ function groupFilters(institutionId: string, query: OriginalsQuery): SQL {
   const conditions: (SQL | undefined)[] = [eq(c.institutionId, institutionId)];
   if (query.situacao) conditions.push(eq(c.status, query.situacao));
   if (query.tipo) conditions.push(eq(c.type, INSTALLMENT_TYPES.get(query.tipo.toLowerCase())!));
-  if (query.em_acordo !== undefined) conditions.push(query.em_acordo ? eq(c.type, AGREEMENT_TYPE) : ne(c.type, AGREEMENT_TYPE));
+  if (query.em_acordo !== undefined)
+    conditions.push(query.em_acordo ? eq(c.type, AGREEMENT_TYPE) : ne(c.type, AGREEMENT_TYPE));
   if (query.acordo_situacao) {
     const statuses = Object.keys(AGREEMENT_STATUS).filter((s) => AGREEMENT_STATUS[s] === query.acordo_situacao);
     conditions.push(eq(c.type, AGREEMENT_TYPE), inArray(c.status, statuses));
@@ -35,7 +36,10 @@ export async function countFromGroups(db: Queryable, institutionId: string, quer
 }
 
 export const countFromGroupsQuery = (db: Queryable, institutionId: string, query: OriginalsQuery) =>
-  db.select({ n: sum(c.n) }).from(c).where(groupFilters(institutionId, query));
+  db
+    .select({ n: sum(c.n) })
+    .from(c)
+    .where(groupFilters(institutionId, query));
 
 /**
  * Folds the counters into one row per institution, status and type (dropping groups at zero).

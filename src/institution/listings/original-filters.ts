@@ -45,7 +45,10 @@ function daysLateIs(today: string, days: number): SQL {
 /** `YYYY-MM-DD` of a filter value (a date or a date-time without zone). */
 export function filterDate(name: string, value: unknown): string {
   const date = parseLocalDateTime(value);
-  if (!date) throw new ValidationFailed(`query.${name} ${String(value)} is not a real date`, [{ path: `query.${name}`, message: 'must be a real date' }]);
+  if (!date)
+    throw new ValidationFailed(`query.${name} ${String(value)} is not a real date`, [
+      { path: `query.${name}`, message: 'must be a real date' },
+    ]);
   return date;
 }
 
@@ -67,7 +70,8 @@ export function dateRange(
 export function originalsFilters(institutionId: string, query: OriginalsQuery, today: string): SQL {
   const i = installments;
   const conditions: (SQL | undefined)[] = [eq(i.institutionId, institutionId)];
-  if (query.responsavel_financeiro_documento) conditions.push(eq(i.guarantorDocument, query.responsavel_financeiro_documento));
+  if (query.responsavel_financeiro_documento)
+    conditions.push(eq(i.guarantorDocument, query.responsavel_financeiro_documento));
   if (query.aluno_cpf) conditions.push(eq(i.studentCpf, query.aluno_cpf));
   if (query.aluno_ra !== undefined) conditions.push(eq(i.studentRa, query.aluno_ra));
   if (query.id_externo !== undefined) conditions.push(eq(i.upsertKey, `ext:${query.id_externo}`));
@@ -76,15 +80,28 @@ export function originalsFilters(institutionId: string, query: OriginalsQuery, t
   if (query.tipo) conditions.push(eq(i.type, INSTALLMENT_TYPES.get(query.tipo.toLowerCase())!));
   if (query.produto) conditions.push(eq(i.product, query.produto));
   if (query.dias_atraso !== undefined) conditions.push(daysLateIs(today, query.dias_atraso));
-  if (query.em_acordo !== undefined) conditions.push(query.em_acordo ? eq(i.type, AGREEMENT_TYPE) : sql`${i.type} <> ${AGREEMENT_TYPE}`);
+  if (query.em_acordo !== undefined)
+    conditions.push(query.em_acordo ? eq(i.type, AGREEMENT_TYPE) : sql`${i.type} <> ${AGREEMENT_TYPE}`);
   if (query.acordo_situacao) {
     const statuses = Object.keys(AGREEMENT_STATUS).filter((s) => AGREEMENT_STATUS[s] === query.acordo_situacao);
     conditions.push(eq(i.type, AGREEMENT_TYPE), inArray(i.status, statuses));
   }
   if (query.tipo_pagamento) conditions.push(eq(i.paymentType, query.tipo_pagamento));
   conditions.push(
-    ...dateRange(i.dueDate, 'data_inicial_vencimento', query.data_inicial_vencimento, 'data_final_vencimento', query.data_final_vencimento),
-    ...dateRange(i.paidOn, 'data_inicial_pagamento', query.data_inicial_pagamento, 'data_final_pagamento', query.data_final_pagamento),
+    ...dateRange(
+      i.dueDate,
+      'data_inicial_vencimento',
+      query.data_inicial_vencimento,
+      'data_final_vencimento',
+      query.data_final_vencimento,
+    ),
+    ...dateRange(
+      i.paidOn,
+      'data_inicial_pagamento',
+      query.data_inicial_pagamento,
+      'data_final_pagamento',
+      query.data_final_pagamento,
+    ),
   );
   return and(...conditions)!;
 }

@@ -2,7 +2,14 @@ import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { installments, institutions, students } from '../../db/schema/index.js';
-import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import {
+  carriedTotal,
+  decodeContinuation,
+  encodeContinuation,
+  PAGE_SIZE,
+  toPage,
+  type ContinuationScope,
+} from '../../core/continuation.js';
 import { localDate } from '../../core/local-date.js';
 import { stableId } from '../../core/stable-id.js';
 import { AGREEMENT_TYPE } from '../vocabularies.js';
@@ -71,11 +78,17 @@ export function toOriginalInstallment(row: Row): OriginalInstallment {
     em_acordo: inAgreement,
     acordo_situacao: inAgreement ? (AGREEMENT_STATUS[i.status] ?? null) : null,
     acordo_efetivado_numero: inAgreement ? i.contractNumber : null,
-    acordo_efetivado_id: inAgreement && i.contractNumber ? stableId('agreement', i.institutionId, i.contractNumber) : null,
+    acordo_efetivado_id:
+      inAgreement && i.contractNumber ? stableId('agreement', i.institutionId, i.contractNumber) : null,
     saldo_atual: Number(i.balance),
     data_pagamento: i.paidOn,
     tipo_pagamento: i.paymentType as OriginalInstallment['tipo_pagamento'],
-    valor_liquidado: { multa: i.settledFine, juros: i.settledInterest, desconto: i.settledDiscount, recebido: i.settledReceived },
+    valor_liquidado: {
+      multa: i.settledFine,
+      juros: i.settledInterest,
+      desconto: i.settledDiscount,
+      recebido: i.settledReceived,
+    },
   };
 }
 
@@ -89,11 +102,17 @@ const withDetails = (ctx: AppContext, today: string) =>
     .select(selection(today))
     .from(installments)
     .innerJoin(institutions, eq(institutions.id, installments.institutionId))
-    .leftJoin(students, and(eq(students.institutionId, installments.institutionId), eq(students.cpf, installments.studentCpf)))
+    .leftJoin(
+      students,
+      and(eq(students.institutionId, installments.institutionId), eq(students.cpf, installments.studentCpf)),
+    )
     .$dynamic();
 
 /** One installment as the listing shows it. */
-export async function findOriginalInstallment(ctx: AppContext, installmentId: string): Promise<OriginalInstallment | undefined> {
+export async function findOriginalInstallment(
+  ctx: AppContext,
+  installmentId: string,
+): Promise<OriginalInstallment | undefined> {
   const [row] = await withDetails(ctx, localDate(ctx.clock.now())).where(eq(installments.id, installmentId));
   return row && toOriginalInstallment(row as Row);
 }
@@ -115,14 +134,21 @@ async function countOriginalInstallments(ctx: AppContext, filters: SQL): Promise
  * The institution's original installments matching the filters, in creation order, 100 a page;
  * `totalItems` is counted on the first page and carried by the token.
  */
-export async function listOriginalInstallments(ctx: AppContext, institutionId: string, query: OriginalsQuery): Promise<OriginalInstallmentPage> {
+export async function listOriginalInstallments(
+  ctx: AppContext,
+  institutionId: string,
+  query: OriginalsQuery,
+): Promise<OriginalInstallmentPage> {
   const today = localDate(ctx.clock.now());
   const filters = originalsFilters(institutionId, query, today);
   const scope: ContinuationScope = { listing: 'original-installments', tenantId: institutionId };
-  const [after, carried] = query.continuable ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition) : [0];
+  const [after, carried] = query.continuable
+    ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition)
+    : [0];
   // The counters answer in well under a millisecond: a combination they know to be empty skips
   // the page query, which would otherwise walk every row of one filter looking for the other.
-  const known = carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
+  const known =
+    carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
   const [rows, total] = await Promise.all([
     known === 0 ? [] : originalsPage(ctx, filters, today, after),
     carriedTotal(known, () => countOriginalInstallments(ctx, filters)),
@@ -135,6 +161,10 @@ export async function listOriginalInstallments(ctx: AppContext, institutionId: s
   );
   return {
     data: page.items,
-    metadata: { totalItems: String(total), itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) },
+    metadata: {
+      totalItems: String(total),
+      itemsPerPage: PAGE_SIZE,
+      ...(page.continuable ? { continuable: page.continuable } : {}),
+    },
   };
 }

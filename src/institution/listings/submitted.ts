@@ -2,7 +2,14 @@ import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzl
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
-import { carriedTotal, decodeContinuation, encodeContinuation, PAGE_SIZE, toPage, type ContinuationScope } from '../../core/continuation.js';
+import {
+  carriedTotal,
+  decodeContinuation,
+  encodeContinuation,
+  PAGE_SIZE,
+  toPage,
+  type ContinuationScope,
+} from '../../core/continuation.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import { readItemsAt } from '../intake/item-blocks.js';
 import type { Queryable } from '../../db/client.js';
@@ -74,7 +81,11 @@ export const submittedCount = (db: Queryable, filters: SQL) =>
  * once their batch is processed (their sent values are then filterable); the items themselves are
  * read back from the batch's stored blocks.
  */
-export async function listSubmittedInstallments(ctx: AppContext, institutionId: string, query: SubmittedQuery): Promise<SubmittedPage> {
+export async function listSubmittedInstallments(
+  ctx: AppContext,
+  institutionId: string,
+  query: SubmittedQuery,
+): Promise<SubmittedPage> {
   const filters = submittedFilters(institutionId, query);
   const scope: ContinuationScope = { listing: 'submitted-installments', tenantId: institutionId };
   const [afterSeq, afterIndex, carried] = query.continuable
@@ -90,9 +101,20 @@ export async function listSubmittedInstallments(ctx: AppContext, institutionId: 
   const sent = await readItemsAt(ctx.db, rows.slice(0, PAGE_SIZE));
   const page = toPage(
     rows,
-    (r) => ({ loteId: r.batchId, dataEnvio: r.createdAt.toISOString(), dadosEnviados: sent.get(`${r.batchId}:${r.index}`) as Submission }),
+    (r) => ({
+      loteId: r.batchId,
+      dataEnvio: r.createdAt.toISOString(),
+      dadosEnviados: sent.get(`${r.batchId}:${r.index}`) as Submission,
+    }),
     (r) => [r.batchSeq, r.index, total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
-  return { data: page.items, metadata: { totalItems: total, itemsPerPage: PAGE_SIZE, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  return {
+    data: page.items,
+    metadata: {
+      totalItems: total,
+      itemsPerPage: PAGE_SIZE,
+      ...(page.continuable ? { continuable: page.continuable } : {}),
+    },
+  };
 }

@@ -50,42 +50,49 @@ export function debtOf(installment: Installment): Debt {
  * principal, fine, interest and discount (see `allocate`), is recorded once per charge, and moves
  * the installment to PAGO or PARCIALMENTE_PAGO, `Pago na Plataforma`.
  */
-export const settleInstallmentCharge = (clock: Clock): ChargeListener => async (db: Queryable, charge: Charge) => {
-  const [installment] = await db.select().from(installments).where(eq(installments.id, charge.reference.id)).for('update');
-  if (!installment) throw new Error(`charge ${charge.id} pays installment ${charge.reference.id}, which does not exist`);
-  assertPayable(installment);
-  const paidOn = localDate(charge.paidAt ?? clock.now());
-  const split = allocate(debtOf(installment), paidOn, charge.paidAmountCents ?? charge.amountCents);
-  const recorded = await db
-    .insert(installmentPayments)
-    .values({
-      installmentId: installment.id,
-      chargeId: charge.id,
-      method: charge.method,
-      paidOn,
-      received: formatCents(split.received),
-      principal: formatCents(split.principal),
-      fine: formatCents(split.fine),
-      interest: formatCents(split.interest),
-      discount: formatCents(split.discount),
-      createdAt: clock.now(),
-    })
-    .onConflictDoNothing({ target: installmentPayments.chargeId })
-    .returning({ id: installmentPayments.id });
-  if (recorded.length === 0) return; // this charge was settled already
-  await db
-    .update(installments)
-    .set({
-      status: split.remaining === 0 ? 'PAGO' : 'PARCIALMENTE_PAGO',
-      paymentType: 'Pago na Plataforma',
-      paidOn,
-      balance: formatCents(split.remaining),
-      settledFine: sql`${installments.settledFine} + ${formatCents(split.fine)}::numeric`,
-      settledInterest: sql`${installments.settledInterest} + ${formatCents(split.interest)}::numeric`,
-      settledDiscount: sql`${installments.settledDiscount} + ${formatCents(split.discount)}::numeric`,
-      settledReceived: sql`${installments.settledReceived} + ${formatCents(split.received)}::numeric`,
-      paidOnPlatform: true,
-      updatedAt: clock.now(),
-    })
-    .where(eq(installments.id, installment.id));
-};
+export const settleInstallmentCharge =
+  (clock: Clock): ChargeListener =>
+  async (db: Queryable, charge: Charge) => {
+    const [installment] = await db
+      .select()
+      .from(installments)
+      .where(eq(installments.id, charge.reference.id))
+      .for('update');
+    if (!installment)
+      throw new Error(`charge ${charge.id} pays installment ${charge.reference.id}, which does not exist`);
+    assertPayable(installment);
+    const paidOn = localDate(charge.paidAt ?? clock.now());
+    const split = allocate(debtOf(installment), paidOn, charge.paidAmountCents ?? charge.amountCents);
+    const recorded = await db
+      .insert(installmentPayments)
+      .values({
+        installmentId: installment.id,
+        chargeId: charge.id,
+        method: charge.method,
+        paidOn,
+        received: formatCents(split.received),
+        principal: formatCents(split.principal),
+        fine: formatCents(split.fine),
+        interest: formatCents(split.interest),
+        discount: formatCents(split.discount),
+        createdAt: clock.now(),
+      })
+      .onConflictDoNothing({ target: installmentPayments.chargeId })
+      .returning({ id: installmentPayments.id });
+    if (recorded.length === 0) return; // this charge was settled already
+    await db
+      .update(installments)
+      .set({
+        status: split.remaining === 0 ? 'PAGO' : 'PARCIALMENTE_PAGO',
+        paymentType: 'Pago na Plataforma',
+        paidOn,
+        balance: formatCents(split.remaining),
+        settledFine: sql`${installments.settledFine} + ${formatCents(split.fine)}::numeric`,
+        settledInterest: sql`${installments.settledInterest} + ${formatCents(split.interest)}::numeric`,
+        settledDiscount: sql`${installments.settledDiscount} + ${formatCents(split.discount)}::numeric`,
+        settledReceived: sql`${installments.settledReceived} + ${formatCents(split.received)}::numeric`,
+        paidOnPlatform: true,
+        updatedAt: clock.now(),
+      })
+      .where(eq(installments.id, installment.id));
+  };

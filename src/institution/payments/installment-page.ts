@@ -5,7 +5,10 @@ import { payCode } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import { MAX_CARD_INSTALLMENTS, type Charge } from '../../payments/provider.js';
 
-const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({ value: i + 1, label: i === 0 ? 'À vista' : `${i + 1}x` }));
+const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({
+  value: i + 1,
+  label: i === 0 ? 'À vista' : `${i + 1}x`,
+}));
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const NOTICES = {
@@ -33,15 +36,20 @@ function chargeItem(base: string, charge: Charge): SafeHtml {
     html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
   const pending = charge.status === 'PENDING';
   // The bank may report less than the charge asked for: the payer sees both.
-  const partial = charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
+  const partial =
+    charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
   return html`<li>
     <table><tr>
       <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
       <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
       <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
     </tr></table>
-    ${pending ? html`${payCode(charge.id, charge)}
-    <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>` : ''}
+    ${
+      pending
+        ? html`${payCode(charge.id, charge)}
+    <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>`
+        : ''
+    }
   </li>`;
 }
 
@@ -71,10 +79,21 @@ function quoteTable(view: PaymentPage): SafeHtml {
   </table></section>`;
 }
 
-const TYPE_NAMES: Record<string, string> = { MENSALIDADE: 'Mensalidade', MATRICULA: 'Matrícula', REMATRICULA: 'Rematrícula', ACORDO: 'Acordo', OUTROS: 'Outros' };
+const TYPE_NAMES: Record<string, string> = {
+  MENSALIDADE: 'Mensalidade',
+  MATRICULA: 'Matrícula',
+  REMATRICULA: 'Rematrícula',
+  ACORDO: 'Acordo',
+  OUTROS: 'Outros',
+};
 
 /** The hosted payment page of one installment. */
-export function renderInstallmentPage(base: string, view: PaymentPage, notice?: { text: string; error?: boolean }, card?: CardFormState): string {
+export function renderInstallmentPage(
+  base: string,
+  view: PaymentPage,
+  notice?: { text: string; error?: boolean },
+  card?: CardFormState,
+): string {
   const i = view.installment;
   const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'

@@ -54,7 +54,11 @@ export function quote(debt: Debt, on: string): Quote {
     const interestStart = debt.interestFrom > debt.dueDate ? debt.interestFrom : debt.dueDate;
     const interestDays = BigInt(Math.max(0, daysBetween(interestStart, on)));
     const fine = debt.finePaid ? 0 : mulDivRound(debt.balanceCents, LATE_FINE_PERCENT, 100n);
-    const interest = mulDivRound(debt.balanceCents, LATE_INTEREST_PERCENT_PER_MONTH * interestDays, 100n * DAYS_PER_MONTH);
+    const interest = mulDivRound(
+      debt.balanceCents,
+      LATE_INTEREST_PERCENT_PER_MONTH * interestDays,
+      100n * DAYS_PER_MONTH,
+    );
     return { daysLate, fine, interest, discount: 0, total: debt.balanceCents + fine + interest };
   }
   const untouched = debt.balanceCents === debt.principalCents;
@@ -66,7 +70,11 @@ export function quote(debt: Debt, on: string): Quote {
 
 export class PaymentTooSmall extends ApiError {
   constructor(receivedCents: number, chargesCents: number) {
-    super(400, 'PAYMENT-002', `A partial payment must cover the late charges (${chargesCents} cents) and part of the principal; got ${receivedCents} cents`);
+    super(
+      400,
+      'PAYMENT-002',
+      `A partial payment must cover the late charges (${chargesCents} cents) and part of the principal; got ${receivedCents} cents`,
+    );
   }
 }
 
@@ -89,10 +97,24 @@ export interface Allocation {
 export function allocate(debt: Debt, on: string, receivedCents: number): Allocation {
   const q = quote(debt, on);
   if (receivedCents >= q.total) {
-    return { received: receivedCents, principal: debt.balanceCents, fine: q.fine, interest: q.interest, discount: q.discount, remaining: 0 };
+    return {
+      received: receivedCents,
+      principal: debt.balanceCents,
+      fine: q.fine,
+      interest: q.interest,
+      discount: q.discount,
+      remaining: 0,
+    };
   }
   const charges = q.fine + q.interest;
   if (receivedCents <= charges) throw new PaymentTooSmall(receivedCents, charges);
   const principal = receivedCents - charges;
-  return { received: receivedCents, principal, fine: q.fine, interest: q.interest, discount: 0, remaining: debt.balanceCents - principal };
+  return {
+    received: receivedCents,
+    principal,
+    fine: q.fine,
+    interest: q.interest,
+    discount: 0,
+    remaining: debt.balanceCents - principal,
+  };
 }

@@ -11,7 +11,8 @@ import type { CardInput, Charge } from '../../payments/provider.js';
 import { keptCardValues } from '../../payments/card-form.js';
 import { InvalidCard } from '../../payments/errors.js';
 
-const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
+const field = (body: Record<string, unknown>, name: string) =>
+  typeof body[name] === 'string' ? (body[name] as string).trim() : '';
 
 function cardFrom(req: Request): CardInput {
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -26,7 +27,15 @@ function cardFrom(req: Request): CardInput {
 }
 
 const noticeFor = (charge: Charge): Notice =>
-  charge.status === 'PAID' ? 'pago' : charge.status === 'DECLINED' ? 'recusado' : charge.status === 'EXPIRED' ? 'expirado' : charge.method === 'PIX' ? 'pix' : 'boleto';
+  charge.status === 'PAID'
+    ? 'pago'
+    : charge.status === 'DECLINED'
+      ? 'recusado'
+      : charge.status === 'EXPIRED'
+        ? 'expirado'
+        : charge.method === 'PIX'
+          ? 'pix'
+          : 'boleto';
 
 /** What the payer reads for the errors a payer can meet; others keep their (English) message. */
 const PAYER_MESSAGES: Record<string, string> = {
@@ -36,7 +45,8 @@ const PAYER_MESSAGES: Record<string, string> = {
 };
 
 /** Post/redirect/get: a reload never repeats a payment. */
-const backToPage = (req: Request, res: Response, notice: Notice) => res.redirect(303, `/pay/${encodeURIComponent(String(req.params.token))}?aviso=${notice}`);
+const backToPage = (req: Request, res: Response, notice: Notice) =>
+  res.redirect(303, `/pay/${encodeURIComponent(String(req.params.token))}?aviso=${notice}`);
 
 /**
  * The hosted payment page of installments (`/pay/{token}`), outside both OpenAPI documents: HTML for
@@ -45,7 +55,10 @@ const backToPage = (req: Request, res: Response, notice: Notice) => res.redirect
 export function paymentPages(ctx: AppContext): Router {
   const router = Router();
   const notFound = (res: Response, status = 404) =>
-    res.status(status).type('html').send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
+    res
+      .status(status)
+      .type('html')
+      .send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
   // A link whose token the router cannot decode (`%zz`) or that holds NUL is no link of ours.
   router.use('/pay', (req, res, next) => (isReadablePath(req.path) ? next() : notFound(res)));
   // The card form has five fields: 20 are plenty, and a flood of them is refused (413 BODY-001).
@@ -58,11 +71,25 @@ export function paymentPages(ctx: AppContext): Router {
   router.get('/pay/:token', async (req, res) => {
     const view = await openPaymentPage(ctx, req.params.token);
     const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
-    res.type('html').send(renderInstallmentPage(`/pay/${encodeURIComponent(req.params.token)}`, view, notice ? { text: notice } : undefined));
+    res
+      .type('html')
+      .send(
+        renderInstallmentPage(
+          `/pay/${encodeURIComponent(req.params.token)}`,
+          view,
+          notice ? { text: notice } : undefined,
+        ),
+      );
   });
-  router.post('/pay/:token/pix', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'PIX'))));
-  router.post('/pay/:token/boleto', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO'))));
-  router.post('/pay/:token/card', async (req, res) => backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'CARD', cardFrom(req)))));
+  router.post('/pay/:token/pix', async (req, res) =>
+    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'PIX'))),
+  );
+  router.post('/pay/:token/boleto', async (req, res) =>
+    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO'))),
+  );
+  router.post('/pay/:token/card', async (req, res) =>
+    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'CARD', cardFrom(req)))),
+  );
   router.post('/pay/:token/charges/:chargeId/simulate-payment', async (req, res) =>
     backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'pay'))),
   );

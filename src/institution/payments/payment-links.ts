@@ -28,7 +28,11 @@ const asNumberWhenPlain = (id: string): number | string => (/^(0|[1-9]\d{0,14})$
 export const paymentPageUrl = (ctx: AppContext, token: string) => `${ctx.config.publicBaseUrl}/pay/${token}`;
 
 /** The installment of this institution with that `idParcela` (another institution's is as missing). */
-export async function findByExternalId(db: Queryable, institutionId: string, externalId: string): Promise<Installment | undefined> {
+export async function findByExternalId(
+  db: Queryable,
+  institutionId: string,
+  externalId: string,
+): Promise<Installment | undefined> {
   const [found] = await db
     .select()
     .from(installments)
@@ -40,16 +44,32 @@ export async function findByExternalId(db: Queryable, institutionId: string, ext
  * The hosted payment page of an installment, checked against its guarantor's document. One link per
  * installment: asking again answers the same address.
  */
-export async function createPaymentLink(ctx: AppContext, institutionId: string, request: PaymentLinkRequest): Promise<PaymentLink> {
+export async function createPaymentLink(
+  ctx: AppContext,
+  institutionId: string,
+  request: PaymentLinkRequest,
+): Promise<PaymentLink> {
   const externalId = request.parcelaOriginalIdExterno;
   const installment = await findByExternalId(ctx.db, institutionId, externalId);
   if (!installment) throw new LinkInstallmentNotFound(externalId);
-  if (installment.guarantorDocument !== request.responsavelFinanceiroDocumento) throw new NotTheGuarantor(request.responsavelFinanceiroDocumento, externalId);
+  if (installment.guarantorDocument !== request.responsavelFinanceiroDocumento)
+    throw new NotTheGuarantor(request.responsavelFinanceiroDocumento, externalId);
   assertPayable(installment);
   await ctx.db
     .insert(paymentLinks)
-    .values({ token: `pl_${randomBytes(24).toString('base64url')}`, institutionId, installmentId: installment.id, createdAt: ctx.clock.now() })
+    .values({
+      token: `pl_${randomBytes(24).toString('base64url')}`,
+      institutionId,
+      installmentId: installment.id,
+      createdAt: ctx.clock.now(),
+    })
     .onConflictDoNothing({ target: paymentLinks.installmentId });
-  const [link] = await ctx.db.select({ token: paymentLinks.token }).from(paymentLinks).where(eq(paymentLinks.installmentId, installment.id));
-  return { link_pagamento_url: paymentPageUrl(ctx, link!.token), parcela_original_id_externo: asNumberWhenPlain(externalId) };
+  const [link] = await ctx.db
+    .select({ token: paymentLinks.token })
+    .from(paymentLinks)
+    .where(eq(paymentLinks.installmentId, installment.id));
+  return {
+    link_pagamento_url: paymentPageUrl(ctx, link!.token),
+    parcela_original_id_externo: asNumberWhenPlain(externalId),
+  };
 }

@@ -56,14 +56,26 @@ export async function openPaymentPage(ctx: AppContext, token: string): Promise<P
   ]);
   const today = localDate(ctx.clock.now());
   const payable = installment.status !== 'PAGO' && installment.status !== 'CANCELADO_IES';
-  return { institutionName: institution!.name, installment: view!, principal: installment.principal, today, charges, ...(payable ? { quote: quote(debtOf(installment), today) } : {}) };
+  return {
+    institutionName: institution!.name,
+    installment: view!,
+    principal: installment.principal,
+    today,
+    charges,
+    ...(payable ? { quote: quote(debtOf(installment), today) } : {}),
+  };
 }
 
 /**
  * Starts a payment of the whole amount owed today: a Pix or bank slip to pay (valid until the end
  * of the day, the quote's validity) or a card charged at once.
  */
-export async function startPayment(ctx: AppContext, token: string, method: PaymentMethod, card?: CardInput): Promise<Charge> {
+export async function startPayment(
+  ctx: AppContext,
+  token: string,
+  method: PaymentMethod,
+  card?: CardInput,
+): Promise<Charge> {
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
     assertPayable(installment);
@@ -82,12 +94,18 @@ export async function startPayment(ctx: AppContext, token: string, method: Payme
 }
 
 /** Sandbox buttons of the page: pay or expire one of this link's pending charges. */
-export async function simulateOnPage(ctx: AppContext, token: string, chargeId: string, action: 'pay' | 'expire'): Promise<Charge> {
+export async function simulateOnPage(
+  ctx: AppContext,
+  token: string,
+  chargeId: string,
+  action: 'pay' | 'expire',
+): Promise<Charge> {
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token);
     const provider = ctx.payments;
     const charge = await provider.getCharge(tx, chargeId);
-    if (!charge || charge.reference.kind !== 'installment' || charge.reference.id !== installment.id) throw new ChargeOfAnotherLink(chargeId);
+    if (!charge || charge.reference.kind !== 'installment' || charge.reference.id !== installment.id)
+      throw new ChargeOfAnotherLink(chargeId);
     return action === 'pay' ? provider.simulatePayment(tx, chargeId) : provider.simulateExpiry(tx, chargeId);
   });
 }

@@ -57,7 +57,13 @@ async function guaranteedDue(tx: Transaction, institutionId: string, month: stri
  * then. A month closed before is left untouched unless `reopen` is asked: then its assignments are
  * computed again and the reopening is recorded.
  */
-export async function closeMonth(db: Queryable, institutionId: string, month: string, now: Date, options: CloseOptions): Promise<ClosingOutcome> {
+export async function closeMonth(
+  db: Queryable,
+  institutionId: string,
+  month: string,
+  now: Date,
+  options: CloseOptions,
+): Promise<ClosingOutcome> {
   const today = localDate(now);
   if (addDays(month, 40).slice(0, 7) + '-01' > today) throw new ClosingMonthNotOver(month, today);
   return db.transaction(async (tx) => {
@@ -67,12 +73,26 @@ export async function closeMonth(db: Queryable, institutionId: string, month: st
       .from(statementClosings)
       .where(and(eq(statementClosings.institutionId, institutionId), eq(statementClosings.month, month)));
     if (existing && !options.reopen) {
-      const [{ n } = { n: 0 }] = await tx.execute<{ n: number }>(sql`select count(*)::int as n from installment_assignments where closing_id = ${existing.id}`);
-      return { institutionId, month, outcome: 'UNCHANGED', closingId: existing.id, assignments: n, reopenings: existing.reopenings };
+      const [{ n } = { n: 0 }] = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from installment_assignments where closing_id = ${existing.id}`,
+      );
+      return {
+        institutionId,
+        month,
+        outcome: 'UNCHANGED',
+        closingId: existing.id,
+        assignments: n,
+        reopenings: existing.reopenings,
+      };
     }
     const terms = await contractOf(tx, institutionId, month);
-    const complete = terms.guaranteedPercent !== null && terms.firstTransferPercent !== null && terms.firstTransferDay !== null && terms.secondTransferDay !== null;
-    if (!complete && (await guaranteedDue(tx, institutionId, month)) > 0) throw new ClosingTermsMissing(institutionId, month);
+    const complete =
+      terms.guaranteedPercent !== null &&
+      terms.firstTransferPercent !== null &&
+      terms.firstTransferDay !== null &&
+      terms.secondTransferDay !== null;
+    if (!complete && (await guaranteedDue(tx, institutionId, month)) > 0)
+      throw new ClosingTermsMissing(institutionId, month);
     let closing = existing;
     if (closing) {
       await tx.delete(installmentAssignments).where(eq(installmentAssignments.closingId, closing.id));
@@ -82,12 +102,28 @@ export async function closeMonth(db: Queryable, institutionId: string, month: st
         .where(eq(statementClosings.id, closing.id))
         .returning();
     } else {
-      [closing] = await tx.insert(statementClosings).values({ institutionId, month, status: 'FECHADO', closedAt: now }).returning();
+      [closing] = await tx
+        .insert(statementClosings)
+        .values({ institutionId, month, status: 'FECHADO', closedAt: now })
+        .returning();
     }
     const inserted = complete ? await tx.execute(assignmentsInsert(closing!.id, institutionId, month, terms)) : [];
     const assignments = inserted.length;
-    await tx.insert(statementClosingEvents).values({ closingId: closing!.id, action: existing ? 'REOPENED' : 'CLOSED', at: now, actor: options.actor, assignments });
-    return { institutionId, month, outcome: existing ? 'REOPENED' : 'CLOSED', closingId: closing!.id, assignments, reopenings: closing!.reopenings };
+    await tx.insert(statementClosingEvents).values({
+      closingId: closing!.id,
+      action: existing ? 'REOPENED' : 'CLOSED',
+      at: now,
+      actor: options.actor,
+      assignments,
+    });
+    return {
+      institutionId,
+      month,
+      outcome: existing ? 'REOPENED' : 'CLOSED',
+      closingId: closing!.id,
+      assignments,
+      reopenings: closing!.reopenings,
+    };
   });
 }
 

@@ -39,4 +39,3 @@ export function csvLines(layout: CsvLayout, records: object[]): string {
     })
     .join('');
 }
-

@@ -86,7 +86,12 @@ export const wantsCsv = (req: Pick<Request, 'accepts'>) => req.accepts(['applica
  * Streams a statement as CSV: the first batch of rows is read before anything is sent, so a bad
  * filter or token still answers a JSON 400; later batches are written as they are read.
  */
-export async function sendCsv(res: Response, layout: CsvLayout, filename: string, batches: AsyncGenerator<object[]>): Promise<void> {
+export async function sendCsv(
+  res: Response,
+  layout: CsvLayout,
+  filename: string,
+  batches: AsyncGenerator<object[]>,
+): Promise<void> {
   const first = await batches.next();
   res.status(200).type('text/csv; charset=utf-8').set('Content-Disposition', `attachment; filename="${filename}.csv"`);
   res.write(csvHeader(layout));

@@ -45,7 +45,11 @@ export function toGuaranteedRecord(row: AssignmentRow, today: string): Guarantee
   return {
     ies_id: row.institution_id,
     ies_nome: row.institution_name,
-    fechamento: { data: row.closed_at, competencia: row.month, status: today >= row.second_transfer_on ? 'REPASSADO' : 'FECHADO' },
+    fechamento: {
+      data: row.closed_at,
+      competencia: row.month,
+      status: today >= row.second_transfer_on ? 'REPASSADO' : 'FECHADO',
+    },
     aluno_cpf: row.student_cpf,
     responsavel_financeiro_documento: row.guarantor_document,
     responsavel_financeiro_nome: row.guarantor_name,
@@ -88,8 +92,11 @@ export function toAssignmentRecord(row: AssignmentRow, today: string): Assignmen
 }
 
 function assignmentRows(institutionId: string, statement: GuaranteedStatement, query: AssignmentQuery): SQL {
-  const month = query.fechamento_competencia ? sql`and a.month = date_trunc('month', ${query.fechamento_competencia}::date)::date` : sql``;
-  const external = query.parcela_id_externo !== undefined ? sql`and a.external_id = ${query.parcela_id_externo}` : sql``;
+  const month = query.fechamento_competencia
+    ? sql`and a.month = date_trunc('month', ${query.fechamento_competencia}::date)::date`
+    : sql``;
+  const external =
+    query.parcela_id_externo !== undefined ? sql`and a.external_id = ${query.parcela_id_externo}` : sql``;
   const assigned = statement === 'guaranteed' ? sql`and a.assigned` : sql``;
   return sql`(
     select a.month::text as month, a.external_id, i.id::text as installment_id, a.institution_id::text as institution_id,
@@ -119,29 +126,64 @@ const rowsAfter = (ctx: AppContext, from: SQL, after: [string, string] | undefin
      order by month, external_id limit ${limit}`);
 
 const cursorOf = (ctx: AppContext, institutionId: string, statement: GuaranteedStatement, query: AssignmentQuery) =>
-  statementCursor(ctx.config.cursorSecret, statement, institutionId, { fechamento_competencia: query.fechamento_competencia, parcela_id_externo: query.parcela_id_externo });
+  statementCursor(ctx.config.cursorSecret, statement, institutionId, {
+    fechamento_competencia: query.fechamento_competencia,
+    parcela_id_externo: query.parcela_id_externo,
+  });
 
-async function pageOf<Item>(ctx: AppContext, institutionId: string, statement: GuaranteedStatement, query: AssignmentQuery, toItem: (row: AssignmentRow, today: string) => Item) {
+async function pageOf<Item>(
+  ctx: AppContext,
+  institutionId: string,
+  statement: GuaranteedStatement,
+  query: AssignmentQuery,
+  toItem: (row: AssignmentRow, today: string) => Item,
+) {
   const cursor = cursorOf(ctx, institutionId, statement, query);
   const after = cursor.decode(query.continuable);
   const from = assignmentRows(institutionId, statement, query);
   const today = localDate(ctx.clock.now());
-  const [rows, [total]] = await Promise.all([rowsAfter(ctx, from, after, PAGE_SIZE + 1), ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${from} r`)]);
-  const page = toPage([...rows], (row) => toItem(row, today), (r) => [r.month, r.external_id], cursor.encode);
-  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE as 100, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  const [rows, [total]] = await Promise.all([
+    rowsAfter(ctx, from, after, PAGE_SIZE + 1),
+    ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${from} r`),
+  ]);
+  const page = toPage(
+    [...rows],
+    (row) => toItem(row, today),
+    (r) => [r.month, r.external_id],
+    cursor.encode,
+  );
+  return {
+    data: page.items,
+    metadata: {
+      totalItems: total?.n ?? 0,
+      itemsPerPage: PAGE_SIZE as 100,
+      ...(page.continuable ? { continuable: page.continuable } : {}),
+    },
+  };
 }
 
-export const getAssignmentStatement = (ctx: AppContext, institutionId: string, query: AssignmentQuery): Promise<AssignmentPage> =>
-  pageOf(ctx, institutionId, 'assignments', query, toAssignmentRecord);
+export const getAssignmentStatement = (
+  ctx: AppContext,
+  institutionId: string,
+  query: AssignmentQuery,
+): Promise<AssignmentPage> => pageOf(ctx, institutionId, 'assignments', query, toAssignmentRecord);
 
-export const getGuaranteedRevenueStatement = (ctx: AppContext, institutionId: string, query: AssignmentQuery): Promise<GuaranteedPage> =>
-  pageOf(ctx, institutionId, 'guaranteed', query, toGuaranteedRecord);
+export const getGuaranteedRevenueStatement = (
+  ctx: AppContext,
+  institutionId: string,
+  query: AssignmentQuery,
+): Promise<GuaranteedPage> => pageOf(ctx, institutionId, 'guaranteed', query, toGuaranteedRecord);
 
 /**
  * Every row of #7 or #8 for the filters, a thousand at a time, for the CSV export: records with
  * decimal strings (and `parcela_cedida` on #7), so amounts keep their two decimals.
  */
-export async function* guaranteedRecords(ctx: AppContext, institutionId: string, statement: GuaranteedStatement, query: AssignmentQuery): AsyncGenerator<object[]> {
+export async function* guaranteedRecords(
+  ctx: AppContext,
+  institutionId: string,
+  statement: GuaranteedStatement,
+  query: AssignmentQuery,
+): AsyncGenerator<object[]> {
   cursorOf(ctx, institutionId, statement, query).decode(query.continuable);
   const from = assignmentRows(institutionId, statement, query);
   const today = localDate(ctx.clock.now());
@@ -149,7 +191,10 @@ export async function* guaranteedRecords(ctx: AppContext, institutionId: string,
   for (;;) {
     const rows = [...(await rowsAfter(ctx, from, after, 1000))];
     if (rows.length === 0) return;
-    yield rows.map((row) => ({ ...toGuaranteedRecord(row, today), ...(statement === 'assignments' ? { parcela_cedida: row.assigned ? 'true' : 'false' } : {}) }));
+    yield rows.map((row) => ({
+      ...toGuaranteedRecord(row, today),
+      ...(statement === 'assignments' ? { parcela_cedida: row.assigned ? 'true' : 'false' } : {}),
+    }));
     const last = rows[rows.length - 1]!;
     after = [last.month, last.external_id];
     if (rows.length < 1000) return;

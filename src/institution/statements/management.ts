@@ -29,7 +29,9 @@ export function toManagementRecord(row: LiquidationRow): ManagementRecord {
     tipo_liquidacao: row.kind,
     tipo_pagamento: row.payment_type,
     meio_pagamento: row.payment_means,
-    ...(row.card_split ? { parcela_cartao_de_credito_id: row.charge_id!, cartao_de_credito_parcelamento: row.card_split } : {}),
+    ...(row.card_split
+      ? { parcela_cartao_de_credito_id: row.charge_id!, cartao_de_credito_parcelamento: row.card_split }
+      : {}),
     data_recebimento: row.received_on,
     competencia_recebimento: row.received_month,
     parcela_valor_principal: row.installment_principal,
@@ -38,7 +40,12 @@ export function toManagementRecord(row: LiquidationRow): ManagementRecord {
     comissao_valor: row.commission,
     valor_repasse: row.transfer,
     data_repasse: row.transfer_on,
-    liquidacao: { valor_juros: row.interest, valor_multa: row.fine, valor_desconto: row.discount, valor_recebido_total: row.received },
+    liquidacao: {
+      valor_juros: row.interest,
+      valor_multa: row.fine,
+      valor_desconto: row.discount,
+      valor_recebido_total: row.received,
+    },
   };
 }
 
@@ -52,7 +59,13 @@ function filtersOf(query: ManagementQuery): SQL {
   return sql.join(conditions, sql` and `);
 }
 
-const rowsAfter = (ctx: AppContext, institutionId: string, where: SQL, after: [string, string] | undefined, limit: number) =>
+const rowsAfter = (
+  ctx: AppContext,
+  institutionId: string,
+  where: SQL,
+  after: [string, string] | undefined,
+  limit: number,
+) =>
   ctx.db.execute<LiquidationRow & Record<string, unknown>>(sql`
     select * from ${managementLiquidations(institutionId)} m
      where ${where} ${after ? sql`and (transfer_on, liquidation_id) > (${after[0]}, ${after[1]})` : sql``}
@@ -60,23 +73,43 @@ const rowsAfter = (ctx: AppContext, institutionId: string, where: SQL, after: [s
      limit ${limit}`);
 
 const cursorOf = (ctx: AppContext, institutionId: string, query: ManagementQuery) =>
-  statementCursor(ctx.config.cursorSecret, 'management', institutionId, { competencia_vencimento: query.competencia_vencimento, data_repasse: query.data_repasse });
+  statementCursor(ctx.config.cursorSecret, 'management', institutionId, {
+    competencia_vencimento: query.competencia_vencimento,
+    data_repasse: query.data_repasse,
+  });
 
 /** One page of the management statement: liquidations in order of transfer date, then id. */
-export async function getManagementStatement(ctx: AppContext, institutionId: string, query: ManagementQuery): Promise<ManagementPage> {
+export async function getManagementStatement(
+  ctx: AppContext,
+  institutionId: string,
+  query: ManagementQuery,
+): Promise<ManagementPage> {
   const cursor = cursorOf(ctx, institutionId, query);
   const after = cursor.decode(query.continuable);
   const where = filtersOf(query);
   const [rows, [total]] = await Promise.all([
     rowsAfter(ctx, institutionId, where, after, PAGE_SIZE + 1),
-    ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${managementLiquidations(institutionId)} m where ${where}`),
+    ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${managementLiquidations(institutionId)} m where ${where}`,
+    ),
   ]);
   const page = toPage([...rows], toManagementRecord, (r) => [r.transfer_on, r.liquidation_id], cursor.encode);
-  return { data: page.items, metadata: { totalItems: total?.n ?? 0, itemsPerPage: PAGE_SIZE as 100, ...(page.continuable ? { continuable: page.continuable } : {}) } };
+  return {
+    data: page.items,
+    metadata: {
+      totalItems: total?.n ?? 0,
+      itemsPerPage: PAGE_SIZE as 100,
+      ...(page.continuable ? { continuable: page.continuable } : {}),
+    },
+  };
 }
 
 /** Every record of the statement for the filters, a thousand rows at a time (for the CSV export). */
-export async function* managementRecords(ctx: AppContext, institutionId: string, query: ManagementQuery): AsyncGenerator<ManagementRecord[]> {
+export async function* managementRecords(
+  ctx: AppContext,
+  institutionId: string,
+  query: ManagementQuery,
+): AsyncGenerator<ManagementRecord[]> {
   cursorOf(ctx, institutionId, query).decode(query.continuable);
   const where = filtersOf(query);
   let after: [string, string] | undefined;

@@ -1,4 +1,9 @@
-import { decodeContinuation, encodeContinuation, InvalidContinuation, type ContinuationScope } from '../../core/continuation.js';
+import {
+  decodeContinuation,
+  encodeContinuation,
+  InvalidContinuation,
+  type ContinuationScope,
+} from '../../core/continuation.js';
 import { ValidationFailed } from '../../core/errors.js';
 
 export class StatementTokenInvalid extends ValidationFailed {
@@ -15,8 +20,16 @@ const isPosition = (p: unknown[]): p is [string, string] => p.length === 2 && p.
  * Keyset tokens of one statement, bound to the tenant and to the filters of the first page: a
  * token replayed with other filters is refused like an altered one.
  */
-export function statementCursor(secret: string, statement: string, tenantId: string, filters: Record<string, string | undefined>) {
-  const scope: ContinuationScope = { listing: `statement:${statement}:${JSON.stringify(Object.entries(filters).filter(([, v]) => v !== undefined))}`, tenantId };
+export function statementCursor(
+  secret: string,
+  statement: string,
+  tenantId: string,
+  filters: Record<string, string | undefined>,
+) {
+  const scope: ContinuationScope = {
+    listing: `statement:${statement}:${JSON.stringify(Object.entries(filters).filter(([, v]) => v !== undefined))}`,
+    tenantId,
+  };
   return {
     decode(token: string | undefined): [string, string] | undefined {
       if (token === undefined) return undefined;

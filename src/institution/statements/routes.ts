@@ -6,26 +6,47 @@ import { CSV_LAYOUTS, sendCsv, wantsCsv } from './export.js';
 import { getAssignmentStatement, getGuaranteedRevenueStatement, guaranteedRecords } from './guaranteed.js';
 import { getManagementStatement, managementRecords } from './management.js';
 
-type StatementOperations = Pick<operations, 'getManagementStatement' | 'getInstallmentAssignmentStatement' | 'getGuaranteedRevenueStatement'>;
+type StatementOperations = Pick<
+  operations,
+  'getManagementStatement' | 'getInstallmentAssignmentStatement' | 'getGuaranteedRevenueStatement'
+>;
 
 /** The three statements (#6–#8): JSON pages, or the whole filtered statement as CSV. */
 export function statementRoutes(ctx: AppContext): Routes<StatementOperations> {
   return {
     getManagementStatement: {
       handler: async (req, res) => {
-        if (wantsCsv(req)) return sendCsv(res, CSV_LAYOUTS.management, 'extrato-gestao', managementRecords(ctx, institutionId(req), req.query));
+        if (wantsCsv(req))
+          return sendCsv(
+            res,
+            CSV_LAYOUTS.management,
+            'extrato-gestao',
+            managementRecords(ctx, institutionId(req), req.query),
+          );
         res.json(await getManagementStatement(ctx, institutionId(req), req.query));
       },
     },
     getInstallmentAssignmentStatement: {
       handler: async (req, res) => {
-        if (wantsCsv(req)) return sendCsv(res, CSV_LAYOUTS.assignments, 'extrato-cessoes-parcelas', guaranteedRecords(ctx, institutionId(req), 'assignments', req.query));
+        if (wantsCsv(req))
+          return sendCsv(
+            res,
+            CSV_LAYOUTS.assignments,
+            'extrato-cessoes-parcelas',
+            guaranteedRecords(ctx, institutionId(req), 'assignments', req.query),
+          );
         res.json(await getAssignmentStatement(ctx, institutionId(req), req.query));
       },
     },
     getGuaranteedRevenueStatement: {
       handler: async (req, res) => {
-        if (wantsCsv(req)) return sendCsv(res, CSV_LAYOUTS.guaranteed, 'extrato-receita-garantida', guaranteedRecords(ctx, institutionId(req), 'guaranteed', req.query));
+        if (wantsCsv(req))
+          return sendCsv(
+            res,
+            CSV_LAYOUTS.guaranteed,
+            'extrato-receita-garantida',
+            guaranteedRecords(ctx, institutionId(req), 'guaranteed', req.query),
+          );
         res.json(await getGuaranteedRevenueStatement(ctx, institutionId(req), req.query));
       },
     },

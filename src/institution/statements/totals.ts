@@ -19,7 +19,8 @@ export async function monthTotals(db: Queryable, institutionId: string, month: s
            coalesce(sum(commission::numeric), 0)::numeric(14, 2)::text as comissao_valor,
            coalesce(sum(transfer::numeric), 0)::numeric(14, 2)::text as valor_repasse
       from ${managementLiquidations(institutionId)} m where due_month = ${month}`);
-  const guaranteed = (onlyAssigned: boolean) => db.execute<Totals>(sql`
+  const guaranteed = (onlyAssigned: boolean) =>
+    db.execute<Totals>(sql`
     select count(*)::int as rows, count(*) filter (where assigned)::int as cedidas,
            coalesce(sum(principal), 0)::text as valor_principal, coalesce(sum(on_time_value), 0)::text as valor_adimplencia,
            coalesce(sum(commission_value), 0)::text as comissao_valor, coalesce(sum(guaranteed_value), 0)::text as valor_garantido,

@@ -23,21 +23,45 @@ export interface SelectedCourse {
  * belongs to its course, and a course appears once (a course accepts one class). Another partner's
  * course or class is as unknown as a missing one. An item counts for the course price.
  */
-export async function resolveCourseSelection(db: Queryable, partnerId: string, items: { id: number; courseClassId: number }[]): Promise<SelectedCourse[]> {
+export async function resolveCourseSelection(
+  db: Queryable,
+  partnerId: string,
+  items: { id: number; courseClassId: number }[],
+): Promise<SelectedCourse[]> {
   const courseRows = await db
     .select()
     .from(courses)
-    .where(and(eq(courses.partnerId, partnerId), inArray(courses.id, items.map((i) => i.id))));
+    .where(
+      and(
+        eq(courses.partnerId, partnerId),
+        inArray(
+          courses.id,
+          items.map((i) => i.id),
+        ),
+      ),
+    );
   const classRows = await db
     .select()
     .from(courseClasses)
-    .where(and(eq(courseClasses.partnerId, partnerId), inArray(courseClasses.id, items.map((i) => i.courseClassId))));
+    .where(
+      and(
+        eq(courseClasses.partnerId, partnerId),
+        inArray(
+          courseClasses.id,
+          items.map((i) => i.courseClassId),
+        ),
+      ),
+    );
   const courseById = new Map(courseRows.map((c) => [c.id, c]));
   const classById = new Map(classRows.map((c) => [c.id, c]));
   const seen = new Map<number, number>();
   return items.map((item, index) => {
     const course = courseById.get(item.id);
-    if (!course) throw new CampaignCourseNotFound(`course ${item.id} does not exist`, { field: `courses[${index}].id`, detail: 'is not a course of this partner' });
+    if (!course)
+      throw new CampaignCourseNotFound(`course ${item.id} does not exist`, {
+        field: `courses[${index}].id`,
+        detail: 'is not a course of this partner',
+      });
     const courseClass = classById.get(item.courseClassId);
     if (!courseClass || courseClass.courseId !== course.id) {
       throw new CampaignClassNotOfCourse(`class ${item.courseClassId} is not a class of course ${course.id}`, {
@@ -47,7 +71,10 @@ export async function resolveCourseSelection(db: Queryable, partnerId: string, i
     }
     const first = seen.get(course.id);
     if (first !== undefined) {
-      throw new CampaignCourseRepeated(`course ${course.id} is already item ${first}; a course accepts one class`, { field: `courses[${index}].id`, detail: 'appears more than once' });
+      throw new CampaignCourseRepeated(`course ${course.id} is already item ${first}; a course accepts one class`, {
+        field: `courses[${index}].id`,
+        detail: 'appears more than once',
+      });
     }
     seen.set(course.id, index);
     return { course, courseClass, priceInCents: course.priceInCents };
@@ -55,7 +82,10 @@ export async function resolveCourseSelection(db: Queryable, partnerId: string, i
 }
 
 /** The stored courses of some campaigns, in their order, keyed by campaign id. */
-export async function loadCampaignCourses(db: Queryable, campaignIds: string[]): Promise<Map<string, SelectedCourse[]>> {
+export async function loadCampaignCourses(
+  db: Queryable,
+  campaignIds: string[],
+): Promise<Map<string, SelectedCourse[]>> {
   const byCampaign = new Map<string, SelectedCourse[]>(campaignIds.map((id) => [id, []]));
   if (campaignIds.length === 0) return byCampaign;
   const rows = await db
@@ -65,7 +95,8 @@ export async function loadCampaignCourses(db: Queryable, campaignIds: string[]):
     .innerJoin(courseClasses, eq(courseClasses.id, campaignCourses.courseClassId))
     .where(inArray(campaignCourses.campaignId, campaignIds))
     .orderBy(asc(campaignCourses.campaignId), asc(campaignCourses.position));
-  for (const { item, course, courseClass } of rows) byCampaign.get(item.campaignId)!.push({ course, courseClass, priceInCents: item.priceInCents });
+  for (const { item, course, courseClass } of rows)
+    byCampaign.get(item.campaignId)!.push({ course, courseClass, priceInCents: item.priceInCents });
   return byCampaign;
 }
 

@@ -43,7 +43,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A campaign of the partner, or undefined; any other string is simply no campaign. */
 export async function findCampaign(db: Queryable, partnerId: string, id: string): Promise<CampaignRow | undefined> {
   if (!UUID.test(id)) return undefined;
-  const [row] = await db.select().from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.partnerId, partnerId)));
+  const [row] = await db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, id), eq(campaigns.partnerId, partnerId)));
   return row;
 }
 
@@ -56,12 +59,19 @@ export interface CampaignFilter {
 }
 
 /** The partner's campaigns, newest first, filtered. */
-export async function listCampaigns(ctx: AppContext, partnerId: string, filter: CampaignFilter, page: PageRequest): Promise<Page<Campaign>> {
+export async function listCampaigns(
+  ctx: AppContext,
+  partnerId: string,
+  filter: CampaignFilter,
+  page: PageRequest,
+): Promise<Page<Campaign>> {
   const where = and(
     eq(campaigns.partnerId, partnerId),
     filter.customIdentifier !== undefined ? eq(campaigns.customIdentifier, filter.customIdentifier) : undefined,
     // strpos, not LIKE: the search is literal, `%` and `_` included.
-    filter.search !== undefined ? sql`strpos(${campaigns.slug}, ${slugOf(filter.search.normalize('NFC'))}) > 0` : undefined,
+    filter.search !== undefined
+      ? sql`strpos(${campaigns.slug}, ${slugOf(filter.search.normalize('NFC'))}) > 0`
+      : undefined,
     filter.status !== undefined ? eq(campaigns.active, filter.status === 'active') : undefined,
   );
   const [total] = await ctx.db.select({ n: count() }).from(campaigns).where(where);
@@ -72,6 +82,12 @@ export async function listCampaigns(ctx: AppContext, partnerId: string, filter: 
     .orderBy(desc(campaigns.createdAt), desc(campaigns.seq))
     .limit(page.size)
     .offset(page.offset);
-  const selected = await loadCampaignCourses(ctx.db, rows.map((r) => r.id));
-  return { paging: pagingOf(page, total?.n ?? 0), content: rows.map((row) => toCampaign(ctx, row, selected.get(row.id) ?? [])) };
+  const selected = await loadCampaignCourses(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return {
+    paging: pagingOf(page, total?.n ?? 0),
+    content: rows.map((row) => toCampaign(ctx, row, selected.get(row.id) ?? [])),
+  };
 }

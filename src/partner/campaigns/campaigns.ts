@@ -43,20 +43,33 @@ async function nameHolder(db: Queryable, partnerId: string, slug: string): Promi
 }
 
 const duplicateName = (name: string, taken: { name: string }) =>
-  new DuplicateCampaignName(`a campaign named "${taken.name}" already exists; "${name}" is the same name (names are compared ignoring case, spaces as hyphens)`, {
-    detail: 'already used',
-  });
+  new DuplicateCampaignName(
+    `a campaign named "${taken.name}" already exists; "${name}" is the same name (names are compared ignoring case, spaces as hyphens)`,
+    {
+      detail: 'already used',
+    },
+  );
 
 /** The courses of the new campaign: those sent, or those of the active campaign `campaign_id`. */
 async function selectCourses(db: Queryable, partnerId: string, input: CampaignInput): Promise<SelectedCourse[]> {
   let source: CampaignRow | undefined;
   if (input.campaign_id !== undefined) {
     source = await findCampaign(db, partnerId, input.campaign_id);
-    if (!source) throw new SourceCampaignNotFound(`campaign ${input.campaign_id} does not exist`, { detail: 'is not a campaign of this partner' });
+    if (!source)
+      throw new SourceCampaignNotFound(`campaign ${input.campaign_id} does not exist`, {
+        detail: 'is not a campaign of this partner',
+      });
   }
   if (input.courses) return resolveCourseSelection(db, partnerId, input.courses);
-  if (!source) throw new CampaignCoursesMissing('send the courses, or the campaign_id of an active campaign whose courses are reused', { detail: 'is required without campaign_id' });
-  if (!source.active) throw new SourceCampaignInactive(`campaign ${source.id} is not active, so its courses cannot be reused`, { detail: 'is not an active campaign' });
+  if (!source)
+    throw new CampaignCoursesMissing(
+      'send the courses, or the campaign_id of an active campaign whose courses are reused',
+      { detail: 'is required without campaign_id' },
+    );
+  if (!source.active)
+    throw new SourceCampaignInactive(`campaign ${source.id} is not active, so its courses cannot be reused`, {
+      detail: 'is not an active campaign',
+    });
   return (await loadCampaignCourses(db, [source.id])).get(source.id) ?? [];
 }
 
@@ -64,12 +77,24 @@ function schedule(input: CampaignInput, now: Date): { startsAt: Date; endsAt: Da
   // The contract's validator reads dates with the same parser; undefined here is a value it never lets through.
   const startsAt = input.startsAt !== undefined ? parseDateTime(input.startsAt) : now;
   const endsAt = input.endsAt !== undefined ? parseDateTime(input.endsAt) : null;
-  if (!startsAt) throw new CampaignEndsBeforeStart(`startsAt ${input.startsAt} is not a date-time`, { field: 'startsAt', detail: 'must be an RFC 3339 date-time' });
-  if (endsAt === undefined) throw new CampaignEndsBeforeStart(`${input.endsAt} is not a date-time`, { detail: 'must be an RFC 3339 date-time' });
+  if (!startsAt)
+    throw new CampaignEndsBeforeStart(`startsAt ${input.startsAt} is not a date-time`, {
+      field: 'startsAt',
+      detail: 'must be an RFC 3339 date-time',
+    });
+  if (endsAt === undefined)
+    throw new CampaignEndsBeforeStart(`${input.endsAt} is not a date-time`, {
+      detail: 'must be an RFC 3339 date-time',
+    });
   if (endsAt && endsAt.getTime() <= startsAt.getTime()) {
-    throw new CampaignEndsBeforeStart(`${input.endsAt} is not after startsAt ${startsAt.toISOString()}`, { detail: 'must be after startsAt' });
+    throw new CampaignEndsBeforeStart(`${input.endsAt} is not after startsAt ${startsAt.toISOString()}`, {
+      detail: 'must be after startsAt',
+    });
   }
-  if (endsAt && endsAt.getTime() <= now.getTime()) throw new CampaignEndsInPast(`${input.endsAt} is already past (now ${now.toISOString()})`, { detail: 'must be in the future' });
+  if (endsAt && endsAt.getTime() <= now.getTime())
+    throw new CampaignEndsInPast(`${input.endsAt} is already past (now ${now.toISOString()})`, {
+      detail: 'must be in the future',
+    });
   return { startsAt, endsAt };
 }
 
@@ -86,7 +111,10 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
   const selected = await selectCourses(ctx.db, partnerId, input);
   const total = selected.reduce((sum, s) => sum + s.priceInCents, 0);
   if (input.checkout_price_in_cents > total) {
-    throw new CampaignPriceAboveTotal(`${input.checkout_price_in_cents} exceeds the sum of the course prices, ${total}`, { detail: `must be at most ${total}` });
+    throw new CampaignPriceAboveTotal(
+      `${input.checkout_price_in_cents} exceeds the sum of the course prices, ${total}`,
+      { detail: `must be at most ${total}` },
+    );
   }
   const now = ctx.clock.now();
   const { startsAt, endsAt } = schedule(input, now);
@@ -103,11 +131,14 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
             name,
             slug,
             nameKey: nameKeyOf(slug),
-            runningDaysToFirstInstallment: input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+            runningDaysToFirstInstallment:
+              input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
             runningDaysToExpire: input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
             checkoutPriceInCents: input.checkout_price_in_cents,
             totalAmountInCents: total,
-            maxInstallmentsToApply: input.maxInstallmentsToApply ?? (courseMaxima.length ? Math.min(...courseMaxima) : DEFAULT_MAX_INSTALLMENTS),
+            maxInstallmentsToApply:
+              input.maxInstallmentsToApply ??
+              (courseMaxima.length ? Math.min(...courseMaxima) : DEFAULT_MAX_INSTALLMENTS),
             customIdentifier: input.customIdentifier ?? null,
             consultantId: input.consultant_id ?? null,
             paymentMethods: input.payment_methods ?? [...ALL_PAYMENT_METHODS],
@@ -125,7 +156,13 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
       refuse: (holder) => duplicateName(name, holder),
     });
     await tx.insert(campaignCourses).values(
-      selected.map((s, position) => ({ campaignId: inserted.id, courseId: s.course.id, courseClassId: s.courseClass.id, position, priceInCents: s.priceInCents })),
+      selected.map((s, position) => ({
+        campaignId: inserted.id,
+        courseId: s.course.id,
+        courseClassId: s.courseClass.id,
+        position,
+        priceInCents: s.priceInCents,
+      })),
     );
     if (!active) await scheduleAt(tx, 'campaign-start', inserted.id, startsAt);
     if (endsAt) await scheduleAt(tx, 'campaign-end', inserted.id, endsAt);

@@ -12,7 +12,9 @@ type CampusInput = components['schemas']['CampusInput'];
 
 export class DuplicateCampusName extends ApiError {
   constructor(name: string, existingId: number) {
-    super(400, 'CAMPUS-001', `name: a campus named "${name}" already exists`, [{ path: 'body.name', message: `already used by campus ${existingId}` }]);
+    super(400, 'CAMPUS-001', `name: a campus named "${name}" already exists`, [
+      { path: 'body.name', message: `already used by campus ${existingId}` },
+    ]);
   }
 }
 
@@ -32,7 +34,8 @@ const toCampus = (row: typeof campuses.$inferSelect): Campus => ({
 
 /** Compared in the service, not with SQL lower(): the database's locale may be C, which folds ASCII only. */
 const nameKeyOf = (name: string) => name.toLowerCase();
-const sameName = (partnerId: string, name: string) => and(eq(campuses.partnerId, partnerId), eq(campuses.nameKey, nameKeyOf(name)));
+const sameName = (partnerId: string, name: string) =>
+  and(eq(campuses.partnerId, partnerId), eq(campuses.nameKey, nameKeyOf(name)));
 
 /** Registers a campus; its name is unique per partner, ignoring case and surrounding spaces. */
 export async function createCampus(ctx: AppContext, partnerId: string, input: CampusInput): Promise<Campus> {
@@ -42,7 +45,15 @@ export async function createCampus(ctx: AppContext, partnerId: string, input: Ca
     insert: () =>
       ctx.db
         .insert(campuses)
-        .values({ ...input, complement: input.complement ?? null, name, nameKey: nameKeyOf(name), partnerId, createdAt: now, updatedAt: now })
+        .values({
+          ...input,
+          complement: input.complement ?? null,
+          name,
+          nameKey: nameKeyOf(name),
+          partnerId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoNothing({ target: [campuses.partnerId, campuses.nameKey] })
         .returning(),
     holder: async () => (await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name)))[0],
@@ -65,6 +76,9 @@ export async function listCampuses(db: Queryable, partnerId: string, page: PageR
 
 /** True when the campus exists and belongs to the partner. */
 export async function campusBelongsTo(db: Queryable, partnerId: string, campusId: number): Promise<boolean> {
-  const [row] = await db.select({ id: campuses.id }).from(campuses).where(and(eq(campuses.id, campusId), eq(campuses.partnerId, partnerId)));
+  const [row] = await db
+    .select({ id: campuses.id })
+    .from(campuses)
+    .where(and(eq(campuses.id, campusId), eq(campuses.partnerId, partnerId)));
   return Boolean(row);
 }

@@ -19,7 +19,8 @@ export const modalityName = (modalityId: number): string => MODALITIES[modalityI
 export const FULL_TIME_PERIOD = 1;
 
 /** A course's SKU: the partner's own product id, else the course id. */
-export const courseSku = (course: Pick<CourseRow, 'id' | 'internalPartnerProductId'>): string => course.internalPartnerProductId ?? String(course.id);
+export const courseSku = (course: Pick<CourseRow, 'id' | 'internalPartnerProductId'>): string =>
+  course.internalPartnerProductId ?? String(course.id);
 
 export const toCourseClass = (row: CourseClassRow): CourseClass => ({
   id: row.id,
@@ -46,7 +47,11 @@ export const toCourseClass = (row: CourseClassRow): CourseClass => ({
 });
 
 /** The fields common to the create response and the list items; `gracePeriod` is the one that applies. */
-export const toCourseFields = (row: CourseRow, defaultGracePeriodDays: number, classes: CourseClassRow[]): CourseFields => ({
+export const toCourseFields = (
+  row: CourseRow,
+  defaultGracePeriodDays: number,
+  classes: CourseClassRow[],
+): CourseFields => ({
   id: row.id,
   name: row.name,
   description: row.description,

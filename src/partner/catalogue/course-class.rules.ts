@@ -35,23 +35,37 @@ export const MINIMUM_CLASS_PRICE_IN_CENTS = 3000;
 export function checkSchedule(input: CourseClassInput): void {
   if (input.CourseClassTypeId === CLOSED_PERIOD) {
     const missing = input.startsAt == null ? 'startsAt' : input.endsAt == null ? 'endsAt' : undefined;
-    if (missing) throw new ClassPeriodDatesMissing('a closed-period class (CourseClassTypeId 1) needs startsAt and endsAt', { field: missing, detail: 'is required when CourseClassTypeId is 1' });
+    if (missing)
+      throw new ClassPeriodDatesMissing('a closed-period class (CourseClassTypeId 1) needs startsAt and endsAt', {
+        field: missing,
+        detail: 'is required when CourseClassTypeId is 1',
+      });
   }
   if (input.startsAt != null && input.endsAt != null && input.endsAt <= input.startsAt) {
-    throw new ClassEndsBeforeStart(`${input.endsAt} is not after startsAt ${input.startsAt}`, { detail: `must be after ${input.startsAt}` });
+    throw new ClassEndsBeforeStart(`${input.endsAt} is not after startsAt ${input.startsAt}`, {
+      detail: `must be after ${input.startsAt}`,
+    });
   }
   if (input.CourseClassTypeId === SUBSCRIPTION) {
     if (input.CourseClassDurationId == null) {
-      throw new ClassDurationMissing('a subscription class (CourseClassTypeId 2) needs CourseClassDurationId', { detail: 'is required when CourseClassTypeId is 2' });
+      throw new ClassDurationMissing('a subscription class (CourseClassTypeId 2) needs CourseClassDurationId', {
+        detail: 'is required when CourseClassTypeId is 2',
+      });
     }
     if (input.CourseClassDurationId !== LIFETIME && input.durationTime == null) {
-      throw new ClassDurationTimeMissing('a subscription class needs durationTime unless its access is lifetime (CourseClassDurationId 5)', {
-        detail: 'is required when CourseClassTypeId is 2 and CourseClassDurationId is not 5',
-      });
+      throw new ClassDurationTimeMissing(
+        'a subscription class needs durationTime unless its access is lifetime (CourseClassDurationId 5)',
+        {
+          detail: 'is required when CourseClassTypeId is 2 and CourseClassDurationId is not 5',
+        },
+      );
     }
   }
   if (input.CourseClassDurationId === LIFETIME && input.durationTime != null) {
-    throw new ClassLifetimeWithDurationTime('lifetime access (CourseClassDurationId 5) has no durationTime; do not send it', { detail: 'must not be sent when CourseClassDurationId is 5' });
+    throw new ClassLifetimeWithDurationTime(
+      'lifetime access (CourseClassDurationId 5) has no durationTime; do not send it',
+      { detail: 'must not be sent when CourseClassDurationId is 5' },
+    );
   }
 }
 
@@ -61,17 +75,23 @@ export function checkSchedule(input: CourseClassInput): void {
  */
 export function checkCampusSent(input: CourseClassInput): void {
   if (IN_PERSON_MODALITIES.includes(input.CourseClassModalityId) && input.CampusId == null) {
-    throw new ClassCampusMissing('an in-person or hybrid class needs the CampusId of a registered campus', { detail: 'is required when CourseClassModalityId is 2 or 3' });
+    throw new ClassCampusMissing('an in-person or hybrid class needs the CampusId of a registered campus', {
+      detail: 'is required when CourseClassModalityId is 2 or 3',
+    });
   }
 }
 
 export function checkPeriod(input: CourseClassInput): void {
   if (!IN_PERSON_MODALITIES.includes(input.CourseClassModalityId)) return;
   if (input.CourseClassPeriodId == null) {
-    throw new ClassPeriodMissing('an in-person or hybrid class needs CourseClassPeriodId (1 full-time, 2 half-time)', { detail: 'is required when CourseClassModalityId is 2 or 3' });
+    throw new ClassPeriodMissing('an in-person or hybrid class needs CourseClassPeriodId (1 full-time, 2 half-time)', {
+      detail: 'is required when CourseClassModalityId is 2 or 3',
+    });
   }
   if (input.CourseClassPeriodId === HALF_TIME && input.CourseClassTimeId == null) {
-    throw new ClassTimeMissing('a half-time class needs CourseClassTimeId (1 morning, 2 afternoon, 3 night)', { detail: 'is required when CourseClassPeriodId is 2' });
+    throw new ClassTimeMissing('a half-time class needs CourseClassTimeId (1 morning, 2 afternoon, 3 night)', {
+      detail: 'is required when CourseClassPeriodId is 2',
+    });
   }
 }
 
@@ -79,10 +99,15 @@ export function checkPeriod(input: CourseClassInput): void {
 export function classPrice(input: CourseClassInput, course: CourseRow): number {
   if (input.priceInCents === undefined) return course.priceInCents;
   if (input.priceInCents < MINIMUM_CLASS_PRICE_IN_CENTS) {
-    throw new ClassPriceBelowMinimum(`${input.priceInCents} is below the minimum class price of ${MINIMUM_CLASS_PRICE_IN_CENTS} cents`, { detail: `must be at least ${MINIMUM_CLASS_PRICE_IN_CENTS}` });
+    throw new ClassPriceBelowMinimum(
+      `${input.priceInCents} is below the minimum class price of ${MINIMUM_CLASS_PRICE_IN_CENTS} cents`,
+      { detail: `must be at least ${MINIMUM_CLASS_PRICE_IN_CENTS}` },
+    );
   }
   if (input.priceInCents > course.priceInCents) {
-    throw new ClassPriceAboveCourse(`${input.priceInCents} exceeds the course price of ${course.priceInCents} cents`, { detail: `must be at most ${course.priceInCents}` });
+    throw new ClassPriceAboveCourse(`${input.priceInCents} exceeds the course price of ${course.priceInCents} cents`, {
+      detail: `must be at most ${course.priceInCents}`,
+    });
   }
   return input.priceInCents;
 }
@@ -91,7 +116,10 @@ export function classPrice(input: CourseClassInput, course: CourseRow): number {
 export function classGracePeriod(input: CourseClassInput, floor: number, source: 'course' | 'partner'): number {
   if (input.gracePeriodDays === undefined) return floor;
   if (input.gracePeriodDays < floor) {
-    throw new ClassGracePeriodTooShort(`${input.gracePeriodDays} days is below the ${source}'s grace period of ${floor} days`, { detail: `must be at least ${floor}` });
+    throw new ClassGracePeriodTooShort(
+      `${input.gracePeriodDays} days is below the ${source}'s grace period of ${floor} days`,
+      { detail: `must be at least ${floor}` },
+    );
   }
   return input.gracePeriodDays;
 }
@@ -100,9 +128,14 @@ export function classGracePeriod(input: CourseClassInput, floor: number, source:
 export function checkExpiry(input: CourseClassInput, now: Date): Date | null {
   if (input.expiresAt == null) return null;
   const expiresAt = parseDateTime(input.expiresAt);
-  if (!expiresAt) throw new ClassExpiryNotInFuture(`${input.expiresAt} is not a date-time`, { detail: 'must be an RFC 3339 date-time' });
+  if (!expiresAt)
+    throw new ClassExpiryNotInFuture(`${input.expiresAt} is not a date-time`, {
+      detail: 'must be an RFC 3339 date-time',
+    });
   if (expiresAt.getTime() <= now.getTime()) {
-    throw new ClassExpiryNotInFuture(`${input.expiresAt} is not in the future (now ${now.toISOString()})`, { detail: 'must be in the future' });
+    throw new ClassExpiryNotInFuture(`${input.expiresAt} is not in the future (now ${now.toISOString()})`, {
+      detail: 'must be in the future',
+    });
   }
   return expiresAt;
 }

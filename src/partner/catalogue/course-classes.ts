@@ -36,19 +36,30 @@ async function skuHolder(db: Queryable, courseId: number, sku: string): Promise<
  * Registers a class of one of the partner's courses. The rules are checked in the order of their
  * codes and nothing is written unless all hold; an expiry is scheduled in the same transaction.
  */
-export async function createCourseClass(ctx: AppContext, partnerId: string, input: CourseClassInput): Promise<CourseClass> {
+export async function createCourseClass(
+  ctx: AppContext,
+  partnerId: string,
+  input: CourseClassInput,
+): Promise<CourseClass> {
   const course = await findCourse(ctx.db, partnerId, input.CourseId);
-  if (!course) throw new ClassCourseNotFound(`course ${input.CourseId} does not exist`, { detail: 'is not a course of this partner' });
+  if (!course)
+    throw new ClassCourseNotFound(`course ${input.CourseId} does not exist`, {
+      detail: 'is not a course of this partner',
+    });
   checkSchedule(input);
   checkCampusSent(input);
   if (input.CampusId != null && !(await campusBelongsTo(ctx.db, partnerId, input.CampusId))) {
-    throw new ClassCampusNotFound(`campus ${input.CampusId} is not registered; register it with POST /campuses`, { detail: 'is not a campus of this partner' });
+    throw new ClassCampusNotFound(`campus ${input.CampusId} is not registered; register it with POST /campuses`, {
+      detail: 'is not a campus of this partner',
+    });
   }
   checkPeriod(input);
   const priceInCents = classPrice(input, course);
   const settings = await getPartnerSettings(ctx.db, partnerId);
   const gracePeriodDays =
-    course.gracePeriodDays !== null ? classGracePeriod(input, course.gracePeriodDays, 'course') : classGracePeriod(input, settings.defaultGracePeriodDays, 'partner');
+    course.gracePeriodDays !== null
+      ? classGracePeriod(input, course.gracePeriodDays, 'course')
+      : classGracePeriod(input, settings.defaultGracePeriodDays, 'partner');
   const now = ctx.clock.now();
   const expiresAt = checkExpiry(input, now);
   const sku = input.partnerSKU ?? null;
@@ -84,7 +95,10 @@ export async function createCourseClass(ctx: AppContext, partnerId: string, inpu
           .returning(),
       // Without a SKU nothing can conflict: a class is only refused for one.
       holder: () => (sku === null ? Promise.resolve(undefined) : skuHolder(tx, course.id, sku)),
-      refuse: (taken) => new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, { detail: 'already used in this course' }),
+      refuse: (taken) =>
+        new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, {
+          detail: 'already used in this course',
+        }),
     });
     if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
     return inserted;
@@ -93,7 +107,11 @@ export async function createCourseClass(ctx: AppContext, partnerId: string, inpu
 }
 
 /** A class of one of the partner's courses, or undefined. */
-export async function findCourseClass(db: Queryable, partnerId: string, classId: number): Promise<CourseClassRow | undefined> {
+export async function findCourseClass(
+  db: Queryable,
+  partnerId: string,
+  classId: number,
+): Promise<CourseClassRow | undefined> {
   const [row] = await db
     .select()
     .from(courseClasses)

@@ -26,13 +26,22 @@ function effectivePrice(input: CourseInput, minimum: number, flexible: boolean):
   const cents = input.priceInCents ?? input.price * 100;
   if (cents < minimum) {
     const shown = field === 'price' ? `${input.price} reais (${cents} cents)` : `${cents} cents`;
-    const rule = flexible ? `the minimum sale value of the partner's flexible plan, ${minimum} cents` : `the minimum of 30 reais (${minimum} cents)`;
-    throw new CoursePriceBelowMinimum(`${shown} is below ${rule}`, { field, detail: `must be at least ${minimum} cents` });
+    const rule = flexible
+      ? `the minimum sale value of the partner's flexible plan, ${minimum} cents`
+      : `the minimum of 30 reais (${minimum} cents)`;
+    throw new CoursePriceBelowMinimum(`${shown} is below ${rule}`, {
+      field,
+      detail: `must be at least ${minimum} cents`,
+    });
   }
   return cents;
 }
 
-async function productIdHolder(db: Queryable, partnerId: string, productId: string): Promise<{ id: number } | undefined> {
+async function productIdHolder(
+  db: Queryable,
+  partnerId: string,
+  productId: string,
+): Promise<{ id: number } | undefined> {
   const [taken] = await db
     .select({ id: courses.id })
     .from(courses)
@@ -41,8 +50,12 @@ async function productIdHolder(db: Queryable, partnerId: string, productId: stri
 }
 
 export async function createCourse(ctx: AppContext, partnerId: string, input: CourseInput): Promise<Course> {
-  const [microArea] = await ctx.db.select({ id: microAreaGroups.id }).from(microAreaGroups).where(eq(microAreaGroups.id, input.MicroAreaId));
-  if (!microArea) throw new MicroAreaNotFound(`micro-area group ${input.MicroAreaId} does not exist`, { detail: 'does not exist' });
+  const [microArea] = await ctx.db
+    .select({ id: microAreaGroups.id })
+    .from(microAreaGroups)
+    .where(eq(microAreaGroups.id, input.MicroAreaId));
+  if (!microArea)
+    throw new MicroAreaNotFound(`micro-area group ${input.MicroAreaId} does not exist`, { detail: 'does not exist' });
   const settings = await getPartnerSettings(ctx.db, partnerId);
   const priceInCents = effectivePrice(input, minimumCoursePriceInCents(settings), settings.plan === 'flexible');
   const productId = input.internalPartnerProductId ?? null;
@@ -73,14 +86,20 @@ export async function createCourse(ctx: AppContext, partnerId: string, input: Co
         .returning(),
     // Without a product id nothing can conflict: a course is only refused for one.
     holder: () => (productId === null ? Promise.resolve(undefined) : productIdHolder(ctx.db, partnerId, productId)),
-    refuse: (taken) => new DuplicatePartnerProductId(`"${productId}" is already the id of course ${taken.id}`, { detail: 'already used' }),
+    refuse: (taken) =>
+      new DuplicatePartnerProductId(`"${productId}" is already the id of course ${taken.id}`, {
+        detail: 'already used',
+      }),
   });
   return { ...toCourseFields(row, settings.defaultGracePeriodDays, []), MicroAreaId: row.microAreaId };
 }
 
 /** A course of the partner, or undefined (another partner's course is as missing as an unknown one). */
 export async function findCourse(db: Queryable, partnerId: string, courseId: number): Promise<CourseRow | undefined> {
-  const [row] = await db.select().from(courses).where(and(eq(courses.id, courseId), eq(courses.partnerId, partnerId)));
+  const [row] = await db
+    .select()
+    .from(courses)
+    .where(and(eq(courses.id, courseId), eq(courses.partnerId, partnerId)));
   return row;
 }
 
@@ -102,7 +121,11 @@ export async function listCourses(ctx: AppContext, partnerId: string, page: Page
     .offset(page.offset);
   const ids = rows.map((r) => r.course.id);
   const classes = ids.length
-    ? await ctx.db.select().from(courseClasses).where(inArray(courseClasses.courseId, ids)).orderBy(asc(courseClasses.id))
+    ? await ctx.db
+        .select()
+        .from(courseClasses)
+        .where(inArray(courseClasses.courseId, ids))
+        .orderBy(asc(courseClasses.id))
     : [];
   const byCourse = new Map<number, CourseClassRow[]>();
   for (const c of classes) byCourse.set(c.courseId, [...(byCourse.get(c.courseId) ?? []), c]);

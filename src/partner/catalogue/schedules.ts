@@ -6,13 +6,17 @@ import type { ScheduleKind } from '../../queue/tasks.js';
 
 export type { ScheduleKind };
 
-
 /**
  * Schedules a job at `at`, in the caller's transaction. One job per record and kind (`jobKey`),
  * so a changed instant replaces the pending job instead of adding one.
  */
 export async function scheduleAt(tx: Queryable, kind: ScheduleKind, id: string | number, at: Date): Promise<void> {
-  await enqueue(tx, 'apply-catalogue-schedules', { kind, id: String(id), at: at.toISOString() }, { runAt: at, jobKey: `${kind}:${id}` });
+  await enqueue(
+    tx,
+    'apply-catalogue-schedules',
+    { kind, id: String(id), at: at.toISOString() },
+    { runAt: at, jobKey: `${kind}:${id}` },
+  );
 }
 
 export interface SweepResult {
@@ -30,7 +34,11 @@ export interface SweepResult {
 export async function applyDueSchedules(db: Queryable, now: Date): Promise<SweepResult> {
   const started = await db
     .update(campaigns)
-    .set({ active: sql`${campaigns.endsAt} is null or ${campaigns.endsAt} > ${now.toISOString()}::timestamptz`, activatedAt: now, updatedAt: now })
+    .set({
+      active: sql`${campaigns.endsAt} is null or ${campaigns.endsAt} > ${now.toISOString()}::timestamptz`,
+      activatedAt: now,
+      updatedAt: now,
+    })
     .where(and(isNull(campaigns.activatedAt), lte(campaigns.startsAt, now)))
     .returning({ id: campaigns.id, active: campaigns.active });
   const ended = await db

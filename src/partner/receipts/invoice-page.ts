@@ -16,7 +16,8 @@ import { installmentLines } from './ledger.sql.js';
  */
 
 /** The invoice URL of installment `number` of the sale with checkout link `token`. */
-export const invoiceUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string, number: number) => `${config.publicBaseUrl}/checkout/${token}/faturas/${number}`;
+export const invoiceUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string, number: number) =>
+  `${config.publicBaseUrl}/checkout/${token}/faturas/${number}`;
 
 export class InvoiceNotFound extends ApiError {
   constructor() {
@@ -87,7 +88,10 @@ export function receiptInvoicePages(ctx: AppContext): Router {
   });
   const notFound: ErrorRequestHandler = (error, _req, res, next) => {
     if (!(error instanceof InvoiceNotFound)) return next(error);
-    res.status(404).type('html').send(renderMessagePage('Fatura não encontrada', 'Este link de fatura não existe ou não está mais disponível.'));
+    res
+      .status(404)
+      .type('html')
+      .send(renderMessagePage('Fatura não encontrada', 'Este link de fatura não existe ou não está mais disponível.'));
   };
   router.use('/checkout/:token/faturas', notFound);
   return router;

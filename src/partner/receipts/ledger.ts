@@ -1,13 +1,26 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock.js';
 import type { Queryable } from '../../db/client.js';
-import { partnerCommissions, receiptAdjustments, receiptInstallments, receiptPayments, receipts, receiptTransfers } from '../../db/schema/index.js';
+import {
+  partnerCommissions,
+  receiptAdjustments,
+  receiptInstallments,
+  receiptPayments,
+  receipts,
+  receiptTransfers,
+} from '../../db/schema/index.js';
 import { localDate } from '../../core/local-date.js';
 import { simulateFinancing } from '../sales/checkout/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
 import type { SaleRow } from '../sales/sql.js';
 import { refreshReceiptSummary } from './summaries.js';
-import { addMonths, DEFAULT_COMMISSION_PERCENTAGE, expectedCompensation, expectedTransfer, splitEvenly } from './receipts.rules.js';
+import {
+  addMonths,
+  DEFAULT_COMMISSION_PERCENTAGE,
+  expectedCompensation,
+  expectedTransfer,
+  splitEvenly,
+} from './receipts.rules.js';
 
 /**
  * Writes of the receipts ledger. Each runs inside the caller's transaction: the sale transition
@@ -28,12 +41,24 @@ function planInstallments(sale: SaleRow, today: string): PlannedInstallment[] {
   if (method === FINANCING_METHOD) {
     const offer = simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
     const entry = { number: 0, valueCents: offer.upfrontCents, dueOn: today, paidBy: 'bankSlip' };
-    return [entry, ...Array.from({ length: offer.installments }, (_, i) => ({ number: i + 1, valueCents: offer.pmtCents, dueOn: addMonths(today, i + 1) }))];
+    return [
+      entry,
+      ...Array.from({ length: offer.installments }, (_, i) => ({
+        number: i + 1,
+        valueCents: offer.pmtCents,
+        dueOn: addMonths(today, i + 1),
+      })),
+    ];
   }
   if (method === 'creditCard') {
     const n = Math.max(1, (sale.payment as WebhookPayment | null)?.creditCard?.numberOfInstallments ?? 1);
     // The whole card charge is captured now; the acquirer pays one installment a month.
-    return splitEvenly(sale.checkoutPriceInCents, n).map((valueCents, i) => ({ number: i + 1, valueCents, dueOn: addMonths(today, i), paidBy: 'creditCard' }));
+    return splitEvenly(sale.checkoutPriceInCents, n).map((valueCents, i) => ({
+      number: i + 1,
+      valueCents,
+      dueOn: addMonths(today, i),
+      paidBy: 'creditCard',
+    }));
   }
   return [{ number: 1, valueCents: sale.checkoutPriceInCents, dueOn: today, paidBy: method }];
 }
@@ -48,15 +73,26 @@ export async function commissionPercentage(db: Queryable, partnerId: string, pro
 }
 
 /** Records a payment of an installment; a payment that completes it schedules its transfer. */
-export async function recordPayment(tx: Queryable, installment: { id: number; dueOn: string; valueCents: number }, paidOn: string, valueCents: number, method: string): Promise<void> {
+export async function recordPayment(
+  tx: Queryable,
+  installment: { id: number; dueOn: string; valueCents: number },
+  paidOn: string,
+  valueCents: number,
+  method: string,
+): Promise<void> {
   const compensation = expectedCompensation(method, paidOn, installment.dueOn);
-  await tx.insert(receiptPayments).values({ installmentId: installment.id, paidOn, valueCents, method, expectedCompensationOn: compensation });
+  await tx
+    .insert(receiptPayments)
+    .values({ installmentId: installment.id, paidOn, valueCents, method, expectedCompensationOn: compensation });
   const [{ paid } = { paid: 0 }] = await tx
     .select({ paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
     .from(receiptPayments)
     .where(eq(receiptPayments.installmentId, installment.id));
   if (Number(paid) >= installment.valueCents) {
-    await tx.insert(receiptTransfers).values({ installmentId: installment.id, expectedOn: expectedTransfer(compensation) }).onConflictDoNothing();
+    await tx
+      .insert(receiptTransfers)
+      .values({ installmentId: installment.id, expectedOn: expectedTransfer(compensation) })
+      .onConflictDoNothing();
   }
 }
 
@@ -89,7 +125,14 @@ export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): P
 export type ReversalKind = 'chargeback' | 'cancellation';
 
 /** A chargeback or cancellation of a receipt, with the amount reversed to the buyer. */
-export async function recordReversal(tx: Queryable, clock: Clock, saleId: number, kind: ReversalKind, valueCents: number, reason: string | null): Promise<void> {
+export async function recordReversal(
+  tx: Queryable,
+  clock: Clock,
+  saleId: number,
+  kind: ReversalKind,
+  valueCents: number,
+  reason: string | null,
+): Promise<void> {
   const [receipt] = await tx.select({ saleId: receipts.saleId }).from(receipts).where(eq(receipts.saleId, saleId));
   // Sales confirmed before the ledger existed have no receipt to adjust.
   if (!receipt) return;

@@ -1,12 +1,29 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { partnerCommissions, partners, receiptInstallments, receiptPayments, receipts, receiptTransfers, sales } from '../../db/schema/index.js';
+import {
+  partnerCommissions,
+  partners,
+  receiptInstallments,
+  receiptPayments,
+  receipts,
+  receiptTransfers,
+  sales,
+} from '../../db/schema/index.js';
 import { isCalendarDate } from '../../core/dates.js';
 import { ApiError } from '../../core/errors.js';
 import { recordPayment } from './ledger.js';
 import { refreshReceiptSummary } from './summaries.js';
-import { BadLedgerDate, CommissionOutOfRange, InstallmentAlreadyPaid, InstallmentRenegotiated, InstallmentNotFound, NoTransferDue, ReceiptCancelled, ReceiptNotFound } from './receipts.rules.js';
+import {
+  BadLedgerDate,
+  CommissionOutOfRange,
+  InstallmentAlreadyPaid,
+  InstallmentRenegotiated,
+  InstallmentNotFound,
+  NoTransferDue,
+  ReceiptCancelled,
+  ReceiptNotFound,
+} from './receipts.rules.js';
 
 /** What the operator does to receipts (sandbox API and CLI), as the bank or the finance team would report it. */
 
@@ -26,18 +43,31 @@ function checkDate(field: string, value: unknown): string {
 /** Sets a partner's commission percentage for a product type; later confirmations copy it. */
 export async function setCommission(db: Queryable, partnerId: unknown, productType: unknown, percentage: unknown) {
   if (typeof partnerId !== 'string' || !/^[0-9a-f-]{36}$/i.test(partnerId)) throw new PartnerNotFound();
-  if (typeof productType !== 'string' || !productType.trim()) throw new ApiError(400, 'RECEIPT-009', 'productType must be a non-empty string');
-  if (!Number.isInteger(percentage) || (percentage as number) < 0 || (percentage as number) > 100) throw new CommissionOutOfRange(percentage);
+  if (typeof productType !== 'string' || !productType.trim())
+    throw new ApiError(400, 'RECEIPT-009', 'productType must be a non-empty string');
+  if (!Number.isInteger(percentage) || (percentage as number) < 0 || (percentage as number) > 100)
+    throw new CommissionOutOfRange(percentage);
   const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
   if (!partner) throw new PartnerNotFound();
   const values = { partnerId, productType: productType.trim(), percentage: percentage as number };
-  await db.insert(partnerCommissions).values(values).onConflictDoUpdate({ target: [partnerCommissions.partnerId, partnerCommissions.productType], set: { percentage: values.percentage } });
+  await db
+    .insert(partnerCommissions)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [partnerCommissions.partnerId, partnerCommissions.productType],
+      set: { percentage: values.percentage },
+    });
   return values;
 }
 
 /** The receipt, locked for a ledger write, with its sale's status. */
 export async function lockReceipt(tx: Queryable, saleId: number) {
-  const [receipt] = await tx.select({ status: sales.status }).from(receipts).innerJoin(sales, eq(sales.id, receipts.saleId)).where(eq(receipts.saleId, saleId)).for('update');
+  const [receipt] = await tx
+    .select({ status: sales.status })
+    .from(receipts)
+    .innerJoin(sales, eq(sales.id, receipts.saleId))
+    .where(eq(receipts.saleId, saleId))
+    .for('update');
   if (!receipt) throw new ReceiptNotFound();
   return receipt;
 }
@@ -53,9 +83,16 @@ async function lockInstallment(tx: Queryable, saleId: number, number: number) {
 }
 
 /** The buyer paid what is left of an installment on `paidOn` (late when after its due date). */
-export async function payInstallment(ctx: AppContext, saleId: number, number: number, paidOn: unknown, method: unknown = 'bankSlip') {
+export async function payInstallment(
+  ctx: AppContext,
+  saleId: number,
+  number: number,
+  paidOn: unknown,
+  method: unknown = 'bankSlip',
+) {
   const day = checkDate('paidOn', paidOn);
-  if (typeof method !== 'string' || !PAYMENT_METHODS.includes(method)) throw new ApiError(400, 'RECEIPT-010', `method must be one of ${PAYMENT_METHODS.join(', ')}`);
+  if (typeof method !== 'string' || !PAYMENT_METHODS.includes(method))
+    throw new ApiError(400, 'RECEIPT-010', `method must be one of ${PAYMENT_METHODS.join(', ')}`);
   return ctx.db.transaction(async (tx) => {
     const { receipt, installment } = await lockInstallment(tx, saleId, number);
     if (receipt.status === 'canceled') throw new ReceiptCancelled(saleId);

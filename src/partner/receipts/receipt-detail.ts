@@ -47,7 +47,11 @@ const toInstallment = (l: LineRow): ReceiptInstallment => ({
 });
 
 const oneLine = (r: ReceiptRow) =>
-  [[r.buyer_street, r.buyer_number, r.buyer_complement, r.buyer_district].filter(Boolean).join(', '), [r.buyer_city, r.buyer_state].filter(Boolean).join(' - '), r.buyer_zip_code]
+  [
+    [r.buyer_street, r.buyer_number, r.buyer_complement, r.buyer_district].filter(Boolean).join(', '),
+    [r.buyer_city, r.buyer_state].filter(Boolean).join(' - '),
+    r.buyer_zip_code,
+  ]
     .filter(Boolean)
     .join(', ');
 
@@ -59,7 +63,11 @@ export function receiptDetailStatements(db: Queryable, partnerId: string, saleId
       select l.id, l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
         l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
       from (${installmentLines(sql`r.sale_id = ${saleId} and r.partner_id = ${partnerId}`, today)}) l order by l.number`,
-    adjustments: db.select().from(receiptAdjustments).where(eq(receiptAdjustments.saleId, saleId)).orderBy(asc(receiptAdjustments.id)),
+    adjustments: db
+      .select()
+      .from(receiptAdjustments)
+      .where(eq(receiptAdjustments.saleId, saleId))
+      .orderBy(asc(receiptAdjustments.id)),
   };
 }
 
@@ -74,7 +82,10 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
     statements.adjustments,
     loadSaleProducts(ctx.db, [saleId]),
   ]);
-  const reversals = (kind: string) => adjustments.filter((a) => a.kind === kind).map((a) => ({ date: a.occurredOn, value: a.valueCents, reason: a.reason }));
+  const reversals = (kind: string) =>
+    adjustments
+      .filter((a) => a.kind === kind)
+      .map((a) => ({ date: a.occurredOn, value: a.valueCents, reason: a.reason }));
   const next = lines.find((l) => l.id === row.next_payment_installment_id);
   const chargebacks = reversals('chargeback');
   const cancellations = reversals('cancellation');

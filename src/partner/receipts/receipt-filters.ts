@@ -17,7 +17,10 @@ interface Bounds {
 /** `15`, `1-30` or `91+`: the whole-number range a delay filter value names. */
 function bounds(field: string, value: string): Bounds {
   const match = /^\s*(\d{1,6})\s*(?:(\+)|-\s*(\d{1,6}))?\s*$/.exec(value);
-  if (!match) throw new ValidationFailed(`${field} takes a number, a range such as 1-30 or an open range such as 91+`, [{ path: `query.${field}`, message: `not a number or range: ${value}` }]);
+  if (!match)
+    throw new ValidationFailed(`${field} takes a number, a range such as 1-30 or an open range such as 91+`, [
+      { path: `query.${field}`, message: `not a number or range: ${value}` },
+    ]);
   const min = Number(match[1]);
   const max = match[2] ? null : match[3] !== undefined ? Number(match[3]) : min;
   return { min, max };
@@ -25,7 +28,10 @@ function bounds(field: string, value: string): Bounds {
 
 function anyRange(field: string, values: string[] | undefined, condition: (b: Bounds) => SQL): SQL | undefined {
   if (!values?.length) return undefined;
-  return sql`(${sql.join(values.map((v) => condition(bounds(field, v))), sql` or `)})`;
+  return sql`(${sql.join(
+    values.map((v) => condition(bounds(field, v))),
+    sql` or `,
+  )})`;
 }
 
 /**
@@ -89,7 +95,10 @@ export function receiptsWhere(partnerId: string, q: ReceiptsQuery, today: string
   const cpf = q.cpf?.replace(/\D/g, '');
   // A whole CPF matches only itself: an equality the partner's CPF index reads, where the
   // trigrams of a digit string would each match a large share of the sales.
-  if (cpf) onSale(cpf.length === 11 ? sql`s.partner_id = ${partnerId} and s.cpf = ${cpf}` : sql`s.cpf like ${likeLiteral(cpf)}`);
+  if (cpf)
+    onSale(
+      cpf.length === 11 ? sql`s.partner_id = ${partnerId} and s.cpf = ${cpf}` : sql`s.cpf like ${likeLiteral(cpf)}`,
+    );
   if (q.email) onSale(sql`s.email_key like ${likeLiteral(q.email.trim().toLowerCase())}`);
   if (q.name) onSale(sql`s.name_key like ${likeLiteral(nameKeyOf(q.name.trim()))}`);
   if (q.campaignCustomIdentifier !== undefined) {
@@ -100,14 +109,32 @@ export function receiptsWhere(partnerId: string, q: ReceiptsQuery, today: string
     const canceled = [...new Set(canceledOfReceiptNames(q.status))];
     where.push(canceled.length === 1 ? sql`sm.canceled = ${canceled[0]}` : canceled.length ? undefined : sql`false`);
   }
-  if (q.productType?.length) onSale(sql`s.product_type in (${sql.join(q.productType.map((p) => sql`${p}`), sql`, `)})`);
+  if (q.productType?.length)
+    onSale(
+      sql`s.product_type in (${sql.join(
+        q.productType.map((p) => sql`${p}`),
+        sql`, `,
+      )})`,
+    );
   if (q.courseId?.length) {
     const ids = q.courseId.filter((id) => /^\d{1,9}$/.test(id.trim())).map((id) => Number(id));
-    where.push(ids.length ? sql`exists (select 1 from sale_items si where si.sale_id = sm.sale_id and si.course_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}))` : sql`false`);
+    where.push(
+      ids.length
+        ? sql`exists (select 1 from sale_items si where si.sale_id = sm.sale_id and si.course_id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}))`
+        : sql`false`,
+    );
   }
   if (q.campaign?.length) {
     campaign = true;
-    onSale(sql`c.name in (${sql.join(q.campaign.map((n) => sql`${n}`), sql`, `)})`);
+    onSale(
+      sql`c.name in (${sql.join(
+        q.campaign.map((n) => sql`${n}`),
+        sql`, `,
+      )})`,
+    );
   }
   where.push(anyRange('delayedDay', q.delayedDay, lateDaysIn(today)));
   where.push(anyRange('delayedInstallment', q.delayedInstallment, lateInstallmentsIn(today)));

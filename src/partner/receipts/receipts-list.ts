@@ -71,7 +71,8 @@ const receiptColumns = (today: string) => sql`
   sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)}`;
 
 /** Filters the counts of `receipt_counts` answer: none, or the status alone. */
-const countedAhead = (query: ReceiptsQuery) => Object.entries(query).every(([name, value]) => value === undefined || name === 'status');
+const countedAhead = (query: ReceiptsQuery) =>
+  Object.entries(query).every(([name, value]) => value === undefined || name === 'status');
 
 /**
  * The statements of one page of the list: its rows, newest made effective first, and the number
@@ -79,9 +80,16 @@ const countedAhead = (query: ReceiptsQuery) => Object.entries(query).every(([nam
  * filters that read it) before its rows are joined to their sale; without filters other than the
  * status, the partner's receipt counts answer the total.
  */
-export function receiptsStatements(partnerId: string, today: string, query: ReceiptsQuery, page: Pick<PageRequest, 'size' | 'offset'>) {
+export function receiptsStatements(
+  partnerId: string,
+  today: string,
+  query: ReceiptsQuery,
+  page: Pick<PageRequest, 'size' | 'offset'>,
+) {
   const { where, sale, campaign } = receiptsWhere(partnerId, query, today);
-  const joins = sale ? sql`join sales s on s.id = sm.sale_id ${campaign ? sql`left join campaigns c on c.id = s.campaign_id` : sql``}` : sql``;
+  const joins = sale
+    ? sql`join sales s on s.id = sm.sale_id ${campaign ? sql`left join campaigns c on c.id = s.campaign_id` : sql``}`
+    : sql``;
   const order = sql`order by sm.made_effective_on desc, sm.sale_id desc`;
   const rows = sql`
     select ${receiptColumns(today)}
@@ -122,37 +130,66 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
     transferDate: row.transfer_date,
     expectedTransferDate: row.expected_transfer_date,
     agreementDate: row.agreement_date,
-    commission: { value: Math.floor((saleValue * row.commission_percentage + 50) / 100), percentage: row.commission_percentage },
+    commission: {
+      value: Math.floor((saleValue * row.commission_percentage + 50) / 100),
+      percentage: row.commission_percentage,
+    },
     installmentCount: {
       current: { upfront: row.has_upfront ? 1 : 0, installments: row.installments },
       paid: row.paid_installments,
       late: row.late_installments,
     },
     lateDays: row.late_days,
-    address: { street: row.buyer_street, number: row.buyer_number, complement: row.buyer_complement, district: row.buyer_district, cep: row.buyer_zip_code, city: row.buyer_city, state: row.buyer_state },
+    address: {
+      street: row.buyer_street,
+      number: row.buyer_number,
+      complement: row.buyer_complement,
+      district: row.buyer_district,
+      cep: row.buyer_zip_code,
+      city: row.buyer_city,
+      state: row.buyer_state,
+    },
     pfCount: row.financed_installments,
     nextPaymentInstallmentId: row.next_payment_installment_id,
     showFullPlatformDetails: row.financed_installments > 0,
     showPlatformDetails: true,
     isRenegotiated: row.agreement_date !== null,
     comment: null,
-    originalInstallmentsValue: row.original_installment_value_cents === null ? null : Number(row.original_installment_value_cents),
+    originalInstallmentsValue:
+      row.original_installment_value_cents === null ? null : Number(row.original_installment_value_cents),
     originalNumberOfInstallments: row.original_installments,
   };
 }
 
 /** `GET /receipts`: the partner's receipts, newest made effective first. */
-export async function listReceipts(ctx: AppContext, partnerId: string, query: ReceiptsQuery, page: PageRequest): Promise<Page<Receipt>> {
+export async function listReceipts(
+  ctx: AppContext,
+  partnerId: string,
+  query: ReceiptsQuery,
+  page: PageRequest,
+): Promise<Page<Receipt>> {
   const statements = receiptsStatements(partnerId, localDate(ctx.clock.now()), query, page);
-  const [counted, rows] = await Promise.all([ctx.db.execute<{ total: number }>(statements.count), ctx.db.execute<ReceiptRow>(statements.rows)]);
-  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale_id));
+  const [counted, rows] = await Promise.all([
+    ctx.db.execute<{ total: number }>(statements.count),
+    ctx.db.execute<ReceiptRow>(statements.rows),
+  ]);
+  const products = await loadSaleProducts(
+    ctx.db,
+    rows.map((r) => r.sale_id),
+  );
   return {
     paging: pagingOf(page, counted[0]?.total ?? 0),
     content: rows.map((row) =>
       toReceipt(
         ctx,
         row,
-        (products.get(row.sale_id) ?? []).map((p) => ({ id: p.courseId, name: p.courseName, isFullTime: p.periodId === FULL_TIME_PERIOD, modality: modalityName(p.modalityId), price: p.priceInCents })),
+        (products.get(row.sale_id) ?? []).map((p) => ({
+          id: p.courseId,
+          name: p.courseName,
+          isFullTime: p.periodId === FULL_TIME_PERIOD,
+          modality: modalityName(p.modalityId),
+          price: p.priceInCents,
+        })),
       ),
     ),
   };

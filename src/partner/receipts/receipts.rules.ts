@@ -69,7 +69,11 @@ export class ReceiptCancelled extends ApiError {
 
 export class NoTransferDue extends ApiError {
   constructor(saleId: number, number: number) {
-    super(400, 'RECEIPT-005', `Installment ${number} of receipt ${saleId} has no transfer waiting: it is unpaid or already transferred`);
+    super(
+      400,
+      'RECEIPT-005',
+      `Installment ${number} of receipt ${saleId} has no transfer waiting: it is unpaid or already transferred`,
+    );
   }
 }
 
@@ -99,7 +103,11 @@ export class NothingToRenegotiate extends ApiError {
 
 export class InstallmentRenegotiated extends ApiError {
   constructor(saleId: number, number: number) {
-    super(400, 'RECEIPT-014', `Installment ${number} of receipt ${saleId} was replaced by a renegotiation; pay the agreement's installments`);
+    super(
+      400,
+      'RECEIPT-014',
+      `Installment ${number} of receipt ${saleId} was replaced by a renegotiation; pay the agreement's installments`,
+    );
   }
 }
 

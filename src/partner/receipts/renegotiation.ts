@@ -3,7 +3,15 @@ import type { AppContext } from '../../context.js';
 import { receiptInstallments, receiptPayments } from '../../db/schema/index.js';
 import { isCalendarDate } from '../../core/dates.js';
 import { refreshReceiptSummary } from './summaries.js';
-import { addMonths, BadLedgerDate, BadRenegotiation, MAX_AGREEMENT_INSTALLMENTS, NothingToRenegotiate, ReceiptCancelled, splitEvenly } from './receipts.rules.js';
+import {
+  addMonths,
+  BadLedgerDate,
+  BadRenegotiation,
+  MAX_AGREEMENT_INSTALLMENTS,
+  NothingToRenegotiate,
+  ReceiptCancelled,
+  splitEvenly,
+} from './receipts.rules.js';
 import { lockReceipt } from './operator.js';
 
 /**
@@ -13,11 +21,21 @@ import { lockReceipt } from './operator.js';
  * the agreement's date. The receipt's `agreementDate`, the replaced installments' status and the
  * new plan all derive from these rows.
  */
-export async function renegotiate(ctx: AppContext, saleId: number, agreedOn: unknown, installments: unknown, firstDueOn: unknown) {
+export async function renegotiate(
+  ctx: AppContext,
+  saleId: number,
+  agreedOn: unknown,
+  installments: unknown,
+  firstDueOn: unknown,
+) {
   if (typeof agreedOn !== 'string' || !isCalendarDate(agreedOn)) throw new BadLedgerDate('agreedOn');
   if (typeof firstDueOn !== 'string' || !isCalendarDate(firstDueOn)) throw new BadLedgerDate('firstDueOn');
   if (firstDueOn < agreedOn) throw new BadRenegotiation('firstDueOn must be on or after agreedOn');
-  if (!Number.isInteger(installments) || (installments as number) < 1 || (installments as number) > MAX_AGREEMENT_INSTALLMENTS) {
+  if (
+    !Number.isInteger(installments) ||
+    (installments as number) < 1 ||
+    (installments as number) > MAX_AGREEMENT_INSTALLMENTS
+  ) {
     throw new BadRenegotiation(`installments must be a whole number from 1 to ${MAX_AGREEMENT_INSTALLMENTS}`);
   }
   const count = installments as number;
@@ -25,7 +43,12 @@ export async function renegotiate(ctx: AppContext, saleId: number, agreedOn: unk
     const receipt = await lockReceipt(tx, saleId);
     if (receipt.status === 'canceled') throw new ReceiptCancelled(saleId);
     const lines = await tx
-      .select({ id: receiptInstallments.id, number: receiptInstallments.number, valueCents: receiptInstallments.valueCents, paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
+      .select({
+        id: receiptInstallments.id,
+        number: receiptInstallments.number,
+        valueCents: receiptInstallments.valueCents,
+        paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)`,
+      })
       .from(receiptInstallments)
       .leftJoin(receiptPayments, eq(receiptPayments.installmentId, receiptInstallments.id))
       .where(and(eq(receiptInstallments.saleId, saleId), isNull(receiptInstallments.replacedOn)))
@@ -35,11 +58,26 @@ export async function renegotiate(ctx: AppContext, saleId: number, agreedOn: unk
     if (unpaid.length === 0) throw new NothingToRenegotiate(saleId);
     const owed = unpaid.reduce((sum, l) => sum + l.valueCents - Number(l.paid), 0);
     // Numbered after every installment the receipt ever had, replaced ones included.
-    const [{ last } = { last: 0 }] = await tx.select({ last: sql<number>`max(${receiptInstallments.number})::int` }).from(receiptInstallments).where(eq(receiptInstallments.saleId, saleId));
-    for (const line of unpaid) await tx.update(receiptInstallments).set({ replacedOn: agreedOn }).where(eq(receiptInstallments.id, line.id));
-    const plan = splitEvenly(owed, count).map((valueCents, i) => ({ saleId, number: last + 1 + i, valueCents, dueOn: addMonths(firstDueOn, i), agreementOn: agreedOn }));
+    const [{ last } = { last: 0 }] = await tx
+      .select({ last: sql<number>`max(${receiptInstallments.number})::int` })
+      .from(receiptInstallments)
+      .where(eq(receiptInstallments.saleId, saleId));
+    for (const line of unpaid)
+      await tx.update(receiptInstallments).set({ replacedOn: agreedOn }).where(eq(receiptInstallments.id, line.id));
+    const plan = splitEvenly(owed, count).map((valueCents, i) => ({
+      saleId,
+      number: last + 1 + i,
+      valueCents,
+      dueOn: addMonths(firstDueOn, i),
+      agreementOn: agreedOn,
+    }));
     await tx.insert(receiptInstallments).values(plan);
     await refreshReceiptSummary(tx, saleId);
-    return { saleId, agreedOn, replaced: unpaid.map((l) => l.number), installments: plan.map(({ number, valueCents, dueOn }) => ({ number, valueCents, dueOn })) };
+    return {
+      saleId,
+      agreedOn,
+      replaced: unpaid.map((l) => l.number),
+      installments: plan.map(({ number, valueCents, dueOn }) => ({ number, valueCents, dueOn })),
+    };
   });
 }

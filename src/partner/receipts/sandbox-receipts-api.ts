@@ -9,7 +9,8 @@ const wholeNumber = (field: string, value: string): number => {
   return Number(value);
 };
 
-const body = (req: express.Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? req.body : {});
+const body = (req: express.Request): Record<string, unknown> =>
+  req.body && typeof req.body === 'object' ? req.body : {};
 
 /**
  * The sandbox's operator routes for receipts (JSON, outside both documents, never mounted in
@@ -24,14 +25,31 @@ export function sandboxReceiptsApi(ctx: AppContext): Router {
   });
   router.post('/sandbox/receipts/:saleId/installments/:number/pay', async (req, res) => {
     const b = body(req);
-    res.json(await payInstallment(ctx, wholeNumber('saleId', req.params.saleId), wholeNumber('number', req.params.number), b.paidOn, b.method));
+    res.json(
+      await payInstallment(
+        ctx,
+        wholeNumber('saleId', req.params.saleId),
+        wholeNumber('number', req.params.number),
+        b.paidOn,
+        b.method,
+      ),
+    );
   });
   router.post('/sandbox/receipts/:saleId/installments/:number/transfer', async (req, res) => {
-    res.json(await markTransferMade(ctx, wholeNumber('saleId', req.params.saleId), wholeNumber('number', req.params.number), body(req).madeOn));
+    res.json(
+      await markTransferMade(
+        ctx,
+        wholeNumber('saleId', req.params.saleId),
+        wholeNumber('number', req.params.number),
+        body(req).madeOn,
+      ),
+    );
   });
   router.post('/sandbox/receipts/:saleId/renegotiate', async (req, res) => {
     const b = body(req);
-    res.json(await renegotiate(ctx, wholeNumber('saleId', req.params.saleId), b.agreedOn, b.installments, b.firstDueOn));
+    res.json(
+      await renegotiate(ctx, wholeNumber('saleId', req.params.saleId), b.agreedOn, b.installments, b.firstDueOn),
+    );
   });
   router.post('/sandbox/receipts/:saleId/release', async (req, res) => {
     res.json(await releaseCourse(ctx, wholeNumber('saleId', req.params.saleId), body(req).releasedOn));

@@ -4,13 +4,35 @@ import { deriveReceiptSummaries } from './ledger.sql.js';
 
 /** The columns of `receipt_summaries`, in the order `deriveReceiptSummaries` selects them. */
 const COLUMNS = [
-  'sale_id', 'partner_id', 'made_effective_on', 'canceled', 'has_chargeback', 'has_cancellation', 'received_cents', 'missing_cents',
-  'expected_ted_cents', 'paid_cents', 'transfer_date', 'expected_transfer_date', 'installments', 'paid_installments', 'next_payment_date',
-  'next_payment_installment_id', 'open_due_dates', 'installment_value_cents', 'agreement_date', 'original_installment_value_cents', 'original_installments',
+  'sale_id',
+  'partner_id',
+  'made_effective_on',
+  'canceled',
+  'has_chargeback',
+  'has_cancellation',
+  'received_cents',
+  'missing_cents',
+  'expected_ted_cents',
+  'paid_cents',
+  'transfer_date',
+  'expected_transfer_date',
+  'installments',
+  'paid_installments',
+  'next_payment_date',
+  'next_payment_installment_id',
+  'open_due_dates',
+  'installment_value_cents',
+  'agreement_date',
+  'original_installment_value_cents',
+  'original_installments',
 ] as const;
 
 const names = sql.raw(COLUMNS.join(', '));
-const updates = sql.raw(COLUMNS.slice(1).map((c) => `${c} = excluded.${c}`).join(', '));
+const updates = sql.raw(
+  COLUMNS.slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', '),
+);
 
 /**
  * Writes the summary of one receipt from the ledger as it stands in the caller's transaction, and
@@ -18,7 +40,9 @@ const updates = sql.raw(COLUMNS.slice(1).map((c) => `${c} = excluded.${c}`).join
  * on the receipt (taken by the write, or here) keeps two writers of one receipt in order.
  */
 export async function refreshReceiptSummary(tx: Queryable, saleId: number): Promise<void> {
-  const [before] = await tx.execute<{ canceled: boolean }>(sql`select canceled from receipt_summaries where sale_id = ${saleId} for update`);
+  const [before] = await tx.execute<{ canceled: boolean }>(
+    sql`select canceled from receipt_summaries where sale_id = ${saleId} for update`,
+  );
   const [after] = await tx.execute<{ partner_id: string; canceled: boolean }>(sql`
     insert into receipt_summaries (${names}) select ${names} from (${deriveReceiptSummaries(sql`r.sale_id = ${saleId}`)}) d
     on conflict (sale_id) do update set ${updates}
@@ -61,6 +85,8 @@ export async function rebuildReceiptSummaries(db: Queryable, scope: SQL = sql`tr
  */
 export async function summariseUnsummarisedReceipts(db: Queryable): Promise<number> {
   const missing = sql`not exists (select 1 from receipt_summaries sm where sm.sale_id = r.sale_id)`;
-  const [any] = await db.execute<{ found: boolean }>(sql`select exists (select 1 from receipts r where ${missing}) as found`);
+  const [any] = await db.execute<{ found: boolean }>(
+    sql`select exists (select 1 from receipts r where ${missing}) as found`,
+  );
   return any?.found ? rebuildReceiptSummaries(db, missing) : 0;
 }

@@ -17,7 +17,13 @@ export interface ResolvedProduct {
   priceInCents: number;
 }
 
-async function findOrRegisterCourse(tx: Queryable, partnerId: string, product: CheckoutProduct, priceInCents: number, now: Date): Promise<CourseRow> {
+async function findOrRegisterCourse(
+  tx: Queryable,
+  partnerId: string,
+  product: CheckoutProduct,
+  priceInCents: number,
+  now: Date,
+): Promise<CourseRow> {
   const bySku = and(eq(courses.partnerId, partnerId), eq(courses.internalPartnerProductId, product.productSku));
   const [existing] = await tx.select().from(courses).where(bySku);
   if (existing) return existing;
@@ -45,7 +51,14 @@ async function findOrRegisterCourse(tx: Queryable, partnerId: string, product: C
   return row!;
 }
 
-async function findOrRegisterClass(tx: Queryable, partnerId: string, course: CourseRow, product: CheckoutProduct, graceDays: number, now: Date): Promise<CourseClassRow> {
+async function findOrRegisterClass(
+  tx: Queryable,
+  partnerId: string,
+  course: CourseRow,
+  product: CheckoutProduct,
+  graceDays: number,
+  now: Date,
+): Promise<CourseClassRow> {
   const bySku = and(eq(courseClasses.courseId, course.id), eq(courseClasses.partnerSku, product.variantSku));
   const [existing] = await tx.select().from(courseClasses).where(bySku);
   if (existing) return existing;
@@ -72,10 +85,16 @@ async function findOrRegisterClass(tx: Queryable, partnerId: string, course: Cou
  * The course and class of each checkout product, found by SKU or registered. Names of records that
  * exist are never changed; the sale keeps the price sent for each product.
  */
-export async function resolveCheckoutProducts(tx: Queryable, partnerId: string, products: CheckoutProduct[], now: Date): Promise<ResolvedProduct[]> {
+export async function resolveCheckoutProducts(
+  tx: Queryable,
+  partnerId: string,
+  products: CheckoutProduct[],
+  now: Date,
+): Promise<ResolvedProduct[]> {
   const { defaultGracePeriodDays } = await getPartnerSettings(tx, partnerId);
   const largestBySku = new Map<string, number>();
-  for (const p of products) largestBySku.set(p.productSku, Math.max(largestBySku.get(p.productSku) ?? 0, p.variantPriceInCents));
+  for (const p of products)
+    largestBySku.set(p.productSku, Math.max(largestBySku.get(p.productSku) ?? 0, p.variantPriceInCents));
   const resolved: ResolvedProduct[] = [];
   for (const product of products) {
     const course = await findOrRegisterCourse(tx, partnerId, product, largestBySku.get(product.productSku)!, now);

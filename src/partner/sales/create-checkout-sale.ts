@@ -4,12 +4,23 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { saleItems, sales } from '../../db/schema/index.js';
-import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns/campaigns.js';
+import {
+  DEFAULT_MAX_INSTALLMENTS,
+  DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+  DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+} from '../campaigns/campaigns.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
 import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
 import { checkoutUrlOf } from './events.js';
 import { buyerColumns } from './sale-flow.js';
-import { API_CREATOR, assertCpf, newCheckoutToken, SALE_PRODUCT_TYPE, SaleIdempotencyKeyReused, SalePriceAboveSum } from './sales.rules.js';
+import {
+  API_CREATOR,
+  assertCpf,
+  newCheckoutToken,
+  SALE_PRODUCT_TYPE,
+  SaleIdempotencyKeyReused,
+  SalePriceAboveSum,
+} from './sales.rules.js';
 import { recordTransition, type SaleRow } from './sql.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
@@ -22,13 +33,30 @@ export interface CheckoutSaleCreated {
 /** Thrown inside the transaction when a concurrent request took the key: undoes any product registered. */
 class KeyTaken extends Error {}
 
-const answer = (ctx: AppContext, sale: Pick<SaleRow, 'id' | 'checkoutToken' | 'externalSaleId'>, replayed: boolean): CheckoutSaleCreated => ({
-  body: { checkoutUrl: checkoutUrlOf(ctx.config, sale.checkoutToken), externalSaleId: sale.externalSaleId ?? '', saleId: sale.id },
+const answer = (
+  ctx: AppContext,
+  sale: Pick<SaleRow, 'id' | 'checkoutToken' | 'externalSaleId'>,
+  replayed: boolean,
+): CheckoutSaleCreated => ({
+  body: {
+    checkoutUrl: checkoutUrlOf(ctx.config, sale.checkoutToken),
+    externalSaleId: sale.externalSaleId ?? '',
+    saleId: sale.id,
+  },
   replayed,
 });
 
-async function replay(ctx: AppContext, db: Queryable, partnerId: string, key: string, requestHash: string): Promise<CheckoutSaleCreated | undefined> {
-  const [first] = await db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.idempotencyKey, key)));
+async function replay(
+  ctx: AppContext,
+  db: Queryable,
+  partnerId: string,
+  key: string,
+  requestHash: string,
+): Promise<CheckoutSaleCreated | undefined> {
+  const [first] = await db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.partnerId, partnerId), eq(sales.idempotencyKey, key)));
   if (!first) return undefined;
   if (first.requestHash !== requestHash) throw new SaleIdempotencyKeyReused(key, first.id);
   return answer(ctx, first, true);
@@ -40,7 +68,12 @@ async function replay(ctx: AppContext, db: Queryable, partnerId: string, key: st
  * starts `not_logged` with its hosted checkout URL. With an `Idempotency-Key` already used, the
  * first sale is answered again, or the request refused when its body differs.
  */
-export async function createCheckoutSale(ctx: AppContext, partnerId: string, input: CheckoutSaleRequest, idempotencyKey?: string): Promise<CheckoutSaleCreated> {
+export async function createCheckoutSale(
+  ctx: AppContext,
+  partnerId: string,
+  input: CheckoutSaleRequest,
+  idempotencyKey?: string,
+): Promise<CheckoutSaleCreated> {
   const requestHash = idempotencyKey ? createHash('sha256').update(JSON.stringify(input)).digest('hex') : null;
   if (idempotencyKey) {
     const replayed = await replay(ctx, ctx.db, partnerId, idempotencyKey, requestHash!);
@@ -49,7 +82,9 @@ export async function createCheckoutSale(ctx: AppContext, partnerId: string, inp
   assertCpf(input.cpf);
   const sum = input.products.reduce((total, p) => total + p.variantPriceInCents, 0);
   if (input.checkoutPriceInCents > sum) {
-    throw new SalePriceAboveSum(`${input.checkoutPriceInCents} is above the sum of the product prices (${sum})`, { detail: `must be at most ${sum}` });
+    throw new SalePriceAboveSum(`${input.checkoutPriceInCents} is above the sum of the product prices (${sum})`, {
+      detail: `must be at most ${sum}`,
+    });
   }
   const now = ctx.clock.now();
   try {
@@ -84,7 +119,15 @@ export async function createCheckoutSale(ctx: AppContext, partnerId: string, inp
         .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
         .returning();
       if (!row) throw new KeyTaken();
-      await tx.insert(saleItems).values(products.map((p, position) => ({ saleId: row.id, position, courseId: p.course.id, courseClassId: p.courseClass.id, priceInCents: p.priceInCents })));
+      await tx.insert(saleItems).values(
+        products.map((p, position) => ({
+          saleId: row.id,
+          position,
+          courseId: p.course.id,
+          courseClassId: p.courseClass.id,
+          priceInCents: p.priceInCents,
+        })),
+      );
       await recordTransition(tx, row.id, null, 'not_logged', now);
       await scheduleSaleExpiry(tx, row);
       return row;

@@ -24,7 +24,10 @@ export interface FeedRequest {
 function checkedInteger(name: 'since' | 'limit', value: number | undefined): number | undefined {
   if (value === undefined || Number.isSafeInteger(value)) return value;
   const path = `query.${name}`;
-  throw new ValidationFailed(`The request does not match the contract: ${path} must be an integer within the documented bounds`, [{ path, message: 'must be a finite integer' }]);
+  throw new ValidationFailed(
+    `The request does not match the contract: ${path} must be an integer within the documented bounds`,
+    [{ path, message: 'must be a finite integer' }],
+  );
 }
 
 const toSaleEventRecord = (row: typeof saleEvents.$inferSelect): SaleEventRecord => ({

@@ -9,9 +9,21 @@ export type WebhookFinancing = Schemas['WebhookFinancing'];
 export type SaleEventName = Schemas['WebhookEventName'];
 
 /** The events sent at most once per sale (the unique index `sale_events_once_per_sale` holds them to it). */
-export const ONCE_PER_SALE: readonly SaleEventName[] = ['cartAbandonment', 'financingDenied', 'guarantorNeeded', 'purchaseConfirmed', 'purchaseCancelled'];
+export const ONCE_PER_SALE: readonly SaleEventName[] = [
+  'cartAbandonment',
+  'financingDenied',
+  'guarantorNeeded',
+  'purchaseConfirmed',
+  'purchaseCancelled',
+];
 
-const WITH_PAYMENT: readonly SaleEventName[] = ['invoiceCreated', 'invoiceExpired', 'paymentDeclined', 'purchaseConfirmed', 'purchaseCancelled'];
+const WITH_PAYMENT: readonly SaleEventName[] = [
+  'invoiceCreated',
+  'invoiceExpired',
+  'paymentDeclined',
+  'purchaseConfirmed',
+  'purchaseCancelled',
+];
 const WITH_FINANCING: readonly SaleEventName[] = ['purchaseConfirmed', 'purchaseCancelled'];
 
 /** `paymentMethod` of a financing (installment bank slip) sale. */
@@ -105,7 +117,8 @@ function checkoutOf(f: EventFacts): WebhookCheckout {
       variantPrice: formatCents(p.priceInCents),
     })),
   };
-  if (f.paymentMethod === FINANCING_METHOD) checkout.financingDetails = { currentStep: f.financingStep, deniedReason: f.deniedReason };
+  if (f.paymentMethod === FINANCING_METHOD)
+    checkout.financingDetails = { currentStep: f.financingStep, deniedReason: f.deniedReason };
   return checkout;
 }
 
@@ -130,7 +143,8 @@ export function buildEventPayload(name: SaleEventName, facts: EventFacts, meta: 
     checkout: checkoutOf(facts),
   };
   if (WITH_PAYMENT.includes(name)) {
-    const financing = WITH_FINANCING.includes(name) && facts.paymentMethod === FINANCING_METHOD ? facts.financing : null;
+    const financing =
+      WITH_FINANCING.includes(name) && facts.paymentMethod === FINANCING_METHOD ? facts.financing : null;
     payload.payment = facts.payment ? { ...facts.payment, ...(financing ? { financing } : {}) } : null;
   }
   if (name !== 'paymentDeclined') payload.guarantor = facts.guarantor;

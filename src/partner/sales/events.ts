@@ -5,7 +5,16 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { saleEvents } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
 import { fanOutEvent } from '../webhooks/fan-out.js';
-import { buildEventPayload, type EventFacts, type SaleEventName, type SaleEventPayload, type WebhookCheckout, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
+import {
+  buildEventPayload,
+  type EventFacts,
+  type SaleEventName,
+  type SaleEventPayload,
+  type WebhookCheckout,
+  type WebhookFinancing,
+  type WebhookPayment,
+  type WebhookPerson,
+} from './event-payloads.js';
 import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from './sql.js';
 
 /** An event of the once-per-sale kind that the sale already has: the transition is undone. */
@@ -15,7 +24,8 @@ export class SaleEventAlreadySent extends ApiError {
   }
 }
 
-export const checkoutUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string) => `${config.publicBaseUrl}/checkout/${token}`;
+export const checkoutUrlOf = (config: Pick<Config, 'publicBaseUrl'>, token: string) =>
+  `${config.publicBaseUrl}/checkout/${token}`;
 
 /** Campaign `payment_methods` → the events' `paymentMethods`, in the events' order. */
 const EVENT_METHODS: [string, WebhookCheckout['paymentMethods'][number]][] = [
@@ -26,14 +36,20 @@ const EVENT_METHODS: [string, WebhookCheckout['paymentMethods'][number]][] = [
 ];
 
 export function offeredMethods(campaignMethods: string[] | undefined): WebhookCheckout['paymentMethods'] {
-  return EVENT_METHODS.filter(([name]) => !campaignMethods || campaignMethods.includes(name)).map(([, method]) => method);
+  return EVENT_METHODS.filter(([name]) => !campaignMethods || campaignMethods.includes(name)).map(
+    ([, method]) => method,
+  );
 }
 
 /** The seller of the events: the creator when it is a consultant's e-mail. */
 const sellerOf = (creator: string) => (creator.includes('@') ? creator : null);
 
 /** What an event says about a sale, read in the transaction of the event. */
-export async function loadEventFacts(db: Queryable, config: Pick<Config, 'publicBaseUrl'>, sale: SaleRow): Promise<EventFacts> {
+export async function loadEventFacts(
+  db: Queryable,
+  config: Pick<Config, 'publicBaseUrl'>,
+  sale: SaleRow,
+): Promise<EventFacts> {
   const products = (await loadSaleProducts(db, [sale.id])).get(sale.id) ?? [];
   const methods = sale.campaignId ? await campaignPaymentMethods(db, sale.campaignId) : undefined;
   return {
@@ -87,13 +103,21 @@ export interface StoredEvent {
  * The port to webhooks is the plain function `fanOutEvent`, imported from here: sales know
  * webhooks, webhooks never import sales (it takes the event as a `SaleEvent` value).
  */
-export async function storeEvent(tx: Queryable, config: Pick<Config, 'publicBaseUrl'>, sale: SaleRow, name: SaleEventName, at: Date): Promise<StoredEvent> {
+export async function storeEvent(
+  tx: Queryable,
+  config: Pick<Config, 'publicBaseUrl'>,
+  sale: SaleRow,
+  name: SaleEventName,
+  at: Date,
+): Promise<StoredEvent> {
   const facts = await loadEventFacts(tx, config, sale);
   const id = randomUUID();
   const sequence = await nextEventSequence(tx, sale.partnerId);
   const payload = buildEventPayload(name, facts, { id, sequence });
   try {
-    await tx.insert(saleEvents).values({ id, partnerId: sale.partnerId, saleId: sale.id, name, sequence, payload, createdAt: at });
+    await tx
+      .insert(saleEvents)
+      .values({ id, partnerId: sale.partnerId, saleId: sale.id, name, sequence, payload, createdAt: at });
   } catch (error) {
     if (isUniqueViolation(error, 'sale_events_once_per_sale')) throw new SaleEventAlreadySent(sale.id, name);
     throw error;

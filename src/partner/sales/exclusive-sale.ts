@@ -4,15 +4,39 @@ import type { Queryable } from '../../db/client.js';
 import { saleItems, sales } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
-import { CampaignClassNotOfCourse, CampaignCourseNotFound, CampaignCourseRepeated, loadCampaignCourses, resolveCourseSelection, toCampaignCourses, type SelectedCourse } from '../campaigns/campaign-courses.js';
+import {
+  CampaignClassNotOfCourse,
+  CampaignCourseNotFound,
+  CampaignCourseRepeated,
+  loadCampaignCourses,
+  resolveCourseSelection,
+  toCampaignCourses,
+  type SelectedCourse,
+} from '../campaigns/campaign-courses.js';
 import { findCampaign } from '../campaigns/campaign.views.js';
-import { DEFAULT_MAX_INSTALLMENTS, DEFAULT_RUNNING_DAYS_TO_EXPIRE, DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT } from '../campaigns/campaigns.js';
+import {
+  DEFAULT_MAX_INSTALLMENTS,
+  DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+  DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+} from '../campaigns/campaigns.js';
 import { getPartnerSettings } from '../partner-settings.js';
 import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
 import { checkoutUrlOf } from './events.js';
 import { buyerColumns } from './sale-flow.js';
 import { listStatusName } from './sale-states.js';
-import { API_CREATOR, assertCpf, ExclusivePriceAboveSum, ExclusiveSaleIncomplete, newCheckoutToken, SALE_PRODUCT_TYPE, SaleCampaignNotActive, SaleClassNotOfCourse, SaleCourseNotFound, SaleCourseRepeated, UpfrontOutOfBounds } from './sales.rules.js';
+import {
+  API_CREATOR,
+  assertCpf,
+  ExclusivePriceAboveSum,
+  ExclusiveSaleIncomplete,
+  newCheckoutToken,
+  SALE_PRODUCT_TYPE,
+  SaleCampaignNotActive,
+  SaleClassNotOfCourse,
+  SaleCourseNotFound,
+  SaleCourseRepeated,
+  UpfrontOutOfBounds,
+} from './sales.rules.js';
 import { loadTransitions, recordTransition, type SaleRow } from './sql.js';
 
 type ExclusiveSale = components['schemas']['ExclusiveSale'];
@@ -22,7 +46,11 @@ type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
 export const EXCLUSIVE_SALE_VERSION = 2;
 
 /** The course checks are the campaign's; the sale answers them with its own codes. */
-async function resolveCourses(db: Queryable, partnerId: string, items: { id: number; courseClassId: number }[]): Promise<SelectedCourse[]> {
+async function resolveCourses(
+  db: Queryable,
+  partnerId: string,
+  items: { id: number; courseClassId: number }[],
+): Promise<SelectedCourse[]> {
   try {
     return await resolveCourseSelection(db, partnerId, items);
   } catch (error) {
@@ -49,7 +77,10 @@ interface Selection {
 async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequest): Promise<Selection> {
   if (input.campaign_id !== undefined) {
     const campaign = await findCampaign(db, partnerId, input.campaign_id);
-    if (!campaign || !campaign.active) throw new SaleCampaignNotActive(`campaign ${input.campaign_id} not found or not active`, { detail: 'is not an active campaign of this partner' });
+    if (!campaign || !campaign.active)
+      throw new SaleCampaignNotActive(`campaign ${input.campaign_id} not found or not active`, {
+        detail: 'is not an active campaign of this partner',
+      });
     return {
       selected: (await loadCampaignCourses(db, [campaign.id])).get(campaign.id) ?? [],
       priceInCents: campaign.checkoutPriceInCents,
@@ -70,7 +101,9 @@ async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequ
   const priced = selected.map((s) => ({ ...s, priceInCents: s.courseClass.priceInCents }));
   const sum = priced.reduce((total, s) => total + s.priceInCents, 0);
   if (input.checkout_price_in_cents > sum) {
-    throw new ExclusivePriceAboveSum(`${input.checkout_price_in_cents} is above the sum of the class prices (${sum})`, { detail: `must be at most ${sum}` });
+    throw new ExclusivePriceAboveSum(`${input.checkout_price_in_cents} is above the sum of the class prices (${sum})`, {
+      detail: `must be at most ${sum}`,
+    });
   }
   return { selected: priced, priceInCents: input.checkout_price_in_cents, campaignId: null };
 }
@@ -78,26 +111,42 @@ async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequ
 /** The largest default upfront of the courses, a course without one counting the partner's. */
 async function defaultUpfront(db: Queryable, partnerId: string, selected: SelectedCourse[]): Promise<number | null> {
   const { defaultUpfrontInCents } = await getPartnerSettings(db, partnerId);
-  const defaults = selected.map((s) => s.course.defaultUpfrontInCents ?? defaultUpfrontInCents).filter((n): n is number => n !== null);
+  const defaults = selected
+    .map((s) => s.course.defaultUpfrontInCents ?? defaultUpfrontInCents)
+    .filter((n): n is number => n !== null);
   return defaults.length ? Math.max(...defaults) : null;
 }
 
 function upfrontOf(sent: number | undefined, floor: number | null, price: number): number {
   if (sent === undefined) return floor ?? 0;
   if (sent >= price || (floor !== null && sent < floor)) {
-    const bounds = floor !== null ? `at least the default upfront (${floor}) and lower than the price (${price})` : `lower than the price (${price})`;
+    const bounds =
+      floor !== null
+        ? `at least the default upfront (${floor}) and lower than the price (${price})`
+        : `lower than the price (${price})`;
     throw new UpfrontOutOfBounds(`${sent} must be ${bounds}`, { detail: `must be ${bounds}` });
   }
   return sent;
 }
 
 /** Creates an exclusive sale for one CPF from courses and classes, or from an active campaign. */
-export async function createExclusiveSale(ctx: AppContext, partnerId: string, input: ExclusiveSaleRequest): Promise<ExclusiveSale> {
+export async function createExclusiveSale(
+  ctx: AppContext,
+  partnerId: string,
+  input: ExclusiveSaleRequest,
+): Promise<ExclusiveSale> {
   assertCpf(input.cpf);
   const selection = await select(ctx.db, partnerId, input);
-  const upfront = upfrontOf(input.upfront_amount_in_cents, await defaultUpfront(ctx.db, partnerId, selection.selected), selection.priceInCents);
+  const upfront = upfrontOf(
+    input.upfront_amount_in_cents,
+    await defaultUpfront(ctx.db, partnerId, selection.selected),
+    selection.priceInCents,
+  );
   const maxima = selection.selected.map((s) => s.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
-  const maxInstallments = selection.maxInstallmentsToApply ?? input.maxInstallmentsToApply ?? (maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS);
+  const maxInstallments =
+    selection.maxInstallmentsToApply ??
+    input.maxInstallmentsToApply ??
+    (maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS);
   const now = ctx.clock.now();
   const sale = await ctx.db.transaction(async (tx) => {
     const [row] = (await tx
@@ -112,8 +161,12 @@ export async function createExclusiveSale(ctx: AppContext, partnerId: string, in
         upfrontInCents: upfront,
         installmentsToApply: maxInstallments,
         maxInstallmentsToApply: maxInstallments,
-        runningDaysToFirstInstallment: selection.runningDaysToFirstInstallment ?? input.running_days_to_first_installment ?? DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-        runningDaysToExpire: selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+        runningDaysToFirstInstallment:
+          selection.runningDaysToFirstInstallment ??
+          input.running_days_to_first_installment ??
+          DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+        runningDaysToExpire:
+          selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
         campaignId: selection.campaignId,
         consultantId: input.consultant_id ?? null,
         creator: API_CREATOR,
@@ -125,7 +178,13 @@ export async function createExclusiveSale(ctx: AppContext, partnerId: string, in
       })
       .returning()) as [SaleRow];
     await tx.insert(saleItems).values(
-      selection.selected.map((s, position) => ({ saleId: row.id, position, courseId: s.course.id, courseClassId: s.courseClass.id, priceInCents: s.priceInCents })),
+      selection.selected.map((s, position) => ({
+        saleId: row.id,
+        position,
+        courseId: s.course.id,
+        courseClassId: s.courseClass.id,
+        priceInCents: s.priceInCents,
+      })),
     );
     await recordTransition(tx, row.id, null, 'not_logged', now);
     await scheduleSaleExpiry(tx, row);
@@ -134,8 +193,16 @@ export async function createExclusiveSale(ctx: AppContext, partnerId: string, in
   return toExclusiveSale(ctx, sale, selection.selected, input.full_name ?? null);
 }
 
-async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: SelectedCourse[], fullName: string | null): Promise<ExclusiveSale> {
-  const logs = (await loadTransitions(ctx.db, sale.id)).map((l) => ({ webhook: listStatusName(l.toStatus as never, false), createdAt: localDate(l.createdAt) }));
+async function toExclusiveSale(
+  ctx: AppContext,
+  sale: SaleRow,
+  selected: SelectedCourse[],
+  fullName: string | null,
+): Promise<ExclusiveSale> {
+  const logs = (await loadTransitions(ctx.db, sale.id)).map((l) => ({
+    webhook: listStatusName(l.toStatus as never, false),
+    createdAt: localDate(l.createdAt),
+  }));
   const status = listStatusName('not_logged', false);
   return {
     id: sale.id,
@@ -147,7 +214,14 @@ async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: Selecte
     running_days_to_first_installment: sale.runningDaysToFirstInstallment,
     running_days_to_expire: sale.runningDaysToExpire,
     courses: toCampaignCourses(selected),
-    snapshot: { status, basic_info_status: 'incomplete', document_status: 'incomplete', guarantor_status: 'unneeded', signed_date: null, first_installment_paid_date: null },
+    snapshot: {
+      status,
+      basic_info_status: 'incomplete',
+      document_status: 'incomplete',
+      guarantor_status: 'unneeded',
+      signed_date: null,
+      first_installment_paid_date: null,
+    },
     logs,
     consultant_id: sale.consultantId,
     creator: sale.creator,

@@ -44,12 +44,15 @@ function scalar(query: Query, name: string): string | undefined {
 function list(query: Query, name: string): string[] | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+  const values = (Array.isArray(raw) ? raw : [raw])
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => v.trim());
   return values.length ? values : undefined;
 }
 
 const MAX_INT = 2_147_483_647;
-const positiveInt = (value: string) => (/^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_INT ? Number(value) : undefined);
+const positiveInt = (value: string) =>
+  /^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_INT ? Number(value) : undefined;
 
 /** A range from its two parameters; a lone start is also the end (spec rule 4); a bad date is ignored. */
 function range(query: Query, start: string, end: string): DayRange | undefined {
@@ -62,7 +65,9 @@ function range(query: Query, start: string, end: string): DayRange | undefined {
 }
 
 export function parseSalesFilters(query: Query): SalesFilters {
-  const filters: SalesFilters = { useNewStatusTranslation: scalar(query, 'useNewStatusTranslation')?.toLowerCase() === 'true' };
+  const filters: SalesFilters = {
+    useNewStatusTranslation: scalar(query, 'useNewStatusTranslation')?.toLowerCase() === 'true',
+  };
   const crid = scalar(query, 'CreditRequestId');
   if (crid !== undefined) filters.creditRequestId = positiveInt(crid);
   const cpf = scalar(query, 'cpf')?.replace(/\D/g, '');
@@ -74,7 +79,9 @@ export function parseSalesFilters(query: Query): SalesFilters {
   const statuses = list(query, 'status');
   if (statuses) filters.states = [...new Set(statuses.flatMap(statesNamed))];
   filters.origins = list(query, 'cridOrigin');
-  const courseIds = list(query, 'courseId')?.map(positiveInt).filter((n): n is number => n !== undefined);
+  const courseIds = list(query, 'courseId')
+    ?.map(positiveInt)
+    .filter((n): n is number => n !== undefined);
   if (courseIds?.length) filters.courseIds = courseIds;
   filters.productTypes = list(query, 'productType');
   filters.creators = list(query, 'creator');

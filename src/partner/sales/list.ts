@@ -22,7 +22,10 @@ export interface SalesList extends Page<SaleListItem> {
 
 function instantRange(column: PgColumn, range: DayRange | undefined): SQL[] {
   if (!range) return [];
-  return [...(range.from ? [gte(column, startOfLocalDay(range.from))] : []), ...(range.to ? [lt(column, startOfLocalDay(dayAfter(range.to)))] : [])];
+  return [
+    ...(range.from ? [gte(column, startOfLocalDay(range.from))] : []),
+    ...(range.to ? [lt(column, startOfLocalDay(dayAfter(range.to)))] : []),
+  ];
 }
 
 function dayRange(column: PgColumn, range: DayRange | undefined): SQL[] {
@@ -31,7 +34,10 @@ function dayRange(column: PgColumn, range: DayRange | undefined): SQL[] {
 }
 
 const campaignsOf = (partnerId: string, condition: SQL) =>
-  inArray(sales.campaignId, sql`(select ${campaigns.id} from ${campaigns} where ${campaigns.partnerId} = ${partnerId} and ${condition})`);
+  inArray(
+    sales.campaignId,
+    sql`(select ${campaigns.id} from ${campaigns} where ${campaigns.partnerId} = ${partnerId} and ${condition})`,
+  );
 
 /** The WHERE of the list: the partner's sales matching every filter (AND; values of one filter OR). */
 export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
@@ -39,7 +45,12 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   if (f.creditRequestId !== undefined) conditions.push(eq(sales.id, f.creditRequestId));
   else conditions.push(notInArray(sales.status, [...HIDDEN_FROM_LIST]));
   // Stored CPFs have 11 digits, so 11 digits match as a whole; fewer, anywhere in it.
-  if (f.cpfDigits) conditions.push(f.cpfDigits.length === CPF_DIGITS ? eq(sales.cpf, f.cpfDigits) : sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`);
+  if (f.cpfDigits)
+    conditions.push(
+      f.cpfDigits.length === CPF_DIGITS
+        ? eq(sales.cpf, f.cpfDigits)
+        : sql`${sales.cpf} like ${likeLiteral(f.cpfDigits)}`,
+    );
   if (f.emailPart) conditions.push(sql`${sales.emailKey} like ${likeLiteral(f.emailPart)}`);
   if (f.namePart) conditions.push(sql`${sales.nameKey} like ${likeLiteral(f.namePart)}`);
   if (f.states) conditions.push(f.states.length ? inArray(sales.status, f.states) : sql`false`);
@@ -47,10 +58,15 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   if (f.productTypes) conditions.push(inArray(sales.productType, f.productTypes));
   if (f.creators) conditions.push(inArray(sales.creator, f.creators));
   if (f.courseIds) {
-    conditions.push(exists(sql`(select 1 from ${saleItems} where ${saleItems.saleId} = ${sales.id} and ${inArray(saleItems.courseId, f.courseIds)})`));
+    conditions.push(
+      exists(
+        sql`(select 1 from ${saleItems} where ${saleItems.saleId} = ${sales.id} and ${inArray(saleItems.courseId, f.courseIds)})`,
+      ),
+    );
   }
   if (f.campaignNames) conditions.push(campaignsOf(partnerId, inArray(campaigns.name, f.campaignNames)));
-  if (f.campaignCustomIdentifier) conditions.push(campaignsOf(partnerId, eq(campaigns.customIdentifier, f.campaignCustomIdentifier)));
+  if (f.campaignCustomIdentifier)
+    conditions.push(campaignsOf(partnerId, eq(campaigns.customIdentifier, f.campaignCustomIdentifier)));
   conditions.push(...instantRange(sales.createdAt, f.created), ...instantRange(sales.madeEffectiveAt, f.effective));
   conditions.push(...dayRange(sales.releasedOn, f.released), ...dayRange(sales.expectedPaymentOn, f.expectedPayment));
   conditions.push(...dayRange(sales.tedOn, f.ted), ...dayRange(sales.nextPaymentOn, f.nextPayment));
@@ -78,7 +94,11 @@ export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest, wal
 /** Matching sales per creator, aggregated over the matches; their sum is the list's total. */
 const salesBySellerQuery = (db: Queryable, where: SQL) =>
   db
-    .select({ creator: sales.creator, count: sql<number>`count(*)::int`, totalValue: sql<number>`sum(${sales.checkoutPriceInCents})::bigint` })
+    .select({
+      creator: sales.creator,
+      count: sql<number>`count(*)::int`,
+      totalValue: sql<number>`sum(${sales.checkoutPriceInCents})::bigint`,
+    })
     .from(sales)
     .where(where)
     .groupBy(sales.creator)
@@ -86,11 +106,17 @@ const salesBySellerQuery = (db: Queryable, where: SQL) =>
 
 /** Filters the per-(partner, creator, status) counters can answer exactly; any other filter is aggregated. */
 export const answeredByCounters = (f: SalesFilters): boolean =>
-  Object.entries(f).every(([name, value]) => value === undefined || name === 'states' || name === 'creators' || name === 'useNewStatusTranslation');
+  Object.entries(f).every(
+    ([name, value]) =>
+      value === undefined || name === 'states' || name === 'creators' || name === 'useNewStatusTranslation',
+  );
 
 /** The same figures as `salesBySellerQuery` for a filter of status and creator only, read from the counters. */
 const countedSalesBySellerQuery = (db: Queryable, partnerId: string, f: SalesFilters) => {
-  const conditions: SQL[] = [eq(saleSellerCounters.partnerId, partnerId), notInArray(saleSellerCounters.status, [...HIDDEN_FROM_LIST])];
+  const conditions: SQL[] = [
+    eq(saleSellerCounters.partnerId, partnerId),
+    notInArray(saleSellerCounters.status, [...HIDDEN_FROM_LIST]),
+  ];
   if (f.states) conditions.push(f.states.length ? inArray(saleSellerCounters.status, f.states) : sql`false`);
   if (f.creators) conditions.push(inArray(saleSellerCounters.creator, f.creators));
   return db
@@ -108,16 +134,31 @@ const countedSalesBySellerQuery = (db: Queryable, partnerId: string, f: SalesFil
 
 /** The statement that answers `metaData.salesBySellers` (and the total) for these filters; exported for EXPLAIN and the benchmark. */
 export const sellersQuery = (db: Queryable, partnerId: string, filters: SalesFilters) =>
-  answeredByCounters(filters) ? countedSalesBySellerQuery(db, partnerId, filters) : salesBySellerQuery(db, salesListWhere(partnerId, filters));
+  answeredByCounters(filters)
+    ? countedSalesBySellerQuery(db, partnerId, filters)
+    : salesBySellerQuery(db, salesListWhere(partnerId, filters));
 
-export async function listSales(ctx: AppContext, partnerId: string, filters: SalesFilters, page: PageRequest): Promise<SalesList> {
+export async function listSales(
+  ctx: AppContext,
+  partnerId: string,
+  filters: SalesFilters,
+  page: PageRequest,
+): Promise<SalesList> {
   const where = salesListWhere(partnerId, filters);
-  const [rows, sellers] = await Promise.all([salesPageQuery(ctx.db, where, page, answeredByCounters(filters)), sellersQuery(ctx.db, partnerId, filters)]);
-  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.sale.id));
+  const [rows, sellers] = await Promise.all([
+    salesPageQuery(ctx.db, where, page, answeredByCounters(filters)),
+    sellersQuery(ctx.db, partnerId, filters),
+  ]);
+  const products = await loadSaleProducts(
+    ctx.db,
+    rows.map((r) => r.sale.id),
+  );
   const total = sellers.reduce((sum, s) => sum + s.count, 0);
   return {
     paging: pagingOf(page, total),
-    metaData: { salesBySellers: sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) })) },
+    metaData: {
+      salesBySellers: sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) })),
+    },
     content: rows.map(({ sale, campaignName, campaignCustomIdentifier }) => ({
       id: sale.id,
       campaignName,
@@ -135,7 +176,13 @@ export async function listSales(ctx: AppContext, partnerId: string, filters: Sal
       upfrontValue: sale.upfrontInCents,
       installmentsToApply: sale.installmentsToApply,
       madeEffectiveDate: sale.madeEffectiveAt ? localDate(sale.madeEffectiveAt) : null,
-      courses: (products.get(sale.id) ?? []).map((p) => ({ id: p.courseId, name: p.courseName, isFullTime: p.periodId === FULL_TIME_PERIOD, modality: modalityName(p.modalityId), price: p.priceInCents })),
+      courses: (products.get(sale.id) ?? []).map((p) => ({
+        id: p.courseId,
+        name: p.courseName,
+        isFullTime: p.periodId === FULL_TIME_PERIOD,
+        modality: modalityName(p.modalityId),
+        price: p.priceInCents,
+      })),
       creator: sale.creator,
       isPlatformPay: sale.origin === 'PLATFORM_PAY',
     })),

@@ -42,11 +42,18 @@ export const toSaleRecord = (ctx: AppContext, sale: SaleRow, products: SaleProdu
 
 async function records(ctx: AppContext, rows: SaleRow[]): Promise<SaleRecord[]> {
   if (rows.length === 0) throw new SaleNotFound();
-  const products = await loadSaleProducts(ctx.db, rows.map((r) => r.id));
+  const products = await loadSaleProducts(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toSaleRecord(ctx, r, products.get(r.id) ?? []));
 }
 
-export const saleByIdQuery = (db: Queryable, partnerId: string, saleId: number) => db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
+export const saleByIdQuery = (db: Queryable, partnerId: string, saleId: number) =>
+  db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
 
 /** The most recent sales of this partner with this `externalSaleId`, by `sales_partner_external_id`. */
 export const salesByExternalIdQuery = (db: Queryable, partnerId: string, externalSaleId: string) =>
@@ -63,6 +70,10 @@ export async function getSaleById(ctx: AppContext, partnerId: string, saleId: nu
 }
 
 /** The 50 most recent sales of this partner with this `externalSaleId`; `SALE-001` when none. */
-export async function getSalesByExternalId(ctx: AppContext, partnerId: string, externalSaleId: string): Promise<SaleRecord[]> {
+export async function getSalesByExternalId(
+  ctx: AppContext,
+  partnerId: string,
+  externalSaleId: string,
+): Promise<SaleRecord[]> {
   return records(ctx, await salesByExternalIdQuery(ctx.db, partnerId, externalSaleId));
 }

@@ -28,7 +28,18 @@ export const nameKeyOf = (name: string) => name.normalize('NFD').replace(/\p{M}/
 /** The buyer columns of some buyer data, with the search keys that follow from them. */
 export function buyerColumns(buyer: BuyerData) {
   const set: Record<string, string> = {};
-  const columns = { name: 'buyerName', email: 'buyerEmail', phone: 'buyerPhone', zipCode: 'buyerZipCode', street: 'buyerStreet', number: 'buyerNumber', district: 'buyerDistrict', city: 'buyerCity', state: 'buyerState', complement: 'buyerComplement' } as const;
+  const columns = {
+    name: 'buyerName',
+    email: 'buyerEmail',
+    phone: 'buyerPhone',
+    zipCode: 'buyerZipCode',
+    street: 'buyerStreet',
+    number: 'buyerNumber',
+    district: 'buyerDistrict',
+    city: 'buyerCity',
+    state: 'buyerState',
+    complement: 'buyerComplement',
+  } as const;
   for (const [field, column] of Object.entries(columns)) {
     const value = buyer[field as keyof BuyerData];
     if (value !== undefined) set[column] = value.trim();
@@ -46,7 +57,11 @@ export const buyerDataFilled = (ctx: AppContext, saleId: number, buyer: BuyerDat
 export const invoiceCreated = (ctx: AppContext, saleId: number, payment: WebhookPayment): Promise<TransitionResult> =>
   runStep(ctx, saleId, () => ({
     to: 'waiting_payment',
-    set: { payment, paymentMethod: payment.paymentMethod, ...(payment.paymentMethod === FINANCING_METHOD ? { financingStep: 'Pagamento da entrada' } : {}) },
+    set: {
+      payment,
+      paymentMethod: payment.paymentMethod,
+      ...(payment.paymentMethod === FINANCING_METHOD ? { financingStep: 'Pagamento da entrada' } : {}),
+    },
     event: 'invoiceCreated',
   }));
 
@@ -67,12 +82,26 @@ export const paymentDeclined = (ctx: AppContext, saleId: number, card: DeclinedC
     const creditCard: NonNullable<WebhookPayment['creditCard']> = { numberOfInstallments: card.numberOfInstallments };
     if (card.cardBrand) creditCard.cardBrand = card.cardBrand;
     if (card.lastFourDigits) creditCard.lastFourDigits = card.lastFourDigits;
-    return { to: 'in_progress', set: { paymentMethod: 'creditCard', payment: { paymentMethod: 'creditCard', creditCard, declinedReason: card.reason } }, event: 'paymentDeclined' };
+    return {
+      to: 'in_progress',
+      set: {
+        paymentMethod: 'creditCard',
+        payment: { paymentMethod: 'creditCard', creditCard, declinedReason: card.reason },
+      },
+      event: 'paymentDeclined',
+    };
   });
 
 /** The buyer asked for the installment bank slip (financing); credit analysis starts. No event. */
-export const financingRequested = (ctx: AppContext, saleId: number, step = 'Informações básicas do aluno'): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'financing_analysis', set: { paymentMethod: FINANCING_METHOD, financingStep: step, payment: null } }));
+export const financingRequested = (
+  ctx: AppContext,
+  saleId: number,
+  step = 'Informações básicas do aluno',
+): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({
+    to: 'financing_analysis',
+    set: { paymentMethod: FINANCING_METHOD, financingStep: step, payment: null },
+  }));
 
 /** The financing was denied for credit or fraud risk: `financingDenied`. */
 export const financingDenied = (ctx: AppContext, saleId: number, reason: string): Promise<TransitionResult> =>
@@ -80,7 +109,11 @@ export const financingDenied = (ctx: AppContext, saleId: number, reason: string)
 
 /** The guarantor named by the buyer was approved and must accept and sign: `guarantorNeeded`. */
 export const guarantorNeeded = (ctx: AppContext, saleId: number, guarantor: WebhookPerson): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'guarantor_needed', set: { guarantor, financingStep: 'Documentos do avalista' }, event: 'guarantorNeeded' }));
+  runStep(ctx, saleId, () => ({
+    to: 'guarantor_needed',
+    set: { guarantor, financingStep: 'Documentos do avalista' },
+    event: 'guarantorNeeded',
+  }));
 
 export interface Paid {
   /** The payment recognized; the linked invoice when absent. */
@@ -111,14 +144,19 @@ const confirmStep = (ctx: AppContext, saleId: number, paid: Paid): Promise<Trans
 
 /** Cancelled after confirmation (buyer or partner asked, refund, chargeback): `purchaseCancelled`. */
 export const purchaseCancelled = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'canceled', set: { canceledAt: ctx.clock.now(), financingStep: null }, event: 'purchaseCancelled' }));
+  runStep(ctx, saleId, () => ({
+    to: 'canceled',
+    set: { canceledAt: ctx.clock.now(), financingStep: null },
+    event: 'purchaseCancelled',
+  }));
 
 /** The partner cancelled the sale before it was made effective. No event. */
 export const cancelByPartner = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
   runStep(ctx, saleId, () => ({ to: 'canceled_by_partner', set: { canceledAt: ctx.clock.now() } }));
 
 /** The checkout deadline passed without the sale being made effective. No event. */
-export const expireSale = (ctx: AppContext, saleId: number): Promise<TransitionResult> => runStep(ctx, saleId, () => ({ to: 'expired' }));
+export const expireSale = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
+  runStep(ctx, saleId, () => ({ to: 'expired' }));
 
 /**
  * The buyer stopped at the checkout (the idle and activity rules are the checkout's): the sale

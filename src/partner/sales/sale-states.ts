@@ -22,10 +22,31 @@ export type SaleState = (typeof SALE_STATES)[number];
  */
 const TRANSITIONS: Record<SaleState, readonly SaleState[]> = {
   not_logged: ['in_progress', 'canceled_by_partner', 'expired'],
-  in_progress: ['in_progress', 'waiting_payment', 'financing_analysis', 'made_effective', 'canceled_by_partner', 'expired'],
+  in_progress: [
+    'in_progress',
+    'waiting_payment',
+    'financing_analysis',
+    'made_effective',
+    'canceled_by_partner',
+    'expired',
+  ],
   waiting_payment: ['waiting_payment', 'in_progress', 'made_effective', 'canceled_by_partner', 'expired'],
-  financing_analysis: ['financing_analysis', 'guarantor_needed', 'denied', 'waiting_payment', 'canceled_by_partner', 'expired'],
-  guarantor_needed: ['guarantor_needed', 'financing_analysis', 'denied', 'waiting_payment', 'canceled_by_partner', 'expired'],
+  financing_analysis: [
+    'financing_analysis',
+    'guarantor_needed',
+    'denied',
+    'waiting_payment',
+    'canceled_by_partner',
+    'expired',
+  ],
+  guarantor_needed: [
+    'guarantor_needed',
+    'financing_analysis',
+    'denied',
+    'waiting_payment',
+    'canceled_by_partner',
+    'expired',
+  ],
   denied: ['in_progress', 'canceled_by_partner', 'expired'],
   made_effective: ['canceled'],
   canceled: [],
@@ -69,20 +90,36 @@ interface StatusNames {
 export const STATUS_NAMES: Record<SaleState, StatusNames> = {
   not_logged: { list: 'not_logged', listNew: 'not_started', lookup: 'Não iniciado', receipt: null },
   in_progress: { list: 'logged', listNew: 'in_checkout', lookup: 'Em andamento', receipt: null },
-  waiting_payment: { list: 'waiting_payment', listNew: 'awaiting_payment', lookup: 'Aguardando pagamento', receipt: null },
-  guarantor_needed: { list: 'waiting_guarantor', listNew: 'awaiting_guarantor', lookup: 'Aguardando avalista', receipt: null },
+  waiting_payment: {
+    list: 'waiting_payment',
+    listNew: 'awaiting_payment',
+    lookup: 'Aguardando pagamento',
+    receipt: null,
+  },
+  guarantor_needed: {
+    list: 'waiting_guarantor',
+    listNew: 'awaiting_guarantor',
+    lookup: 'Aguardando avalista',
+    receipt: null,
+  },
   financing_analysis: { list: 'in_analysis', listNew: 'financing_analysis', lookup: 'Em análise', receipt: null },
   denied: { list: 'denied', listNew: 'financing_denied', lookup: 'Negado', receipt: null },
   made_effective: { list: 'made_effective', listNew: 'confirmed', lookup: 'Efetivado', receipt: 'effective' },
   canceled: { list: 'canceled', listNew: 'cancelled', lookup: 'Cancelado', receipt: 'canceled' },
-  canceled_by_partner: { list: 'canceled_by_partner', listNew: 'cancelled_by_partner', lookup: 'Cancelado pelo parceiro', receipt: null },
+  canceled_by_partner: {
+    list: 'canceled_by_partner',
+    listNew: 'cancelled_by_partner',
+    lookup: 'Cancelado pelo parceiro',
+    receipt: null,
+  },
   expired: { list: 'expired', listNew: 'expired', lookup: 'Expirado', receipt: null },
 };
 
 /** States the sales list hides unless `CreditRequestId` is sent. */
 export const HIDDEN_FROM_LIST: readonly SaleState[] = ['not_logged', 'canceled_by_partner', 'expired'];
 
-export const listStatusName = (state: SaleState, useNew: boolean): string => (useNew ? STATUS_NAMES[state].listNew : STATUS_NAMES[state].list);
+export const listStatusName = (state: SaleState, useNew: boolean): string =>
+  useNew ? STATUS_NAMES[state].listNew : STATUS_NAMES[state].list;
 export const lookupStatusName = (state: SaleState): string => STATUS_NAMES[state].lookup;
 export const receiptStatusName = (state: SaleState): string | null => STATUS_NAMES[state].receipt;
 

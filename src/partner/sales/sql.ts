@@ -1,6 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { campaigns, courseClasses, courses, partners, saleItems, sales, saleTransitions } from '../../db/schema/index.js';
+import {
+  campaigns,
+  courseClasses,
+  courses,
+  partners,
+  saleItems,
+  sales,
+  saleTransitions,
+} from '../../db/schema/index.js';
 import type { ProductFacts } from './event-payloads.js';
 
 export type SaleRow = typeof sales.$inferSelect;
@@ -14,7 +22,10 @@ export interface SaleProductRow extends ProductFacts {
 
 /** A sale of the partner, or undefined (another partner's sale is as missing as an unknown one). */
 export async function findSale(db: Queryable, partnerId: string, saleId: number): Promise<SaleRow | undefined> {
-  const [row] = await db.select().from(sales).where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
+  const [row] = await db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
   return row;
 }
 
@@ -59,7 +70,10 @@ export async function loadSaleProducts(db: Queryable, saleIds: number[]): Promis
 }
 
 export async function campaignPaymentMethods(db: Queryable, campaignId: string): Promise<string[] | undefined> {
-  const [row] = await db.select({ methods: campaigns.paymentMethods }).from(campaigns).where(eq(campaigns.id, campaignId));
+  const [row] = await db
+    .select({ methods: campaigns.paymentMethods })
+    .from(campaigns)
+    .where(eq(campaigns.id, campaignId));
   return row?.methods;
 }
 
@@ -69,7 +83,13 @@ export async function partnerName(db: Queryable, partnerId: string): Promise<str
   return row?.name ?? '';
 }
 
-export async function recordTransition(db: Queryable, saleId: number, from: string | null, to: string, at: Date): Promise<void> {
+export async function recordTransition(
+  db: Queryable,
+  saleId: number,
+  from: string | null,
+  to: string,
+  at: Date,
+): Promise<void> {
   await db.insert(saleTransitions).values({ saleId, fromStatus: from, toStatus: to, createdAt: at });
 }
 

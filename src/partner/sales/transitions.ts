@@ -49,7 +49,12 @@ export const stateOf = (sale: SaleRow): SaleState => {
  * (the partner's legacy configurations and the sale's `notification_url`). Any refusal throws,
  * and the caller's transaction writes nothing.
  */
-export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'config' | 'clock'>, sale: SaleRow, request: TransitionRequest): Promise<TransitionResult> {
+export async function applyTransition(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'config' | 'clock'>,
+  sale: SaleRow,
+  request: TransitionRequest,
+): Promise<TransitionResult> {
   const from = stateOf(sale);
   transition(sale.id, from, request.to);
   const now = ctx.clock.now();
@@ -62,7 +67,13 @@ export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'conf
   if (from !== request.to) {
     await recordTransition(tx, sale.id, from, request.to, now);
     // The legacy formats tell status changes only, in the list's old vocabulary.
-    const change = { partnerId: updated.partnerId, saleId: updated.id, externalSaleId: updated.externalSaleId, status: listStatusName(request.to, false), occurredAt: now };
+    const change = {
+      partnerId: updated.partnerId,
+      saleId: updated.id,
+      externalSaleId: updated.externalSaleId,
+      status: listStatusName(request.to, false),
+      occurredAt: now,
+    };
     await fanOutLegacy(tx, change, updated.notificationUrl ?? undefined);
   }
   const event = request.event ? await storeEvent(tx, ctx.config, updated, request.event, now) : undefined;
@@ -73,7 +84,11 @@ export async function applyTransition(tx: Queryable, ctx: Pick<AppContext, 'conf
  * One step of a sale in its own transaction: locks the sale, lets `decide` choose the move from
  * the sale as it is now, and applies it.
  */
-export async function runStep(ctx: AppContext, saleId: number, decide: (sale: SaleRow) => TransitionRequest): Promise<TransitionResult> {
+export async function runStep(
+  ctx: AppContext,
+  saleId: number,
+  decide: (sale: SaleRow) => TransitionRequest,
+): Promise<TransitionResult> {
   return ctx.db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     if (!sale) throw new SaleNotFound();

@@ -1,6 +1,13 @@
 import type { AppContext } from '../../context.js';
 import { tickBatch } from '../../core/tick-batch.js';
-import { findAttemptTargets, recordAttempts, type AttemptRecord, type AttemptTarget, type ConfigurationRow, type DeliveryRow } from './attempt-sql.js';
+import {
+  findAttemptTargets,
+  recordAttempts,
+  type AttemptRecord,
+  type AttemptTarget,
+  type ConfigurationRow,
+  type DeliveryRow,
+} from './attempt-sql.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, type SendResult } from './sender.js';
 import { signatureHeaders } from './signature.js';
@@ -34,14 +41,23 @@ export const batchedAttemptStore = (ctx: AppContext): AttemptStore => ({
 });
 
 /** The headers of one attempt: the interface's, ours, and the signature when asked for. */
-function headersOf(delivery: DeliveryRow, configuration: ConfigurationRow, attempt: number, at: Date): Record<string, string> {
+function headersOf(
+  delivery: DeliveryRow,
+  configuration: ConfigurationRow,
+  attempt: number,
+  at: Date,
+): Record<string, string> {
   return {
     'x-webhook-event-id': delivery.eventId,
     'x-webhook-attempt': String(attempt),
     ...(configuration.authorizationToken !== null ? { authorization: configuration.authorizationToken } : {}),
     ...(delivery.test ? { 'x-webhook-test': 'true' } : {}),
     ...signatureHeaders(
-      { secret: configuration.signingSecret, previousSecret: configuration.previousSigningSecret, previousSecretExpiresAt: configuration.previousSecretExpiresAt },
+      {
+        secret: configuration.signingSecret,
+        previousSecret: configuration.previousSigningSecret,
+        previousSecretExpiresAt: configuration.previousSecretExpiresAt,
+      },
       delivery.eventId,
       at,
       delivery.body,
@@ -55,26 +71,39 @@ function headersOf(delivery: DeliveryRow, configuration: ConfigurationRow, attem
  * configuration deactivated or deleted meanwhile sends nothing ('stale'). A crash before the
  * record leaves the job to graphile-worker, which runs it again: at least once, never skipped.
  */
-export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: number, store: AttemptStore = directAttemptStore(ctx)): Promise<AttemptOutcome> {
+export async function runAttempt(
+  ctx: AppContext,
+  deliveryId: string,
+  attempt: number,
+  store: AttemptStore = directAttemptStore(ctx),
+): Promise<AttemptOutcome> {
   const found = await store.find(deliveryId);
   if (!found) return 'stale';
   const { delivery, configuration } = found;
   if (delivery.status !== 'pending' || delivery.attemptsMade !== attempt - 1 || !configuration.active) return 'stale';
   const startedAt = ctx.clock.now();
   if (delivery.nextAttemptAt && delivery.nextAttemptAt > startedAt) {
-    throw new AttemptNotDueYet(`attempt ${attempt} of ${deliveryId} is due at ${delivery.nextAttemptAt.toISOString()}, now ${startedAt.toISOString()}`);
+    throw new AttemptNotDueYet(
+      `attempt ${attempt} of ${deliveryId} is due at ${delivery.nextAttemptAt.toISOString()}, now ${startedAt.toISOString()}`,
+    );
   }
-  const result = await postOnce(configuration.url, headersOf(delivery, configuration, attempt, startedAt), delivery.body, {
-    timeoutMs: ctx.config.webhookTimeoutMs,
-    allowPrivate: ctx.config.webhookAllowPrivate,
-  });
+  const result = await postOnce(
+    configuration.url,
+    headersOf(delivery, configuration, attempt, startedAt),
+    delivery.body,
+    {
+      timeoutMs: ctx.config.webhookTimeoutMs,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+    },
+  );
   const finishedAt = ctx.clock.now();
   const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying';
   const recorded = await store.record({
     deliveryId: delivery.id,
     number: attempt,
     status: outcome === 'retrying' ? 'pending' : outcome,
-    nextAttemptAt: outcome === 'retrying' ? new Date(finishedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!).toISOString() : null,
+    nextAttemptAt:
+      outcome === 'retrying' ? new Date(finishedAt.getTime() + RETRY_DELAYS_MS[attempt - 1]!).toISOString() : null,
     attemptedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     ...result,
@@ -83,4 +112,5 @@ export async function runAttempt(ctx: AppContext, deliveryId: string, attempt: n
   return recorded ? outcome : 'stale';
 }
 
-const succeeded = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+const succeeded = (result: SendResult) =>
+  result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

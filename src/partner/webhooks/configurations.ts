@@ -15,18 +15,22 @@ type PatchInput = components['schemas']['WebhookConfigurationPatch'];
 type Row = typeof webhookConfigurations.$inferSelect;
 
 /** All but the last 4 characters hidden; a short token shows nothing of itself. */
-export const maskToken = (token: string | null): string | null => (token === null ? null : token.length < 12 ? '••••' : `••••${token.slice(-4)}`);
+export const maskToken = (token: string | null): string | null =>
+  token === null ? null : token.length < 12 ? '••••' : `••••${token.slice(-4)}`;
 
 export const toWebhookConfiguration = (row: Row, shownSecret?: string): WebhookConfiguration => ({
   id: row.id,
   configurationName: row.name,
   webhookUrl: row.url,
-  enabledEvents: row.enabledEvents.map((name) => ({ name: name as WebhookConfiguration['enabledEvents'][number]['name'] })),
+  enabledEvents: row.enabledEvents.map((name) => ({
+    name: name as WebhookConfiguration['enabledEvents'][number]['name'],
+  })),
   hasAuthorizationToken: row.authorizationToken !== null,
   authorizationTokenMasked: maskToken(row.authorizationToken),
   signed: row.signingSecret !== null,
   ...(shownSecret ? { signingSecret: shownSecret } : {}),
-  previousSecretExpiresAt: row.previousSigningSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,
+  previousSecretExpiresAt:
+    row.previousSigningSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,
   active: row.active,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -48,7 +52,11 @@ export async function findConfiguration(db: Queryable, partnerId: string, id: st
 }
 
 /** Always a new configuration, even for a URL already registered (interface, Delivery 6). */
-export async function createConfiguration(ctx: AppContext, partnerId: string, input: CreateInput): Promise<WebhookConfiguration> {
+export async function createConfiguration(
+  ctx: AppContext,
+  partnerId: string,
+  input: CreateInput,
+): Promise<WebhookConfiguration> {
   const enabledEvents = checkEnabledEvents(input.enabledEvents);
   await checkUrl(ctx, input.webhookUrl);
   const secret = input.signed ? newSigningSecret() : null;
@@ -69,7 +77,11 @@ export async function createConfiguration(ctx: AppContext, partnerId: string, in
   return toWebhookConfiguration(row!, secret ?? undefined);
 }
 
-export async function listConfigurations(db: Queryable, partnerId: string, page: PageRequest): Promise<Page<WebhookConfiguration>> {
+export async function listConfigurations(
+  db: Queryable,
+  partnerId: string,
+  page: PageRequest,
+): Promise<Page<WebhookConfiguration>> {
   const mine = eq(webhookConfigurations.partnerId, partnerId);
   const [total] = await db.select({ n: count() }).from(webhookConfigurations).where(mine);
   const rows = await db
@@ -86,7 +98,12 @@ export async function listConfigurations(db: Queryable, partnerId: string, page:
  * Changes only the keys sent. Deactivation abandons the pending deliveries (their jobs find them
  * failed and send nothing); reactivation receives the events that happen from then on.
  */
-export async function updateConfiguration(ctx: AppContext, partnerId: string, id: string, patch: PatchInput): Promise<WebhookConfiguration> {
+export async function updateConfiguration(
+  ctx: AppContext,
+  partnerId: string,
+  id: string,
+  patch: PatchInput,
+): Promise<WebhookConfiguration> {
   const enabledEvents = patch.enabledEvents ? checkEnabledEvents(patch.enabledEvents) : undefined;
   const current = await findConfiguration(ctx.db, partnerId, id);
   if (patch.webhookUrl !== undefined) await checkUrl(ctx, patch.webhookUrl);
@@ -134,7 +151,12 @@ export async function deleteConfiguration(db: Queryable, partnerId: string, id: 
 }
 
 /** A new secret; the previous one keeps signing until the grace period ends. */
-export async function rotateSigningSecret(ctx: AppContext, partnerId: string, id: string, gracePeriodSeconds = 86_400): Promise<WebhookConfiguration> {
+export async function rotateSigningSecret(
+  ctx: AppContext,
+  partnerId: string,
+  id: string,
+  gracePeriodSeconds = 86_400,
+): Promise<WebhookConfiguration> {
   const current = await findConfiguration(ctx.db, partnerId, id);
   if (!current.signingSecret) throw new WebhookNotSigned();
   const now = ctx.clock.now();

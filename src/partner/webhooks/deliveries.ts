@@ -50,11 +50,22 @@ async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<Webhook
       ),
     )
     .orderBy(asc(webhookAttempts.number));
-  return rows.map((row) => toWebhookDelivery(row, attempts.filter((a) => a.deliveryId === row.id)));
+  return rows.map((row) =>
+    toWebhookDelivery(
+      row,
+      attempts.filter((a) => a.deliveryId === row.id),
+    ),
+  );
 }
 
 /** The deliveries of one configuration of the partner, newest first, with every attempt. */
-export async function listDeliveries(db: Queryable, partnerId: string, configurationId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
+export async function listDeliveries(
+  db: Queryable,
+  partnerId: string,
+  configurationId: string,
+  filter: DeliveryFilter,
+  page: PageRequest,
+): Promise<Page<WebhookDelivery>> {
   await findConfiguration(db, partnerId, configurationId);
   const conditions: SQL[] = [eq(webhookDeliveries.configurationId, configurationId)];
   if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
@@ -101,7 +112,9 @@ export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: 
         updatedAt: now,
       })
       .returning();
-    await enqueueMany(tx, 'webhook-attempt', [{ payload: { deliveryId: row!.id, attempt: 1 }, runAt: now, jobKey: attemptJobKey(row!.id, 1) }]);
+    await enqueueMany(tx, 'webhook-attempt', [
+      { payload: { deliveryId: row!.id, attempt: 1 }, runAt: now, jobKey: attemptJobKey(row!.id, 1) },
+    ]);
     return toWebhookDelivery(row!, []);
   });
 }

@@ -16,7 +16,8 @@ export const EVENT_NAMES: readonly WebhookEventName[] = [
   'purchaseCancelled',
 ];
 
-export const isEventName = (name: string): name is WebhookEventName => (EVENT_NAMES as readonly string[]).includes(name);
+export const isEventName = (name: string): name is WebhookEventName =>
+  (EVENT_NAMES as readonly string[]).includes(name);
 
 /**
  * The event names of a request as stored: unknown names refused with each one named, `all` only
@@ -26,7 +27,8 @@ export function checkEnabledEvents(input: readonly { name: string }[]): string[]
   const names = input.map((e) => e.name);
   const unknown = names.map((name, index) => ({ name, index })).filter((e) => e.name !== 'all' && !isEventName(e.name));
   if (unknown.length > 0) throw new WebhookEventUnknown(unknown, ['all', ...EVENT_NAMES]);
-  if (new Set(names).size !== names.length || (names.includes('all') && names.length > 1)) throw new WebhookEventsInvalid();
+  if (new Set(names).size !== names.length || (names.includes('all') && names.length > 1))
+    throw new WebhookEventsInvalid();
   return names;
 }
 

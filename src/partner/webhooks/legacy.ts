@@ -34,10 +34,17 @@ const toLegacyConfiguration = (row: typeof legacyWebhookConfigurations.$inferSel
   createdAt: row.createdAt.toISOString(),
 });
 
-export async function createLegacyConfiguration(ctx: AppContext, partnerId: string, input: { version: LegacyVersion; url: string }): Promise<LegacyConfiguration> {
+export async function createLegacyConfiguration(
+  ctx: AppContext,
+  partnerId: string,
+  input: { version: LegacyVersion; url: string },
+): Promise<LegacyConfiguration> {
   const refusal = await checkTargetAtRegistration(input.url, ctx.config.webhookAllowPrivate);
   if (refusal) throw new WebhookTargetRefused(input.url, refusal);
-  const [row] = await ctx.db.insert(legacyWebhookConfigurations).values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() }).returning();
+  const [row] = await ctx.db
+    .insert(legacyWebhookConfigurations)
+    .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
+    .returning();
   return toLegacyConfiguration(row!);
 }
 
@@ -65,7 +72,17 @@ function legacyBody(version: LegacyVersion, webhookId: string, event: LegacySale
   const body: components['schemas']['LegacyV1Notification'] | components['schemas']['LegacyV2Notification'] =
     version === '1.0'
       ? { webhookId, saleId: event.saleId, status: event.status, date: at }
-      : { version: '2.0', webhookId, event: 'sale.status_changed', sale: { saleId: event.saleId, externalSaleId: event.externalSaleId ?? '', status: event.status, updatedAt: at } };
+      : {
+          version: '2.0',
+          webhookId,
+          event: 'sale.status_changed',
+          sale: {
+            saleId: event.saleId,
+            externalSaleId: event.externalSaleId ?? '',
+            status: event.status,
+            updatedAt: at,
+          },
+        };
   return JSON.stringify(body);
 }
 
@@ -75,29 +92,53 @@ const dispatchJobKey = (dispatchId: string, send: number) => `legacy-webhook:${d
  * In the caller's transaction: one dispatch per legacy configuration of the partner, and one to the
  * sale's `notification_url` when it has one, each sent once at once. Answers the dispatch ids.
  */
-export async function fanOutLegacy(tx: Queryable, event: LegacySaleStatusEvent, notificationUrl?: string): Promise<string[]> {
-  const configurations = await tx.select().from(legacyWebhookConfigurations).where(eq(legacyWebhookConfigurations.partnerId, event.partnerId));
+export async function fanOutLegacy(
+  tx: Queryable,
+  event: LegacySaleStatusEvent,
+  notificationUrl?: string,
+): Promise<string[]> {
+  const configurations = await tx
+    .select()
+    .from(legacyWebhookConfigurations)
+    .where(eq(legacyWebhookConfigurations.partnerId, event.partnerId));
   const targets = [
-    ...configurations.map((c) => ({ configurationId: c.id as string | null, version: c.version as LegacyVersion, url: c.url })),
+    ...configurations.map((c) => ({
+      configurationId: c.id as string | null,
+      version: c.version as LegacyVersion,
+      url: c.url,
+    })),
     ...(notificationUrl ? [{ configurationId: null, version: NOTIFICATION_URL_VERSION, url: notificationUrl }] : []),
   ];
   if (targets.length === 0) return [];
   const rows = targets.map((target) => {
     const id = newDispatchId();
-    return { id, partnerId: event.partnerId, ...target, body: legacyBody(target.version, id, event), createdAt: event.occurredAt };
+    return {
+      id,
+      partnerId: event.partnerId,
+      ...target,
+      body: legacyBody(target.version, id, event),
+      createdAt: event.occurredAt,
+    };
   });
   await tx.insert(legacyWebhookDispatches).values(rows);
   await enqueueMany(
     tx,
     'legacy-webhook-dispatch',
-    rows.map((r) => ({ payload: { dispatchId: r.id, send: 1 }, runAt: event.occurredAt, jobKey: dispatchJobKey(r.id, 1) })),
+    rows.map((r) => ({
+      payload: { dispatchId: r.id, send: 1 },
+      runAt: event.occurredAt,
+      jobKey: dispatchJobKey(r.id, 1),
+    })),
   );
   return rows.map((r) => r.id);
 }
 
 /** Send number `send` of a dispatch: one POST, its answer kept; nothing retries it but a partner's request. */
 export async function sendLegacyDispatch(ctx: AppContext, dispatchId: string, send: number): Promise<'sent' | 'stale'> {
-  const [dispatch] = await ctx.db.select().from(legacyWebhookDispatches).where(eq(legacyWebhookDispatches.id, dispatchId));
+  const [dispatch] = await ctx.db
+    .select()
+    .from(legacyWebhookDispatches)
+    .where(eq(legacyWebhookDispatches.id, dispatchId));
   if (!dispatch || dispatch.sends !== send - 1) return 'stale';
   const at = ctx.clock.now();
   const result = await postOnce(dispatch.url, { 'x-webhook-dispatch-id': dispatch.id }, dispatch.body, {
@@ -118,7 +159,11 @@ export type RetryRefusal = { id: string; code: 'WEBHOOK-005' | 'WEBHOOK-006' | '
  * Queues a resend of each dispatch that did not get 200 and has manual retries left; the others
  * are refused one by one with their reason. Another partner's dispatch is not found.
  */
-export async function retryLegacyDispatches(ctx: AppContext, partnerId: string, ids: string[]): Promise<{ queued: string[]; refused: RetryRefusal[] }> {
+export async function retryLegacyDispatches(
+  ctx: AppContext,
+  partnerId: string,
+  ids: string[],
+): Promise<{ queued: string[]; refused: RetryRefusal[] }> {
   return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .select()
@@ -132,7 +177,8 @@ export async function retryLegacyDispatches(ctx: AppContext, partnerId: string, 
       const row = byId.get(id);
       if (!row) refused.push({ id, code: 'WEBHOOK-005', reason: 'not found' });
       else if (row.lastStatusCode === 200) refused.push({ id, code: 'WEBHOOK-006', reason: 'got status 200' });
-      else if (row.manualRetries >= MAX_MANUAL_RETRIES) refused.push({ id, code: 'WEBHOOK-007', reason: `already had ${MAX_MANUAL_RETRIES} manual retries` });
+      else if (row.manualRetries >= MAX_MANUAL_RETRIES)
+        refused.push({ id, code: 'WEBHOOK-007', reason: `already had ${MAX_MANUAL_RETRIES} manual retries` });
       else queued.push(id);
     }
     if (queued.length > 0) {

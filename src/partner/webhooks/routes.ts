@@ -3,13 +3,28 @@ import type { AppContext } from '../../context.js';
 import { partnerId } from '../../http/auth.js';
 import { pageRequest } from '../../core/paging.js';
 import type { Routes } from '../../http/typed.js';
-import { createConfiguration, deleteConfiguration, listConfigurations, rotateSigningSecret, updateConfiguration } from './configurations.js';
+import {
+  createConfiguration,
+  deleteConfiguration,
+  listConfigurations,
+  rotateSigningSecret,
+  updateConfiguration,
+} from './configurations.js';
 import { listDeliveries, redeliver } from './deliveries.js';
-import { createLegacyConfiguration, deleteLegacyConfiguration, listLegacyConfigurations, retryLegacyDispatches } from './legacy.js';
+import {
+  createLegacyConfiguration,
+  deleteLegacyConfiguration,
+  listLegacyConfigurations,
+  retryLegacyDispatches,
+} from './legacy.js';
 import { LegacyDispatchDelivered, LegacyDispatchNotFound, LegacyRetriesExhausted } from './errors.js';
 import { sendTestDeliveries } from './test-events.js';
 
-const REFUSAL_ERRORS = { 'WEBHOOK-005': LegacyDispatchNotFound, 'WEBHOOK-006': LegacyDispatchDelivered, 'WEBHOOK-007': LegacyRetriesExhausted };
+const REFUSAL_ERRORS = {
+  'WEBHOOK-005': LegacyDispatchNotFound,
+  'WEBHOOK-006': LegacyDispatchDelivered,
+  'WEBHOOK-007': LegacyRetriesExhausted,
+};
 
 /** Handlers of the webhook routes, current and legacy, by operationId. */
 export function webhookRoutes(ctx: AppContext): Routes<operations> {
@@ -42,13 +57,17 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     rotateWebhookSigningSecret: {
       handler: async (req, res) => {
-        res.json({ content: await rotateSigningSecret(ctx, partnerId(req), req.params.id, req.body?.gracePeriodSeconds) });
+        res.json({
+          content: await rotateSigningSecret(ctx, partnerId(req), req.params.id, req.body?.gracePeriodSeconds),
+        });
       },
     },
     listWebhookDeliveries: {
       handler: async (req, res) => {
         const { page, limit, status, event } = req.query;
-        res.json(await listDeliveries(ctx.db, partnerId(req), req.params.id, { status, event }, pageRequest(page, limit)));
+        res.json(
+          await listDeliveries(ctx.db, partnerId(req), req.params.id, { status, event }, pageRequest(page, limit)),
+        );
       },
     },
     redeliverWebhookDelivery: {

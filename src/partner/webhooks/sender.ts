@@ -32,14 +32,23 @@ const agents = {
  * POSTs the body once: no redirect followed, connection made to the address vetted after DNS
  * resolution, the answer read up to the byte limit. Never throws; failures come back as `error`.
  */
-export async function postOnce(rawUrl: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export async function postOnce(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = await resolveTarget(rawUrl, options.allowPrivate);
-  if ('reason' in target) return { statusCode: null, error: `target refused: ${target.reason}`, durationMs: elapsed(), responseBody: null };
+  if ('reason' in target)
+    return { statusCode: null, error: `target refused: ${target.reason}`, durationMs: elapsed(), responseBody: null };
   const limit = options.maxResponseBytes ?? 4096;
   const pinned: LookupFunction = (_host, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((opts as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const secure = target.url.protocol === 'https:';
@@ -61,13 +70,22 @@ export async function postOnce(rawUrl: string, headers: Record<string, string>, 
       finish({ statusCode: null, error: `timeout after ${options.timeoutMs / 1000} s`, responseBody: null });
       request.destroy();
     }, options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, responseBody: null }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({
+        statusCode: null,
+        error: error.code ? `${error.code}: ${error.message}` : error.message,
+        responseBody: null,
+      }),
+    );
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        finish({ statusCode: response.statusCode ?? null, error: null, // PostgreSQL text cannot hold NUL: an answer with one must not keep its attempt from being recorded.
-        responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\0', '\uFFFD') });
+        finish({
+          statusCode: response.statusCode ?? null,
+          error: null, // PostgreSQL text cannot hold NUL: an answer with one must not keep its attempt from being recorded.
+          responseBody: Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\0', '\uFFFD'),
+        });
       };
       response.on('data', (chunk: Buffer) => {
         if (size >= limit) return;

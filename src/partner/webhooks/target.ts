@@ -45,7 +45,11 @@ export function isPrivateAddress(address: string): boolean {
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+const bareHost = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
 
 /** Scheme and literal host, without DNS: what can be judged from the text of the URL alone. */
 export function checkTargetText(raw: string, allowPrivate: boolean): TargetCheck {
@@ -59,7 +63,8 @@ export function checkTargetText(raw: string, allowPrivate: boolean): TargetCheck
   if (!url.hostname) return { ok: false, reason: 'has no host' };
   if (allowPrivate) return { ok: true, url };
   const host = bareHost(url);
-  if (host === 'localhost' || host.endsWith('.localhost') || METADATA_HOSTS.has(host)) return { ok: false, reason: 'points to a private address' };
+  if (host === 'localhost' || host.endsWith('.localhost') || METADATA_HOSTS.has(host))
+    return { ok: false, reason: 'points to a private address' };
   if (isIP(host) && isPrivateAddress(host)) return { ok: false, reason: 'points to a private address' };
   return { ok: true, url };
 }
@@ -87,7 +92,8 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
     return { reason: `host ${host} did not resolve (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})` };
   }
   if (answers.length === 0) return { reason: `host ${host} did not resolve` };
-  if (!allowPrivate && answers.some((a) => isPrivateAddress(a.address))) return { reason: 'resolves to a private address' };
+  if (!allowPrivate && answers.some((a) => isPrivateAddress(a.address)))
+    return { reason: 'resolves to a private address' };
   return { url: text.url, address: answers[0]!.address, family: answers[0]!.family as 4 | 6 };
 }
 

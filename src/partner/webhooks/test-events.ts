@@ -8,7 +8,15 @@ import { findConfiguration } from './configurations.js';
 
 type TestAnswer = operations['testWebhookConfiguration']['responses'][202]['content']['application/json'];
 
-const address = { city: 'São Paulo', state: 'SP', number: '100', street: 'Rua de Teste', zipCode: '01000000', district: 'Centro', complement: '' };
+const address = {
+  city: 'São Paulo',
+  state: 'SP',
+  number: '100',
+  street: 'Rua de Teste',
+  zipCode: '01000000',
+  district: 'Centro',
+  complement: '',
+};
 const person = (name: string, email: string, document: string) => ({
   name,
   email,
@@ -35,21 +43,50 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
     madeEffectiveAt: event === 'purchaseConfirmed' || event === 'purchaseCancelled' ? brasiliaZ(at) : null,
     paymentMethods: ['bankSlip', 'pix', 'creditCard', 'creditAsAService'],
     products: [
-      { productId: 0, productSku: 'TESTE-CURSO', productName: 'Curso de teste', variantId: 0, variantSku: 'TESTE-TURMA', variantName: 'Turma de teste', variantPrice: '1000.00' },
+      {
+        productId: 0,
+        productSku: 'TESTE-CURSO',
+        productName: 'Curso de teste',
+        variantId: 0,
+        variantSku: 'TESTE-TURMA',
+        variantName: 'Turma de teste',
+        variantPrice: '1000.00',
+      },
     ],
-    ...(financingOnly ? { financingDetails: { currentStep: 'Indicação do avalista', deniedReason: event === 'financingDenied' ? 'Teste: risco de crédito' : null } } : {}),
+    ...(financingOnly
+      ? {
+          financingDetails: {
+            currentStep: 'Indicação do avalista',
+            deniedReason: event === 'financingDenied' ? 'Teste: risco de crédito' : null,
+          },
+        }
+      : {}),
   };
   const payment =
     event === 'paymentDeclined'
-      ? { paymentMethod: 'creditCard', creditCard: { cardBrand: 'visa', lastFourDigits: '0002', numberOfInstallments: 1 }, declinedReason: 'Teste: cartão recusado' }
-      : { paymentMethod: 'pix', url: 'https://checkout.example.com/teste/pix', dueDate: at.toISOString().slice(0, 10), pix: { pixQrCode: 'https://checkout.example.com/teste/pix.png', pixQrCodeText: '00020126TESTE' } };
+      ? {
+          paymentMethod: 'creditCard',
+          creditCard: { cardBrand: 'visa', lastFourDigits: '0002', numberOfInstallments: 1 },
+          declinedReason: 'Teste: cartão recusado',
+        }
+      : {
+          paymentMethod: 'pix',
+          url: 'https://checkout.example.com/teste/pix',
+          dueDate: at.toISOString().slice(0, 10),
+          pix: { pixQrCode: 'https://checkout.example.com/teste/pix.png', pixQrCodeText: '00020126TESTE' },
+        };
   const hasPayment = !['cartAbandonment', 'financingDenied', 'guarantorNeeded'].includes(event);
   return {
     event,
     buyer: person('Comprador de Teste', 'comprador@example.com', '52998224725'),
     checkout,
     ...(hasPayment ? { payment } : {}),
-    ...(event === 'paymentDeclined' ? {} : { guarantor: event === 'guarantorNeeded' ? person('Avalista de Teste', 'avalista@example.com', '11144477735') : null }),
+    ...(event === 'paymentDeclined'
+      ? {}
+      : {
+          guarantor:
+            event === 'guarantorNeeded' ? person('Avalista de Teste', 'avalista@example.com', '11144477735') : null,
+        }),
   };
 }
 
@@ -57,7 +94,11 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
  * One test delivery per enabled event of an active configuration, through the normal delivery
  * path (same headers, schedule and retries), marked with `X-Webhook-Test`.
  */
-export async function sendTestDeliveries(ctx: AppContext, partnerId: string, configurationId: string): Promise<TestAnswer> {
+export async function sendTestDeliveries(
+  ctx: AppContext,
+  partnerId: string,
+  configurationId: string,
+): Promise<TestAnswer> {
   const configuration = await findConfiguration(ctx.db, partnerId, configurationId);
   const names = eventsOf(configuration.enabledEvents);
   if (!configuration.active || names.length === 0) throw new WebhookNotTestable();
@@ -65,7 +106,11 @@ export async function sendTestDeliveries(ctx: AppContext, partnerId: string, con
   const events = names.map((event) => ({ eventId: randomUUID(), event }));
   await ctx.db.transaction(async (tx) => {
     for (const { eventId, event } of events) {
-      await fanOutEvent(tx, { id: eventId, partnerId, name: event, sequence: 0, payload: fictionalPayload(event, at), occurredAt: at }, { configurationId, test: true });
+      await fanOutEvent(
+        tx,
+        { id: eventId, partnerId, name: event, sequence: 0, payload: fictionalPayload(event, at), occurredAt: at },
+        { configurationId, test: true },
+      );
     }
   });
   return { message: `${events.length} test deliver${events.length === 1 ? 'y' : 'ies'} queued`, events };

@@ -9,13 +9,23 @@ type Person = typeof BUYER_FORM;
 
 /** The labels of the person form (buyer and guarantor), as a buyer reads them. */
 export const PERSON_LABELS: Record<keyof Person, string> = {
-  name: 'Nome completo', email: 'E-mail', phone: 'Celular com DDD', cpf: 'CPF', zipCode: 'CEP', street: 'Rua', number: 'Número',
-  complement: 'Complemento (opcional)', district: 'Bairro', city: 'Cidade', state: 'UF',
+  name: 'Nome completo',
+  email: 'E-mail',
+  phone: 'Celular com DDD',
+  cpf: 'CPF',
+  zipCode: 'CEP',
+  street: 'Rua',
+  number: 'Número',
+  complement: 'Complemento (opcional)',
+  district: 'Bairro',
+  city: 'Cidade',
+  state: 'UF',
 };
 
 /** Fills the buyer's (or guarantor's) form by its labels and sends it with `button`. */
 export async function fillPerson(page: Page, person: Person, button: string) {
-  for (const [field, value] of Object.entries(person)) await page.getByLabel(PERSON_LABELS[field as keyof Person], { exact: true }).fill(value);
+  for (const [field, value] of Object.entries(person))
+    await page.getByLabel(PERSON_LABELS[field as keyof Person], { exact: true }).fill(value);
   await page.getByRole('button', { name: button }).click();
 }
 

@@ -15,7 +15,11 @@ describe('installment item rules (recorded per item while processing, the rest o
     inst = await givenInstitution(t.ctx);
     const valid = [
       installment({ idParcela: 'ok-lower', tipoParcela: 'mensalidade', situacaoBaixa: 'aberta' }),
-      installment({ idParcela: 'ok-cnpj', responsavelFinanceiroTipoDocumento: undefined, responsavelFinanceiroDocumento: CNPJ }),
+      installment({
+        idParcela: 'ok-cnpj',
+        responsavelFinanceiroTipoDocumento: undefined,
+        responsavelFinanceiroDocumento: CNPJ,
+      }),
       installment({ idParcela: 'ok-date-only', dataVencimento: '2026-03-10', tipoParcela: 'TAXA_OUTROS' }),
     ];
     batchId = await submitAndProcess(t, inst.headers, [...valid, ...cases.map((c) => c.item)]);
@@ -30,7 +34,12 @@ describe('installment item rules (recorded per item while processing, the rest o
 
   it('finishes the batch PROCESSADO_COM_ERROS with every item processed and the refused ones counted', async () => {
     const res = await request(t.app).get(`/v1/lotes/${batchId}`).set(inst.headers).expect(200);
-    expect(res.body).toMatchObject({ status: 'PROCESSADO_COM_ERROS', quantidade: cases.length + 3, processados: cases.length + 3, erros: cases.length });
+    expect(res.body).toMatchObject({
+      status: 'PROCESSADO_COM_ERROS',
+      quantidade: cases.length + 3,
+      processados: cases.length + 3,
+      erros: cases.length,
+    });
     expect(res.body.finalizadoEm).toBe('2026-01-15T12:00:00.000Z');
   });
 

@@ -30,7 +30,11 @@ describe('POST /v1/aluno', () => {
   });
 
   it('answers 202 with the batch id and count, and a job stores the students', async () => {
-    const res = await request(t.app).post('/v1/aluno').set(institution.headers).send({ alunos: [ana, pedro] }).expect(202);
+    const res = await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .send({ alunos: [ana, pedro] })
+      .expect(202);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), quantidade: 2 });
     expect((await findBatch(t.ctx.db, res.body.id))?.status).toBe('RECEBIDO');
 
@@ -43,12 +47,22 @@ describe('POST /v1/aluno', () => {
     ]);
     expect(rows[1]!.data).toEqual(ana);
     const batch = await findBatch(t.ctx.db, res.body.id);
-    expect(batch).toMatchObject({ status: 'PROCESSADO', itemCount: 2, processedCount: 2, errorCount: 0, kind: 'aluno' });
+    expect(batch).toMatchObject({
+      status: 'PROCESSADO',
+      itemCount: 2,
+      processedCount: 2,
+      errorCount: 0,
+      kind: 'aluno',
+    });
     expect(batch!.finishedAt).toBeInstanceOf(Date);
   });
 
   it('updates a student sent again with the same CPF instead of duplicating it', async () => {
-    await request(t.app).post('/v1/aluno').set(institution.headers).send({ alunos: [{ ...ana, nomeCompleto: 'Ana Beatriz Souza Lima' }] }).expect(202);
+    await request(t.app)
+      .post('/v1/aluno')
+      .set(institution.headers)
+      .send({ alunos: [{ ...ana, nomeCompleto: 'Ana Beatriz Souza Lima' }] })
+      .expect(202);
     await t.runJobs();
     const rows = await studentsOf(institution.id);
     expect(rows.filter((s) => s.cpf === ana.cpf).map((s) => s.fullName)).toEqual(['Ana Beatriz Souza Lima']);
@@ -58,16 +72,30 @@ describe('POST /v1/aluno', () => {
     const res = await request(t.app)
       .post('/v1/aluno')
       .set(institution.headers)
-      .send({ alunos: [{ cpf: '52998224724', nomeCompleto: 'Dígito Errado' }, { cpf: '11144477735' }, { cpf: '71428793860', nomeCompleto: 'Júlia Martins' }] })
+      .send({
+        alunos: [
+          { cpf: '52998224724', nomeCompleto: 'Dígito Errado' },
+          { cpf: '11144477735' },
+          { cpf: '71428793860', nomeCompleto: 'Júlia Martins' },
+        ],
+      })
       .expect(202);
     await t.runJobs();
 
-    const errors = await t.ctx.db.select().from(batchItemErrors).where(eq(batchItemErrors.batchId, res.body.id)).orderBy(batchItemErrors.itemIndex);
+    const errors = await t.ctx.db
+      .select()
+      .from(batchItemErrors)
+      .where(eq(batchItemErrors.batchId, res.body.id))
+      .orderBy(batchItemErrors.itemIndex);
     expect(errors.map((e) => [e.itemIndex, e.field, e.message])).toEqual([
       [0, 'cpf', 'cpf 52998224724 is not a valid CPF (11 digits with check digits)'],
       [1, 'nomeCompleto', 'nomeCompleto is required'],
     ]);
-    expect(await findBatch(t.ctx.db, res.body.id)).toMatchObject({ status: 'PROCESSADO_COM_ERROS', processedCount: 3, errorCount: 2 });
+    expect(await findBatch(t.ctx.db, res.body.id)).toMatchObject({
+      status: 'PROCESSADO_COM_ERROS',
+      processedCount: 3,
+      errorCount: 2,
+    });
     const cpfs = (await studentsOf(institution.id)).map((s) => s.cpf);
     expect(cpfs).toContain('71428793860');
     expect(cpfs).not.toContain('52998224724');
@@ -78,23 +106,38 @@ describe('POST /v1/aluno', () => {
     await request(t.app)
       .post('/v1/aluno')
       .set(institution.headers)
-      .send({ alunos: [{ ...pedro, ra: 'A' }, { ...pedro, ra: 'B' }] })
+      .send({
+        alunos: [
+          { ...pedro, ra: 'A' },
+          { ...pedro, ra: 'B' },
+        ],
+      })
       .expect(202);
     await t.runJobs();
     expect((await studentsOf(institution.id)).find((s) => s.cpf === pedro.cpf)?.ra).toBe('B');
   });
 
   it('rerunning a batch that died half way creates nothing twice and finishes it', async () => {
-    const alunos = Array.from({ length: 2500 }, (_, i) => ({ cpf: cpfFrom(100_000_000 + i), nomeCompleto: `Aluno ${i}` }));
+    const alunos = Array.from({ length: 2500 }, (_, i) => ({
+      cpf: cpfFrom(100_000_000 + i),
+      nomeCompleto: `Aluno ${i}`,
+    }));
     const res = await request(t.app).post('/v1/aluno').set(institution.headers).send({ alunos }).expect(202);
     // As if the job died after its first chunk committed.
-    await t.ctx.db.update(batches).set({ processedCount: 1000, status: 'PROCESSANDO' }).where(eq(batches.id, res.body.id));
+    await t.ctx.db
+      .update(batches)
+      .set({ processedCount: 1000, status: 'PROCESSANDO' })
+      .where(eq(batches.id, res.body.id));
     await processStudentBatch(t.ctx, res.body.id);
     await processStudentBatch(t.ctx, res.body.id);
     await t.runJobs();
     const [stored] = await t.ctx.db.select({ n: count() }).from(students).where(eq(students.lastBatchId, res.body.id));
     expect(stored!.n).toBe(1500); // the first chunk was skipped on resume: it had committed already
-    expect(await findBatch(t.ctx.db, res.body.id)).toMatchObject({ status: 'PROCESSADO', processedCount: 2500, errorCount: 0 });
+    expect(await findBatch(t.ctx.db, res.body.id)).toMatchObject({
+      status: 'PROCESSADO',
+      processedCount: 2500,
+      errorCount: 0,
+    });
   });
 
   it('answers 400 VALIDATION-001 for a malformed envelope and stores nothing', async () => {
@@ -125,7 +168,11 @@ describe('POST /v1/aluno', () => {
 
   it('keeps students of one institution apart from another institution with the same CPF', async () => {
     const other = await givenInstitution(t.ctx, 'Centro Universitário Outro');
-    await request(t.app).post('/v1/aluno').set(other.headers).send({ alunos: [{ ...ana, nomeCompleto: 'Ana na Outra' }] }).expect(202);
+    await request(t.app)
+      .post('/v1/aluno')
+      .set(other.headers)
+      .send({ alunos: [{ ...ana, nomeCompleto: 'Ana na Outra' }] })
+      .expect(202);
     await t.runJobs();
     expect((await studentsOf(other.id)).map((s) => s.fullName)).toEqual(['Ana na Outra']);
     expect((await studentsOf(institution.id)).find((s) => s.cpf === ana.cpf)?.fullName).toBe('Ana Beatriz Souza Lima');

@@ -23,12 +23,16 @@ const repair = (t: TestContext) => t.ctx.sql.unsafe('drop trigger if exists refu
 
 /** Sessions of this database left inside a transaction (a failed chunk must release its sessions). */
 const sessionsInTransaction = async (t: TestContext) =>
-  (await t.ctx.sql<{ n: number }[]>`
-    select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`)[0]!.n;
+  (
+    await t.ctx.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`
+  )[0]!.n;
 
 const jobOf = async (t: TestContext, batchId: string) =>
-  (await t.ctx.sql<{ attempts: number; last_error: string | null; locked_at: Date | null }[]>`
-    select attempts, last_error, locked_at from graphile_worker._private_jobs where payload->>'batchId' = ${batchId}`)[0];
+  (
+    await t.ctx.sql<{ attempts: number; last_error: string | null; locked_at: Date | null }[]>`
+    select attempts, last_error, locked_at from graphile_worker._private_jobs where payload->>'batchId' = ${batchId}`
+  )[0];
 
 async function until(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
@@ -46,7 +50,9 @@ describe('a chunk failing for a reason no item explains', () => {
     await breakInstallmentsOf(t, [inst.id]);
     await expect(processInstallmentBatch(t.ctx, id)).rejects.toThrow('disk on fire');
     expect(await sessionsInTransaction(t)).toBe(0);
-    const [written] = await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from installments where batch_id = ${id}`;
+    const [written] = await t.ctx.sql<
+      { n: number }[]
+    >`select count(*)::int as n from installments where batch_id = ${id}`;
     expect(written!.n).toBe(0);
     await repair(t);
   });
@@ -62,7 +68,12 @@ describe('a chunk failing for a reason no item explains', () => {
     expect(job!.last_error).toContain('disk on fire');
     expect(await sessionsInTransaction(t)).toBe(0);
     const failed = (await request(t.app).get(`/v1/lotes/${id}`).set(inst.headers).expect(200)).body;
-    expect(failed).toMatchObject({ status: 'RECEBIDO', processados: 0, finalizadoEm: null, ultimaFalha: { tentativas: 1 } });
+    expect(failed).toMatchObject({
+      status: 'RECEBIDO',
+      processados: 0,
+      finalizadoEm: null,
+      ultimaFalha: { tentativas: 1 },
+    });
     const { em, proximaTentativa } = failed.ultimaFalha as { em: string; proximaTentativa: string };
     // graphile-worker waits e^1 seconds after a first failure.
     expect(Date.parse(proximaTentativa) - Date.parse(em)).toBeCloseTo(Math.exp(1) * 1000, -1);
@@ -90,7 +101,9 @@ describe('a chunk failing for a reason no item explains', () => {
 
   it('two failing institutions never delay a third one with two jobs at a time, and the worker still stops', async () => {
     expect(t.ctx.config.workerConcurrency).toBe(2);
-    const [a1, a2, b] = await Promise.all(['A1', 'A2', 'B'].map((name) => givenInstitution(t.ctx, `Isolation ${name}`)));
+    const [a1, a2, b] = await Promise.all(
+      ['A1', 'A2', 'B'].map((name) => givenInstitution(t.ctx, `Isolation ${name}`)),
+    );
     await breakInstallmentsOf(t, [a1!.id, a2!.id]);
     const poisoned = [await submit(t, a1!.headers, [installment()]), await submit(t, a2!.headers, [installment()])];
     // Each failing institution has a second batch waiting behind the failing one.
@@ -100,9 +113,18 @@ describe('a chunk failing for a reason no item explains', () => {
 
     const runner = await startWorker(t.ctx);
     try {
-      const status = async (id: string, headers: Record<string, string>) => (await request(t.app).get(`/v1/lotes/${id}`).set(headers).expect(200)).body.status;
+      const status = async (id: string, headers: Record<string, string>) =>
+        (await request(t.app).get(`/v1/lotes/${id}`).set(headers).expect(200)).body.status;
       expect(await until(async () => (await status(healthy, b!.headers)) === 'PROCESSADO', 20_000)).toBe(true);
-      expect(await until(async () => (await Promise.all(poisoned.map((id) => jobOf(t, id)))).every((j) => j && j.attempts >= 1 && j.last_error && !j.locked_at), 10_000)).toBe(true);
+      expect(
+        await until(
+          async () =>
+            (await Promise.all(poisoned.map((id) => jobOf(t, id)))).every(
+              (j) => j && j.attempts >= 1 && j.last_error && !j.locked_at,
+            ),
+          10_000,
+        ),
+      ).toBe(true);
       for (const id of poisoned) expect((await jobOf(t, id))!.last_error).toContain('disk on fire');
     } finally {
       const started = Date.now();
@@ -121,7 +143,10 @@ describe('a chunk failing for a reason no item explains', () => {
     await stopWorker({ ...t.ctx, logger }, stuck, 200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 50, msg: 'worker did not stop within 200 ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits' }),
+      expect.objectContaining({
+        level: 50,
+        msg: 'worker did not stop within 200 ms: running jobs abandoned, they are unlocked and retried by another worker once this process exits',
+      }),
     ]);
   });
 });

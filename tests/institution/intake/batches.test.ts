@@ -14,7 +14,9 @@ describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
   });
 
   it('shows progress counts while a batch is processed', async () => {
-    const items = Array.from({ length: 6_000 }, (_, i) => installment({ alunoCpf: i % 1_000 === 0 ? '00000000000' : '52998224725' }));
+    const items = Array.from({ length: 6_000 }, (_, i) =>
+      installment({ alunoCpf: i % 1_000 === 0 ? '00000000000' : '52998224725' }),
+    );
     const id = await submit(t, inst.headers, items);
     t.clock.set('2026-01-15T12:00:05Z');
     const seen: unknown[] = [];
@@ -52,12 +54,20 @@ describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
     expect(first.body.metadata).toEqual({ totalItems: 260, itemsPerPage: 100, continuable: expect.any(String) });
     expect(first.body.data.slice(0, 2)).toEqual([
       { indice: 0, campo: 'alunoCpf', mensagem: 'alunoCpf 123 is not a valid CPF (11 digits with check digits)' },
-      { indice: 0, campo: 'valorBoleto', mensagem: 'valorBoleto must be a positive decimal with at most 2 places, such as 1250.00; got 0' },
+      {
+        indice: 0,
+        campo: 'valorBoleto',
+        mensagem: 'valorBoleto must be a positive decimal with at most 2 places, such as 1250.00; got 0',
+      },
     ]);
     const all = [...first.body.data];
     let continuable: string | undefined = first.body.metadata.continuable;
     while (continuable) {
-      const page = await request(t.app).get(`/v1/lotes/${id}/erros`).query({ continuable }).set(inst.headers).expect(200);
+      const page = await request(t.app)
+        .get(`/v1/lotes/${id}/erros`)
+        .query({ continuable })
+        .set(inst.headers)
+        .expect(200);
       all.push(...page.body.data);
       continuable = page.body.metadata.continuable;
     }
@@ -67,10 +77,17 @@ describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
   });
 
   it('refuses an error token of another batch (PAGING-001)', async () => {
-    const a = await submitAndProcess(t, inst.headers, Array.from({ length: 101 }, () => installment({ alunoCpf: '1' })));
+    const a = await submitAndProcess(
+      t,
+      inst.headers,
+      Array.from({ length: 101 }, () => installment({ alunoCpf: '1' })),
+    );
     const b = await submitAndProcess(t, inst.headers, [installment({ alunoCpf: '1' })]);
     const page = await request(t.app).get(`/v1/lotes/${a}/erros`).set(inst.headers).expect(200);
-    const res = await request(t.app).get(`/v1/lotes/${b}/erros`).query({ continuable: page.body.metadata.continuable }).set(inst.headers);
+    const res = await request(t.app)
+      .get(`/v1/lotes/${b}/erros`)
+      .query({ continuable: page.body.metadata.continuable })
+      .set(inst.headers);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('PAGING-001');
   });
@@ -79,11 +96,22 @@ describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
     const res = await request(t.app)
       .post('/v1/aluno')
       .set(inst.headers)
-      .send({ alunos: [{ cpf: '52998224725', nomeCompleto: 'Ana Beatriz Souza' }, { cpf: '1', nomeCompleto: '' }] })
+      .send({
+        alunos: [
+          { cpf: '52998224725', nomeCompleto: 'Ana Beatriz Souza' },
+          { cpf: '1', nomeCompleto: '' },
+        ],
+      })
       .expect(202);
     await t.runJobs();
     const batch = await request(t.app).get(`/v1/lotes/${res.body.id}`).set(inst.headers).expect(200);
-    expect(batch.body).toMatchObject({ tipo: 'aluno', status: 'PROCESSADO_COM_ERROS', quantidade: 2, processados: 2, erros: 1 });
+    expect(batch.body).toMatchObject({
+      tipo: 'aluno',
+      status: 'PROCESSADO_COM_ERROS',
+      quantidade: 2,
+      processados: 2,
+      erros: 1,
+    });
     const errors = await request(t.app).get(`/v1/lotes/${res.body.id}/erros`).set(inst.headers).expect(200);
     expect(errors.body.data).toEqual([
       { indice: 1, campo: 'cpf', mensagem: 'cpf 1 is not a valid CPF (11 digits with check digits)' },

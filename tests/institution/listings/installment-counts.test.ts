@@ -7,7 +7,13 @@ import { useTestContext } from '../../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
-const APPROVED_CARD = { number: '4111111111111111', holderName: 'PEDRO H LIMA', expiryMonth: 12, expiryYear: 2030, cvv: '123' };
+const APPROVED_CARD = {
+  number: '4111111111111111',
+  holderName: 'PEDRO H LIMA',
+  expiryMonth: 12,
+  expiryYear: 2030,
+  cvv: '123',
+};
 
 /** Filters whose totalItems the counters answer, each with the rows it should match. */
 const GROUP_QUERIES: Record<string, string>[] = [
@@ -30,12 +36,16 @@ describe('totalItems of status and type filters, from the installment counters',
   let other: Awaited<ReturnType<typeof givenInstitution>>;
 
   const firstPageTotal = async (headers: Record<string, string>, query: Record<string, string>) =>
-    Number((await request(t.app).get('/v1/parcela/originais').query(query).set(headers).expect(200)).body.metadata.totalItems);
+    Number(
+      (await request(t.app).get('/v1/parcela/originais').query(query).set(headers).expect(200)).body.metadata
+        .totalItems,
+    );
 
   /** Each group filter's totalItems next to the rows the listing actually walks. */
   async function totalsAndRows(headers: Record<string, string>) {
     const out: { query: Record<string, string>; total: number; rows: number }[] = [];
-    for (const query of GROUP_QUERIES) out.push({ query, total: await firstPageTotal(headers, query), rows: (await listAll(t, headers, query)).length });
+    for (const query of GROUP_QUERIES)
+      out.push({ query, total: await firstPageTotal(headers, query), rows: (await listAll(t, headers, query)).length });
     return out;
   }
 
@@ -46,12 +56,22 @@ describe('totalItems of status and type filters, from the installment counters',
       installment({ idParcela: 'C1' }),
       installment({ idParcela: 'C2', tipoParcela: 'Matricula' }),
       installment({ idParcela: 'C3', tipoParcela: 'NEGOCIACAO', numeroContrato: 'AC-1' }),
-      installment({ idParcela: 'C4', tipoParcela: 'Negociacao', numeroContrato: 'AC-2', situacaoBaixa: 'PAGA', pagamento: { data: '2026-01-14' } }),
+      installment({
+        idParcela: 'C4',
+        tipoParcela: 'Negociacao',
+        numeroContrato: 'AC-2',
+        situacaoBaixa: 'PAGA',
+        pagamento: { data: '2026-01-14' },
+      }),
       installment({ idParcela: 'C5', situacaoBaixa: 'CANCELADA' }),
       installment({ idParcela: 'C6', alunoCpf: CPF.pedro, responsavelFinanceiroDocumento: CPF.pedro }),
     ]);
     // The other institution: 3 more open monthly fees that must never show in this one's totals.
-    await submitAndProcess(t, other.headers, [installment({ idParcela: 'C1' }), installment({ idParcela: 'X2' }), installment({ idParcela: 'X3' })]);
+    await submitAndProcess(t, other.headers, [
+      installment({ idParcela: 'C1' }),
+      installment({ idParcela: 'X2' }),
+      installment({ idParcela: 'X3' }),
+    ]);
   });
 
   it('status and type filters (and none) are the ones the counters answer', () => {
@@ -67,14 +87,19 @@ describe('totalItems of status and type filters, from the installment counters',
   });
 
   it('a re-sent installment that changes status moves between the counts', async () => {
-    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'C1', situacaoBaixa: 'PAGA', pagamento: { data: '2026-01-20' } })]);
+    await submitAndProcess(t, inst.headers, [
+      installment({ idParcela: 'C1', situacaoBaixa: 'PAGA', pagamento: { data: '2026-01-20' } }),
+    ]);
     expect(await firstPageTotal(inst.headers, { situacao: 'PAGO' })).toBe(2);
     expect(await firstPageTotal(inst.headers, { situacao: 'ABERTO' })).toBe(3);
     expect(await firstPageTotal(inst.headers, {})).toBe(6);
   });
 
   it('a payment through the platform moves its installment from open to paid in the counts', async () => {
-    const link = await createPaymentLink(t.ctx, inst.id, { responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'C6' });
+    const link = await createPaymentLink(t.ctx, inst.id, {
+      responsavelFinanceiroDocumento: CPF.pedro,
+      parcelaOriginalIdExterno: 'C6',
+    });
     await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', APPROVED_CARD);
     const seen = await totalsAndRows(inst.headers);
     expect(seen.map((s) => s.total)).toEqual(seen.map((s) => s.rows));
@@ -92,7 +117,9 @@ describe('totalItems of status and type filters, from the installment counters',
   it('compaction folds the counters to one row per group and leaves every total as it was', async () => {
     const before = await totalsAndRows(inst.headers);
     const beforeOther = await totalsAndRows(other.headers);
-    const [{ rows }] = (await t.ctx.sql`select count(*)::int as rows from installment_counts`) as unknown as [{ rows: number }];
+    const [{ rows }] = (await t.ctx.sql`select count(*)::int as rows from installment_counts`) as unknown as [
+      { rows: number },
+    ];
     const outcome = await compactInstallmentCounts(t.ctx.db);
     expect(outcome.before).toBe(rows);
     const groups = await t.ctx.sql<{ institution_id: string; status: string; type: string; n: string }[]>`

@@ -52,12 +52,24 @@ describe('GET /v1/parcela/originais at scale', () => {
 
   it.each([
     ['aluno_cpf', { aluno_cpf: '00000000123' }, 'installments_student_cpf_seq_idx'],
-    ['responsavel_financeiro_documento', { responsavel_financeiro_documento: '99999999123' }, 'installments_guarantor_seq_idx'],
+    [
+      'responsavel_financeiro_documento',
+      { responsavel_financeiro_documento: '99999999123' },
+      'installments_guarantor_seq_idx',
+    ],
     ['id_externo', { id_externo: 'A12345' }, 'installments_institution_id_upsert_key_index'],
     ['situacao', { situacao: 'PARCIALMENTE_PAGO' }, 'installments_status_seq_idx'],
     ['tipo', { tipo: 'Negociacao' }, 'installments_type_seq_idx'],
-    ['a due-date range', { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' }, 'installments_due_date_idx'],
-    ['a payment-date range', { data_inicial_pagamento: '2024-03-01', data_final_pagamento: '2024-03-02' }, 'installments_paid_on_idx'],
+    [
+      'a due-date range',
+      { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' },
+      'installments_due_date_idx',
+    ],
+    [
+      'a payment-date range',
+      { data_inicial_pagamento: '2024-03-01', data_final_pagamento: '2024-03-02' },
+      'installments_paid_on_idx',
+    ],
     ['dias_atraso (paid installments)', { dias_atraso: 7 }, 'installments_paid_days_late_idx'],
     ['dias_atraso (open installments)', { dias_atraso: 7 }, 'installments_due_date_idx'],
   ] as [string, OriginalsQuery, string][])('filter %s reads an index of its own', async (_name, query, index) => {
@@ -70,7 +82,11 @@ describe('GET /v1/parcela/originais at scale', () => {
       select count(*)::int as n from installments where institution_id = ${inst.id} and (
         (status in ('ABERTO', 'PARCIALMENTE_PAGO') and due_date = date '2025-06-23') or (status = 'PAGO' and paid_on - due_date = 7))`;
     t.clock.set(new Date('2025-06-30T15:00:00Z'));
-    const res = await request(t.app).get('/v1/parcela/originais').query({ dias_atraso: 7 }).set(inst.headers).expect(200);
+    const res = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ dias_atraso: 7 })
+      .set(inst.headers)
+      .expect(200);
     expect(expected!.n).toBeGreaterThan(100);
     expect(res.body.metadata.totalItems).toBe(String(expected!.n));
     expect(res.body.data).toHaveLength(100);
@@ -78,7 +94,11 @@ describe('GET /v1/parcela/originais at scale', () => {
   });
 
   it('counts totalItems on the first page and carries it: later pages neither recount nor move', async () => {
-    const first = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'PARCIALMENTE_PAGO' }).set(inst.headers).expect(200);
+    const first = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ situacao: 'PARCIALMENTE_PAGO' })
+      .set(inst.headers)
+      .expect(200);
     expect(first.body.metadata.totalItems).toBe('4000');
     await seed(t, inst.id, 10, 'late-');
     const second = await request(t.app)
@@ -87,12 +107,20 @@ describe('GET /v1/parcela/originais at scale', () => {
       .set(inst.headers)
       .expect(200);
     expect(second.body.metadata.totalItems).toBe('4000');
-    const fresh = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'PARCIALMENTE_PAGO' }).set(inst.headers).expect(200);
+    const fresh = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ situacao: 'PARCIALMENTE_PAGO' })
+      .set(inst.headers)
+      .expect(200);
     expect(fresh.body.metadata.totalItems).toBe('4001');
   });
 
   it('never lists or counts the installments of another institution', async () => {
-    const res = await request(t.app).get('/v1/parcela/originais').query({ id_externo: 'B77' }).set(inst.headers).expect(200);
+    const res = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ id_externo: 'B77' })
+      .set(inst.headers)
+      .expect(200);
     expect(res.body.data).toEqual([]);
     expect(res.body.metadata.totalItems).toBe('0');
   });

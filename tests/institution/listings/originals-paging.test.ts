@@ -10,7 +10,11 @@ describe('GET /v1/parcela/originais paging', () => {
 
   beforeAll(async () => {
     inst = await givenInstitution(t.ctx);
-    await submitAndProcess(t, inst.headers, Array.from({ length: 250 }, (_, i) => installment({ idParcela: `P${i}` })));
+    await submitAndProcess(
+      t,
+      inst.headers,
+      Array.from({ length: 250 }, (_, i) => installment({ idParcela: `P${i}` })),
+    );
   });
 
   it('pages through 250 rows 100 at a time, each row exactly once, in creation order', async () => {
@@ -23,7 +27,11 @@ describe('GET /v1/parcela/originais paging', () => {
         .query(continuable ? { continuable } : {})
         .set(inst.headers)
         .expect(200);
-      pages.push({ size: res.body.data.length, total: res.body.metadata.totalItems, next: res.body.metadata.continuable });
+      pages.push({
+        size: res.body.data.length,
+        total: res.body.metadata.totalItems,
+        next: res.body.metadata.continuable,
+      });
       seen.push(...res.body.data.map((r: { id_externo: string }) => r.id_externo));
       continuable = res.body.metadata.continuable;
     } while (continuable);
@@ -59,7 +67,10 @@ describe('GET /v1/parcela/originais paging', () => {
   it('refuses a token of another institution (PAGING-001)', async () => {
     const other = await givenInstitution(t.ctx, 'Outra');
     const page = await request(t.app).get('/v1/parcela/originais').set(inst.headers).expect(200);
-    const res = await request(t.app).get('/v1/parcela/originais').query({ continuable: page.body.metadata.continuable }).set(other.headers);
+    const res = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ continuable: page.body.metadata.continuable })
+      .set(other.headers);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('PAGING-001');
   });

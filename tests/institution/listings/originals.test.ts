@@ -6,7 +6,13 @@ import { useTestContext } from '../../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
-const APPROVED_CARD = { number: '4111111111111111', holderName: 'PEDRO H LIMA', expiryMonth: 12, expiryYear: 2030, cvv: '123' };
+const APPROVED_CARD = {
+  number: '4111111111111111',
+  holderName: 'PEDRO H LIMA',
+  expiryMonth: 12,
+  expiryYear: 2030,
+  cvv: '123',
+};
 
 describe('GET /v1/parcela/originais', () => {
   const t = useTestContext();
@@ -19,12 +25,22 @@ describe('GET /v1/parcela/originais', () => {
       .set(inst.headers)
       .send({
         alunos: [
-          { cpf: CPF.ana, ra: '2026001234', nomeCompleto: 'Ana Beatriz Souza', responsavelFinanceiro: { nome: 'Carlos Eduardo Souza', documento: CPF.carlos, tipoDocumento: 'CPF' } },
+          {
+            cpf: CPF.ana,
+            ra: '2026001234',
+            nomeCompleto: 'Ana Beatriz Souza',
+            responsavelFinanceiro: { nome: 'Carlos Eduardo Souza', documento: CPF.carlos, tipoDocumento: 'CPF' },
+          },
           { cpf: CPF.pedro, ra: '2026009999', nomeCompleto: 'Pedro Henrique Lima' },
         ],
       })
       .expect(202);
-    const pedro = { alunoCpf: CPF.pedro, alunoRa: 'RA-PEDRO', responsavelFinanceiroDocumento: undefined, responsavelFinanceiroTipoDocumento: undefined };
+    const pedro = {
+      alunoCpf: CPF.pedro,
+      alunoRa: 'RA-PEDRO',
+      responsavelFinanceiroDocumento: undefined,
+      responsavelFinanceiroTipoDocumento: undefined,
+    };
     await submitAndProcess(t, inst.headers, [
       installment({
         idParcela: 'A1',
@@ -35,13 +51,52 @@ describe('GET /v1/parcela/originais', () => {
           { percentual: 5, dias_desconto: 0 },
         ],
       }),
-      installment({ ...pedro, idParcela: 'A2', numeroParcela: '2', tipoParcela: 'Matricula', valorBoleto: '980.50', dataVencimento: '2026-02-10T00:00:00' }),
-      installment({ idParcela: 'A3', numeroParcela: '3', tipoParcela: 'NEGOCIACAO', numeroContrato: 'AC-77', dataVencimento: '2026-01-20T00:00:00' }),
-      installment({ ...pedro, alunoRa: undefined, idParcela: 'A4', numeroParcela: '4', tipoParcela: 'Rematricula', dataVencimento: '2026-01-10T00:00:00', situacaoBaixa: 'PAGA', pagamento: { data: '2026-01-12T10:00:00' } }),
-      installment({ idParcela: 'A5', numeroParcela: '5', tipoParcela: 'Taxa_outros', dataVencimento: '2026-01-25T00:00:00', situacaoBaixa: 'CANCELADA' }),
-      installment({ idParcela: 'A6', numeroParcela: '6', tipoParcela: 'Negociacao', numeroContrato: 'AC-78', dataVencimento: '2026-01-08T00:00:00', situacaoBaixa: 'PAGA', pagamento: { data: '2026-01-14' } }),
+      installment({
+        ...pedro,
+        idParcela: 'A2',
+        numeroParcela: '2',
+        tipoParcela: 'Matricula',
+        valorBoleto: '980.50',
+        dataVencimento: '2026-02-10T00:00:00',
+      }),
+      installment({
+        idParcela: 'A3',
+        numeroParcela: '3',
+        tipoParcela: 'NEGOCIACAO',
+        numeroContrato: 'AC-77',
+        dataVencimento: '2026-01-20T00:00:00',
+      }),
+      installment({
+        ...pedro,
+        alunoRa: undefined,
+        idParcela: 'A4',
+        numeroParcela: '4',
+        tipoParcela: 'Rematricula',
+        dataVencimento: '2026-01-10T00:00:00',
+        situacaoBaixa: 'PAGA',
+        pagamento: { data: '2026-01-12T10:00:00' },
+      }),
+      installment({
+        idParcela: 'A5',
+        numeroParcela: '5',
+        tipoParcela: 'Taxa_outros',
+        dataVencimento: '2026-01-25T00:00:00',
+        situacaoBaixa: 'CANCELADA',
+      }),
+      installment({
+        idParcela: 'A6',
+        numeroParcela: '6',
+        tipoParcela: 'Negociacao',
+        numeroContrato: 'AC-78',
+        dataVencimento: '2026-01-08T00:00:00',
+        situacaoBaixa: 'PAGA',
+        pagamento: { data: '2026-01-14' },
+      }),
     ]);
-    const link = await createPaymentLink(t.ctx, inst.id, { responsavelFinanceiroDocumento: CPF.pedro, parcelaOriginalIdExterno: 'A2' });
+    const link = await createPaymentLink(t.ctx, inst.id, {
+      responsavelFinanceiroDocumento: CPF.pedro,
+      parcelaOriginalIdExterno: 'A2',
+    });
     await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', APPROVED_CARD);
   });
 
@@ -54,7 +109,11 @@ describe('GET /v1/parcela/originais', () => {
       id_externo: 'A1',
       ies_id: inst.id,
       ies_nome: 'Centro Universitário Paulista',
-      responsavel_financeiro: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), documento: CPF.carlos, nome: 'Carlos Eduardo Souza' },
+      responsavel_financeiro: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        documento: CPF.carlos,
+        nome: 'Carlos Eduardo Souza',
+      },
       aluno: { ra: '2026001234', cpf: CPF.ana, nome: 'Ana Beatriz Souza' },
       contrato_id: 'CT-2026-000123',
       data_vencimento: '2026-01-05',
@@ -96,7 +155,12 @@ describe('GET /v1/parcela/originais', () => {
   it('shows agreement installments (Negociacao) with their agreement', async () => {
     const [a3] = await listAll(t, inst.headers, { id_externo: 'A3' });
     const [a6] = await listAll(t, inst.headers, { id_externo: 'A6' });
-    expect(a3).toMatchObject({ em_acordo: true, acordo_situacao: 'ATIVO', acordo_efetivado_numero: 'AC-77', acordo_efetivado_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(a3).toMatchObject({
+      em_acordo: true,
+      acordo_situacao: 'ATIVO',
+      acordo_efetivado_numero: 'AC-77',
+      acordo_efetivado_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(a6).toMatchObject({ em_acordo: true, acordo_situacao: 'QUITADO', acordo_efetivado_numero: 'AC-78' });
     expect(a6!.acordo_efetivado_id).not.toBe(a3!.acordo_efetivado_id);
   });
@@ -122,9 +186,17 @@ describe('GET /v1/parcela/originais', () => {
     ['tipo_pagamento', { tipo_pagamento: 'Pago na IES' }, ['A4', 'A6']],
     ['tipo_pagamento Pago na Plataforma', { tipo_pagamento: 'Pago na Plataforma' }, ['A2']],
     ['tipo_pagamento Cancelado na IES', { tipo_pagamento: 'Cancelado na IES' }, ['A5']],
-    ['due date range', { data_inicial_vencimento: '2026-01-10', data_final_vencimento: '2026-01-20T23:59:59' }, ['A3', 'A4']],
+    [
+      'due date range',
+      { data_inicial_vencimento: '2026-01-10', data_final_vencimento: '2026-01-20T23:59:59' },
+      ['A3', 'A4'],
+    ],
     ['due date from', { data_inicial_vencimento: '2026-01-25' }, ['A2', 'A5']],
-    ['payment date range', { data_inicial_pagamento: '2026-01-12T00:00:00', data_final_pagamento: '2026-01-14' }, ['A4', 'A6']],
+    [
+      'payment date range',
+      { data_inicial_pagamento: '2026-01-12T00:00:00', data_final_pagamento: '2026-01-14' },
+      ['A4', 'A6'],
+    ],
     ['payment date up to', { data_final_pagamento: '2026-01-12' }, ['A4']],
     ['filters combined', { aluno_cpf: CPF.ana, situacao: 'ABERTO', em_acordo: 'false' }, ['A1']],
   ])('filters by %s', async (_name, query, expected) => {
@@ -132,21 +204,35 @@ describe('GET /v1/parcela/originais', () => {
   });
 
   it('counts the matches in metadata.totalItems, as a string', async () => {
-    const res = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'PAGO' }).set(inst.headers).expect(200);
+    const res = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ situacao: 'PAGO' })
+      .set(inst.headers)
+      .expect(200);
     expect(res.body.metadata).toEqual({ totalItems: '3', itemsPerPage: 100 });
   });
 
   it('refuses a start date after the end date (PARCELA-001)', async () => {
-    const res = await request(t.app).get('/v1/parcela/originais').query({ data_inicial_vencimento: '2026-04-01', data_final_vencimento: '2026-03-01' }).set(inst.headers);
+    const res = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ data_inicial_vencimento: '2026-04-01', data_final_vencimento: '2026-03-01' })
+      .set(inst.headers);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'PARCELA-001', message: 'data_inicial_vencimento 2026-04-01 is after data_final_vencimento 2026-03-01' });
+    expect(res.body).toEqual({
+      code: 'PARCELA-001',
+      message: 'data_inicial_vencimento 2026-04-01 is after data_final_vencimento 2026-03-01',
+    });
   });
 
   it.each([
     ['an unknown situacao', { situacao: 'ATRASADO' }, 'query.situacao'],
     ['dias_atraso not a number', { dias_atraso: 'dez' }, 'query.dias_atraso'],
     ['em_acordo not a boolean', { em_acordo: 'sim' }, 'query.em_acordo'],
-    ['a document with punctuation', { responsavel_financeiro_documento: '111.444.777-35' }, 'query.responsavel_financeiro_documento'],
+    [
+      'a document with punctuation',
+      { responsavel_financeiro_documento: '111.444.777-35' },
+      'query.responsavel_financeiro_documento',
+    ],
     ['a malformed date', { data_inicial_pagamento: '15/01/2026' }, 'query.data_inicial_pagamento'],
     ['an impossible date', { data_inicial_pagamento: '2026-02-30' }, 'query.data_inicial_pagamento'],
   ])('refuses %s with VALIDATION-001', async (_name, query, path) => {

@@ -21,10 +21,31 @@ describe('GET /importacao/enviados/parcelas', () => {
     descricao: 'Mensalidade de março',
     descricaoParcela: 'Parcela 3 de 12',
     descricaoLiquidacao: '',
-    itensFatura: [{ idExterno: 'IF-1', alunoNome: 'Ana Beatriz Souza', valor: '1250.00', descontosAdimplencia: [{ percentual: 10, valor: '125.00', dias_desconto: 5, data_limite: '2026-03-05' }] }],
+    itensFatura: [
+      {
+        idExterno: 'IF-1',
+        alunoNome: 'Ana Beatriz Souza',
+        valor: '1250.00',
+        descontosAdimplencia: [{ percentual: 10, valor: '125.00', dias_desconto: 5, data_limite: '2026-03-05' }],
+      },
+    ],
     campoDaIes: { livre: ['qualquer', 1, true] },
   });
-  const sentB = installment({ idParcela: 'S2', alunoCpf: CPF.pedro, responsavelFinanceiroDocumento: CPF.pedro, tipoParcela: 'matricula', situacaoBaixa: 'Paga', dataVencimento: '2026-02-05T00:00:00', codigoCurso: 'DIR-M', nomeCurso: 'Direito', grauCurso: 'BACHARELADO', modalidadeCurso: 'EAD', nomeOrganizacao: 'Faculdade de Direito', nomePolo: 'Polo Centro', idPolo: '9' });
+  const sentB = installment({
+    idParcela: 'S2',
+    alunoCpf: CPF.pedro,
+    responsavelFinanceiroDocumento: CPF.pedro,
+    tipoParcela: 'matricula',
+    situacaoBaixa: 'Paga',
+    dataVencimento: '2026-02-05T00:00:00',
+    codigoCurso: 'DIR-M',
+    nomeCurso: 'Direito',
+    grauCurso: 'BACHARELADO',
+    modalidadeCurso: 'EAD',
+    nomeOrganizacao: 'Faculdade de Direito',
+    nomePolo: 'Polo Centro',
+    idPolo: '9',
+  });
   const invalid = installment({ idParcela: 'S3', alunoCpf: '12345678900' });
 
   beforeAll(async () => {
@@ -40,7 +61,8 @@ describe('GET /importacao/enviados/parcelas', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };
-  const idsOf = async (query: Record<string, string>) => (await list(query)).data.map((r: { dadosEnviados: { idParcela: string } }) => r.dadosEnviados.idParcela);
+  const idsOf = async (query: Record<string, string>) =>
+    (await list(query)).data.map((r: { dadosEnviados: { idParcela: string } }) => r.dadosEnviados.idParcela);
 
   it('lists every submitted installment exactly as sent, refused ones included, with batch and time sent', async () => {
     const body = await list({});
@@ -59,7 +81,11 @@ describe('GET /importacao/enviados/parcelas', () => {
     ['responsavel_financeiro_documento', () => ({ responsavel_financeiro_documento: CPF.carlos }), ['S1', 'S3']],
     ['data_inicial_envio (Brasília days)', () => ({ data_inicial_envio: '2026-03-02' }), ['S3']],
     ['data_final_envio (Brasília days)', () => ({ data_final_envio: '2026-03-01' }), ['S1', 'S2']],
-    ['both envio dates', () => ({ data_inicial_envio: '2026-03-01', data_final_envio: '2026-03-03' }), ['S1', 'S2', 'S3']],
+    [
+      'both envio dates',
+      () => ({ data_inicial_envio: '2026-03-01', data_final_envio: '2026-03-03' }),
+      ['S1', 'S2', 'S3'],
+    ],
     ['id_parcela', () => ({ id_parcela: 'S2' }), ['S2']],
     ['tipo_parcela in any case', () => ({ tipo_parcela: 'MATRICULA' }), ['S2']],
     ['situacao_baixa in any case', () => ({ situacao_baixa: 'paga' }), ['S2']],
@@ -77,36 +103,67 @@ describe('GET /importacao/enviados/parcelas', () => {
   });
 
   it('refuses a start day after the end day (PARCELA-001) and malformed dates (VALIDATION-001)', async () => {
-    const inverted = await request(t.app).get('/importacao/enviados/parcelas').query({ data_inicial_envio: '2026-04-01', data_final_envio: '2026-03-01' }).set(inst.headers);
+    const inverted = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query({ data_inicial_envio: '2026-04-01', data_final_envio: '2026-03-01' })
+      .set(inst.headers);
     expect(inverted.status).toBe(400);
-    expect(inverted.body).toEqual({ code: 'PARCELA-001', message: 'data_inicial_envio 2026-04-01 is after data_final_envio 2026-03-01' });
-    const malformed = await request(t.app).get('/importacao/enviados/parcelas').query({ data_vencimento: '05/02/2026' }).set(inst.headers);
+    expect(inverted.body).toEqual({
+      code: 'PARCELA-001',
+      message: 'data_inicial_envio 2026-04-01 is after data_final_envio 2026-03-01',
+    });
+    const malformed = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query({ data_vencimento: '05/02/2026' })
+      .set(inst.headers);
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('VALIDATION-001');
   });
 
   it('pages with continuable, each item once, and refuses an altered token', async () => {
     const other = await givenInstitution(t.ctx, 'Paginada');
-    await submit(t, other.headers, Array.from({ length: 120 }, (_, i) => installment({ idParcela: `Q${i}` })));
-    await submit(t, other.headers, Array.from({ length: 100 }, (_, i) => installment({ idParcela: `R${i}` })));
+    await submit(
+      t,
+      other.headers,
+      Array.from({ length: 120 }, (_, i) => installment({ idParcela: `Q${i}` })),
+    );
+    await submit(
+      t,
+      other.headers,
+      Array.from({ length: 100 }, (_, i) => installment({ idParcela: `R${i}` })),
+    );
     await t.runJobs();
     const seen: string[] = [];
     let continuable: string | undefined;
     do {
-      const res = await request(t.app).get('/importacao/enviados/parcelas').query(continuable ? { continuable } : {}).set(other.headers).expect(200);
+      const res = await request(t.app)
+        .get('/importacao/enviados/parcelas')
+        .query(continuable ? { continuable } : {})
+        .set(other.headers)
+        .expect(200);
       expect(res.body.metadata.totalItems).toBe(220);
       seen.push(...res.body.data.map((r: { dadosEnviados: { idParcela: string } }) => r.dadosEnviados.idParcela));
       continuable = res.body.metadata.continuable;
     } while (continuable);
-    expect(seen).toEqual([...Array.from({ length: 120 }, (_, i) => `Q${i}`), ...Array.from({ length: 100 }, (_, i) => `R${i}`)]);
-    const tampered = await request(t.app).get('/importacao/enviados/parcelas').query({ continuable: 'eyJ4IjoxfQ.abc' }).set(other.headers);
+    expect(seen).toEqual([
+      ...Array.from({ length: 120 }, (_, i) => `Q${i}`),
+      ...Array.from({ length: 100 }, (_, i) => `R${i}`),
+    ]);
+    const tampered = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query({ continuable: 'eyJ4IjoxfQ.abc' })
+      .set(other.headers);
     expect(tampered.status).toBe(400);
     expect(tampered.body.code).toBe('PAGING-001');
   });
 
   it('shows nothing of another institution', async () => {
     const stranger = await givenInstitution(t.ctx, 'Estranha');
-    const res = await request(t.app).get('/importacao/enviados/parcelas').query({ lote: first }).set(stranger.headers).expect(200);
+    const res = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query({ lote: first })
+      .set(stranger.headers)
+      .expect(200);
     expect(res.body).toEqual({ data: [], metadata: { totalItems: 0, itemsPerPage: 100 } });
   });
 

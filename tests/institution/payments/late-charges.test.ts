@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, bestOnTimeValueCents, PaymentTooSmall, quote, type Debt } from '../../../src/institution/payments/late-charges.js';
+import {
+  allocate,
+  bestOnTimeValueCents,
+  PaymentTooSmall,
+  quote,
+  type Debt,
+} from '../../../src/institution/payments/late-charges.js';
 import { formatCents, mulDivRound, parseCents } from '../../../src/core/money.js';
 
 const debt = (overrides: Partial<Debt> = {}): Debt => ({
@@ -14,11 +20,20 @@ const debt = (overrides: Partial<Debt> = {}): Debt => ({
 
 describe('late payment: 2% fine once, 1% a month interest pro rata per day (30-day months), half up to the cent', () => {
   it('R$ 1.000,00 paid 46 days late: fine 20.00, interest 15.33 (1000 × 1% × 46/30 = 15.333…), total 1035.33', () => {
-    expect(quote(debt(), '2026-02-25')).toEqual({ daysLate: 46, fine: 2_000, interest: 1_533, discount: 0, total: 103_533 });
+    expect(quote(debt(), '2026-02-25')).toEqual({
+      daysLate: 46,
+      fine: 2_000,
+      interest: 1_533,
+      discount: 0,
+      total: 103_533,
+    });
   });
 
   it('R$ 1.250,00 paid 14 days late: fine 25.00, interest 5.83 (5.8333…), total 1280.83', () => {
-    const q = quote(debt({ principalCents: 125_000, balanceCents: 125_000, dueDate: '2026-01-01', interestFrom: '2026-01-01' }), '2026-01-15');
+    const q = quote(
+      debt({ principalCents: 125_000, balanceCents: 125_000, dueDate: '2026-01-01', interestFrom: '2026-01-01' }),
+      '2026-01-15',
+    );
     expect([q.fine, q.interest, q.total]).toEqual([2_500, 583, 128_083]);
   });
 
@@ -73,11 +88,25 @@ describe('on-time discount: the best one whose deadline (dias_desconto days befo
 
 describe('allocation of a payment', () => {
   it('paying the quote settles the whole balance with its fine and interest', () => {
-    expect(allocate(debt(), '2026-02-25', 103_533)).toEqual({ received: 103_533, principal: 100_000, fine: 2_000, interest: 1_533, discount: 0, remaining: 0 });
+    expect(allocate(debt(), '2026-02-25', 103_533)).toEqual({
+      received: 103_533,
+      principal: 100_000,
+      fine: 2_000,
+      interest: 1_533,
+      discount: 0,
+      remaining: 0,
+    });
   });
 
   it('a partial payment pays the late charges first, then principal, and earns no discount', () => {
-    expect(allocate(debt(), '2026-02-25', 60_000)).toEqual({ received: 60_000, principal: 56_467, fine: 2_000, interest: 1_533, discount: 0, remaining: 43_533 });
+    expect(allocate(debt(), '2026-02-25', 60_000)).toEqual({
+      received: 60_000,
+      principal: 56_467,
+      fine: 2_000,
+      interest: 1_533,
+      discount: 0,
+      remaining: 43_533,
+    });
   });
 
   it('refuses a partial payment that does not cover the late charges', () => {
@@ -90,7 +119,12 @@ describe('money in integer cents', () => {
     expect(parseCents('1250')).toBe(125_000);
     expect(parseCents('1250.5')).toBe(125_050);
     expect(parseCents('0.07')).toBe(7);
-    expect([parseCents('1250,00'), parseCents('12.345'), parseCents('-5'), parseCents('1e3')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([parseCents('1250,00'), parseCents('12.345'), parseCents('-5'), parseCents('1e3')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(formatCents(125_050)).toBe('1250.50');
   });
 

@@ -19,7 +19,15 @@ describe('hosted payment page and sandbox payments', () => {
     await submitAndProcess(t, inst.headers, [
       installment({ idParcela: 'late', ...late }),
       installment({ idParcela: 'partial', ...late }),
-      installment({ idParcela: 'ontime', valorBoleto: '1250.00', dataVencimento: '2026-03-10T00:00:00', descontosAdimplencia: [{ percentual: 10, dias_desconto: 5 }, { percentual: 5, dias_desconto: 0 }] }),
+      installment({
+        idParcela: 'ontime',
+        valorBoleto: '1250.00',
+        dataVencimento: '2026-03-10T00:00:00',
+        descontosAdimplencia: [
+          { percentual: 10, dias_desconto: 5 },
+          { percentual: 5, dias_desconto: 0 },
+        ],
+      }),
       installment({ idParcela: 'decline', ...late }),
       installment({ idParcela: 'slip', ...late }),
       installment({ idParcela: 'overnight', ...late }),
@@ -75,8 +83,18 @@ describe('hosted payment page and sandbox payments', () => {
     const path = await open('partial');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
     // Owed: 1000.00 + fine 20.00 + interest 15 days 5.00 = 1025.00; pays 525.00: charges first, 500.00 of principal.
-    const partial = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 52_500 }).expect(200);
-    expect(partial.body).toMatchObject({ id: chargeId, method: 'PIX', status: 'PAID', amountCents: 102_500, paidAmountCents: 52_500, paidAt: '2026-01-25T15:00:00.000Z' });
+    const partial = await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .send({ amountCents: 52_500 })
+      .expect(200);
+    expect(partial.body).toMatchObject({
+      id: chargeId,
+      method: 'PIX',
+      status: 'PAID',
+      amountCents: 102_500,
+      paidAmountCents: 52_500,
+      paidAt: '2026-01-25T15:00:00.000Z',
+    });
     expect(await original('partial')).toMatchObject({
       situacao: 'PARCIALMENTE_PAGO',
       tipo_pagamento: 'Pago na Plataforma',
@@ -108,33 +126,59 @@ describe('hosted payment page and sandbox payments', () => {
     expect(page.text).toContain('Recusado: Cartão recusado pelo emissor');
     const insufficient = await submitForm(t, `${path}/card`, { number: '4000000000009995', ...CARD });
     expect(insufficient.text).toContain('Recusado: Saldo insuficiente');
-    expect(await original('decline')).toMatchObject({ situacao: 'ABERTO', tipo_pagamento: null, valor_liquidado: { recebido: '0.00' } });
+    expect(await original('decline')).toMatchObject({
+      situacao: 'ABERTO',
+      tipo_pagamento: null,
+      valor_liquidado: { recebido: '0.00' },
+    });
   });
 
   it('a malformed card answers 400 with the page, and no charge', async () => {
     const path = await open('decline');
     const before = chargeIds((await request(t.app).get(path)).text).length;
-    const res = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111112', ...CARD });
+    const res = await request(t.app)
+      .post(`${path}/card`)
+      .type('form')
+      .send({ number: '4111111111111112', ...CARD });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('<p class="field-error" id="card-number-error">Número de cartão inválido: confira os dígitos.</p>');
+    expect(res.text).toContain(
+      '<p class="field-error" id="card-number-error">Número de cartão inválido: confira os dígitos.</p>',
+    );
     expect(chargeIds(res.text)).toHaveLength(before);
   });
 
   it('card fields refused by the server: each message tied to its input, name and expiry kept, number and CVV never echoed', async () => {
     t.clock.set('2026-01-15T12:00:00Z');
     const path = await open('decline');
-    const res = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111112', holderName: 'CARLOS <E> SOUZA', expiryMonth: '13', expiryYear: '2031', cvv: '12a', installments: '3' });
+    const res = await request(t.app).post(`${path}/card`).type('form').send({
+      number: '4111111111111112',
+      holderName: 'CARLOS <E> SOUZA',
+      expiryMonth: '13',
+      expiryYear: '2031',
+      cvv: '12a',
+      installments: '3',
+    });
     expect(res.status).toBe(400);
-    expect(res.text).toMatch(/<input id="card-month" name="expiryMonth" value="13"[^>]* aria-invalid="true" aria-describedby="card-month-error">/);
-    expect(res.text).toContain('<p class="field-error" id="card-month-error">Informe o mês de validade, de 01 a 12.</p>');
-    expect(res.text).toContain('<p class="field-error" id="card-cvv-error">O CVV tem 3 ou 4 dígitos e fica no verso do cartão.</p>');
+    expect(res.text).toMatch(
+      /<input id="card-month" name="expiryMonth" value="13"[^>]* aria-invalid="true" aria-describedby="card-month-error">/,
+    );
+    expect(res.text).toContain(
+      '<p class="field-error" id="card-month-error">Informe o mês de validade, de 01 a 12.</p>',
+    );
+    expect(res.text).toContain(
+      '<p class="field-error" id="card-cvv-error">O CVV tem 3 ou 4 dígitos e fica no verso do cartão.</p>',
+    );
     expect(res.text).toContain('value="CARLOS &lt;E&gt; SOUZA"');
     expect(res.text).toContain('value="2031"');
     expect(res.text).toContain('<option value="3" selected>3x</option>');
     expect(res.text).not.toContain('4111111111111112');
     expect(res.text).not.toContain('12a');
     // The summary at the top links to each field, in the form's order, and says why number and CVV are empty.
-    expect([...res.text.matchAll(/<li><a href="#(card-[a-z]+)">/g)].map((m) => m[1])).toEqual(['card-number', 'card-month', 'card-cvv']);
+    expect([...res.text.matchAll(/<li><a href="#(card-[a-z]+)">/g)].map((m) => m[1])).toEqual([
+      'card-number',
+      'card-month',
+      'card-cvv',
+    ]);
     expect(res.text).toContain('digite-os de novo');
     expect(await original('decline')).toMatchObject({ situacao: 'ABERTO', valor_liquidado: { recebido: '0.00' } });
   });
@@ -142,10 +186,20 @@ describe('hosted payment page and sandbox payments', () => {
   it('an expired card is refused on the expiry field that is past', async () => {
     t.clock.set('2026-05-15T12:00:00Z');
     const path = await open('decline');
-    const lastYear = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111111', ...CARD, expiryYear: '2025' });
-    expect(lastYear.text).toContain('<p class="field-error" id="card-year-error">Cartão vencido: confira o ano de validade.</p>');
-    const lastMonth = await request(t.app).post(`${path}/card`).type('form').send({ number: '4111111111111111', ...CARD, expiryMonth: '04', expiryYear: '2026' });
-    expect(lastMonth.text).toContain('<p class="field-error" id="card-month-error">Cartão vencido: confira o mês de validade.</p>');
+    const lastYear = await request(t.app)
+      .post(`${path}/card`)
+      .type('form')
+      .send({ number: '4111111111111111', ...CARD, expiryYear: '2025' });
+    expect(lastYear.text).toContain(
+      '<p class="field-error" id="card-year-error">Cartão vencido: confira o ano de validade.</p>',
+    );
+    const lastMonth = await request(t.app)
+      .post(`${path}/card`)
+      .type('form')
+      .send({ number: '4111111111111111', ...CARD, expiryMonth: '04', expiryYear: '2026' });
+    expect(lastMonth.text).toContain(
+      '<p class="field-error" id="card-month-error">Cartão vencido: confira o mês de validade.</p>',
+    );
     expect(lastMonth.text).not.toContain('card-year-error');
   });
 
@@ -169,14 +223,24 @@ describe('hosted payment page and sandbox payments', () => {
     t.clock.set('2026-01-16T03:00:00Z'); // midnight in Brasília
     const res = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({});
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'PAYMENT-003', message: `Charge ${chargeId} is EXPIRED; only a pending Pix or bank slip can be paid or expired` });
+    expect(res.body).toEqual({
+      code: 'PAYMENT-003',
+      message: `Charge ${chargeId} is EXPIRED; only a pending Pix or bank slip can be paid or expired`,
+    });
   });
 
   it('a pending Pix of an installment cancelled meanwhile cannot be paid', async () => {
     t.clock.set('2026-01-15T12:00:00Z');
     const path = await open('withdrawn');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
-    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'withdrawn', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00', situacaoBaixa: 'CANCELADA' })]);
+    await submitAndProcess(t, inst.headers, [
+      installment({
+        idParcela: 'withdrawn',
+        valorBoleto: '1000.00',
+        dataVencimento: '2026-01-10T00:00:00',
+        situacaoBaixa: 'CANCELADA',
+      }),
+    ]);
     const res = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({});
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('LINK-003');
@@ -189,7 +253,10 @@ describe('hosted payment page and sandbox payments', () => {
   it('a paid installment takes no new payment and gets no new link', async () => {
     const path = await open('ontime').catch(() => undefined);
     expect(path).toBeUndefined(); // LINK-004 through the API
-    const res = await request(t.app).post('/v1/parcela/link_pagamento').set(inst.headers).send({ responsavelFinanceiroDocumento: CPF.carlos, parcelaOriginalIdExterno: 'ontime' });
+    const res = await request(t.app)
+      .post('/v1/parcela/link_pagamento')
+      .set(inst.headers)
+      .send({ responsavelFinanceiroDocumento: CPF.carlos, parcelaOriginalIdExterno: 'ontime' });
     expect(res.body.code).toBe('LINK-004');
   });
 

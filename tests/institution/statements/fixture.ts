@@ -10,10 +10,18 @@ export type Tenant = Awaited<ReturnType<typeof givenInstitution>>;
 const contract = (t: TestContext, institution: string, options: Record<string, string>) =>
   contractCommands['institution:contract']!.run(t.ctx.db, { institution, ...options }, []);
 
-const token = async (t: TestContext, tenant: Tenant, idParcela: string) => (await paymentPath(t, tenant.headers, idParcela, CPF.carlos)).replace('/pay/', '');
+const token = async (t: TestContext, tenant: Tenant, idParcela: string) =>
+  (await paymentPath(t, tenant.headers, idParcela, CPF.carlos)).replace('/pay/', '');
 
 /** Pays an installment by Pix or bank slip on a Brasília day (noon), in full or `cents` of it. */
-export async function payByInvoice(t: TestContext, tenant: Tenant, idParcela: string, day: string, method: 'PIX' | 'BOLETO', cents?: number) {
+export async function payByInvoice(
+  t: TestContext,
+  tenant: Tenant,
+  idParcela: string,
+  day: string,
+  method: 'PIX' | 'BOLETO',
+  cents?: number,
+) {
   t.clock.set(`${day}T15:00:00Z`);
   const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), method);
   await t.ctx.payments.simulatePayment(t.ctx.db, charge.id, cents === undefined ? {} : { amountCents: cents });
@@ -21,12 +29,20 @@ export async function payByInvoice(t: TestContext, tenant: Tenant, idParcela: st
 
 export async function payByCard(t: TestContext, tenant: Tenant, idParcela: string, day: string, installments: number) {
   t.clock.set(`${day}T15:00:00Z`);
-  const card = { number: '4111111111111111', holderName: 'CARLOS SOUZA', expiryMonth: 12, expiryYear: 2030, cvv: '123', installments };
+  const card = {
+    number: '4111111111111111',
+    holderName: 'CARLOS SOUZA',
+    expiryMonth: 12,
+    expiryYear: 2030,
+    cvv: '123',
+    installments,
+  };
   const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), 'CARD', card);
   if (charge.status !== 'PAID') throw new Error(`card declined: ${charge.declinedReason}`);
 }
 
-const march = (id: string, overrides: Partial<Submission> = {}) => installment({ idParcela: id, valorBoleto: '1000.00', dataVencimento: '2026-03-10T00:00:00', ...overrides });
+const march = (id: string, overrides: Partial<Submission> = {}) =>
+  installment({ idParcela: id, valorBoleto: '1000.00', dataVencimento: '2026-03-10T00:00:00', ...overrides });
 
 /**
  * The hand-computed month (March 2026) of three institutions, 43 installments:
@@ -43,7 +59,13 @@ export async function hardMonth(t: TestContext) {
   const gestao = await givenInstitution(t.ctx, 'Faculdade Gestão');
   const garantida = await givenInstitution(t.ctx, 'Universidade Garantida');
   const outra = await givenInstitution(t.ctx, 'Centro Universitário Outro');
-  await contract(t, gestao.id, { from: '2026-01', product: 'Gestão', commission: '10', 'transfer-delay-days': '2', allocation: 'Faculdade Gestão - Sede' });
+  await contract(t, gestao.id, {
+    from: '2026-01',
+    product: 'Gestão',
+    commission: '10',
+    'transfer-delay-days': '2',
+    allocation: 'Faculdade Gestão - Sede',
+  });
   await contract(t, garantida.id, {
     from: '2026-01',
     product: 'Receita Garantida',
@@ -76,5 +98,10 @@ export async function hardMonth(t: TestContext) {
   await payByInvoice(t, gestao, 'G3', '2026-03-10', 'BOLETO', 40_000);
   await payByCard(t, gestao, 'G4', '2026-03-08', 3);
   await payByInvoice(t, outra, 'O1', '2026-03-06', 'PIX');
-  return { gestao, garantida, outra, contract: (tenant: Tenant, options: Record<string, string>) => contract(t, tenant.id, options) };
+  return {
+    gestao,
+    garantida,
+    outra,
+    contract: (tenant: Tenant, options: Record<string, string>) => contract(t, tenant.id, options),
+  };
 }

@@ -23,7 +23,10 @@ async function all(path: string, tenant: Tenant, query: Record<string, string> =
   const rows: Record<string, any>[] = [];
   let continuable: string | undefined;
   do {
-    const res = await request(t.app).get(path).query({ ...query, ...(continuable ? { continuable } : {}) }).set(tenant.headers);
+    const res = await request(t.app)
+      .get(path)
+      .query({ ...query, ...(continuable ? { continuable } : {}) })
+      .set(tenant.headers);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     rows.push(...res.body.data);
     continuable = res.body.metadata.continuable;
@@ -32,10 +35,16 @@ async function all(path: string, tenant: Tenant, query: Record<string, string> =
 }
 
 async function csv(path: string, tenant: Tenant, query: Record<string, string> = {}) {
-  const res = await request(t.app).get(path).query(query).set({ ...tenant.headers, Accept: 'text/csv' });
+  const res = await request(t.app)
+    .get(path)
+    .query(query)
+    .set({ ...tenant.headers, Accept: 'text/csv' });
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^text\/csv/);
-  const [header, ...lines] = res.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  const [header, ...lines] = res.text
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
   const columns = header!.split(';');
   return lines.map((line) => Object.fromEntries(line.split(';').map((value, i) => [columns[i]!, value])));
 }
@@ -43,48 +52,192 @@ async function csv(path: string, tenant: Tenant, query: Record<string, string> =
 beforeAll(async () => {
   month = await hardMonth(t);
   t.clock.set('2026-04-01T03:00:00Z');
-  for (const tenant of [month.gestao, month.garantida, month.outra]) await closeMonth(t.ctx.db, tenant.id, '2026-03-01', t.clock.now(), { actor: 'cli' });
+  for (const tenant of [month.gestao, month.garantida, month.outra])
+    await closeMonth(t.ctx.db, tenant.id, '2026-03-01', t.clock.now(), { actor: 'cli' });
 });
 
-const gestaoRow = (r: Record<string, any>) => [r.parcela_id_externo, r.data_recebimento, r.data_repasse, r.tipo_pagamento, r.meio_pagamento, r.cartao_de_credito_parcelamento ?? null, r.tipo_liquidacao,
-  r.valor_recebido_principia, r.liquidacao.valor_multa, r.liquidacao.valor_juros, r.liquidacao.valor_recebido_total, r.comissao_valor, r.valor_repasse];
+const gestaoRow = (r: Record<string, any>) => [
+  r.parcela_id_externo,
+  r.data_recebimento,
+  r.data_repasse,
+  r.tipo_pagamento,
+  r.meio_pagamento,
+  r.cartao_de_credito_parcelamento ?? null,
+  r.tipo_liquidacao,
+  r.valor_recebido_principia,
+  r.liquidacao.valor_multa,
+  r.liquidacao.valor_juros,
+  r.liquidacao.valor_recebido_total,
+  r.comissao_valor,
+  r.valor_repasse,
+];
 
 describe('management statement (#6): one record per liquidation of a Gestão installment, hand-computed', () => {
   it('lists Pix on time, late Pix, partial bank slip, card in 3 and payment at the institution with commission 10% and transfer 2 days later', async () => {
     const rows = await all('/v1/extrato/gestao', month.gestao);
     expect(rows.map(gestaoRow)).toEqual([
-      ['G1', '2026-03-05', '2026-03-07', 'Pago na Plataforma', 'PIX', null, 'TOTAL', '1000.00', '0.00', '0.00', '1000.00', '100.00', '900.00'],
-      ['G4', '2026-03-08', '2026-03-10', 'Pago na Plataforma', 'CARTAO_DE_CREDITO', '1/3', 'PARCIAL', '333.34', '0.00', '0.00', '333.34', '33.33', '300.01'],
-      ['G5', '2026-03-09', '2026-03-11', 'Pago na IES', 'NAO_INFORMADO', null, 'TOTAL', '1000.00', '0.00', '0.00', '1000.00', '100.00', '-100.00'],
-      ['G3', '2026-03-10', '2026-03-12', 'Pago na Plataforma', 'BOLETO', null, 'PARCIAL', '400.00', '0.00', '0.00', '400.00', '40.00', '360.00'],
-      ['G2', '2026-03-25', '2026-03-27', 'Pago na Plataforma', 'PIX', null, 'TOTAL', '1000.00', '20.00', '5.00', '1025.00', '102.50', '922.50'],
-      ['G4', '2026-04-07', '2026-04-09', 'Pago na Plataforma', 'CARTAO_DE_CREDITO', '2/3', 'PARCIAL', '333.33', '0.00', '0.00', '333.33', '33.33', '300.00'],
-      ['G4', '2026-05-07', '2026-05-09', 'Pago na Plataforma', 'CARTAO_DE_CREDITO', '3/3', 'TOTAL', '333.33', '0.00', '0.00', '333.33', '33.33', '300.00'],
+      [
+        'G1',
+        '2026-03-05',
+        '2026-03-07',
+        'Pago na Plataforma',
+        'PIX',
+        null,
+        'TOTAL',
+        '1000.00',
+        '0.00',
+        '0.00',
+        '1000.00',
+        '100.00',
+        '900.00',
+      ],
+      [
+        'G4',
+        '2026-03-08',
+        '2026-03-10',
+        'Pago na Plataforma',
+        'CARTAO_DE_CREDITO',
+        '1/3',
+        'PARCIAL',
+        '333.34',
+        '0.00',
+        '0.00',
+        '333.34',
+        '33.33',
+        '300.01',
+      ],
+      [
+        'G5',
+        '2026-03-09',
+        '2026-03-11',
+        'Pago na IES',
+        'NAO_INFORMADO',
+        null,
+        'TOTAL',
+        '1000.00',
+        '0.00',
+        '0.00',
+        '1000.00',
+        '100.00',
+        '-100.00',
+      ],
+      [
+        'G3',
+        '2026-03-10',
+        '2026-03-12',
+        'Pago na Plataforma',
+        'BOLETO',
+        null,
+        'PARCIAL',
+        '400.00',
+        '0.00',
+        '0.00',
+        '400.00',
+        '40.00',
+        '360.00',
+      ],
+      [
+        'G2',
+        '2026-03-25',
+        '2026-03-27',
+        'Pago na Plataforma',
+        'PIX',
+        null,
+        'TOTAL',
+        '1000.00',
+        '20.00',
+        '5.00',
+        '1025.00',
+        '102.50',
+        '922.50',
+      ],
+      [
+        'G4',
+        '2026-04-07',
+        '2026-04-09',
+        'Pago na Plataforma',
+        'CARTAO_DE_CREDITO',
+        '2/3',
+        'PARCIAL',
+        '333.33',
+        '0.00',
+        '0.00',
+        '333.33',
+        '33.33',
+        '300.00',
+      ],
+      [
+        'G4',
+        '2026-05-07',
+        '2026-05-09',
+        'Pago na Plataforma',
+        'CARTAO_DE_CREDITO',
+        '3/3',
+        'TOTAL',
+        '333.33',
+        '0.00',
+        '0.00',
+        '333.33',
+        '33.33',
+        '300.00',
+      ],
     ]);
-    expect(rows[0]).toMatchObject({ competencia_vencimento: '2026-03-01', competencia_recebimento: '03/2026', produto: 'Gestão', comissao_percentual: '10.00', parcela_valor_principal: '1000.00', alocacao_instituicao_repasse: 'Faculdade Gestão - Sede', modalidade: 'PRESENCIAL' });
+    expect(rows[0]).toMatchObject({
+      competencia_vencimento: '2026-03-01',
+      competencia_recebimento: '03/2026',
+      produto: 'Gestão',
+      comissao_percentual: '10.00',
+      parcela_valor_principal: '1000.00',
+      alocacao_instituicao_repasse: 'Faculdade Gestão - Sede',
+      modalidade: 'PRESENCIAL',
+    });
     expect(rows[5]!.competencia_recebimento).toBe('04/2026');
   });
 
   it('carries the ids that find the installment in GET /v1/parcela/originais and the payment', async () => {
     const [g1] = await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-03-07' });
-    const originals = await request(t.app).get('/v1/parcela/originais').query({ id_externo: 'G1' }).set(month.gestao.headers);
+    const originals = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ id_externo: 'G1' })
+      .set(month.gestao.headers);
     expect(originals.body.data[0].id).toBe(g1!.parcela_id);
     expect(g1!.pagamento_id).toBe(g1!.liquidacao_gestao_id);
     const card = await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-03-10' });
-    expect(card.map((r) => [r.cartao_de_credito_parcelamento, r.liquidacao_gestao_id === `${r.pagamento_id}:1`, typeof r.parcela_cartao_de_credito_id])).toEqual([['1/3', true, 'string']]);
+    expect(
+      card.map((r) => [
+        r.cartao_de_credito_parcelamento,
+        r.liquidacao_gestao_id === `${r.pagamento_id}:1`,
+        typeof r.parcela_cartao_de_credito_id,
+      ]),
+    ).toEqual([['1/3', true, 'string']]);
   });
 
   it('filters by competencia_vencimento read as MM/AAAA and by data_repasse', async () => {
     expect(await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '03/2026' })).toHaveLength(7);
     expect(await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '04/2026' })).toHaveLength(0);
-    expect((await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' })).map((r) => r.cartao_de_credito_parcelamento)).toEqual(['2/3']);
+    expect(
+      (await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' })).map(
+        (r) => r.cartao_de_credito_parcelamento,
+      ),
+    ).toEqual(['2/3']);
   });
 
   it('totals of closing:show equal the sum of the rows and the hand-computed month', async () => {
     const rows = await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '03/2026' });
-    const shown = await closingCommands['closing:show']!.run(t.ctx.db, { institution: month.gestao.id, month: '2026-03' }, []);
+    const shown = await closingCommands['closing:show']!.run(
+      t.ctx.db,
+      { institution: month.gestao.id, month: '2026-03' },
+      [],
+    );
     const totals = shown.gestao as Record<string, string | number>;
-    expect(totals).toMatchObject({ rows: 7, valor_recebido_total: '4425.00', comissao_valor: '442.49', valor_repasse: '2982.51', valor_multa: '20.00', valor_juros: '5.00' });
+    expect(totals).toMatchObject({
+      rows: 7,
+      valor_recebido_total: '4425.00',
+      comissao_valor: '442.49',
+      valor_repasse: '2982.51',
+      valor_multa: '20.00',
+      valor_juros: '5.00',
+    });
     expect(sum(rows.map((r) => r.liquidacao.valor_recebido_total))).toBe(442_500);
     expect(sum(rows.map((r) => r.comissao_valor))).toBe(44_249);
     expect(sum(rows.map((r) => r.valor_repasse))).toBe(298_251);
@@ -93,13 +246,26 @@ describe('management statement (#6): one record per liquidation of a Gestão ins
   it('the CSV has the same rows and totals, ;-separated with a decimal comma', async () => {
     const lines = await csv('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '03/2026' });
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toMatchObject({ parcela_id_externo: 'G1', valor_repasse: '900,00', comissao_percentual: '10,00', liquidacao_valor_recebido_total: '1000,00' });
+    expect(lines[0]).toMatchObject({
+      parcela_id_externo: 'G1',
+      valor_repasse: '900,00',
+      comissao_percentual: '10,00',
+      liquidacao_valor_recebido_total: '1000,00',
+    });
     expect(sum(lines.map((l) => l.liquidacao_valor_recebido_total!))).toBe(442_500);
     expect(sum(lines.map((l) => l.valor_repasse!))).toBe(298_251);
   });
 });
 
-const garantidaRow = (r: Record<string, any>) => [r.parcela_id_externo, r.parcela_cedida, r.valor_adimplencia, r.comissao_valor, r.valor_garantido, r.valor_garantido_primeiro_repasse, r.valor_garantido_segundo_repasse];
+const garantidaRow = (r: Record<string, any>) => [
+  r.parcela_id_externo,
+  r.parcela_cedida,
+  r.valor_adimplencia,
+  r.comissao_valor,
+  r.valor_garantido,
+  r.valor_garantido_primeiro_repasse,
+  r.valor_garantido_segundo_repasse,
+];
 
 describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () => {
   it('assigns the Receita Garantida installments due in the month with the hand-computed values (#7 numbers)', async () => {
@@ -112,34 +278,71 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
     expect(byId.R23).toEqual(['R23', 'false', 1000, 0, 0, 0, 0]);
     expect(byId.R24).toEqual(['R24', 'false', 1000, 0, 0, 0, 0]);
     expect(byId.R25).toBeUndefined();
-    expect(rows[0]).toMatchObject({ fechamento: { data: '2026-04-01T00:00:00', competencia: '2026-03-01', status: 'FECHADO' }, data_primeiro_repasse: '2026-04-10', data_segundo_repasse: '2026-05-15', tipo_garantia: 'RECEITA_GARANTIDA', comissao_percentual: 5 });
+    expect(rows[0]).toMatchObject({
+      fechamento: { data: '2026-04-01T00:00:00', competencia: '2026-03-01', status: 'FECHADO' },
+      data_primeiro_repasse: '2026-04-10',
+      data_segundo_repasse: '2026-05-15',
+      tipo_garantia: 'RECEITA_GARANTIDA',
+      comissao_percentual: 5,
+    });
   });
 
   it('#8 lists the assigned ones with decimal strings; totals equal the rows and the hand-computed month', async () => {
     const rows = await all('/v1/extrato/receita_garantida', month.garantida, { fechamento_competencia: '2026-03-31' });
     expect(rows).toHaveLength(22);
-    expect(rows.find((r) => r.parcela_id_externo === 'R22')).toMatchObject({ valor_principal: '1234.56', comissao_valor: '61.73', valor_garantido: '1049.37', comissao_percentual: '5.00' });
+    expect(rows.find((r) => r.parcela_id_externo === 'R22')).toMatchObject({
+      valor_principal: '1234.56',
+      comissao_valor: '61.73',
+      valor_garantido: '1049.37',
+      comissao_percentual: '5.00',
+    });
     expect(rows[0]).not.toHaveProperty('parcela_cedida');
     expect(sum(rows.map((r) => r.valor_garantido))).toBe(1_885_687);
     expect(sum(rows.map((r) => r.valor_garantido_primeiro_repasse))).toBe(1_131_412);
     expect(sum(rows.map((r) => r.valor_garantido_segundo_repasse))).toBe(754_275);
-    const shown = await closingCommands['closing:show']!.run(t.ctx.db, { institution: month.garantida.id, month: '2026-03' }, []);
-    expect(shown.receita_garantida).toMatchObject({ rows: 22, valor_principal: '22234.56', valor_adimplencia: '22184.56', comissao_valor: '1109.23', valor_garantido: '18856.87', valor_garantido_primeiro_repasse: '11314.12', valor_garantido_segundo_repasse: '7542.75' });
-    expect(shown.cessoes_parcelas).toMatchObject({ rows: 24, cedidas: 22, valor_principal: '24234.56', valor_garantido: '18856.87' });
+    const shown = await closingCommands['closing:show']!.run(
+      t.ctx.db,
+      { institution: month.garantida.id, month: '2026-03' },
+      [],
+    );
+    expect(shown.receita_garantida).toMatchObject({
+      rows: 22,
+      valor_principal: '22234.56',
+      valor_adimplencia: '22184.56',
+      comissao_valor: '1109.23',
+      valor_garantido: '18856.87',
+      valor_garantido_primeiro_repasse: '11314.12',
+      valor_garantido_segundo_repasse: '7542.75',
+    });
+    expect(shown.cessoes_parcelas).toMatchObject({
+      rows: 24,
+      cedidas: 22,
+      valor_principal: '24234.56',
+      valor_garantido: '18856.87',
+    });
   });
 
   it('the CSV of #7 and #8 has the same totals with a decimal comma', async () => {
-    const assigned = await csv('/v1/extrato/cessoes_parcelas', month.garantida, { fechamento_competencia: '2026-03-01' });
+    const assigned = await csv('/v1/extrato/cessoes_parcelas', month.garantida, {
+      fechamento_competencia: '2026-03-01',
+    });
     expect(assigned).toHaveLength(24);
     expect(sum(assigned.map((l) => l.valor_garantido!))).toBe(1_885_687);
-    expect(assigned.find((l) => l.parcela_id_externo === 'R22')).toMatchObject({ parcela_cedida: 'true', valor_principal: '1234,56' });
+    expect(assigned.find((l) => l.parcela_id_externo === 'R22')).toMatchObject({
+      parcela_cedida: 'true',
+      valor_principal: '1234,56',
+    });
     const revenue = await csv('/v1/extrato/receita_garantida', month.garantida);
     expect(sum(revenue.map((l) => l.valor_garantido_segundo_repasse!))).toBe(754_275);
   });
 
   it('filters by parcela_id_externo', async () => {
-    expect((await all('/v1/extrato/receita_garantida', month.garantida, { parcela_id_externo: 'R21' })).map(garantidaRow)).toEqual([['R21', undefined, '950.00', '47.50', '807.50', '484.50', '323.00']]);
-    expect(await all('/v1/extrato/cessoes_parcelas', month.garantida, { fechamento_competencia: '2026-02-01' })).toEqual([]);
+    expect(
+      (await all('/v1/extrato/receita_garantida', month.garantida, { parcela_id_externo: 'R21' })).map(garantidaRow),
+    ).toEqual([['R21', undefined, '950.00', '47.50', '807.50', '484.50', '323.00']]);
+    expect(
+      await all('/v1/extrato/cessoes_parcelas', month.garantida, { fechamento_competencia: '2026-02-01' }),
+    ).toEqual([]);
   });
 
   it('running the closing twice changes nothing', async () => {
@@ -153,28 +356,50 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
   it('a contract change from next month leaves the closed month untouched; a change of the closed month is refused', async () => {
     const assignments = await all('/v1/extrato/cessoes_parcelas', month.garantida);
     const marchManagement = await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-03-07' });
-    await expect(month.contract(month.garantida, { from: '2026-03', commission: '7' })).rejects.toThrow('2026-03 is already closed');
+    await expect(month.contract(month.garantida, { from: '2026-03', commission: '7' })).rejects.toThrow(
+      '2026-03 is already closed',
+    );
     await month.contract(month.garantida, { from: '2026-04', commission: '7' });
     await month.contract(month.gestao, { from: '2026-04', commission: '20' });
     expect(await all('/v1/extrato/cessoes_parcelas', month.garantida)).toEqual(assignments);
     expect(await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-03-07' })).toEqual(marchManagement);
     // April's card installment is of April: the new terms apply to it.
-    expect((await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' }))[0]).toMatchObject({ comissao_percentual: '20.00', comissao_valor: '66.67', valor_repasse: '266.66' });
+    expect((await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' }))[0]).toMatchObject({
+      comissao_percentual: '20.00',
+      comissao_valor: '66.67',
+      valor_repasse: '266.66',
+    });
   });
 
   it('a payment after the closing reaches the month only through an explicit --reopen, which is recorded', async () => {
     t.clock.set('2026-04-21T12:00:00Z');
-    const reopened = await closeMonth(t.ctx.db, month.garantida.id, '2026-03-01', t.clock.now(), { actor: 'cli', reopen: true });
+    const reopened = await closeMonth(t.ctx.db, month.garantida.id, '2026-03-01', t.clock.now(), {
+      actor: 'cli',
+      reopen: true,
+    });
     expect(reopened).toMatchObject({ outcome: 'REOPENED', assignments: 24, reopenings: 1 });
-    const shown = await closingCommands['closing:show']!.run(t.ctx.db, { institution: month.garantida.id, month: '2026-03' }, []);
-    expect((shown.closing as { events: { action: string }[] }).events.map((e) => e.action)).toEqual(['CLOSED', 'REOPENED']);
+    const shown = await closingCommands['closing:show']!.run(
+      t.ctx.db,
+      { institution: month.garantida.id, month: '2026-03' },
+      [],
+    );
+    expect((shown.closing as { events: { action: string }[] }).events.map((e) => e.action)).toEqual([
+      'CLOSED',
+      'REOPENED',
+    ]);
     expect(shown.receita_garantida).toMatchObject({ valor_garantido: '18856.87' });
   });
 });
 
 describe('tenancy, errors and the cron job', () => {
   it('another institution reads only its own statements (cross-tenant reads are empty)', async () => {
-    expect((await all('/v1/extrato/gestao', month.outra)).map((r) => [r.parcela_id_externo, r.comissao_valor, r.valor_repasse])).toEqual([['O1', '85.00', '915.00']]);
+    expect(
+      (await all('/v1/extrato/gestao', month.outra)).map((r) => [
+        r.parcela_id_externo,
+        r.comissao_valor,
+        r.valor_repasse,
+      ]),
+    ).toEqual([['O1', '85.00', '915.00']]);
     expect(await all('/v1/extrato/cessoes_parcelas', month.gestao)).toEqual([]);
     expect(await all('/v1/extrato/receita_garantida', month.outra, { parcela_id_externo: 'R1' })).toEqual([]);
     expect(await all('/v1/extrato/gestao', month.garantida)).toEqual([]);
@@ -199,20 +424,53 @@ describe('tenancy, errors and the cron job', () => {
 
   it('pages of 100 follow continuable; a token replayed with other filters or by another institution is refused', async () => {
     const big = await givenInstitution(t.ctx, 'Universidade Grande');
-    await month.contract(big, { from: '2026-01', product: 'Receita Garantida', commission: '0', guaranteed: '100', 'first-transfer': '100', 'first-transfer-day': '5', 'second-transfer-day': '5' });
+    await month.contract(big, {
+      from: '2026-01',
+      product: 'Receita Garantida',
+      commission: '0',
+      guaranteed: '100',
+      'first-transfer': '100',
+      'first-transfer-day': '5',
+      'second-transfer-day': '5',
+    });
     t.clock.set('2026-03-01T15:00:00Z');
-    await submitAndProcess(t, big.headers, Array.from({ length: 105 }, (_, i) => installment({ idParcela: `B${String(i).padStart(3, '0')}`, valorBoleto: '10.00', dataVencimento: '2026-03-20T00:00:00' })));
+    await submitAndProcess(
+      t,
+      big.headers,
+      Array.from({ length: 105 }, (_, i) =>
+        installment({
+          idParcela: `B${String(i).padStart(3, '0')}`,
+          valorBoleto: '10.00',
+          dataVencimento: '2026-03-20T00:00:00',
+        }),
+      ),
+    );
     t.clock.set('2026-04-02T12:00:00Z');
     await closeMonth(t.ctx.db, big.id, '2026-03-01', t.clock.now(), { actor: 'cli' });
     const first = await request(t.app).get('/v1/extrato/receita_garantida').set(big.headers);
     expect(first.body.data).toHaveLength(100);
     expect(first.body.metadata).toMatchObject({ totalItems: 105, itemsPerPage: 100 });
-    const next = await request(t.app).get('/v1/extrato/receita_garantida').query({ continuable: first.body.metadata.continuable }).set(big.headers);
-    expect(next.body.data.map((r: { parcela_id_externo: string }) => r.parcela_id_externo)).toEqual(['B100', 'B101', 'B102', 'B103', 'B104']);
+    const next = await request(t.app)
+      .get('/v1/extrato/receita_garantida')
+      .query({ continuable: first.body.metadata.continuable })
+      .set(big.headers);
+    expect(next.body.data.map((r: { parcela_id_externo: string }) => r.parcela_id_externo)).toEqual([
+      'B100',
+      'B101',
+      'B102',
+      'B103',
+      'B104',
+    ]);
     expect(next.body.metadata.continuable).toBeUndefined();
-    const otherFilters = await request(t.app).get('/v1/extrato/receita_garantida').query({ continuable: first.body.metadata.continuable, fechamento_competencia: '2026-03-01' }).set(big.headers);
+    const otherFilters = await request(t.app)
+      .get('/v1/extrato/receita_garantida')
+      .query({ continuable: first.body.metadata.continuable, fechamento_competencia: '2026-03-01' })
+      .set(big.headers);
     expect(otherFilters.body.code).toBe('VALIDATION-001');
-    const otherTenant = await request(t.app).get('/v1/extrato/receita_garantida').query({ continuable: first.body.metadata.continuable }).set(month.garantida.headers);
+    const otherTenant = await request(t.app)
+      .get('/v1/extrato/receita_garantida')
+      .query({ continuable: first.body.metadata.continuable })
+      .set(month.garantida.headers);
     expect(otherTenant.status).toBe(400);
   });
 
@@ -220,10 +478,23 @@ describe('tenancy, errors and the cron job', () => {
     t.clock.set('2026-05-01T03:00:00Z');
     const task = closeStatementMonthTask(t.ctx);
     await task({ _cron: {} } as never, {} as never);
-    const april = await closingCommands['closing:show']!.run(t.ctx.db, { institution: month.garantida.id, month: '2026-04' }, []);
-    expect(april.receita_garantida).toMatchObject({ rows: 1, valor_adimplencia: '1000.00', comissao_valor: '70.00', valor_garantido: '830.00' });
+    const april = await closingCommands['closing:show']!.run(
+      t.ctx.db,
+      { institution: month.garantida.id, month: '2026-04' },
+      [],
+    );
+    expect(april.receita_garantida).toMatchObject({
+      rows: 1,
+      valor_adimplencia: '1000.00',
+      comissao_valor: '70.00',
+      valor_garantido: '830.00',
+    });
     await task({} as never, {} as never);
-    const again = await closingCommands['closing:show']!.run(t.ctx.db, { institution: month.garantida.id, month: '2026-04' }, []);
+    const again = await closingCommands['closing:show']!.run(
+      t.ctx.db,
+      { institution: month.garantida.id, month: '2026-04' },
+      [],
+    );
     expect(again).toEqual(april);
   });
 });

@@ -22,13 +22,19 @@ describe('POST /campaigns', () => {
     theirs = await givenCatalogue(t, stranger);
   });
 
-  const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/campaigns').set(who.headers).send(body);
+  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+    request(t.app).post('/campaigns').set(who.headers).send(body);
   const both = () => [
     { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
     { id: c.excel.id, courseClassId: c.excelRemote.id },
   ];
   let sequence = 0;
-  const body = (overrides: Record<string, unknown> = {}) => ({ name: `Campanha ${++sequence}`, checkout_price_in_cents: 700000, courses: both(), ...overrides });
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    name: `Campanha ${++sequence}`,
+    checkout_price_in_cents: 700000,
+    courses: both(),
+    ...overrides,
+  });
 
   async function refused(payload: Record<string, unknown>, code: string, path: string) {
     const before = await countRows(t, 'campaigns');
@@ -41,7 +47,11 @@ describe('POST /campaigns', () => {
   }
 
   it('creates an active campaign with the defaults and answers every field, totals in cents', async () => {
-    const res = await post({ name: '  Volta às  Aulas 2026 ', checkout_price_in_cents: 700000, courses: both() }).expect(201);
+    const res = await post({
+      name: '  Volta às  Aulas 2026 ',
+      checkout_price_in_cents: 700000,
+      courses: both(),
+    }).expect(201);
     const { id } = res.body.content;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.content).toEqual({
@@ -55,8 +65,24 @@ describe('POST /campaigns', () => {
       total_amount_in_cents: 840000,
       discount_price_in_cents: 140000,
       courses: [
-        { id: c.nursing.id, name: 'Técnico em Enfermagem', price: 450000, modality: 'in-person', isFullTime: true, courseClassIds: [c.nursingInPerson.id], courseSKU: 'ENF-2026' },
-        { id: c.excel.id, name: 'Excel Avançado', price: 390000, modality: 'remote', isFullTime: false, courseClassIds: [c.excelRemote.id], courseSKU: String(c.excel.id) },
+        {
+          id: c.nursing.id,
+          name: 'Técnico em Enfermagem',
+          price: 450000,
+          modality: 'in-person',
+          isFullTime: true,
+          courseClassIds: [c.nursingInPerson.id],
+          courseSKU: 'ENF-2026',
+        },
+        {
+          id: c.excel.id,
+          name: 'Excel Avançado',
+          price: 390000,
+          modality: 'remote',
+          isFullTime: false,
+          courseClassIds: [c.excelRemote.id],
+          courseSKU: String(c.excel.id),
+        },
       ],
       customIdentifier: null,
       startsAt: '2026-01-15T12:00:00.000Z',
@@ -109,7 +135,11 @@ describe('POST /campaigns', () => {
   it('requires name and checkout_price_in_cents, and refuses unknown properties', async () => {
     const res = await post({ courses: both(), coupon: 'X' }).expect(400);
     expect(res.body.code).toBe('VALIDATION-001');
-    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['body.checkout_price_in_cents', 'body.coupon', 'body.name']);
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'body.checkout_price_in_cents',
+      'body.coupon',
+      'body.name',
+    ]);
   });
 
   it('CAMPAIGN-001: the name is unique per partner, ignoring case, spaces counting as hyphens', async () => {
@@ -133,7 +163,11 @@ describe('POST /campaigns', () => {
 
   it('CAMPAIGN-003: campaign_id is a campaign of this partner (another partner’s is unknown)', async () => {
     const { courses: _none, ...withoutCourses } = body();
-    await refused({ ...withoutCourses, campaign_id: '00000000-0000-4000-8000-000000000000' }, 'CAMPAIGN-003', 'body.campaign_id');
+    await refused(
+      { ...withoutCourses, campaign_id: '00000000-0000-4000-8000-000000000000' },
+      'CAMPAIGN-003',
+      'body.campaign_id',
+    );
     await refused({ ...withoutCourses, campaign_id: 'black-friday' }, 'CAMPAIGN-003', 'body.campaign_id');
     const strangers = await givenCampaign(t, stranger, {
       name: 'Campanha Deles',
@@ -151,33 +185,67 @@ describe('POST /campaigns', () => {
   });
 
   it('reuses the courses of the active campaign_id campaign when courses are not sent', async () => {
-    const source = await givenCampaign(t, partner, body({ courses: [{ id: c.nursing.id, courseClassId: c.nursingRemote.id }], checkout_price_in_cents: 400000 }));
+    const source = await givenCampaign(
+      t,
+      partner,
+      body({ courses: [{ id: c.nursing.id, courseClassId: c.nursingRemote.id }], checkout_price_in_cents: 400000 }),
+    );
     const { courses: _none, ...withoutCourses } = body({ checkout_price_in_cents: 450000 });
     const res = await post({ ...withoutCourses, campaign_id: source.id }).expect(201);
     expect(res.body.content.courses).toEqual(source.courses);
-    expect(res.body.content).toMatchObject({ total_amount_in_cents: 450000, discount_price_in_cents: 0, maxInstallmentsToApply: 18 });
+    expect(res.body.content).toMatchObject({
+      total_amount_in_cents: 450000,
+      discount_price_in_cents: 0,
+      maxInstallmentsToApply: 18,
+    });
   });
 
   it('uses the courses sent when campaign_id is sent too', async () => {
     const source = await givenCampaign(t, partner, body());
-    const res = await post(body({ campaign_id: source.id, courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }], checkout_price_in_cents: 390000 })).expect(201);
+    const res = await post(
+      body({
+        campaign_id: source.id,
+        courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }],
+        checkout_price_in_cents: 390000,
+      }),
+    ).expect(201);
     expect(res.body.content.courses.map((x: { id: number }) => x.id)).toEqual([c.excel.id]);
   });
 
   it('requires id and courseClassId in each courses item', async () => {
     const res = await post(body({ courses: [{ id: c.nursing.id }] })).expect(400);
-    expect(res.body.details).toEqual([{ path: 'body.courses[0].courseClassId', message: "must have required property 'courseClassId'" }]);
+    expect(res.body.details).toEqual([
+      { path: 'body.courses[0].courseClassId', message: "must have required property 'courseClassId'" },
+    ]);
   });
 
   it('CAMPAIGN-005: each course is a course of this partner (another partner’s is unknown)', async () => {
-    await refused(body({ courses: [{ id: 999_999, courseClassId: c.excelRemote.id }] }), 'CAMPAIGN-005', 'body.courses[0].id');
-    await refused(body({ courses: [both()[0], { id: theirs.excel.id, courseClassId: theirs.excelRemote.id }] }), 'CAMPAIGN-005', 'body.courses[1].id');
+    await refused(
+      body({ courses: [{ id: 999_999, courseClassId: c.excelRemote.id }] }),
+      'CAMPAIGN-005',
+      'body.courses[0].id',
+    );
+    await refused(
+      body({ courses: [both()[0], { id: theirs.excel.id, courseClassId: theirs.excelRemote.id }] }),
+      'CAMPAIGN-005',
+      'body.courses[1].id',
+    );
   });
 
   it('CAMPAIGN-006: each class belongs to its course (another partner’s class is unknown)', async () => {
-    const res = await refused(body({ courses: [{ id: c.excel.id, courseClassId: c.nursingRemote.id }] }), 'CAMPAIGN-006', 'body.courses[0].courseClassId');
-    expect(res.message).toBe(`courses[0].courseClassId: class ${c.nursingRemote.id} is not a class of course ${c.excel.id}`);
-    await refused(body({ courses: [{ id: c.excel.id, courseClassId: theirs.excelRemote.id }] }), 'CAMPAIGN-006', 'body.courses[0].courseClassId');
+    const res = await refused(
+      body({ courses: [{ id: c.excel.id, courseClassId: c.nursingRemote.id }] }),
+      'CAMPAIGN-006',
+      'body.courses[0].courseClassId',
+    );
+    expect(res.message).toBe(
+      `courses[0].courseClassId: class ${c.nursingRemote.id} is not a class of course ${c.excel.id}`,
+    );
+    await refused(
+      body({ courses: [{ id: c.excel.id, courseClassId: theirs.excelRemote.id }] }),
+      'CAMPAIGN-006',
+      'body.courses[0].courseClassId',
+    );
   });
 
   it('CAMPAIGN-007: a course accepts one class', async () => {
@@ -189,23 +257,40 @@ describe('POST /campaigns', () => {
   });
 
   it('CAMPAIGN-008: the price does not exceed the sum of the course prices', async () => {
-    const res = await refused(body({ checkout_price_in_cents: 840001 }), 'CAMPAIGN-008', 'body.checkout_price_in_cents');
+    const res = await refused(
+      body({ checkout_price_in_cents: 840001 }),
+      'CAMPAIGN-008',
+      'body.checkout_price_in_cents',
+    );
     expect(res.message).toBe('checkout_price_in_cents: 840001 exceeds the sum of the course prices, 840000');
     const atSum = await post(body({ checkout_price_in_cents: 840000 })).expect(201);
     expect(atSum.body.content.discount_price_in_cents).toBe(0);
   });
 
   it('CAMPAIGN-009: endsAt is after startsAt', async () => {
-    await refused(body({ startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-01T00:00:00Z' }), 'CAMPAIGN-009', 'body.endsAt');
+    await refused(
+      body({ startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-01T00:00:00Z' }),
+      'CAMPAIGN-009',
+      'body.endsAt',
+    );
   });
 
   it('CAMPAIGN-010: endsAt is in the future', async () => {
-    await refused(body({ startsAt: '2026-01-01T00:00:00Z', endsAt: '2026-01-15T11:59:59Z' }), 'CAMPAIGN-010', 'body.endsAt');
+    await refused(
+      body({ startsAt: '2026-01-01T00:00:00Z', endsAt: '2026-01-15T11:59:59Z' }),
+      'CAMPAIGN-010',
+      'body.endsAt',
+    );
   });
 
   it('accepts only CreditCard, Boleto, CourseFinancing and Pix as payment_methods, each once', async () => {
     const unknown = await post(body({ payment_methods: ['Pix', 'Cheque'] })).expect(400);
-    expect(unknown.body.details).toEqual([{ path: 'body.payment_methods[1]', message: 'must be equal to one of the allowed values: CreditCard, Boleto, CourseFinancing, Pix' }]);
+    expect(unknown.body.details).toEqual([
+      {
+        path: 'body.payment_methods[1]',
+        message: 'must be equal to one of the allowed values: CreditCard, Boleto, CourseFinancing, Pix',
+      },
+    ]);
     const repeated = await post(body({ payment_methods: ['Pix', 'Pix'] })).expect(400);
     expect(repeated.body.code).toBe('VALIDATION-001');
   });

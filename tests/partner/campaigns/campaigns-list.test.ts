@@ -19,12 +19,22 @@ describe('GET /campaigns', () => {
     created = {};
     for (const [i, name] of names.entries()) {
       const future = name === 'Volta às Aulas' ? { startsAt: '2026-06-01T03:00:00Z' } : {};
-      created[name] = await givenCampaign(t, partner, { name, checkout_price_in_cents: 390000, courses, customIdentifier: `C${i}`, ...future });
+      created[name] = await givenCampaign(t, partner, {
+        name,
+        checkout_price_in_cents: 390000,
+        courses,
+        customIdentifier: `C${i}`,
+        ...future,
+      });
       t.clock.advance(60_000);
     }
     const stranger = await givenPartner(t.ctx, 'Escola Estranha');
     const s = await givenCatalogue(t, stranger);
-    await givenCampaign(t, stranger, { name: 'Black Friday 2026', checkout_price_in_cents: 390000, courses: [{ id: s.excel.id, courseClassId: s.excelRemote.id }] });
+    await givenCampaign(t, stranger, {
+      name: 'Black Friday 2026',
+      checkout_price_in_cents: 390000,
+      courses: [{ id: s.excel.id, courseClassId: s.excelRemote.id }],
+    });
   });
 
   const names$ = async (query: string) => {
@@ -34,7 +44,14 @@ describe('GET /campaigns', () => {
 
   it('lists active and inactive campaigns of the partner, newest first, each as created', async () => {
     const res = await request(t.app).get('/campaigns').set(partner.headers).expect(200);
-    expect(res.body.paging).toEqual({ itemsPerPage: 10, currentPage: 1, totalPages: 1, totalItems: 3, nextPage: null, previousPage: null });
+    expect(res.body.paging).toEqual({
+      itemsPerPage: 10,
+      currentPage: 1,
+      totalPages: 1,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: null,
+    });
     expect(res.body.content.map((x: { name: string }) => x.name)).toEqual([...names].reverse());
     expect(res.body.content[2]).toEqual(created['Black Friday 2026']);
   });
@@ -62,16 +79,28 @@ describe('GET /campaigns', () => {
 
   it('pages with page and limit, and answers an empty page beyond the last', async () => {
     const second = await request(t.app).get('/campaigns?page=2&limit=2').set(partner.headers).expect(200);
-    expect(second.body.paging).toEqual({ itemsPerPage: 2, currentPage: 2, totalPages: 2, totalItems: 3, nextPage: null, previousPage: 1 });
+    expect(second.body.paging).toEqual({
+      itemsPerPage: 2,
+      currentPage: 2,
+      totalPages: 2,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: 1,
+    });
     expect(second.body.content.map((x: { name: string }) => x.name)).toEqual(['Black Friday 2026']);
     const beyond = await request(t.app).get('/campaigns?page=5&limit=2').set(partner.headers).expect(200);
-    expect(beyond.body).toEqual({ paging: { itemsPerPage: 2, currentPage: 5, totalPages: 2, totalItems: 3, nextPage: null, previousPage: 2 }, content: [] });
+    expect(beyond.body).toEqual({
+      paging: { itemsPerPage: 2, currentPage: 5, totalPages: 2, totalItems: 3, nextPage: null, previousPage: 2 },
+      content: [],
+    });
     const tooMany = await request(t.app).get('/campaigns?limit=500').set(partner.headers).expect(400);
     expect(tooMany.body.details).toEqual([{ path: 'query.limit', message: 'must be <= 100' }]);
   });
 
   it('refuses unknown query parameters and requests without Api-Token', async () => {
-    expect((await request(t.app).get('/campaigns?color=red').set(partner.headers).expect(400)).body.code).toBe('VALIDATION-001');
+    expect((await request(t.app).get('/campaigns?color=red').set(partner.headers).expect(400)).body.code).toBe(
+      'VALIDATION-001',
+    );
     await request(t.app).get('/campaigns').expect(401);
   });
 });

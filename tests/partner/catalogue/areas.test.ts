@@ -25,7 +25,13 @@ describe('GET /areas/micro-area-group/{MacroAreaId}', () => {
       'Odontologia',
     ]);
     const nursing = res.body.content[0];
-    expect(nursing).toEqual({ id: 1, name: 'Enfermagem', active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(nursing).toEqual({
+      id: 1,
+      name: 'Enfermagem',
+      active: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(new Date(nursing.createdAt).toISOString()).toBe(nursing.createdAt);
   });
 
@@ -59,7 +65,10 @@ describe('GET /areas/micro-area-group/{MacroAreaId}', () => {
 
   it('refuses an institution apikey sent as Api-Token', async () => {
     const institution = await givenInstitution(t.ctx);
-    const res = await request(t.app).get('/areas/micro-area-group/1').set('Api-Token', institution.headers.apikey).expect(401);
+    const res = await request(t.app)
+      .get('/areas/micro-area-group/1')
+      .set('Api-Token', institution.headers.apikey)
+      .expect(401);
     expect(res.body.code).toBe('AUTH-001');
   });
 });
@@ -74,7 +83,13 @@ describe('GET /areas/macro-areas', () => {
     const names = res.body.content.map((a: { name: string }) => a.name);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, 'pt-BR')));
     const health = res.body.content.find((a: { id: number }) => a.id === 1);
-    expect(health).toEqual({ id: 1, name: 'Saúde', active: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(health).toEqual({
+      id: 1,
+      name: 'Saúde',
+      active: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(res.body.content.length).toBeGreaterThanOrEqual(6);
     const groups = await request(t.app).get(`/areas/micro-area-group/${health.id}`).set(partner.headers).expect(200);
     expect(groups.body.content.length).toBeGreaterThan(0);

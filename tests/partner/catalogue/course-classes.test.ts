@@ -22,7 +22,8 @@ describe('POST /course-classes', () => {
     campus = await givenCampus(t, partner.headers);
   });
 
-  const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/course-classes').set(who.headers).send(body);
+  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+    request(t.app).post('/course-classes').set(who.headers).send(body);
   const inPerson = (overrides: Record<string, unknown> = {}) =>
     classBody(course.id, {
       name: 'Turma Noturna 2026.1',
@@ -50,7 +51,14 @@ describe('POST /course-classes', () => {
   }
 
   it('registers an in-person half-time class and answers every field, scheduling its expiry', async () => {
-    const res = await post(inPerson({ priceInCents: 420000, gracePeriodDays: 45, partnerSKU: 'ENF-2026-N', expiresAt: '2026-02-01T23:59:59-03:00' })).expect(201);
+    const res = await post(
+      inPerson({
+        priceInCents: 420000,
+        gracePeriodDays: 45,
+        partnerSKU: 'ENF-2026-N',
+        expiresAt: '2026-02-01T23:59:59-03:00',
+      }),
+    ).expect(201);
     expect(res.body.content).toEqual({
       id: expect.any(Number),
       CourseId: course.id,
@@ -75,26 +83,46 @@ describe('POST /course-classes', () => {
       updatedAt: '2026-01-15T12:00:00.000Z',
     });
     const job = await jobWithKey(t, `class-expiry:${res.body.content.id}`);
-    expect(job).toMatchObject({ task_identifier: 'apply-catalogue-schedules', run_at: new Date('2026-02-02T02:59:59.000Z') });
-    expect(job?.payload).toEqual({ kind: 'class-expiry', id: String(res.body.content.id), at: '2026-02-02T02:59:59.000Z' });
+    expect(job).toMatchObject({
+      task_identifier: 'apply-catalogue-schedules',
+      run_at: new Date('2026-02-02T02:59:59.000Z'),
+    });
+    expect(job?.payload).toEqual({
+      kind: 'class-expiry',
+      id: String(res.body.content.id),
+      at: '2026-02-02T02:59:59.000Z',
+    });
   });
 
   it('applies the course price and the course grace period when they are not sent; null fields count as not sent', async () => {
-    const res = await post(classBody(course.id, { CampusId: null, durationTime: null, expiresAt: null, partnerSKU: null })).expect(201);
-    expect(res.body.content).toMatchObject({ priceInCents: 450000, gracePeriodDays: 30, CourseClassDurationId: 5, durationTime: null, CampusId: null, expiresAt: null });
+    const res = await post(
+      classBody(course.id, { CampusId: null, durationTime: null, expiresAt: null, partnerSKU: null }),
+    ).expect(201);
+    expect(res.body.content).toMatchObject({
+      priceInCents: 450000,
+      gracePeriodDays: 30,
+      CourseClassDurationId: 5,
+      durationTime: null,
+      CampusId: null,
+      expiresAt: null,
+    });
   });
 
   it('requires CourseId, name, visible, CourseClassTypeId, CourseClassModalityId and CourseClassAttendTypeId', async () => {
     const res = await post({}).expect(400);
     expect(res.body.code).toBe('VALIDATION-001');
     expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(
-      ['CourseClassAttendTypeId', 'CourseClassModalityId', 'CourseClassTypeId', 'CourseId', 'name', 'visible'].map((f) => `body.${f}`).sort(),
+      ['CourseClassAttendTypeId', 'CourseClassModalityId', 'CourseClassTypeId', 'CourseId', 'name', 'visible']
+        .map((f) => `body.${f}`)
+        .sort(),
     );
   });
 
   it('refuses ids outside their lists and unknown properties with VALIDATION-001', async () => {
     const res = await post(classBody(course.id, { CourseClassTypeId: 3, discount: 10 })).expect(400);
-    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['body.CourseClassTypeId', 'body.discount']));
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(
+      expect.arrayContaining(['body.CourseClassTypeId', 'body.discount']),
+    );
   });
 
   it('refuses dates that do not exist and date-times without a zone with VALIDATION-001, writing nothing', async () => {
@@ -108,7 +136,9 @@ describe('POST /course-classes', () => {
   });
 
   it('CLASS-001: CourseId is a course of this partner (another partner’s course is unknown)', async () => {
-    expect((await refused(classBody(999_999), 'CLASS-001', 'CourseId')).message).toBe('CourseId: course 999999 does not exist');
+    expect((await refused(classBody(999_999), 'CLASS-001', 'CourseId')).message).toBe(
+      'CourseId: course 999999 does not exist',
+    );
     const theirs = await givenCourse(t, stranger.headers);
     await refused(classBody(theirs.id), 'CLASS-001', 'CourseId');
   });
@@ -125,7 +155,11 @@ describe('POST /course-classes', () => {
   });
 
   it('CLASS-004: a subscription sends CourseClassDurationId', async () => {
-    await refused(classBody(course.id, { CourseClassDurationId: undefined, durationTime: 6 }), 'CLASS-004', 'CourseClassDurationId');
+    await refused(
+      classBody(course.id, { CourseClassDurationId: undefined, durationTime: 6 }),
+      'CLASS-004',
+      'CourseClassDurationId',
+    );
   });
 
   it('CLASS-005: a subscription other than lifetime sends durationTime', async () => {
@@ -135,8 +169,14 @@ describe('POST /course-classes', () => {
   });
 
   it('CLASS-006: lifetime access does not send durationTime', async () => {
-    const body = await refused(classBody(course.id, { CourseClassDurationId: 5, durationTime: 12 }), 'CLASS-006', 'durationTime');
-    expect(body.message).toBe('durationTime: lifetime access (CourseClassDurationId 5) has no durationTime; do not send it');
+    const body = await refused(
+      classBody(course.id, { CourseClassDurationId: 5, durationTime: 12 }),
+      'CLASS-006',
+      'durationTime',
+    );
+    expect(body.message).toBe(
+      'durationTime: lifetime access (CourseClassDurationId 5) has no durationTime; do not send it',
+    );
   });
 
   it('CLASS-007: in-person and hybrid classes send CampusId', async () => {
@@ -152,13 +192,23 @@ describe('POST /course-classes', () => {
   });
 
   it('CLASS-009: in-person lessons send CourseClassPeriodId', async () => {
-    await refused(inPerson({ CourseClassPeriodId: undefined, CourseClassTimeId: undefined }), 'CLASS-009', 'CourseClassPeriodId');
+    await refused(
+      inPerson({ CourseClassPeriodId: undefined, CourseClassTimeId: undefined }),
+      'CLASS-009',
+      'CourseClassPeriodId',
+    );
   });
 
   it('CLASS-010: a half-time class sends CourseClassTimeId, a full-time one need not', async () => {
     await refused(inPerson({ CourseClassTimeId: undefined }), 'CLASS-010', 'CourseClassTimeId');
-    const fullTime = await post(inPerson({ CourseClassPeriodId: 1, CourseClassTimeId: undefined, CourseClassModalityId: 3 })).expect(201);
-    expect(fullTime.body.content).toMatchObject({ CourseClassPeriodId: 1, CourseClassTimeId: null, CourseClassModalityId: 3 });
+    const fullTime = await post(
+      inPerson({ CourseClassPeriodId: 1, CourseClassTimeId: undefined, CourseClassModalityId: 3 }),
+    ).expect(201);
+    expect(fullTime.body.content).toMatchObject({
+      CourseClassPeriodId: 1,
+      CourseClassTimeId: null,
+      CourseClassModalityId: 3,
+    });
   });
 
   it('CLASS-011: priceInCents is not below 3000', async () => {
@@ -169,9 +219,9 @@ describe('POST /course-classes', () => {
   });
 
   it('CLASS-012: priceInCents does not exceed the course price', async () => {
-    expect((await refused(classBody(course.id, { priceInCents: 450001 }), 'CLASS-012', 'priceInCents')).details).toEqual([
-      { path: 'body.priceInCents', message: 'must be at most 450000' },
-    ]);
+    expect(
+      (await refused(classBody(course.id, { priceInCents: 450001 }), 'CLASS-012', 'priceInCents')).details,
+    ).toEqual([{ path: 'body.priceInCents', message: 'must be at most 450000' }]);
     await post(classBody(course.id, { priceInCents: 450000 })).expect(201);
   });
 
@@ -203,6 +253,8 @@ describe('POST /course-classes', () => {
   });
 
   it('refuses a request without Api-Token', async () => {
-    expect((await request(t.app).post('/course-classes').send(classBody(course.id)).expect(401)).body.code).toBe('AUTH-001');
+    expect((await request(t.app).post('/course-classes').send(classBody(course.id)).expect(401)).body.code).toBe(
+      'AUTH-001',
+    );
   });
 });

@@ -15,11 +15,20 @@ describe('POST /courses', () => {
     partner = await givenPartner(t.ctx);
   });
 
-  const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/courses').set(who.headers).send(body);
+  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+    request(t.app).post('/courses').set(who.headers).send(body);
 
   it('registers a course and answers every field, with MicroAreaId and no classes', async () => {
     const res = await post(
-      courseBody({ name: ' Técnico em Enfermagem ', priceInCents: 450000, internalPartnerProductId: 'ENF-2026', maxInstallmentsToApply: 18, gracePeriod: 30, hasSelectionProcess: true, visible: false }),
+      courseBody({
+        name: ' Técnico em Enfermagem ',
+        priceInCents: 450000,
+        internalPartnerProductId: 'ENF-2026',
+        maxInstallmentsToApply: 18,
+        gracePeriod: 30,
+        hasSelectionProcess: true,
+        visible: false,
+      }),
     ).expect(201);
     expect(res.body.content).toEqual({
       id: expect.any(Number),
@@ -91,7 +100,9 @@ describe('POST /courses', () => {
     expect((await post(courseBody({ price: 20 }), flexible).expect(201)).body.content.priceInCents).toBe(2000);
     const below = await post(courseBody({ price: 19 }), flexible).expect(400);
     expect(below.body.code).toBe('COURSE-002');
-    expect(below.body.message).toBe("price: 19 reais (1900 cents) is below the minimum sale value of the partner's flexible plan, 2000 cents");
+    expect(below.body.message).toBe(
+      "price: 19 reais (1900 cents) is below the minimum sale value of the partner's flexible plan, 2000 cents",
+    );
 
     await updatePartnerSettings(t.ctx.db, flexible.id, { minimumSaleInCents: 5000 }, t.clock.now());
     expect((await post(courseBody({ price: 40 }), flexible).expect(400)).body.code).toBe('COURSE-002');
@@ -113,7 +124,11 @@ describe('POST /courses', () => {
     const patient = await givenPartner(t.ctx, 'Escola Paciente');
     await updatePartnerSettings(t.ctx.db, patient.id, { defaultGracePeriodDays: 15 }, t.clock.now());
     const res = await post(courseBody(), patient).expect(201);
-    expect(res.body.content).toMatchObject({ gracePeriod: 15, maxInstallmentsToApply: null, internalPartnerProductId: null });
+    expect(res.body.content).toMatchObject({
+      gracePeriod: 15,
+      maxInstallmentsToApply: null,
+      internalPartnerProductId: null,
+    });
   });
 
   it('refuses unknown properties and wrong types with VALIDATION-001, writing nothing', async () => {

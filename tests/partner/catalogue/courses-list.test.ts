@@ -28,7 +28,14 @@ describe('GET /courses', () => {
     const first = await givenClass(t, partner.headers, ids[2]!, { name: 'Turma A', partnerSKU: 'EXC-A' });
     const second = await givenClass(t, partner.headers, ids[2]!, { name: 'Turma B', visible: false });
     const res = await list().expect(200);
-    expect(res.body.paging).toEqual({ itemsPerPage: 10, currentPage: 1, totalPages: 1, totalItems: 3, nextPage: null, previousPage: null });
+    expect(res.body.paging).toEqual({
+      itemsPerPage: 10,
+      currentPage: 1,
+      totalPages: 1,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: null,
+    });
     expect(res.body.metadata).toEqual({ redirect_url: `http://localhost:3000/catalogue/${partner.id}` });
     expect(res.body.content.map((c: { id: number }) => c.id)).toEqual([ids[2], ids[1], ids[0]]);
     const [newest] = res.body.content;
@@ -57,14 +64,28 @@ describe('GET /courses', () => {
 
   it('pages with page and itemsPerPage', async () => {
     const res = await list('?page=2&itemsPerPage=2').expect(200);
-    expect(res.body.paging).toEqual({ itemsPerPage: 2, currentPage: 2, totalPages: 2, totalItems: 3, nextPage: null, previousPage: 1 });
+    expect(res.body.paging).toEqual({
+      itemsPerPage: 2,
+      currentPage: 2,
+      totalPages: 2,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: 1,
+    });
     expect(res.body.content.map((c: { id: number }) => c.id)).toEqual([ids[0]]);
   });
 
   it('answers an empty page beyond the last one, pointing back at the last page', async () => {
     const res = await list('?page=9&itemsPerPage=2').expect(200);
     expect(res.body.content).toEqual([]);
-    expect(res.body.paging).toEqual({ itemsPerPage: 2, currentPage: 9, totalPages: 2, totalItems: 3, nextPage: null, previousPage: 2 });
+    expect(res.body.paging).toEqual({
+      itemsPerPage: 2,
+      currentPage: 9,
+      totalPages: 2,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: 2,
+    });
   });
 
   it('accepts 100 items per page and refuses more, and a page below 1, with VALIDATION-001', async () => {
@@ -80,7 +101,10 @@ describe('GET /courses', () => {
     expect(res.body.content.map((c: { name: string }) => c.name)).not.toContain('Curso Alheio');
     const newcomer = await givenPartner(t.ctx, 'Escola Nova');
     const empty = await list('', newcomer).expect(200);
-    expect(empty.body).toMatchObject({ content: [], paging: { totalItems: 0, totalPages: 0, nextPage: null, previousPage: null } });
+    expect(empty.body).toMatchObject({
+      content: [],
+      paging: { totalItems: 0, totalPages: 0, nextPage: null, previousPage: null },
+    });
   });
 
   it('refuses a request without Api-Token', async () => {

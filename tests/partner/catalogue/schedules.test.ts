@@ -40,7 +40,9 @@ describe('catalogue schedules', () => {
 
   async function classById(id: number) {
     const res = await request(t.app).get('/courses?itemsPerPage=100').set(partner.headers).expect(200);
-    return res.body.content.flatMap((c: { CourseClasses: { id: number }[] }) => c.CourseClasses).find((k: { id: number }) => k.id === id);
+    return res.body.content
+      .flatMap((c: { CourseClasses: { id: number }[] }) => c.CourseClasses)
+      .find((k: { id: number }) => k.id === id);
   }
 
   it('makes a class invisible when its expiresAt is reached, through its job', async () => {
@@ -121,9 +123,18 @@ describe('catalogue schedules', () => {
     const expiresAt = later(DAY);
     const created = await givenClass(t, partner.headers, course.id, { expiresAt: expiresAt.toISOString() });
     const starting = await campaign('Começa Fora do Ar', { startsAt: later(DAY) });
-    const missed = await campaign('Começa e Acaba Fora do Ar', { startsAt: later(DAY), endsAt: later(DAY + 3_600_000) });
+    const missed = await campaign('Começa e Acaba Fora do Ar', {
+      startsAt: later(DAY),
+      endsAt: later(DAY + 3_600_000),
+    });
     // Only the sweep may apply them: their jobs are not due by the database clock during this start.
-    for (const key of [`class-expiry:${created.id}`, `campaign-start:${starting.id}`, `campaign-start:${missed.id}`, `campaign-end:${missed.id}`]) await postpone(t, key);
+    for (const key of [
+      `class-expiry:${created.id}`,
+      `campaign-start:${starting.id}`,
+      `campaign-start:${missed.id}`,
+      `campaign-end:${missed.id}`,
+    ])
+      await postpone(t, key);
     t.clock.set(new Date(expiresAt.getTime() + DAY));
     const service = await startService({
       config: { ...t.ctx.config, databaseUrl: t.ctx.databaseUrl, port: 0 },

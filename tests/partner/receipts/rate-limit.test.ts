@@ -12,7 +12,8 @@ describe('the rate limit of GET /receipts', () => {
     headers = (await givenPartner(t.ctx)).headers;
   });
 
-  const hit = (app = t.app, ip = '203.0.113.7') => request(app).get('/receipts').set(headers).set('X-Forwarded-For', ip);
+  const hit = (app = t.app, ip = '203.0.113.7') =>
+    request(app).get('/receipts').set(headers).set('X-Forwarded-For', ip);
 
   it('answers exactly one 429 RATE-001 with Retry-After and RateLimit headers to the 11th request in one second, then 200 a second later', async () => {
     t.clock.set('2026-03-04T12:00:00.200Z');
@@ -61,7 +62,9 @@ describe('the rate limit of GET /receipts', () => {
   it('sweeps windows older than the previous one', async () => {
     t.clock.set('2026-03-04T12:10:00.000Z');
     await hit();
-    const [{ old } = { old: -1 }] = await t.ctx.sql<{ old: number }[]>`select count(*)::int as old from rate_limit_windows where window_start < ${Math.floor(t.clock.now().getTime() / 1000) - 1}`;
+    const [{ old } = { old: -1 }] = await t.ctx.sql<
+      { old: number }[]
+    >`select count(*)::int as old from rate_limit_windows where window_start < ${Math.floor(t.clock.now().getTime() / 1000) - 1}`;
     expect(old).toBe(0);
   });
 

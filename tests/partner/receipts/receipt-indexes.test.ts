@@ -29,12 +29,15 @@ describe('GET /receipts at scale', () => {
   }, 300_000);
 
   async function indexesRead(query: ReceiptsQuery, statement: 'rows' | 'count' = 'rows'): Promise<string[]> {
-    const { sql: text, params } = dialect.sqlToQuery(receiptsStatements(partner.id, TODAY, query, { size: 10, offset: 0 })[statement]);
+    const { sql: text, params } = dialect.sqlToQuery(
+      receiptsStatements(partner.id, TODAY, query, { size: 10, offset: 0 })[statement],
+    );
     const [row] = await t.ctx.sql.unsafe(`explain (format json) ${text}`, params as never[]);
     const names: string[] = [];
     const walk = (node: Record<string, unknown>) => {
       if (typeof node['Index Name'] === 'string') names.push(node['Index Name']);
-      if (typeof node['Relation Name'] === 'string' && node['Node Type'] === 'Seq Scan') names.push(`seq scan ${node['Relation Name']}`);
+      if (typeof node['Relation Name'] === 'string' && node['Node Type'] === 'Seq Scan')
+        names.push(`seq scan ${node['Relation Name']}`);
       for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
     };
     walk((row!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
@@ -45,22 +48,33 @@ describe('GET /receipts at scale', () => {
     ['no filter', {}, 'receipt_summaries_partner_effective'],
     ['status', { status: ['canceled'] }, 'receipt_summaries_partner_canceled'],
     ['a whole cpf', { cpf: '000.000.123-45' }, 'sales_partner_cpf'],
-    ['a made-effective range', { startEffectiveDate: '2025-01-01', endEffectiveDate: '2025-01-31' }, 'receipt_summaries_partner_effective'],
+    [
+      'a made-effective range',
+      { startEffectiveDate: '2025-01-01', endEffectiveDate: '2025-01-31' },
+      'receipt_summaries_partner_effective',
+    ],
     ['chargebacks', { chargebacks: 'true' }, 'receipt_summaries_partner_chargebacks'],
     ['cancellations', { cancellations: 'true' }, 'receipt_summaries_partner_cancellations'],
-  ] as [string, ReceiptsQuery, string][])('the page of filter %s reads an index of its own, never a whole table of the ledger', async (_name, query, index) => {
-    const read = await indexesRead(query);
-    expect(read).toContain(index);
-    // Campaigns is a partner's handful of rows; the sales and the ledger are the large tables.
-    expect(read.filter((n) => n.startsWith('seq scan') && n !== 'seq scan campaigns')).toEqual([]);
-  });
+  ] as [string, ReceiptsQuery, string][])(
+    'the page of filter %s reads an index of its own, never a whole table of the ledger',
+    async (_name, query, index) => {
+      const read = await indexesRead(query);
+      expect(read).toContain(index);
+      // Campaigns is a partner's handful of rows; the sales and the ledger are the large tables.
+      expect(read.filter((n) => n.startsWith('seq scan') && n !== 'seq scan campaigns')).toEqual([]);
+    },
+  );
 
   it('counts a partner’s receipts, or one status of them, from the receipt counts', async () => {
     // Two rows per partner: a sequential read of receipt_counts, nothing of the summaries.
     expect((await indexesRead({}, 'count')).every((n) => n.includes('receipt_counts'))).toBe(true);
-    expect((await indexesRead({ status: ['effective'] }, 'count')).every((n) => n.includes('receipt_counts'))).toBe(true);
+    expect((await indexesRead({ status: ['effective'] }, 'count')).every((n) => n.includes('receipt_counts'))).toBe(
+      true,
+    );
     const res = await request(t.app).get('/receipts').query({ status: 'canceled' }).set(partner.headers).expect(200);
-    const [canceled] = await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from sales where partner_id = ${partner.id} and status = 'canceled'`;
+    const [canceled] = await t.ctx.sql<
+      { n: number }[]
+    >`select count(*)::int as n from sales where partner_id = ${partner.id} and status = 'canceled'`;
     expect(canceled!.n).toBe(ROWS * 0.03);
     expect(res.body.paging.totalItems).toBe(canceled!.n);
   });
@@ -73,11 +87,19 @@ describe('GET /receipts at scale', () => {
   });
 
   it('lists the late receipts by days late as the items show them', async () => {
-    const res = await request(t.app).get('/receipts').query({ delayedDay: '1-30', limit: 100 }).set(partner.headers).expect(200);
+    const res = await request(t.app)
+      .get('/receipts')
+      .query({ delayedDay: '1-30', limit: 100 })
+      .set(partner.headers)
+      .expect(200);
     const [late] = await t.ctx.db.execute<{ n: number }>(sql`
       select count(*)::int as n from (select ${lateColumns(TODAY)} from receipt_summaries sm where sm.partner_id = ${partner.id}) x where x.late_days between 1 and 30`);
     expect(late!.n).toBeGreaterThan(0);
     expect(res.body.paging.totalItems).toBe(late!.n);
-    expect(res.body.content.every((r: { lateDays: number; crid: number }) => r.lateDays >= 1 && r.lateDays <= 30 && r.crid > base)).toBe(true);
+    expect(
+      res.body.content.every(
+        (r: { lateDays: number; crid: number }) => r.lateDays >= 1 && r.lateDays <= 30 && r.crid > base,
+      ),
+    ).toBe(true);
   });
 });

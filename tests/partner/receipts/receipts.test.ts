@@ -37,7 +37,12 @@ describe('receipts', () => {
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     t.clock.set('2026-03-04T12:00:00Z');
     productType = (await t.ctx.db.select({ p: sales.productType }).from(sales).limit(1))[0]?.p ?? 'COURSE';
-    await sandbox(t, '/sandbox/receipts/commissions', { partnerId: partner.id, productType: 'COURSE', percentage: 10 }, 'put');
+    await sandbox(
+      t,
+      '/sandbox/receipts/commissions',
+      { partnerId: partner.id, productType: 'COURSE', percentage: 10 },
+      'put',
+    );
     F = await givenFinancedSale(t, partner.headers);
     productType = (await t.ctx.db.select({ p: sales.productType }).from(sales).where(eq(sales.id, F)))[0]!.p;
     C = await givenCardSale(t, partner.headers, 3);
@@ -60,8 +65,21 @@ describe('receipts', () => {
   it('lists the financed sale with the hand-computed numbers (10% commission, one TED made, one installment 6 days late)', async () => {
     const res = await list(`?CreditRequestId=${F}`);
     expect(res.status).toBe(200);
-    const [third] = await t.ctx.db.select({ id: receiptInstallments.id }).from(receiptInstallments).where(eq(receiptInstallments.saleId, F)).orderBy(receiptInstallments.number).offset(3).limit(1);
-    expect(res.body.paging).toEqual({ itemsPerPage: 10, currentPage: 1, totalPages: 1, totalItems: 1, nextPage: null, previousPage: null });
+    const [third] = await t.ctx.db
+      .select({ id: receiptInstallments.id })
+      .from(receiptInstallments)
+      .where(eq(receiptInstallments.saleId, F))
+      .orderBy(receiptInstallments.number)
+      .offset(3)
+      .limit(1);
+    expect(res.body.paging).toEqual({
+      itemsPerPage: 10,
+      currentPage: 1,
+      totalPages: 1,
+      totalItems: 1,
+      nextPage: null,
+      previousPage: null,
+    });
     expect(res.body.content[0]).toMatchObject({
       crid: F,
       status: 'effective',
@@ -97,21 +115,99 @@ describe('receipts', () => {
   it('details the financed sale installment by installment, the second paid 12 days late', async () => {
     const res = await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ creditRequestId: F, value: 359000, paidValues: 103992, paidValuesPlatform: 103992, TedDate: '2026-03-15', expectedTedDate: '2026-04-15', totalInstallments: 12, hasUpFront: true });
+    expect(res.body).toMatchObject({
+      creditRequestId: F,
+      value: 359000,
+      paidValues: 103992,
+      paidValuesPlatform: 103992,
+      TedDate: '2026-03-15',
+      expectedTedDate: '2026-04-15',
+      totalInstallments: 12,
+      hasUpFront: true,
+    });
     expect(res.body.installments).toHaveLength(13);
     expect(res.body.installments.slice(0, 4)).toEqual([
-      { count: 0, originalValue: 40890, paidValue: 40890, platformComission: 4089, receivedValue: 36801, status: 'paid', dueDate: '2026-03-04', userPaidDate: '2026-03-04', agreementDate: null, delayedDays: null, expectedCompensationDate: '2026-03-05', compensationDate: '2026-03-05', withdrawDate: '2026-03-15' },
-      { count: 1, originalValue: 31551, paidValue: 31551, platformComission: 3155, receivedValue: 28396, status: 'paid', dueDate: '2026-04-04', userPaidDate: '2026-04-03', agreementDate: null, delayedDays: null, expectedCompensationDate: '2026-04-04', compensationDate: '2026-04-04', withdrawDate: null },
-      { count: 2, originalValue: 31551, paidValue: 31551, platformComission: 3155, receivedValue: 28396, status: 'paid', dueDate: '2026-05-04', userPaidDate: '2026-05-16', agreementDate: null, delayedDays: 12, expectedCompensationDate: '2026-05-17', compensationDate: '2026-05-17', withdrawDate: null },
-      { count: 3, originalValue: 31551, paidValue: 0, platformComission: 0, receivedValue: 0, status: 'late', dueDate: '2026-06-04', userPaidDate: null, agreementDate: null, delayedDays: 6, expectedCompensationDate: null, compensationDate: null, withdrawDate: null },
+      {
+        count: 0,
+        originalValue: 40890,
+        paidValue: 40890,
+        platformComission: 4089,
+        receivedValue: 36801,
+        status: 'paid',
+        dueDate: '2026-03-04',
+        userPaidDate: '2026-03-04',
+        agreementDate: null,
+        delayedDays: null,
+        expectedCompensationDate: '2026-03-05',
+        compensationDate: '2026-03-05',
+        withdrawDate: '2026-03-15',
+      },
+      {
+        count: 1,
+        originalValue: 31551,
+        paidValue: 31551,
+        platformComission: 3155,
+        receivedValue: 28396,
+        status: 'paid',
+        dueDate: '2026-04-04',
+        userPaidDate: '2026-04-03',
+        agreementDate: null,
+        delayedDays: null,
+        expectedCompensationDate: '2026-04-04',
+        compensationDate: '2026-04-04',
+        withdrawDate: null,
+      },
+      {
+        count: 2,
+        originalValue: 31551,
+        paidValue: 31551,
+        platformComission: 3155,
+        receivedValue: 28396,
+        status: 'paid',
+        dueDate: '2026-05-04',
+        userPaidDate: '2026-05-16',
+        agreementDate: null,
+        delayedDays: 12,
+        expectedCompensationDate: '2026-05-17',
+        compensationDate: '2026-05-17',
+        withdrawDate: null,
+      },
+      {
+        count: 3,
+        originalValue: 31551,
+        paidValue: 0,
+        platformComission: 0,
+        receivedValue: 0,
+        status: 'late',
+        dueDate: '2026-06-04',
+        userPaidDate: null,
+        agreementDate: null,
+        delayedDays: 6,
+        expectedCompensationDate: null,
+        compensationDate: null,
+        withdrawDate: null,
+      },
     ]);
-    expect(res.body.installments[4]).toMatchObject({ count: 4, status: 'open', dueDate: '2026-07-04', delayedDays: null });
-    expect(res.body).toMatchObject({ chargeBack: { isChargeBack: false, data: [] }, cancellation: { isCancellation: false, data: [] }, bankslipStatus: null, remaining_declarations: null });
+    expect(res.body.installments[4]).toMatchObject({
+      count: 4,
+      status: 'open',
+      dueDate: '2026-07-04',
+      delayedDays: null,
+    });
+    expect(res.body).toMatchObject({
+      chargeBack: { isChargeBack: false, data: [] },
+      cancellation: { isCancellation: false, data: [] },
+      bankslipStatus: null,
+      remaining_declarations: null,
+    });
   });
 
   it('points faturaUrl at the buyer invoice of the next installment to pay, a page we serve, and leaves NFUrl empty as no nota fiscal is issued', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers).expect(200)).body;
-    const [{ token } = { token: '' }] = await t.ctx.db.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, F));
+    const [{ token } = { token: '' }] = await t.ctx.db
+      .select({ token: sales.checkoutToken })
+      .from(sales)
+      .where(eq(sales.id, F));
     expect(detail.faturaUrl).toBe(`${t.ctx.config.publicBaseUrl}/checkout/${token}/faturas/3`);
     expect(detail.NFUrl).toBe('');
     const invoice = await request(t.app).get(detail.faturaUrl.slice(t.ctx.config.publicBaseUrl.length));
@@ -122,33 +218,66 @@ describe('receipts', () => {
     expect(invoice.text).toContain('Vencida há 6 dias');
     const paid = await request(t.app).get(`/checkout/${token}/faturas/2`).expect(200);
     expect(paid.text).toContain('Paga em 16/05/2026');
-    for (const path of [`/checkout/${token}/faturas/99`, `/checkout/${token}/faturas/abc`, '/checkout/nope/faturas/1']) {
+    for (const path of [
+      `/checkout/${token}/faturas/99`,
+      `/checkout/${token}/faturas/abc`,
+      '/checkout/nope/faturas/1',
+    ]) {
       const res = await request(t.app).get(path);
       expect([res.status, res.text.includes('Fatura não encontrada')], path).toEqual([404, true]);
     }
   });
 
   it('answers an empty faturaUrl when nothing is left to pay', async () => {
-    for (const crid of [C, P]) expect((await request(t.app).get(`/receipts/detail/${crid}`).set(partner.headers).expect(200)).body.faturaUrl).toBe('');
+    for (const crid of [C, P])
+      expect(
+        (await request(t.app).get(`/receipts/detail/${crid}`).set(partner.headers).expect(200)).body.faturaUrl,
+      ).toBe('');
   });
 
   it('shows the card sale charged back: three paid card installments, the reversal, nothing more expected', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${C}`).set(partner.headers).expect(200)).body;
-    expect(detail.installments.map((i: { originalValue: number; status: string }) => [i.originalValue, i.status])).toEqual([
+    expect(
+      detail.installments.map((i: { originalValue: number; status: string }) => [i.originalValue, i.status]),
+    ).toEqual([
       [119668, 'paid'],
       [119666, 'paid'],
       [119666, 'paid'],
     ]);
     expect(detail.hasUpFront).toBe(false);
-    expect(detail.chargeBack).toEqual({ isChargeBack: true, data: [{ date: '2026-03-20', value: 359000, reason: 'Card payment contested by the cardholder' }] });
+    expect(detail.chargeBack).toEqual({
+      isChargeBack: true,
+      data: [{ date: '2026-03-20', value: 359000, reason: 'Card payment contested by the cardholder' }],
+    });
     const [item] = (await list(`?CreditRequestId=${C}`)).body.content;
-    expect(item).toMatchObject({ status: 'canceled', missingValue: 0, expectedTedValue: 0, expectedTransferDate: null, receivedValue: 0, installmentCount: { current: { upfront: 0, installments: 3 }, paid: 3, late: null }, pfCount: 0, commission: { value: 35900, percentage: 10 } });
+    expect(item).toMatchObject({
+      status: 'canceled',
+      missingValue: 0,
+      expectedTedValue: 0,
+      expectedTransferDate: null,
+      receivedValue: 0,
+      installmentCount: { current: { upfront: 0, installments: 3 }, paid: 3, late: null },
+      pfCount: 0,
+      commission: { value: 35900, percentage: 10 },
+    });
   });
 
   it('shows the refunded Pix sale as a cancellation of the amount paid', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${P}`).set(partner.headers).expect(200)).body;
-    expect(detail.cancellation).toEqual({ isCancellation: true, data: [{ date: '2026-03-20', value: 359000, reason: 'Cancelled with the payments refunded' }] });
-    expect(detail.installments).toEqual([expect.objectContaining({ count: 1, originalValue: 359000, paidValue: 359000, platformComission: 35900, receivedValue: 323100, expectedCompensationDate: '2026-03-04' })]);
+    expect(detail.cancellation).toEqual({
+      isCancellation: true,
+      data: [{ date: '2026-03-20', value: 359000, reason: 'Cancelled with the payments refunded' }],
+    });
+    expect(detail.installments).toEqual([
+      expect.objectContaining({
+        count: 1,
+        originalValue: 359000,
+        paidValue: 359000,
+        platformComission: 35900,
+        receivedValue: 323100,
+        expectedCompensationDate: '2026-03-04',
+      }),
+    ]);
   });
 
   it('copies the default 8% commission onto a sale of a partner without a contract', async () => {
@@ -160,7 +289,14 @@ describe('receipts', () => {
     expect(await crids('')).toEqual([P, C, F]);
     const page2 = (await list('?limit=2&page=2')).body;
     expect(page2.content.map((r: { crid: number }) => r.crid)).toEqual([F]);
-    expect(page2.paging).toMatchObject({ itemsPerPage: 2, currentPage: 2, totalPages: 2, totalItems: 3, previousPage: 1, nextPage: null });
+    expect(page2.paging).toMatchObject({
+      itemsPerPage: 2,
+      currentPage: 2,
+      totalPages: 2,
+      totalItems: 3,
+      previousPage: 1,
+      nextPage: null,
+    });
   });
 
   it.each([
@@ -182,7 +318,11 @@ describe('receipts', () => {
     ['release dates', () => '?startReleaseDate=2026-03-05&endReleaseDate=2026-03-05', () => [F]],
     ['payment dates', () => '?startPaymentDate=2026-06-01&endPaymentDate=2026-06-30', () => [F]],
     ['agreement dates', () => '?startAgreementDate=2000-01-01', () => []],
-    ['expected transfer dates', () => '?startExpectedTransferDate=2026-04-15&endExpectedTransferDate=2026-04-15', () => [F]],
+    [
+      'expected transfer dates',
+      () => '?startExpectedTransferDate=2026-04-15&endExpectedTransferDate=2026-04-15',
+      () => [F],
+    ],
     ['transfer dates', () => '?startTransferDate=2026-03-01&endTransferDate=2026-03-31', () => [F]],
     ['chargebacks, even false', () => '?chargebacks=false', () => [C]],
     ['cancellations, even empty', () => '?cancellations=', () => [P]],
@@ -198,19 +338,48 @@ describe('receipts', () => {
   });
 
   it('answers hostile input with a 4xx, never a 500', async () => {
-    for (const path of ['/receipts?delayedDay=abc', '/receipts?startEffectiveDate=2026-02-30', '/receipts?limit=101', '/receipts?page=0', "/receipts?name=%27%3Bdrop", '/receipts?CreditRequestId=99999999999999', '/receipts/detail/0', '/receipts/detail/abc', '/receipts/detail/99999999999']) {
+    for (const path of [
+      '/receipts?delayedDay=abc',
+      '/receipts?startEffectiveDate=2026-02-30',
+      '/receipts?limit=101',
+      '/receipts?page=0',
+      '/receipts?name=%27%3Bdrop',
+      '/receipts?CreditRequestId=99999999999999',
+      '/receipts/detail/0',
+      '/receipts/detail/abc',
+      '/receipts/detail/99999999999',
+    ]) {
       const res = await request(t.app).get(path).set(partner.headers);
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
     }
-    expect((await request(t.app).get('/receipts?delayedDay=abc').set(partner.headers)).body.code).toBe('VALIDATION-001');
+    expect((await request(t.app).get('/receipts?delayedDay=abc').set(partner.headers)).body.code).toBe(
+      'VALIDATION-001',
+    );
     expect((await request(t.app).get('/receipts')).status).toBe(401);
   });
 
   it('refuses operator actions that break the ledger, writing nothing', async () => {
-    expect((await request(t.app).post(`/sandbox/receipts/${F}/installments/1/pay`).send({ paidOn: '2026-06-01' })).body.code).toBe('RECEIPT-003');
-    expect((await request(t.app).post(`/sandbox/receipts/${F}/installments/99/pay`).send({ paidOn: '2026-06-01' })).body.code).toBe('RECEIPT-002');
-    expect((await request(t.app).post(`/sandbox/receipts/${C}/installments/1/transfer`).send({ madeOn: 'tomorrow' })).body.code).toBe('RECEIPT-007');
-    expect((await request(t.app).post(`/sandbox/receipts/${F}/installments/0/transfer`).send({ madeOn: '2026-06-01' })).body.code).toBe('RECEIPT-005');
-    expect((await request(t.app).put('/sandbox/receipts/commissions').send({ partnerId: partner.id, productType: 'COURSE', percentage: 101 })).body.code).toBe('RECEIPT-006');
+    expect(
+      (await request(t.app).post(`/sandbox/receipts/${F}/installments/1/pay`).send({ paidOn: '2026-06-01' })).body.code,
+    ).toBe('RECEIPT-003');
+    expect(
+      (await request(t.app).post(`/sandbox/receipts/${F}/installments/99/pay`).send({ paidOn: '2026-06-01' })).body
+        .code,
+    ).toBe('RECEIPT-002');
+    expect(
+      (await request(t.app).post(`/sandbox/receipts/${C}/installments/1/transfer`).send({ madeOn: 'tomorrow' })).body
+        .code,
+    ).toBe('RECEIPT-007');
+    expect(
+      (await request(t.app).post(`/sandbox/receipts/${F}/installments/0/transfer`).send({ madeOn: '2026-06-01' })).body
+        .code,
+    ).toBe('RECEIPT-005');
+    expect(
+      (
+        await request(t.app)
+          .put('/sandbox/receipts/commissions')
+          .send({ partnerId: partner.id, productType: 'COURSE', percentage: 101 })
+      ).body.code,
+    ).toBe('RECEIPT-006');
   });
 });

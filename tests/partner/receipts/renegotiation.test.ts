@@ -24,16 +24,26 @@ describe('renegotiation of a receipt', () => {
     partner = await givenPartner(t.ctx);
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
     t.clock.set('2026-03-04T12:00:00Z');
-    await sandbox(t, '/sandbox/receipts/commissions', { partnerId: partner.id, productType: 'COURSE', percentage: 10 }, 'put');
+    await sandbox(
+      t,
+      '/sandbox/receipts/commissions',
+      { partnerId: partner.id, productType: 'COURSE', percentage: 10 },
+      'put',
+    );
     R = await givenFinancedSale(t, partner.headers);
     await sandbox(t, `/sandbox/receipts/${R}/installments/0/transfer`, { madeOn: '2026-03-15' });
     await sandbox(t, `/sandbox/receipts/${R}/installments/1/pay`, { paidOn: '2026-04-03' });
     t.clock.set('2026-06-10T12:00:00Z');
-    agreement = await sandbox(t, `/sandbox/receipts/${R}/renegotiate`, { agreedOn: '2026-06-10', installments: 3, firstDueOn: '2026-07-10' });
+    agreement = await sandbox(t, `/sandbox/receipts/${R}/renegotiate`, {
+      agreedOn: '2026-06-10',
+      installments: 3,
+      firstDueOn: '2026-07-10',
+    });
     t.clock.set('2026-06-20T12:00:00Z');
   });
 
-  const item = async (who: Partner = partner) => (await request(t.app).get(`/receipts?CreditRequestId=${R}`).set(who.headers).expect(200)).body.content[0];
+  const item = async (who: Partner = partner) =>
+    (await request(t.app).get(`/receipts?CreditRequestId=${R}`).set(who.headers).expect(200)).body.content[0];
 
   it('replaces the unpaid installments by the agreement’s, splitting what was owed', () => {
     expect(agreement.replaced).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
@@ -45,7 +55,9 @@ describe('renegotiation of a receipt', () => {
   });
 
   it('derives agreementDate, the new plan and the original installments in the list, nothing late any more', async () => {
-    const [next] = await t.ctx.db.execute<{ id: number }>(sql`select id from receipt_installments where sale_id = ${R} and number = 13`);
+    const [next] = await t.ctx.db.execute<{ id: number }>(
+      sql`select id from receipt_installments where sale_id = ${R} and number = 13`,
+    );
     expect(await item()).toMatchObject({
       agreementDate: '2026-06-10',
       isRenegotiated: true,
@@ -68,21 +80,44 @@ describe('renegotiation of a receipt', () => {
     const detail = (await request(t.app).get(`/receipts/detail/${R}`).set(partner.headers).expect(200)).body;
     expect(detail.totalInstallments).toBe(4);
     expect(detail.installments).toHaveLength(16);
-    expect(detail.installments[2]).toMatchObject({ count: 2, originalValue: 31551, paidValue: 0, status: 'renegotiated', delayedDays: null, agreementDate: null });
+    expect(detail.installments[2]).toMatchObject({
+      count: 2,
+      originalValue: 31551,
+      paidValue: 0,
+      status: 'renegotiated',
+      delayedDays: null,
+      agreementDate: null,
+    });
     expect(detail.installments[13]).toEqual({
-      count: 13, originalValue: 115687, paidValue: 0, platformComission: 0, receivedValue: 0, status: 'open', dueDate: '2026-07-10',
-      userPaidDate: null, agreementDate: '2026-06-10', delayedDays: null, expectedCompensationDate: null, compensationDate: null, withdrawDate: null,
+      count: 13,
+      originalValue: 115687,
+      paidValue: 0,
+      platformComission: 0,
+      receivedValue: 0,
+      status: 'open',
+      dueDate: '2026-07-10',
+      userPaidDate: null,
+      agreementDate: '2026-06-10',
+      delayedDays: null,
+      expectedCompensationDate: null,
+      compensationDate: null,
+      withdrawDate: null,
     });
   });
 
   it('filters by the agreement date', async () => {
-    const crids = async (query: string) => (await request(t.app).get(`/receipts${query}`).set(partner.headers).expect(200)).body.content.map((r: { crid: number }) => r.crid);
+    const crids = async (query: string) =>
+      (await request(t.app).get(`/receipts${query}`).set(partner.headers).expect(200)).body.content.map(
+        (r: { crid: number }) => r.crid,
+      );
     expect(await crids('?startAgreementDate=2026-06-10&endAgreementDate=2026-06-10')).toEqual([R]);
     expect(await crids('?startAgreementDate=2026-06-11')).toEqual([]);
   });
 
   it('takes payments of the agreement’s installments, and refuses the replaced ones', async () => {
-    const refused = await request(t.app).post(`/sandbox/receipts/${R}/installments/2/pay`).send({ paidOn: '2026-06-20' });
+    const refused = await request(t.app)
+      .post(`/sandbox/receipts/${R}/installments/2/pay`)
+      .send({ paidOn: '2026-06-20' });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('RECEIPT-014');
     await sandbox(t, `/sandbox/receipts/${R}/installments/13/pay`, { paidOn: '2026-07-10' });
@@ -93,28 +128,54 @@ describe('renegotiation of a receipt', () => {
     const before = await t.ctx.db.execute(sql`select * from receipt_installments order by id`);
     const P = await givenPixSale(t, partner.headers);
     const cases: [string, object, string][] = [
-      [`/sandbox/receipts/${R}/renegotiate`, { agreedOn: '2026-06-31', installments: 2, firstDueOn: '2026-07-10' }, 'RECEIPT-007'],
-      [`/sandbox/receipts/${R}/renegotiate`, { agreedOn: '2026-06-20', installments: 0, firstDueOn: '2026-07-10' }, 'RECEIPT-012'],
-      [`/sandbox/receipts/${R}/renegotiate`, { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-06-19' }, 'RECEIPT-012'],
-      [`/sandbox/receipts/${P}/renegotiate`, { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' }, 'RECEIPT-013'],
-      ['/sandbox/receipts/99999999/renegotiate', { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' }, 'RECEIPT-001'],
+      [
+        `/sandbox/receipts/${R}/renegotiate`,
+        { agreedOn: '2026-06-31', installments: 2, firstDueOn: '2026-07-10' },
+        'RECEIPT-007',
+      ],
+      [
+        `/sandbox/receipts/${R}/renegotiate`,
+        { agreedOn: '2026-06-20', installments: 0, firstDueOn: '2026-07-10' },
+        'RECEIPT-012',
+      ],
+      [
+        `/sandbox/receipts/${R}/renegotiate`,
+        { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-06-19' },
+        'RECEIPT-012',
+      ],
+      [
+        `/sandbox/receipts/${P}/renegotiate`,
+        { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' },
+        'RECEIPT-013',
+      ],
+      [
+        '/sandbox/receipts/99999999/renegotiate',
+        { agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' },
+        'RECEIPT-001',
+      ],
     ];
     for (const [path, body, code] of cases) {
       const res = await request(t.app).post(path).send(body);
       expect([res.status, res.body.code], path).toEqual([400, code]);
     }
-    expect((await t.ctx.db.execute(sql`select * from receipt_installments where sale_id <> ${P} order by id`))).toEqual(before);
+    expect(await t.ctx.db.execute(sql`select * from receipt_installments where sale_id <> ${P} order by id`)).toEqual(
+      before,
+    );
   });
 
   it('refuses to renegotiate a cancelled receipt', async () => {
     const P = await givenPixSale(t, partner.headers, 'PIX2');
     await sandbox(t, `/sandbox/sales/${P}/refund`);
-    const res = await request(t.app).post(`/sandbox/receipts/${P}/renegotiate`).send({ agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' });
+    const res = await request(t.app)
+      .post(`/sandbox/receipts/${P}/renegotiate`)
+      .send({ agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' });
     expect([res.status, res.body.code]).toEqual([400, 'RECEIPT-004']);
   });
 
   it('does not show the agreement to another partner', async () => {
-    expect((await request(t.app).get(`/receipts?CreditRequestId=${R}`).set(stranger.headers).expect(200)).body.content).toEqual([]);
+    expect(
+      (await request(t.app).get(`/receipts?CreditRequestId=${R}`).set(stranger.headers).expect(200)).body.content,
+    ).toEqual([]);
     expect((await request(t.app).get(`/receipts/detail/${R}`).set(stranger.headers)).body.code).toBe('RECEIPT-001');
   });
 });

@@ -1,19 +1,41 @@
 import request from 'supertest';
 import { expect } from 'vitest';
-import { buyerDataFilled, financingRequested, invoiceCreated, purchaseConfirmed } from '../../../src/partner/sales/sale-flow.js';
+import {
+  buyerDataFilled,
+  financingRequested,
+  invoiceCreated,
+  purchaseConfirmed,
+} from '../../../src/partner/sales/sale-flow.js';
 import type { WebhookPayment } from '../../../src/partner/sales/event-payloads.js';
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
 
 type Headers = Record<string, string>;
-const CARD = { holderName: 'ANA B SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123', number: '4111111111111111' };
+const CARD = {
+  holderName: 'ANA B SOUZA',
+  expiryMonth: '12',
+  expiryYear: '2030',
+  cvv: '123',
+  number: '4111111111111111',
+};
 
 /** A financed sale (entry plus installments) made effective through the sale steps. */
 export async function givenFinancedSale(t: TestContext, headers: Headers, externalSaleId = 'FIN') {
   const sale = await givenCheckoutSale(t, headers, { externalSaleId });
-  await buyerDataFilled(t.ctx, sale.saleId, { name: 'Ana Beatriz Souza', email: 'ana@example.com', phone: '11987654321', city: 'São Paulo', state: 'SP' });
+  await buyerDataFilled(t.ctx, sale.saleId, {
+    name: 'Ana Beatriz Souza',
+    email: 'ana@example.com',
+    phone: '11987654321',
+    city: 'São Paulo',
+    state: 'SP',
+  });
   await financingRequested(t.ctx, sale.saleId);
-  const entry = { paymentMethod: 'creditAsAService', url: 'http://localhost/x', dueDate: '2026-03-04', digitableLine: '0'.repeat(47) } as WebhookPayment;
+  const entry = {
+    paymentMethod: 'creditAsAService',
+    url: 'http://localhost/x',
+    dueDate: '2026-03-04',
+    digitableLine: '0'.repeat(47),
+  } as WebhookPayment;
   await invoiceCreated(t.ctx, sale.saleId, entry);
   await purchaseConfirmed(t.ctx, sale.saleId);
   return sale.saleId;
@@ -22,7 +44,12 @@ export async function givenFinancedSale(t: TestContext, headers: Headers, extern
 /** A sale paid by card in `installments` at the hosted checkout. */
 export async function givenCardSale(t: TestContext, headers: Headers, installments: number, externalSaleId = 'CARD') {
   const sale = await givenCheckoutSale(t, headers, { externalSaleId, cpf: '11144477735' });
-  await post(t, `${sale.path}/dados`, { ...BUYER_FORM, name: 'Bruno Card', email: 'bruno@example.com', cpf: '111.444.777-35' });
+  await post(t, `${sale.path}/dados`, {
+    ...BUYER_FORM,
+    name: 'Bruno Card',
+    email: 'bruno@example.com',
+    cpf: '111.444.777-35',
+  });
   const paid = await post(t, `${sale.path}/cartao`, { ...CARD, installments: String(installments) });
   expect(paid.text).toContain('Pagamento confirmado');
   return sale.saleId;

@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
+import {
+  BUYER_FORM,
+  eventsOf,
+  expectContractPayloads,
+  givenCheckoutSale,
+  payButtons,
+  post,
+} from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
@@ -17,13 +24,18 @@ describe('the buyer journey at the hosted checkout', () => {
     stranger = await givenPartner(t.ctx, 'Escola Estranha');
   });
 
-  const lookup = async (saleId: number, who: Partner = partner) => (await request(t.app).get(`/sales/purchase/${saleId}`).set(who.headers)).body;
+  const lookup = async (saleId: number, who: Partner = partner) =>
+    (await request(t.app).get(`/sales/purchase/${saleId}`).set(who.headers)).body;
 
   it('walks create → page → buyer data → Pix → pay to made_effective, with invoiceCreated then purchaseConfirmed matching the contract', async () => {
     const sale = await givenCheckoutSale(t, partner.headers);
     const page = await request(t.app).get(sale.path).expect(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
-    expect(page.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    expect(page.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.text).toContain('R$ 3.590,00');
     expect(page.text).toContain('<label for="comprador-email">E-mail</label>');
@@ -31,7 +43,10 @@ describe('the buyer journey at the hosted checkout', () => {
     const filled = await post(t, `${sale.path}/dados`, BUYER_FORM);
     expect(filled.status).toBe(200);
     expect(filled.text).toContain('Pagar com Pix');
-    expect((await lookup(sale.saleId))[0]).toMatchObject({ status: 'Em andamento', buyer: { name: 'Ana Beatriz Souza', phone: '11987654321', zipCode: '01310100', city: 'São Paulo' } });
+    expect((await lookup(sale.saleId))[0]).toMatchObject({
+      status: 'Em andamento',
+      buyer: { name: 'Ana Beatriz Souza', phone: '11987654321', zipCode: '01310100', city: 'São Paulo' },
+    });
 
     const pix = await post(t, `${sale.path}/pix`);
     expect(pix.text).toContain('Pix copia e cola');
@@ -44,8 +59,14 @@ describe('the buyer journey at the hosted checkout', () => {
 
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
-    expect(events[0]!.payload).toMatchObject({ payment: { paymentMethod: 'pix', pix: { pixQrCodeText: expect.stringMatching(/^000201/) } }, guarantor: null });
-    expect(events[1]!.payload).toMatchObject({ checkout: { saleId: sale.saleId, price: '3590.00', madeEffectiveAt: expect.any(String) }, payment: { paymentMethod: 'pix' } });
+    expect(events[0]!.payload).toMatchObject({
+      payment: { paymentMethod: 'pix', pix: { pixQrCodeText: expect.stringMatching(/^000201/) } },
+      guarantor: null,
+    });
+    expect(events[1]!.payload).toMatchObject({
+      checkout: { saleId: sale.saleId, price: '3590.00', madeEffectiveAt: expect.any(String) },
+      payment: { paymentMethod: 'pix' },
+    });
     await expectContractPayloads(events);
   });
 
@@ -62,9 +83,19 @@ describe('the buyer journey at the hosted checkout', () => {
     expect(approved.text).toContain('Pagamento confirmado');
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['paymentDeclined', 'paymentDeclined', 'purchaseConfirmed']);
-    expect(events[0]!.payload).toMatchObject({ payment: { declinedReason: 'Cartão recusado pelo emissor', creditCard: { cardBrand: 'Visa', lastFourDigits: '0002' } } });
+    expect(events[0]!.payload).toMatchObject({
+      payment: {
+        declinedReason: 'Cartão recusado pelo emissor',
+        creditCard: { cardBrand: 'Visa', lastFourDigits: '0002' },
+      },
+    });
     expect(events[0]!.payload).not.toHaveProperty('guarantor');
-    expect(events[2]!.payload).toMatchObject({ payment: { paymentMethod: 'creditCard', creditCard: { cardBrand: 'Mastercard', lastFourDigits: '4444', numberOfInstallments: 3 } } });
+    expect(events[2]!.payload).toMatchObject({
+      payment: {
+        paymentMethod: 'creditCard',
+        creditCard: { cardBrand: 'Mastercard', lastFourDigits: '4444', numberOfInstallments: 3 },
+      },
+    });
     await expectContractPayloads(events);
   });
 
@@ -75,12 +106,21 @@ describe('the buyer journey at the hosted checkout', () => {
     expect(asked.text).toContain('indique um avalista');
     expect(asked.text).toContain('Taxa de cadastro');
     expect(asked.text).toContain('12 parcelas de');
-    const bad = await post(t, `${sale.path}/financiamento/avalista`, { ...BUYER_FORM, cpf: '390.533.446-16', email: 'x' });
+    const bad = await post(t, `${sale.path}/financiamento/avalista`, {
+      ...BUYER_FORM,
+      cpf: '390.533.446-16',
+      email: 'x',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('O avalista deve ser outra pessoa.');
     expect(bad.text).toContain('Informe um e-mail válido');
     expect(bad.text).toContain('value="Avenida Paulista"');
-    const named = await post(t, `${sale.path}/financiamento/avalista`, { ...BUYER_FORM, name: 'Carlos Souza', cpf: '111.444.777-35', email: 'carlos@example.com' });
+    const named = await post(t, `${sale.path}/financiamento/avalista`, {
+      ...BUYER_FORM,
+      name: 'Carlos Souza',
+      cpf: '111.444.777-35',
+      email: 'carlos@example.com',
+    });
     expect(named.text).toContain('aguardando o avalista');
     const signed = await post(t, `${sale.path}/financiamento/avalista/aceite`);
     expect(signed.text).toContain('Boleto de entrada do financiamento');
@@ -90,10 +130,23 @@ describe('the buyer journey at the hosted checkout', () => {
 
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['guarantorNeeded', 'invoiceCreated', 'purchaseConfirmed']);
-    expect(events[0]!.payload).toMatchObject({ guarantor: { name: 'Carlos Souza', personalDocument: '11144477735' }, checkout: { financingDetails: { currentStep: 'Documentos do avalista' } } });
-    expect(events[1]!.payload).toMatchObject({ payment: { paymentMethod: 'creditAsAService', digitableLine: expect.any(String) }, checkout: { financingDetails: { currentStep: 'Pagamento da entrada' } } });
+    expect(events[0]!.payload).toMatchObject({
+      guarantor: { name: 'Carlos Souza', personalDocument: '11144477735' },
+      checkout: { financingDetails: { currentStep: 'Documentos do avalista' } },
+    });
+    expect(events[1]!.payload).toMatchObject({
+      payment: { paymentMethod: 'creditAsAService', digitableLine: expect.any(String) },
+      checkout: { financingDetails: { currentStep: 'Pagamento da entrada' } },
+    });
     expect(events[2]!.payload).toMatchObject({
-      payment: { financing: { upfrontAmount: '408.90', userRegistrationFee: '49.90', monthlyInterest: '1.99', numberOfInstallments: 12 } },
+      payment: {
+        financing: {
+          upfrontAmount: '408.90',
+          userRegistrationFee: '49.90',
+          monthlyInterest: '1.99',
+          numberOfInstallments: 12,
+        },
+      },
     });
     await expectContractPayloads(events);
   });
@@ -110,7 +163,9 @@ describe('the buyer journey at the hosted checkout', () => {
     expect(pix.text).toContain('Pix copia e cola');
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['financingDenied', 'invoiceCreated']);
-    expect(events[0]!.payload).toMatchObject({ checkout: { financingDetails: { deniedReason: 'Crédito não aprovado na análise de risco' } } });
+    expect(events[0]!.payload).toMatchObject({
+      checkout: { financingDetails: { deniedReason: 'Crédito não aprovado na análise de risco' } },
+    });
     expect(events[0]!.payload).not.toHaveProperty('payment');
     await expectContractPayloads(events);
   });
@@ -126,13 +181,20 @@ describe('the buyer journey at the hosted checkout', () => {
     expect(expired.text).toContain('Pagar com boleto à vista');
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['invoiceCreated', 'invoiceExpired']);
-    expect(events[1]!.payload).toMatchObject({ payment: { paymentMethod: 'bankSlip', digitableLine: expect.any(String) } });
+    expect(events[1]!.payload).toMatchObject({
+      payment: { paymentMethod: 'bankSlip', digitableLine: expect.any(String) },
+    });
     await expectContractPayloads(events);
   });
 
   it('keeps the values and shows a message next to each wrong field, escaping what the buyer typed', async () => {
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'FORM' });
-    const res = await post(t, `${sale.path}/dados`, { ...BUYER_FORM, name: '<script>alert(1)</script>', cpf: '111.111.111-11', zipCode: '123' });
+    const res = await post(t, `${sale.path}/dados`, {
+      ...BUYER_FORM,
+      name: '<script>alert(1)</script>',
+      cpf: '111.111.111-11',
+      zipCode: '123',
+    });
     expect(res.status).toBe(400);
     expect(res.text).not.toContain('<script>alert(1)</script>');
     expect(res.text).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;"');
@@ -150,8 +212,16 @@ describe('the buyer journey at the hosted checkout', () => {
   });
 
   it('answers an unknown or garbage token with a 404 page, never a 500', async () => {
-    for (const path of ['/checkout/c_AAAAAAAAAAAAAAAAAAAAAAAA', '/checkout/garbage', `/checkout/${'x'.repeat(500)}`, '/checkout/%3Cscript%3E', '/checkout/c_AAAAAAAAAAAAAAAAAAAAAAAA/pix']) {
-      const res = path.endsWith('/pix') ? await request(t.app).post(path).type('form').send({}) : await request(t.app).get(path);
+    for (const path of [
+      '/checkout/c_AAAAAAAAAAAAAAAAAAAAAAAA',
+      '/checkout/garbage',
+      `/checkout/${'x'.repeat(500)}`,
+      '/checkout/%3Cscript%3E',
+      '/checkout/c_AAAAAAAAAAAAAAAAAAAAAAAA/pix',
+    ]) {
+      const res = path.endsWith('/pix')
+        ? await request(t.app).post(path).type('form').send({})
+        : await request(t.app).get(path);
       expect(res.status, path).toBe(404);
       expect(res.text).toContain('Este link de compra não existe');
     }

@@ -39,11 +39,16 @@ describe('POST /sales and the sale lookups', () => {
     if (key) req.set('Idempotency-Key', key);
     return req.send(payload);
   };
-  const count = async (table: string) => (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
+  const count = async (table: string) =>
+    (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
 
   it('creates a not_logged sale with a discount, registers missing products, and the lookup answers it', async () => {
     const res = await post(body()).expect(201);
-    expect(res.body).toEqual({ checkoutUrl: expect.stringMatching(/^http:\/\/localhost:3000\/checkout\/c_[A-Za-z0-9_-]{24}$/), externalSaleId: 'PED-1', saleId: expect.any(Number) });
+    expect(res.body).toEqual({
+      checkoutUrl: expect.stringMatching(/^http:\/\/localhost:3000\/checkout\/c_[A-Za-z0-9_-]{24}$/),
+      externalSaleId: 'PED-1',
+      saleId: expect.any(Number),
+    });
     const lookup = await request(t.app).get(`/sales/purchase/${res.body.saleId}`).set(partner.headers).expect(200);
     expect(lookup.body).toEqual([
       {
@@ -54,34 +59,90 @@ describe('POST /sales and the sale lookups', () => {
         cpf: '52998224725',
         checkoutPriceInCents: 250000,
         products: [
-          { productSKU: 'CURSO-1', productName: 'Curso 1', variantSKU: 'TURMA-1', variantName: 'Turma 1', variantPriceInCents: 100000 },
-          { productSKU: 'CURSO-2', productName: 'Curso 2', variantSKU: 'TURMA-2', variantName: 'Turma 2', variantPriceInCents: 200000 },
+          {
+            productSKU: 'CURSO-1',
+            productName: 'Curso 1',
+            variantSKU: 'TURMA-1',
+            variantName: 'Turma 1',
+            variantPriceInCents: 100000,
+          },
+          {
+            productSKU: 'CURSO-2',
+            productName: 'Curso 2',
+            variantSKU: 'TURMA-2',
+            variantName: 'Turma 2',
+            variantPriceInCents: 200000,
+          },
         ],
-        buyer: { name: 'Ana Beatriz Souza', phone: '11987654321', email: 'ana@example.com', zipCode: '', street: '', number: '', district: '', city: '', complement: '' },
+        buyer: {
+          name: 'Ana Beatriz Souza',
+          phone: '11987654321',
+          email: 'ana@example.com',
+          zipCode: '',
+          street: '',
+          number: '',
+          district: '',
+          city: '',
+          complement: '',
+        },
       },
     ]);
     const courses = await request(t.app).get('/courses').set(partner.headers).expect(200);
-    expect(courses.body.content.map((c: { internalPartnerProductId: string }) => c.internalPartnerProductId).sort()).toEqual(['CURSO-1', 'CURSO-2']);
+    expect(
+      courses.body.content.map((c: { internalPartnerProductId: string }) => c.internalPartnerProductId).sort(),
+    ).toEqual(['CURSO-1', 'CURSO-2']);
   });
 
   it('finds existing products by SKU and never renames them; the sale keeps the price sent', async () => {
-    const course = await givenCourse(t, partner.headers, { name: 'Nome Original', internalPartnerProductId: 'ORIG-1', price: 5000 });
+    const course = await givenCourse(t, partner.headers, {
+      name: 'Nome Original',
+      internalPartnerProductId: 'ORIG-1',
+      price: 5000,
+    });
     const sent = product(9, { productSku: 'ORIG-1', productName: 'Nome Novo', variantPriceInCents: 4000 });
     const first = await post(body({ products: [sent], checkoutPriceInCents: 4000 })).expect(201);
-    const again = await post(body({ products: [{ ...sent, variantName: 'Outra Turma', variantPriceInCents: 3500 }], checkoutPriceInCents: 3500 })).expect(201);
+    const again = await post(
+      body({
+        products: [{ ...sent, variantName: 'Outra Turma', variantPriceInCents: 3500 }],
+        checkoutPriceInCents: 3500,
+      }),
+    ).expect(201);
     const [a] = (await request(t.app).get(`/sales/purchase/${first.body.saleId}`).set(partner.headers)).body;
     const [b] = (await request(t.app).get(`/sales/purchase/${again.body.saleId}`).set(partner.headers)).body;
-    expect(a.products).toEqual([{ productSKU: 'ORIG-1', productName: 'Nome Original', variantSKU: 'TURMA-9', variantName: 'Turma 9', variantPriceInCents: 4000 }]);
-    expect(b.products).toEqual([{ productSKU: 'ORIG-1', productName: 'Nome Original', variantSKU: 'TURMA-9', variantName: 'Turma 9', variantPriceInCents: 3500 }]);
-    const classes = await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from course_classes where course_id = ${course.id}`);
+    expect(a.products).toEqual([
+      {
+        productSKU: 'ORIG-1',
+        productName: 'Nome Original',
+        variantSKU: 'TURMA-9',
+        variantName: 'Turma 9',
+        variantPriceInCents: 4000,
+      },
+    ]);
+    expect(b.products).toEqual([
+      {
+        productSKU: 'ORIG-1',
+        productName: 'Nome Original',
+        variantSKU: 'TURMA-9',
+        variantName: 'Turma 9',
+        variantPriceInCents: 3500,
+      },
+    ]);
+    const classes = await t.ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from course_classes where course_id = ${course.id}`,
+    );
     expect(classes[0]!.n).toBe(1);
   });
 
   it('refuses a price above the sum of the product prices with SALE-002 and writes nothing', async () => {
     const before = await count('sales');
     const courses = await count('courses');
-    const res = await post(body({ checkoutPriceInCents: 300001, products: [product(1), product(2, { productSku: 'NOVO-2' })] })).expect(400);
-    expect(res.body).toMatchObject({ code: 'SALE-002', details: [{ path: 'body.checkoutPriceInCents', message: 'must be at most 300000' }] });
+    const res = await post(
+      body({ checkoutPriceInCents: 300001, products: [product(1), product(2, { productSku: 'NOVO-2' })] }),
+    ).expect(400);
+    expect(res.body).toMatchObject({
+      code: 'SALE-002',
+      details: [{ path: 'body.checkoutPriceInCents', message: 'must be at most 300000' }],
+    });
     expect(await count('sales')).toBe(before);
     expect(await count('courses')).toBe(courses);
   });
@@ -98,7 +159,9 @@ describe('POST /sales and the sale lookups', () => {
     const replay = await post(body({ externalSaleId: 'IDEM' }), partner, 'key-1').expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
-    const conflict = await post(body({ externalSaleId: 'IDEM', checkoutPriceInCents: 1000 }), partner, 'key-1').expect(400);
+    const conflict = await post(body({ externalSaleId: 'IDEM', checkoutPriceInCents: 1000 }), partner, 'key-1').expect(
+      400,
+    );
     expect(conflict.body.code).toBe('SALE-010');
     expect(await count('sales')).toBe(before);
     // Keys are per partner: another partner's same key creates its own sale.
@@ -110,7 +173,9 @@ describe('POST /sales and the sale lookups', () => {
     const ids: number[] = [];
     for (let i = 0; i < 52; i++) ids.push((await post(body({ externalSaleId: 'MANY' })).expect(201)).body.saleId);
     const res = await request(t.app).get('/sales/external-purchase/MANY').set(partner.headers).expect(200);
-    expect(res.body.map((s: { saleId: number }) => s.saleId).sort((a: number, b: number) => a - b)).toEqual(ids.slice(2));
+    expect(res.body.map((s: { saleId: number }) => s.saleId).sort((a: number, b: number) => a - b)).toEqual(
+      ids.slice(2),
+    );
   });
 
   it('does not return a sale of another partner: SALE-001 Sale not found', async () => {
@@ -136,7 +201,13 @@ describe('POST /sales and the sale lookups', () => {
     for (const payload of hostile) expect((await post(payload)).status).toBe(400);
     expect((await request(t.app).get('/sales/purchase/abc').set(partner.headers)).status).toBe(400);
     expect((await request(t.app).get('/sales/purchase/99999999999999999999').set(partner.headers)).status).toBe(400);
-    expect((await request(t.app).get(`/sales/external-purchase/${'%25'.repeat(10)}`).set(partner.headers)).status).toBe(400);
+    expect(
+      (
+        await request(t.app)
+          .get(`/sales/external-purchase/${'%25'.repeat(10)}`)
+          .set(partner.headers)
+      ).status,
+    ).toBe(400);
     expect((await request(t.app).get('/sales/purchase/1')).status).toBe(401);
   });
 });

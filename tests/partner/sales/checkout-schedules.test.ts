@@ -20,7 +20,8 @@ describe('sale schedules and operator moves', () => {
   });
 
   const names = async (saleId: number) => (await eventsOf(t, saleId)).map((e) => e.name);
-  const status = async (saleId: number) => (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].status;
+  const status = async (saleId: number) =>
+    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].status;
   /** Moves the service clock and runs the sale's cart check job as the worker would. */
   async function cartCheckAt(saleId: number, at: Date) {
     t.clock.set(at);
@@ -59,7 +60,10 @@ describe('sale schedules and operator moves', () => {
   });
 
   it('sends no cartAbandonment when the last activity is more than 90 minutes old', async () => {
-    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'STALE', buyer: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' } });
+    const sale = await givenCheckoutSale(t, partner.headers, {
+      externalSaleId: 'STALE',
+      buyer: { name: 'Ana', email: 'ana@example.com', phone: '11987654321' },
+    });
     await request(t.app).get(sale.path).expect(200);
     await postpone(t, `cart-abandonment:${sale.saleId}`);
     await cartCheckAt(sale.saleId, new Date(t.clock.now().getTime() + 91 * MINUTE));
@@ -119,7 +123,10 @@ describe('sale schedules and operator moves', () => {
     expect(res.body).toEqual({ saleId: cancelled.saleId, status: 'canceled', lookupStatus: 'Cancelado' });
     const events = await eventsOf(t, cancelled.saleId);
     expect(events.map((e) => e.name)).toEqual(['purchaseConfirmed', 'purchaseCancelled']);
-    expect(events[1]!.payload).toMatchObject({ checkout: { canceledAt: expect.any(String) }, payment: { paymentMethod: 'creditCard' } });
+    expect(events[1]!.payload).toMatchObject({
+      checkout: { canceledAt: expect.any(String) },
+      payment: { paymentMethod: 'creditCard' },
+    });
     await expectContractPayloads(events);
     expect((await request(t.app).post(`/sandbox/sales/${cancelled.saleId}/chargeback`)).status).toBe(400);
 

@@ -23,7 +23,8 @@ describe('POST /sales/exclusive-sale', () => {
     theirs = await givenCatalogue(t, stranger);
   });
 
-  const post = (body: Record<string, unknown>, who: Partner = partner) => request(t.app).post('/sales/exclusive-sale').set(who.headers).send(body);
+  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+    request(t.app).post('/sales/exclusive-sale').set(who.headers).send(body);
   const both = () => [
     { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
     { id: c.excel.id, courseClassId: c.excelRemote.id },
@@ -37,7 +38,14 @@ describe('POST /sales/exclusive-sale', () => {
   }
 
   it('creates the sale and answers exactly the content of the spec', async () => {
-    const res = await post({ cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), consultant_id: 'CONS-1', full_name: 'Pedro Lima', upfront_amount_in_cents: 1000 }).expect(201);
+    const res = await post({
+      cpf: '39053344705',
+      checkout_price_in_cents: 800000,
+      courses: both(),
+      consultant_id: 'CONS-1',
+      full_name: 'Pedro Lima',
+      upfront_amount_in_cents: 1000,
+    }).expect(201);
     const { id, redirect_url } = res.body.content;
     expect(redirect_url).toMatch(/^http:\/\/localhost:3000\/checkout\/c_/);
     expect(res.body.content).toEqual({
@@ -50,10 +58,33 @@ describe('POST /sales/exclusive-sale', () => {
       running_days_to_first_installment: 30,
       running_days_to_expire: 7,
       courses: [
-        { id: c.nursing.id, name: 'Técnico em Enfermagem', price: 450000, modality: 'in-person', isFullTime: true, courseClassIds: [c.nursingInPerson.id], courseSKU: 'ENF-2026' },
-        { id: c.excel.id, name: 'Excel Avançado', price: 390000, modality: 'remote', isFullTime: false, courseClassIds: [c.excelRemote.id], courseSKU: String(c.excel.id) },
+        {
+          id: c.nursing.id,
+          name: 'Técnico em Enfermagem',
+          price: 450000,
+          modality: 'in-person',
+          isFullTime: true,
+          courseClassIds: [c.nursingInPerson.id],
+          courseSKU: 'ENF-2026',
+        },
+        {
+          id: c.excel.id,
+          name: 'Excel Avançado',
+          price: 390000,
+          modality: 'remote',
+          isFullTime: false,
+          courseClassIds: [c.excelRemote.id],
+          courseSKU: String(c.excel.id),
+        },
       ],
-      snapshot: { status: 'not_logged', basic_info_status: 'incomplete', document_status: 'incomplete', guarantor_status: 'unneeded', signed_date: null, first_installment_paid_date: null },
+      snapshot: {
+        status: 'not_logged',
+        basic_info_status: 'incomplete',
+        document_status: 'incomplete',
+        guarantor_status: 'unneeded',
+        signed_date: null,
+        first_installment_paid_date: null,
+      },
       logs: [{ webhook: 'not_logged', createdAt: '2026-01-15' }],
       consultant_id: 'CONS-1',
       creator: 'API',
@@ -71,41 +102,108 @@ describe('POST /sales/exclusive-sale', () => {
     await refused({ cpf: '39053344705', checkout_price_in_cents: 1000 }, 'SALE-008');
   });
 
-  it('refuses a price above the sum of the class prices (SALE-002)', () => refused({ cpf: '39053344705', checkout_price_in_cents: 840001, courses: both() }, 'SALE-002'));
+  it('refuses a price above the sum of the class prices (SALE-002)', () =>
+    refused({ cpf: '39053344705', checkout_price_in_cents: 840001, courses: both() }, 'SALE-002'));
 
   it('refuses another partner course (SALE-004), a class of another course (SALE-005), a course twice (SALE-006)', async () => {
-    await refused({ cpf: '39053344705', checkout_price_in_cents: 1000, courses: [{ id: theirs.nursing.id, courseClassId: theirs.nursingRemote.id }] }, 'SALE-004');
-    await refused({ cpf: '39053344705', checkout_price_in_cents: 1000, courses: [{ id: c.nursing.id, courseClassId: c.excelRemote.id }] }, 'SALE-005');
-    await refused({ cpf: '39053344705', checkout_price_in_cents: 1000, courses: [{ id: c.nursing.id, courseClassId: c.nursingRemote.id }, { id: c.nursing.id, courseClassId: c.nursingInPerson.id }] }, 'SALE-006');
+    await refused(
+      {
+        cpf: '39053344705',
+        checkout_price_in_cents: 1000,
+        courses: [{ id: theirs.nursing.id, courseClassId: theirs.nursingRemote.id }],
+      },
+      'SALE-004',
+    );
+    await refused(
+      {
+        cpf: '39053344705',
+        checkout_price_in_cents: 1000,
+        courses: [{ id: c.nursing.id, courseClassId: c.excelRemote.id }],
+      },
+      'SALE-005',
+    );
+    await refused(
+      {
+        cpf: '39053344705',
+        checkout_price_in_cents: 1000,
+        courses: [
+          { id: c.nursing.id, courseClassId: c.nursingRemote.id },
+          { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
+        ],
+      },
+      'SALE-006',
+    );
   });
 
-  it('refuses a bad CPF (SALE-009)', () => refused({ cpf: '39053344700', checkout_price_in_cents: 1000, courses: both() }, 'SALE-009'));
+  it('refuses a bad CPF (SALE-009)', () =>
+    refused({ cpf: '39053344700', checkout_price_in_cents: 1000, courses: both() }, 'SALE-009'));
 
   it('upfront: lower than the price and not below the largest default of the courses or the partner (SALE-003)', async () => {
     await updatePartnerSettings(t.ctx.db, partner.id, { defaultUpfrontInCents: 20000 }, t.clock.now());
     await t.ctx.db.execute(sql`update courses set default_upfront_in_cents = 30000 where id = ${c.excel.id}`);
     // Excel's own 30000 beats the partner's 20000 that nursing falls back to.
-    await refused({ cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 29999 }, 'SALE-003');
-    await refused({ cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 800000 }, 'SALE-003');
-    await post({ cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 30000 }).expect(201);
+    await refused(
+      { cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 29999 },
+      'SALE-003',
+    );
+    await refused(
+      { cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 800000 },
+      'SALE-003',
+    );
+    await post({
+      cpf: '39053344705',
+      checkout_price_in_cents: 800000,
+      courses: both(),
+      upfront_amount_in_cents: 30000,
+    }).expect(201);
   });
 
   it('takes price, courses and deadlines from an active campaign; an inactive or foreign one is SALE-007', async () => {
-    const campaign = await givenCampaign(t, partner, { name: 'Campanha Exclusiva', checkout_price_in_cents: 700000, courses: both(), running_days_to_expire: 3 });
+    const campaign = await givenCampaign(t, partner, {
+      name: 'Campanha Exclusiva',
+      checkout_price_in_cents: 700000,
+      courses: both(),
+      running_days_to_expire: 3,
+    });
     const res = await post({ cpf: '52998224725', campaign_id: campaign.id, checkout_price_in_cents: 1 }).expect(201);
-    expect(res.body.content).toMatchObject({ checkout_price_in_cents: 700000, running_days_to_expire: 3, courses: campaign.courses });
-    const future = await givenCampaign(t, partner, { name: 'Futura', checkout_price_in_cents: 700000, courses: both(), startsAt: '2027-01-01T00:00:00Z' });
+    expect(res.body.content).toMatchObject({
+      checkout_price_in_cents: 700000,
+      running_days_to_expire: 3,
+      courses: campaign.courses,
+    });
+    const future = await givenCampaign(t, partner, {
+      name: 'Futura',
+      checkout_price_in_cents: 700000,
+      courses: both(),
+      startsAt: '2027-01-01T00:00:00Z',
+    });
     await refused({ cpf: '52998224725', campaign_id: future.id }, 'SALE-007');
-    const foreign = await givenCampaign(t, stranger, { name: 'Alheia', checkout_price_in_cents: 300000, courses: [{ id: theirs.excel.id, courseClassId: theirs.excelRemote.id }] });
+    const foreign = await givenCampaign(t, stranger, {
+      name: 'Alheia',
+      checkout_price_in_cents: 300000,
+      courses: [{ id: theirs.excel.id, courseClassId: theirs.excelRemote.id }],
+    });
     await refused({ cpf: '52998224725', campaign_id: foreign.id }, 'SALE-007');
     await refused({ cpf: '52998224725', campaign_id: 'not-a-uuid' }, 'SALE-007');
   });
 
   it('stores notification_url and never answers 500 to hostile bodies', async () => {
-    const res = await post({ cpf: '39053344705', checkout_price_in_cents: 1000, courses: both(), notification_url: 'https://example.com/hook' }).expect(201);
-    const [row] = await t.ctx.db.execute<{ notification_url: string }>(sql`select notification_url from sales where id = ${res.body.content.id}`);
+    const res = await post({
+      cpf: '39053344705',
+      checkout_price_in_cents: 1000,
+      courses: both(),
+      notification_url: 'https://example.com/hook',
+    }).expect(201);
+    const [row] = await t.ctx.db.execute<{ notification_url: string }>(
+      sql`select notification_url from sales where id = ${res.body.content.id}`,
+    );
     expect(row!.notification_url).toBe('https://example.com/hook');
-    for (const body of [{ cpf: 1 }, { cpf: '39053344705', courses: [{ id: 'x', courseClassId: 1 }] }, { cpf: '39053344705', courses: both(), checkout_price_in_cents: 9e15 }, { cpf: '39053344705', campaign_id: "'; drop table sales; --" }]) {
+    for (const body of [
+      { cpf: 1 },
+      { cpf: '39053344705', courses: [{ id: 'x', courseClassId: 1 }] },
+      { cpf: '39053344705', courses: both(), checkout_price_in_cents: 9e15 },
+      { cpf: '39053344705', campaign_id: "'; drop table sales; --" },
+    ]) {
       const status = (await post(body)).status;
       expect(status).toBe(400);
     }

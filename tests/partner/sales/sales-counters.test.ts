@@ -17,7 +17,22 @@ import {
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
-const guarantor = { name: 'Carlos Souza', email: 'carlos@example.com', phone: '11912345678', personalDocument: '11144477735', personalDocumentType: 'CPF' as const, address: { city: 'São Paulo', state: 'SP', number: '1', street: 'Rua A', zipCode: '01310100', district: 'Centro', complement: '' } };
+const guarantor = {
+  name: 'Carlos Souza',
+  email: 'carlos@example.com',
+  phone: '11912345678',
+  personalDocument: '11144477735',
+  personalDocumentType: 'CPF' as const,
+  address: {
+    city: 'São Paulo',
+    state: 'SP',
+    number: '1',
+    street: 'Rua A',
+    zipCode: '01310100',
+    district: 'Centro',
+    complement: '',
+  },
+};
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Tally = { creator: string; status: string; sales: number; total_value: number };
@@ -33,7 +48,21 @@ describe('sales counters per partner, creator and status', () => {
     const res = await request(t.app)
       .post('/sales')
       .set(who.headers)
-      .send({ cpf, externalSaleId: `PED-${price}`, checkoutPriceInCents: price, products: [{ productSku: 'SKU-A', productName: 'Excel', variantSku: 'SKU-A-T', variantName: 'Turma', variantPriceInCents: 90000 }], buyer: { name: 'Ana Souza', email: 'ana@example.com' } });
+      .send({
+        cpf,
+        externalSaleId: `PED-${price}`,
+        checkoutPriceInCents: price,
+        products: [
+          {
+            productSku: 'SKU-A',
+            productName: 'Excel',
+            variantSku: 'SKU-A-T',
+            variantName: 'Turma',
+            variantPriceInCents: 90000,
+          },
+        ],
+        buyer: { name: 'Ana Souza', email: 'ana@example.com' },
+      });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.saleId as number;
   };
@@ -54,7 +83,8 @@ describe('sales counters per partner, creator and status', () => {
       expect(kept).toEqual(direct);
     }
   };
-  const statusOf = async (saleId: number) => (await t.ctx.db.execute<{ status: string }>(sql`select status from sales where id = ${saleId}`))[0]!.status;
+  const statusOf = async (saleId: number) =>
+    (await t.ctx.db.execute<{ status: string }>(sql`select status from sales where id = ${saleId}`))[0]!.status;
 
   beforeAll(async () => {
     partner = await givenPartner(t.ctx);
@@ -65,8 +95,12 @@ describe('sales counters per partner, creator and status', () => {
     for (const price of [50000, 60000, 70000, 80000, 90000]) ids.push(await checkout(partner, '52998224725', price));
     theirs = await checkout(stranger, '52998224725', 40000);
     await expectExact();
-    expect((await counted(partner)).kept).toEqual([{ creator: 'API', status: 'not_logged', sales: 5, total_value: 350000 }]);
-    expect((await counted(stranger)).kept).toEqual([{ creator: 'API', status: 'not_logged', sales: 1, total_value: 40000 }]);
+    expect((await counted(partner)).kept).toEqual([
+      { creator: 'API', status: 'not_logged', sales: 5, total_value: 350000 },
+    ]);
+    expect((await counted(stranger)).kept).toEqual([
+      { creator: 'API', status: 'not_logged', sales: 1, total_value: 40000 },
+    ]);
   });
 
   it('follows every transition of the state machine, exactly as a direct count', async () => {
@@ -86,14 +120,21 @@ describe('sales counters per partner, creator and status', () => {
       ['denied, back to checkout', () => buyerDataFilled(t.ctx, b, {}), b, 'in_progress'],
       ['cancel by partner', () => cancelByPartner(t.ctx, c), c, 'canceled_by_partner'],
       ['expiry', () => expireSale(t.ctx, d), d, 'expired'],
-      ['buyer data (e), then expiry', () => buyerDataFilled(t.ctx, e, {}).then(() => expireSale(t.ctx, e)), e, 'expired'],
+      [
+        'buyer data (e), then expiry',
+        () => buyerDataFilled(t.ctx, e, {}).then(() => expireSale(t.ctx, e)),
+        e,
+        'expired',
+      ],
     ];
     for (const [name, step, saleId, status] of steps) {
       await step();
       expect(await statusOf(saleId), name).toBe(status);
       await expectExact();
     }
-    expect((await counted(stranger)).kept).toEqual([{ creator: 'API', status: 'not_logged', sales: 1, total_value: 40000 }]);
+    expect((await counted(stranger)).kept).toEqual([
+      { creator: 'API', status: 'not_logged', sales: 1, total_value: 40000 },
+    ]);
   });
 
   it('does not move on a refused transition', async () => {
@@ -126,7 +167,9 @@ describe('sales counters per partner, creator and status', () => {
       { creator: 'API', count: 1, totalValue: 50000 },
       { creator: 'consultora@escola.com.br', count: 1, totalValue: 65000 },
     ]);
-    expect((await list({ status: 'canceled' })).metaData.salesBySellers).toEqual([{ creator: 'API', count: 1, totalValue: 50000 }]);
+    expect((await list({ status: 'canceled' })).metaData.salesBySellers).toEqual([
+      { creator: 'API', count: 1, totalValue: 50000 },
+    ]);
     expect((await list({ creator: 'consultora@escola.com.br' })).paging.totalItems).toBe(1);
     // A status with no sale left has no seller line, though its counter row remains at zero.
     expect((await list({ status: 'waiting_payment' })).metaData.salesBySellers).toEqual([]);

@@ -40,9 +40,12 @@ describe('sales list query plans over many sales', () => {
   }
   const planOf = (query: Record<string, unknown>) => {
     const filters = parseSalesFilters(query);
-    return explain(salesPageQuery(t.ctx.db, salesListWhere(partnerId, filters), pageRequest(), answeredByCounters(filters)).toSQL());
+    return explain(
+      salesPageQuery(t.ctx.db, salesListWhere(partnerId, filters), pageRequest(), answeredByCounters(filters)).toSQL(),
+    );
   };
-  const sellersPlanOf = (query: Record<string, unknown>) => explain(sellersQuery(t.ctx.db, partnerId, parseSalesFilters(query)).toSQL());
+  const sellersPlanOf = (query: Record<string, unknown>) =>
+    explain(sellersQuery(t.ctx.db, partnerId, parseSalesFilters(query)).toSQL());
   const salesScans = (plan: Plan[]) => plan.filter((n) => n['Relation Name'] === 'sales');
 
   for (const [name, query] of [
@@ -55,7 +58,10 @@ describe('sales list query plans over many sales', () => {
     ['CreditRequestId', { CreditRequestId: '1234' }],
     ['name', { name: 'comprador 1234' }],
     ['a partial e-mail', { email: 'comprador1234@' }],
-    ['an expected-payment date range', { startExpectedPaymentDate: '2026-02-03', endExpectedPaymentDate: '2026-02-09' }],
+    [
+      'an expected-payment date range',
+      { startExpectedPaymentDate: '2026-02-03', endExpectedPaymentDate: '2026-02-09' },
+    ],
   ] as const) {
     it(`reads sales through an index with ${name}`, async () => {
       const scans = salesScans(await planOf(query));

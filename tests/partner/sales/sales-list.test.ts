@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyerDataFilled, cancelByPartner, expireSale, invoiceCreated, purchaseConfirmed } from '../../../src/partner/sales/sale-flow.js';
+import {
+  buyerDataFilled,
+  cancelByPartner,
+  expireSale,
+  invoiceCreated,
+  purchaseConfirmed,
+} from '../../../src/partner/sales/sale-flow.js';
 import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -18,7 +24,21 @@ describe('GET /sales', () => {
     const res = await request(t.app)
       .post('/sales')
       .set(who.headers)
-      .send({ cpf, externalSaleId: name, checkoutPriceInCents: 5000, products: [{ productSku: sku, productName: sku, variantSku: `${sku}-T`, variantName: 'Turma', variantPriceInCents: 5000 }], buyer: { name, email } });
+      .send({
+        cpf,
+        externalSaleId: name,
+        checkoutPriceInCents: 5000,
+        products: [
+          {
+            productSku: sku,
+            productName: sku,
+            variantSku: `${sku}-T`,
+            variantName: 'Turma',
+            variantPriceInCents: 5000,
+          },
+        ],
+        buyer: { name, email },
+      });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.saleId as number;
   };
@@ -42,12 +62,22 @@ describe('GET /sales', () => {
     await invoiceCreated(t.ctx, id.bruno, { paymentMethod: 'pix' });
     t.clock.set('2026-02-10T15:00:00Z');
     await purchaseConfirmed(t.ctx, id.bruno);
-    const campaign = await givenCampaign(t, partner, { name: 'Volta às aulas', customIdentifier: 'VOLTA', checkout_price_in_cents: 300000, courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }] });
-    const res = await request(t.app).post('/sales/exclusive-sale').set(partner.headers).send({ cpf: '39053344705', campaign_id: campaign.id, full_name: 'Davi Campos' });
+    const campaign = await givenCampaign(t, partner, {
+      name: 'Volta às aulas',
+      customIdentifier: 'VOLTA',
+      checkout_price_in_cents: 300000,
+      courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }],
+    });
+    const res = await request(t.app)
+      .post('/sales/exclusive-sale')
+      .set(partner.headers)
+      .send({ cpf: '39053344705', campaign_id: campaign.id, full_name: 'Davi Campos' });
     id.campaign = res.body.content.id;
     id.excelCourse = c.excel.id;
     await buyerDataFilled(t.ctx, id.campaign!, {});
-    await t.ctx.db.execute(sql`update sales set created_at = '2026-03-01T12:00:00Z', released_on = '2026-03-05', expected_payment_on = '2026-03-06', ted_on = '2026-03-07', next_payment_on = '2026-03-08' where id = ${id.campaign}`);
+    await t.ctx.db.execute(
+      sql`update sales set created_at = '2026-03-01T12:00:00Z', released_on = '2026-03-05', expected_payment_on = '2026-03-06', ted_on = '2026-03-07', next_payment_on = '2026-03-08' where id = ${id.campaign}`,
+    );
   });
 
   const list = async (query: Record<string, unknown> | string, who: Partner = partner) => {
@@ -55,17 +85,41 @@ describe('GET /sales', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };
-  const ids = async (query: Record<string, unknown> | string) => (await list(query)).content.map((s: { id: number }) => s.id);
+  const ids = async (query: Record<string, unknown> | string) =>
+    (await list(query)).content.map((s: { id: number }) => s.id);
 
   it('lists the partner sales newest first, hiding not_logged, canceled_by_partner and expired', async () => {
     const body = await list({});
     expect(body.content.map((s: { id: number }) => s.id)).toEqual([id.campaign, id.bruno, id.ana]);
-    expect(body.paging).toEqual({ itemsPerPage: 10, currentPage: 1, totalPages: 1, totalItems: 3, nextPage: null, previousPage: null });
+    expect(body.paging).toEqual({
+      itemsPerPage: 10,
+      currentPage: 1,
+      totalPages: 1,
+      totalItems: 3,
+      nextPage: null,
+      previousPage: null,
+    });
     expect(body.metaData.salesBySellers).toEqual([{ creator: 'API', count: 3, totalValue: 310000 }]);
     const bruno = body.content.find((s: { id: number }) => s.id === id.bruno);
-    expect(bruno).toMatchObject({ resumeStatus: 'made_effective', CPF: '39053344705', fullName: 'Bruno Lima', origin: 'PLATFORM_PAY', isPlatformPay: true, madeEffectiveDate: '2026-02-10', campaignName: null, totalValue: 5000 });
+    expect(bruno).toMatchObject({
+      resumeStatus: 'made_effective',
+      CPF: '39053344705',
+      fullName: 'Bruno Lima',
+      origin: 'PLATFORM_PAY',
+      isPlatformPay: true,
+      madeEffectiveDate: '2026-02-10',
+      campaignName: null,
+      totalValue: 5000,
+    });
     const campaign = body.content.find((s: { id: number }) => s.id === id.campaign);
-    expect(campaign).toMatchObject({ origin: 'CAMPAIGN', isPlatformPay: false, campaignName: 'Volta às aulas', campaignCustomIdentifier: 'VOLTA', createdAt: '2026-03-01', courses: [{ id: id.excelCourse, name: 'Excel Avançado', isFullTime: false, modality: 'remote', price: 390000 }] });
+    expect(campaign).toMatchObject({
+      origin: 'CAMPAIGN',
+      isPlatformPay: false,
+      campaignName: 'Volta às aulas',
+      campaignCustomIdentifier: 'VOLTA',
+      createdAt: '2026-03-01',
+      courses: [{ id: id.excelCourse, name: 'Excel Avançado', isFullTime: false, modality: 'remote', price: 390000 }],
+    });
   });
 
   it('does not return a sale of another partner', async () => {
@@ -76,7 +130,9 @@ describe('GET /sales', () => {
   it('with CreditRequestId lists that sale even when hidden', async () => {
     expect(await ids({ CreditRequestId: String(id.expired) })).toEqual([id.expired]);
     expect(await ids({ CreditRequestId: String(id.hidden), useNewStatusTranslation: 'true' })).toEqual([id.hidden]);
-    expect((await list({ CreditRequestId: String(id.hidden), useNewStatusTranslation: 'true' })).content[0].resumeStatus).toBe('not_started');
+    expect(
+      (await list({ CreditRequestId: String(id.hidden), useNewStatusTranslation: 'true' })).content[0].resumeStatus,
+    ).toBe('not_started');
   });
 
   it('matches cpf, email and name partially (email ignoring case, name ignoring case and accents)', async () => {
@@ -90,7 +146,9 @@ describe('GET /sales', () => {
     expect(await ids({ status: 'made_effective' })).toEqual([id.bruno]);
     expect(await ids('status=confirmed&status=logged')).toEqual([id.campaign, id.bruno, id.ana]);
     expect(await ids({ status: 'no-such-status' })).toEqual([]);
-    expect((await list({ status: 'made_effective', useNewStatusTranslation: 'true' })).content[0].resumeStatus).toBe('confirmed');
+    expect((await list({ status: 'made_effective', useNewStatusTranslation: 'true' })).content[0].resumeStatus).toBe(
+      'confirmed',
+    );
   });
 
   it('filters by origin, course, product type, creator, campaign and campaignCustomIdentifier', async () => {
@@ -118,11 +176,27 @@ describe('GET /sales', () => {
   });
 
   it('ignores wrong names and wrong types instead of answering 400; pages with limit', async () => {
-    expect(await ids({ startDate: '2026-02-30', CreditRequestId: 'abc', page: 'x', limit: '-1', foo: 'bar', courseId: 'zz' })).toEqual([id.campaign, id.bruno, id.ana]);
+    expect(
+      await ids({
+        startDate: '2026-02-30',
+        CreditRequestId: 'abc',
+        page: 'x',
+        limit: '-1',
+        foo: 'bar',
+        courseId: 'zz',
+      }),
+    ).toEqual([id.campaign, id.bruno, id.ana]);
     expect(await ids('page=1&page=2&cpf=9&cpf=2&limit=a[b]')).toEqual([id.campaign, id.bruno, id.ana]);
     const second = await list({ limit: '2', page: '2' });
     expect(second.content.map((s: { id: number }) => s.id)).toEqual([id.ana]);
-    expect(second.paging).toMatchObject({ itemsPerPage: 2, currentPage: 2, totalPages: 2, totalItems: 3, previousPage: 1, nextPage: null });
+    expect(second.paging).toMatchObject({
+      itemsPerPage: 2,
+      currentPage: 2,
+      totalPages: 2,
+      totalItems: 3,
+      previousPage: 1,
+      nextPage: null,
+    });
     expect((await list({ CreditRequestId: '99999999999999999999' })).content).toHaveLength(3);
     expect((await list({ cpf: "'; drop table sales; --" })).content).toHaveLength(3);
   });

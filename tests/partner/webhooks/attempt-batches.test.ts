@@ -34,7 +34,14 @@ describe('attempts recorded together', () => {
     const occurredAt = new Date(Date.now() - 15_000);
     await t.ctx.db.transaction(async (tx) => {
       for (let i = 0; i < 20; i++) {
-        await fanOutEvent(tx, { id: randomUUID(), partnerId: partner.id, name: 'purchaseConfirmed', sequence: i + 1, payload: fictionalPayload('purchaseConfirmed', occurredAt), occurredAt });
+        await fanOutEvent(tx, {
+          id: randomUUID(),
+          partnerId: partner.id,
+          name: 'purchaseConfirmed',
+          sequence: i + 1,
+          payload: fictionalPayload('purchaseConfirmed', occurredAt),
+          occurredAt,
+        });
       }
     });
     const runner = await startWorker(t.ctx);

@@ -57,12 +57,24 @@ describe('webhook delivery', () => {
     expect(hook.received.map((r) => r.body)).toEqual(Array(4).fill(JSON.stringify(event.payload)));
     expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual(Array(4).fill(event.id));
     expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '2', '3', '4']);
-    expect(hook.received.every((r) => r.method === 'POST' && r.headers['content-type'] === 'application/json')).toBe(true);
-    expect(hook.received.some((r) => 'authorization' in r.headers || 'x-webhook-test' in r.headers || 'webhook-signature' in r.headers)).toBe(false);
+    expect(hook.received.every((r) => r.method === 'POST' && r.headers['content-type'] === 'application/json')).toBe(
+      true,
+    );
+    expect(
+      hook.received.some(
+        (r) => 'authorization' in r.headers || 'x-webhook-test' in r.headers || 'webhook-signature' in r.headers,
+      ),
+    ).toBe(false);
 
     const log = await deliveriesOf(partner, config.id);
     expect(log.content).toHaveLength(1);
-    expect(log.content[0]).toMatchObject({ eventId: event.id, event: 'purchaseConfirmed', status: 'succeeded', nextAttemptAt: null, test: false });
+    expect(log.content[0]).toMatchObject({
+      eventId: event.id,
+      event: 'purchaseConfirmed',
+      status: 'succeeded',
+      nextAttemptAt: null,
+      test: false,
+    });
     expect(log.content[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 500, 200]);
     expect(log.content[0].attempts.map((a: { attemptedAt: string }) => a.attemptedAt)).toEqual([
       new Date(t0.getTime() + 15_000).toISOString(),
@@ -79,7 +91,8 @@ describe('webhook delivery', () => {
     const config = await givenConfiguration(t, partner.headers, hook.url);
     const t0 = t.clock.now();
     await emit(eventFor(partner));
-    for (const ms of [15_000, 135_000, 435_000, 1_335_000, 1_335_000 + 3_600_000, 1_335_000 + 86_400_000]) await at(ms, t0);
+    for (const ms of [15_000, 135_000, 435_000, 1_335_000, 1_335_000 + 3_600_000, 1_335_000 + 86_400_000])
+      await at(ms, t0);
     expect(hook.received).toHaveLength(4);
     const log = await deliveriesOf(partner, config.id, '?status=failed');
     expect(log.content[0]).toMatchObject({ status: 'failed', nextAttemptAt: null });
@@ -139,7 +152,11 @@ describe('webhook delivery', () => {
     await emit(eventFor(partner, 'cartAbandonment'));
     await emit(eventFor(partner, 'purchaseCancelled'));
     await at(15_000, t0);
-    expect(everything.received.map((r) => JSON.parse(r.body).event).sort()).toEqual(['cartAbandonment', 'invoiceCreated', 'purchaseCancelled']);
+    expect(everything.received.map((r) => JSON.parse(r.body).event).sort()).toEqual([
+      'cartAbandonment',
+      'invoiceCreated',
+      'purchaseCancelled',
+    ]);
     expect(invoices.received.map((r) => JSON.parse(r.body).event)).toEqual(['invoiceCreated']);
     expect(inactive.received).toHaveLength(0);
     expect(strangers.received).toHaveLength(0);
@@ -163,7 +180,10 @@ describe('webhook delivery', () => {
     const afterOn = eventFor(partner);
     await emit(afterOn);
     await at(15_000, t1);
-    expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual([hook.received[0]!.headers['x-webhook-event-id'], afterOn.id]);
+    expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual([
+      hook.received[0]!.headers['x-webhook-event-id'],
+      afterOn.id,
+    ]);
     const log = await deliveriesOf(partner, config.id);
     expect(log.content.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'failed']);
   });
@@ -177,14 +197,19 @@ describe('webhook delivery', () => {
     await emit(eventFor(partner));
     await at(15_000, t0);
     const [delivery] = (await deliveriesOf(partner, config.id)).content;
-    expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(t0.getTime() + 135_000).toISOString() });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: new Date(t0.getTime() + 135_000).toISOString(),
+    });
     expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: 'timeout after 0.3 s', responseBody: null });
   });
 
   it('does not follow a redirect, and keeps only the first 4 KB of an answer', async () => {
     const partner = await givenPartner(t.ctx);
     const target = await receiver();
-    const hook = await receiver((_r, i) => (i === 0 ? { status: 302, headers: { location: target.url } } : { status: 500, body: 'x'.repeat(10_000) }));
+    const hook = await receiver((_r, i) =>
+      i === 0 ? { status: 302, headers: { location: target.url } } : { status: 500, body: 'x'.repeat(10_000) },
+    );
     const config = await givenConfiguration(t, partner.headers, hook.url);
     const t0 = t.clock.now();
     await emit(eventFor(partner));
@@ -206,14 +231,30 @@ describe('webhook delivery', () => {
     await emit(confirmed);
     await emit(eventFor(partner, 'invoiceCreated'));
     const pending = await deliveriesOf(partner, config.id, '?event=purchaseConfirmed');
-    expect(pending.content.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([['purchaseConfirmed', 'pending']]);
-    const early = await request(t.app).post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`).set(partner.headers).expect(400);
+    expect(pending.content.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([
+      ['purchaseConfirmed', 'pending'],
+    ]);
+    const early = await request(t.app)
+      .post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`)
+      .set(partner.headers)
+      .expect(400);
     expect(early.body.code).toBe('WEBHOOK-010');
     await at(15_000, t0);
-    const other = await request(t.app).post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`).set(stranger.headers).expect(400);
+    const other = await request(t.app)
+      .post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`)
+      .set(stranger.headers)
+      .expect(400);
     expect(other.body.code).toBe('WEBHOOK-009');
-    const again = await request(t.app).post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`).set(partner.headers).expect(202);
-    expect(again.body.content).toMatchObject({ eventId: confirmed.id, redeliveryOf: pending.content[0].id, status: 'pending', attempts: [] });
+    const again = await request(t.app)
+      .post(`/webhooks/deliveries/${pending.content[0].id}/redeliver`)
+      .set(partner.headers)
+      .expect(202);
+    expect(again.body.content).toMatchObject({
+      eventId: confirmed.id,
+      redeliveryOf: pending.content[0].id,
+      status: 'pending',
+      attempts: [],
+    });
     await deliverDue(t);
     const bodies = hook.received.filter((r) => r.headers['x-webhook-event-id'] === confirmed.id).map((r) => r.body);
     expect(bodies).toEqual([JSON.stringify(confirmed.payload), JSON.stringify(confirmed.payload)]);

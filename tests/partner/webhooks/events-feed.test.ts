@@ -24,15 +24,25 @@ describe('GET /events, the catch-up feed', () => {
   /** `count` declined card attempts on one sale of the partner: `count` events (paymentDeclined repeats). */
   async function givenEvents(who: Partner, count: number) {
     const sale = await givenCheckoutSale(t, who.headers);
-    await buyerDataFilled(t.ctx, sale.saleId, { name: 'Ana Beatriz Souza', email: 'ana@example.com', phone: '11987654321' });
+    await buyerDataFilled(t.ctx, sale.saleId, {
+      name: 'Ana Beatriz Souza',
+      email: 'ana@example.com',
+      phone: '11987654321',
+    });
     for (let i = 0; i < count; i++) {
       t.clock.advance(1_000);
-      await paymentDeclined(t.ctx, sale.saleId, { reason: 'Saldo insuficiente', cardBrand: 'Visa', lastFourDigits: '0002', numberOfInstallments: 1 });
+      await paymentDeclined(t.ctx, sale.saleId, {
+        reason: 'Saldo insuficiente',
+        cardBrand: 'Visa',
+        lastFourDigits: '0002',
+        numberOfInstallments: 1,
+      });
     }
     return sale;
   }
   const feed = (who: Partner, query = '') => request(t.app).get(`/events${query}`).set(who.headers);
-  const stored = (who: Partner) => t.ctx.db.select().from(saleEvents).where(eq(saleEvents.partnerId, who.id)).orderBy(asc(saleEvents.sequence));
+  const stored = (who: Partner) =>
+    t.ctx.db.select().from(saleEvents).where(eq(saleEvents.partnerId, who.id)).orderBy(asc(saleEvents.sequence));
 
   beforeAll(async () => {
     partner = await givenPartner(t.ctx);
@@ -48,8 +58,18 @@ describe('GET /events, the catch-up feed', () => {
     expect(content.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(res.body.nextSince).toBe(7);
     const rows = await stored(partner);
-    expect(content).toEqual(rows.map((r) => ({ id: r.id, sequence: r.sequence, name: r.name, createdAt: r.createdAt.toISOString(), payload: r.payload })));
-    expect(content.every((e) => e.payload.id === e.id && e.payload.sequence === e.sequence && e.payload.event === e.name)).toBe(true);
+    expect(content).toEqual(
+      rows.map((r) => ({
+        id: r.id,
+        sequence: r.sequence,
+        name: r.name,
+        createdAt: r.createdAt.toISOString(),
+        payload: r.payload,
+      })),
+    );
+    expect(
+      content.every((e) => e.payload.id === e.id && e.payload.sequence === e.sequence && e.payload.event === e.name),
+    ).toBe(true);
     await expectContractPayloads(content.map((e) => ({ name: e.name, payload: e.payload })));
   });
 
@@ -64,9 +84,14 @@ describe('GET /events, the catch-up feed', () => {
     }
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(since).toBe(7);
-    expect((await feed(partner, '?since=5').expect(200)).body.content.map((e: FeedEvent) => e.sequence)).toEqual([6, 7]);
+    expect((await feed(partner, '?since=5').expect(200)).body.content.map((e: FeedEvent) => e.sequence)).toEqual([
+      6, 7,
+    ]);
     expect((await feed(partner, '?since=7').expect(200)).body).toEqual({ content: [], nextSince: 7 });
-    expect((await feed(partner, '?since=9007199254740991').expect(200)).body).toEqual({ content: [], nextSince: 9007199254740991 });
+    expect((await feed(partner, '?since=9007199254740991').expect(200)).body).toEqual({
+      content: [],
+      nextSince: 9007199254740991,
+    });
   });
 
   it('never shows another partner events: each partner has its own sequence from 1', async () => {
@@ -83,8 +108,13 @@ describe('GET /events, the catch-up feed', () => {
     const page = await feed(newcomer).expect(200);
     expect(page.body.content).toHaveLength(100);
     expect(page.body.nextSince).toBe(100);
-    expect((await feed(newcomer, '?since=100&limit=1000').expect(200)).body.content.map((e: FeedEvent) => e.sequence)).toEqual([101]);
-    expect((await feed(newcomer, '?limit=1').expect(200)).body).toMatchObject({ content: [{ sequence: 1 }], nextSince: 1 });
+    expect(
+      (await feed(newcomer, '?since=100&limit=1000').expect(200)).body.content.map((e: FeedEvent) => e.sequence),
+    ).toEqual([101]);
+    expect((await feed(newcomer, '?limit=1').expect(200)).body).toMatchObject({
+      content: [{ sequence: 1 }],
+      nextSince: 1,
+    });
   });
 
   it.each([

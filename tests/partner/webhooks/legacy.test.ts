@@ -19,10 +19,15 @@ describe('legacy webhooks (deprecated)', () => {
     occurredAt: t.clock.now(),
   });
   const legacyConfiguration = async (partner: Partner, version: '1.0' | '2.0', url: string) => {
-    const res = await request(t.app).post('/webhook/configurations').set(partner.headers).send({ version, url }).expect(201);
+    const res = await request(t.app)
+      .post('/webhook/configurations')
+      .set(partner.headers)
+      .send({ version, url })
+      .expect(201);
     return res.body.content as { id: string };
   };
-  const retry = (partner: Partner, webhookIds: string[]) => request(t.app).post('/webhook/dispatch-retry').set(partner.headers).send({ webhookIds });
+  const retry = (partner: Partner, webhookIds: string[]) =>
+    request(t.app).post('/webhook/dispatch-retry').set(partner.headers).send({ webhookIds });
 
   it('sends the 1.0 and 2.0 formats to their configurations and the 2.0 format to the notification_url', async () => {
     const partner = await givenPartner(t.ctx);
@@ -35,7 +40,12 @@ describe('legacy webhooks (deprecated)', () => {
     expect(ids).toHaveLength(3);
     await deliverDue(t);
     const [one] = v1.received;
-    expect(JSON.parse(one!.body)).toEqual({ webhookId: one!.headers['x-webhook-dispatch-id'], saleId: 48213, status: 'made_effective', date: '2026-01-15T12:00:00.000Z' });
+    expect(JSON.parse(one!.body)).toEqual({
+      webhookId: one!.headers['x-webhook-dispatch-id'],
+      saleId: 48213,
+      status: 'made_effective',
+      date: '2026-01-15T12:00:00.000Z',
+    });
     const [two] = v2.received;
     expect(JSON.parse(two!.body)).toEqual({
       version: '2.0',
@@ -68,7 +78,10 @@ describe('legacy webhooks (deprecated)', () => {
       expect(failing.received).toHaveLength(1 + i);
     }
     const exhausted = await retry(partner, [failedId]).expect(400);
-    expect(exhausted.body).toMatchObject({ code: 'WEBHOOK-007', message: `No webhook dispatch queued. Refused: ${failedId} (already had 4 manual retries)` });
+    expect(exhausted.body).toMatchObject({
+      code: 'WEBHOOK-007',
+      message: `No webhook dispatch queued. Refused: ${failedId} (already had 4 manual retries)`,
+    });
     const delivered = await retry(partner, [deliveredId]).expect(400);
     expect(delivered.body.code).toBe('WEBHOOK-006');
     await deliverDue(t);
@@ -86,7 +99,10 @@ describe('legacy webhooks (deprecated)', () => {
     const res = await retry(partner, [mine!, 'lwh_unknown']).expect(200);
     expect(res.body.message).toBe(`1 webhook dispatch queued for resending: ${mine}. Refused: lwh_unknown (not found)`);
     const foreign = await retry(stranger, [mine!]).expect(400);
-    expect(foreign.body).toMatchObject({ code: 'WEBHOOK-005', message: `No webhook dispatch queued. Refused: ${mine} (not found)` });
+    expect(foreign.body).toMatchObject({
+      code: 'WEBHOOK-005',
+      message: `No webhook dispatch queued. Refused: ${mine} (not found)`,
+    });
     await deliverDue(t);
     expect(failing.received).toHaveLength(2);
   });
@@ -95,9 +111,13 @@ describe('legacy webhooks (deprecated)', () => {
     const partner = await givenPartner(t.ctx);
     const stranger = await givenPartner(t.ctx, 'Estranha');
     const config = await legacyConfiguration(partner, '1.0', 'https://erp.example.com/legacy');
-    expect((await request(t.app).delete(`/webhook/configurations/${config.id}`).set(stranger.headers).expect(400)).body.code).toBe('WEBHOOK-001');
+    expect(
+      (await request(t.app).delete(`/webhook/configurations/${config.id}`).set(stranger.headers).expect(400)).body.code,
+    ).toBe('WEBHOOK-001');
     await request(t.app).delete(`/webhook/configurations/${config.id}`).set(partner.headers).expect(204);
-    expect((await request(t.app).get('/webhook/configurations').set(partner.headers).expect(200)).body.content).toEqual([]);
+    expect((await request(t.app).get('/webhook/configurations').set(partner.headers).expect(200)).body.content).toEqual(
+      [],
+    );
   });
 
   it('answers bad retry bodies and bad legacy configurations with 400, never a 500', async () => {
@@ -105,10 +125,17 @@ describe('legacy webhooks (deprecated)', () => {
     const cases = [
       retry(partner, []),
       request(t.app).post('/webhook/dispatch-retry').set(partner.headers).send({ webhookIds: 'lwh_x' }),
-      request(t.app).post('/webhook/dispatch-retry').set(partner.headers).send({ webhookIds: ['a', 'a'] }),
-      request(t.app).post('/webhook/configurations').set(partner.headers).send({ version: '3.0', url: 'https://x.example.com' }),
+      request(t.app)
+        .post('/webhook/dispatch-retry')
+        .set(partner.headers)
+        .send({ webhookIds: ['a', 'a'] }),
+      request(t.app)
+        .post('/webhook/configurations')
+        .set(partner.headers)
+        .send({ version: '3.0', url: 'https://x.example.com' }),
       request(t.app).post('/webhook/configurations').set(partner.headers).send({ version: '1.0', url: 'gopher://x' }),
     ];
-    for (const res of await Promise.all(cases)) expect({ status: res.status, hasCode: typeof res.body.code }).toEqual({ status: 400, hasCode: 'string' });
+    for (const res of await Promise.all(cases))
+      expect({ status: res.status, hasCode: typeof res.body.code }).toEqual({ status: 400, hasCode: 'string' });
   });
 });

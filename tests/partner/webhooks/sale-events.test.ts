@@ -50,7 +50,12 @@ describe('sale events reach the partner', () => {
     const [confirmed] = (await storedEvents(sale.saleId)).filter((e) => e.name === 'purchaseConfirmed');
     const body = JSON.parse(hook.received[0]!.body);
     await expectContractPayloads([{ name: 'purchaseConfirmed', payload: body }]);
-    expect(body).toMatchObject({ id: confirmed!.id, sequence: confirmed!.sequence, event: 'purchaseConfirmed', checkout: { saleId: sale.saleId } });
+    expect(body).toMatchObject({
+      id: confirmed!.id,
+      sequence: confirmed!.sequence,
+      event: 'purchaseConfirmed',
+      checkout: { saleId: sale.saleId },
+    });
     expect(body).toEqual(confirmed!.payload);
     expect(hook.received[0]!.headers['x-webhook-event-id']).toBe(confirmed!.id);
   });
@@ -80,9 +85,16 @@ describe('sale events reach the partner', () => {
     const hook = await receiver();
     const legacy = await receiver();
     await givenConfiguration(t, partner.headers, hook.url);
-    await request(t.app).post('/webhook/configurations').set(partner.headers).send({ version: '1.0', url: legacy.url }).expect(201);
+    await request(t.app)
+      .post('/webhook/configurations')
+      .set(partner.headers)
+      .send({ version: '1.0', url: legacy.url })
+      .expect(201);
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'REFUSED' });
-    const before = { deliveries: await countRows(t, 'webhook_deliveries'), dispatches: await countRows(t, 'legacy_webhook_dispatches') };
+    const before = {
+      deliveries: await countRows(t, 'webhook_deliveries'),
+      dispatches: await countRows(t, 'legacy_webhook_dispatches'),
+    };
 
     // The state machine refuses: a sale the buyer has not opened cannot be made effective.
     await expect(purchaseConfirmed(t.ctx, sale.saleId)).rejects.toMatchObject({ code: 'SALE-011' });
@@ -92,7 +104,11 @@ describe('sale events reach the partner', () => {
         const row = await lockSale(tx, sale.saleId);
         const moved = await applyTransition(tx, t.ctx, row!, { to: 'in_progress', event: 'cartAbandonment' });
         expect(moved.event?.name).toBe('cartAbandonment');
-        expect(await tx.execute(sql`select count(*)::int as n from webhook_deliveries where event_id = ${moved.event!.id}::uuid`)).toEqual([{ n: 1 }]);
+        expect(
+          await tx.execute(
+            sql`select count(*)::int as n from webhook_deliveries where event_id = ${moved.event!.id}::uuid`,
+          ),
+        ).toEqual([{ n: 1 }]);
         throw new Error('a later step failed');
       }),
     ).rejects.toThrow('a later step failed');
@@ -101,14 +117,21 @@ describe('sale events reach the partner', () => {
     expect(hook.received).toHaveLength(0);
     expect(legacy.received).toHaveLength(0);
     expect(await storedEvents(sale.saleId)).toHaveLength(0);
-    expect({ deliveries: await countRows(t, 'webhook_deliveries'), dispatches: await countRows(t, 'legacy_webhook_dispatches') }).toEqual(before);
+    expect({
+      deliveries: await countRows(t, 'webhook_deliveries'),
+      dispatches: await countRows(t, 'legacy_webhook_dispatches'),
+    }).toEqual(before);
   });
 
   it('sends the legacy 2.0 notification of each status change to the sale notification_url, and 1.0 to a legacy configuration', async () => {
     const partner = await givenPartner(t.ctx);
     const own = await receiver();
     const v1 = await receiver();
-    await request(t.app).post('/webhook/configurations').set(partner.headers).send({ version: '1.0', url: v1.url }).expect(201);
+    await request(t.app)
+      .post('/webhook/configurations')
+      .set(partner.headers)
+      .send({ version: '1.0', url: v1.url })
+      .expect(201);
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'LEGACY-1', notification_url: own.url });
     // Delivered after each step: the legacy dispatches leave at once, in the order of the changes.
     await post(t, `${sale.path}/dados`, BUYER_FORM);
@@ -124,7 +147,12 @@ describe('sale events reach the partner', () => {
       version: '2.0',
       webhookId: own.received[2]!.headers['x-webhook-dispatch-id'],
       event: 'sale.status_changed',
-      sale: { saleId: sale.saleId, externalSaleId: 'LEGACY-1', status: 'made_effective', updatedAt: t.clock.now().toISOString() },
+      sale: {
+        saleId: sale.saleId,
+        externalSaleId: 'LEGACY-1',
+        status: 'made_effective',
+        updatedAt: t.clock.now().toISOString(),
+      },
     });
     const v1Bodies = v1.received.map((r) => JSON.parse(r.body));
     expect(v1Bodies.map((b) => [b.saleId, b.status])).toEqual([

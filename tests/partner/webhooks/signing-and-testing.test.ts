@@ -14,7 +14,14 @@ import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { resolveTarget } from '../../../src/partner/webhooks/target.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
-import { deliverDue, givenConfiguration, type Received, type Receiver, startReceiver, useReceivers } from './support.js';
+import {
+  deliverDue,
+  givenConfiguration,
+  type Received,
+  type Receiver,
+  startReceiver,
+  useReceivers,
+} from './support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -75,17 +82,28 @@ describe('webhook signatures, tests and durability', () => {
     expect(got!.headers['webhook-timestamp']).toBe(String(Math.floor(t.clock.now().getTime() / 1000)));
     expect(verifyStandardWebhook(config.signingSecret!, got!)).toBe(true);
     expect(verifyStandardWebhook('whsec_' + Buffer.from('another key').toString('base64'), got!)).toBe(false);
-    expect(verifyStandardWebhook(config.signingSecret!, { ...got!, body: got!.body.replace('purchaseConfirmed', 'purchaseCancelled') })).toBe(false);
+    expect(
+      verifyStandardWebhook(config.signingSecret!, {
+        ...got!,
+        body: got!.body.replace('purchaseConfirmed', 'purchaseCancelled'),
+      }),
+    ).toBe(false);
   });
 
   it('after a rotation sends both signatures during the grace period, then only the new one', async () => {
     const partner = await givenPartner(t.ctx);
     const hook = await receiver();
     const config = await givenConfiguration(t, partner.headers, hook.url, { signed: true });
-    const rotated = await request(t.app).post(`/webhooks/${config.id}/rotate-secret`).set(partner.headers).send({ gracePeriodSeconds: 3600 }).expect(200);
+    const rotated = await request(t.app)
+      .post(`/webhooks/${config.id}/rotate-secret`)
+      .set(partner.headers)
+      .send({ gracePeriodSeconds: 3600 })
+      .expect(200);
     const newSecret = rotated.body.content.signingSecret as string;
     expect(newSecret).not.toBe(config.signingSecret);
-    expect(rotated.body.content.previousSecretExpiresAt).toBe(new Date(t.clock.now().getTime() + 3_600_000).toISOString());
+    expect(rotated.body.content.previousSecretExpiresAt).toBe(
+      new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+    );
     await emit(eventFor(partner));
     await after(15_000);
     const during = hook.received[0]!;
@@ -104,12 +122,27 @@ describe('webhook signatures, tests and durability', () => {
   it('refuses a rotation for a configuration that is not signed with WEBHOOK-011, and PATCH signed turns signing on once', async () => {
     const partner = await givenPartner(t.ctx);
     const config = await givenConfiguration(t, partner.headers, 'https://erp.example.com/h');
-    expect((await request(t.app).post(`/webhooks/${config.id}/rotate-secret`).set(partner.headers).send({}).expect(400)).body.code).toBe('WEBHOOK-011');
-    const on = await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ signed: true }).expect(200);
+    expect(
+      (await request(t.app).post(`/webhooks/${config.id}/rotate-secret`).set(partner.headers).send({}).expect(400)).body
+        .code,
+    ).toBe('WEBHOOK-011');
+    const on = await request(t.app)
+      .patch(`/webhooks/${config.id}`)
+      .set(partner.headers)
+      .send({ signed: true })
+      .expect(200);
     expect(on.body.content).toMatchObject({ signed: true, signingSecret: expect.stringMatching(/^whsec_/) });
-    const again = await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ signed: true }).expect(200);
+    const again = await request(t.app)
+      .patch(`/webhooks/${config.id}`)
+      .set(partner.headers)
+      .send({ signed: true })
+      .expect(200);
     expect(again.body.content.signingSecret).toBeUndefined();
-    const off = await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ signed: false }).expect(200);
+    const off = await request(t.app)
+      .patch(`/webhooks/${config.id}`)
+      .set(partner.headers)
+      .send({ signed: false })
+      .expect(200);
     expect(off.body.content.signed).toBe(false);
   });
 
@@ -131,24 +164,35 @@ describe('webhook signatures, tests and durability', () => {
       expect(got.headers['x-webhook-test']).toBe('true');
       expect(got.headers.authorization).toBe('tok-123456789012');
       expect(res.body.events).toContainEqual({ eventId: got.headers['x-webhook-event-id'], event: body.event });
-      const validate = ajv.getSchema(`partner#/webhooks/${body.event}/post/requestBody/content/application~1json/schema`)!;
+      const validate = ajv.getSchema(
+        `partner#/webhooks/${body.event}/post/requestBody/content/application~1json/schema`,
+      )!;
       expect(validate(body), `${body.event}: ${JSON.stringify(validate.errors)}`).toBe(true);
       expect(validate({ ...body, buyer: undefined, checkout: { ...body.checkout, saleId: 'x' } })).toBe(false);
     }
     expect(new Set(hook.received.map((r) => JSON.parse(r.body).event)).size).toBe(8);
-    const log = await request(t.app).get(`/webhooks/${config.id}/deliveries?limit=100`).set(partner.headers).expect(200);
+    const log = await request(t.app)
+      .get(`/webhooks/${config.id}/deliveries?limit=100`)
+      .set(partner.headers)
+      .expect(200);
     expect(log.body.content.every((d: { test: boolean }) => d.test)).toBe(true);
   });
 
   it('test endpoint: only the enabled events, and refused with WEBHOOK-004 for an inactive configuration or one without events', async () => {
     const partner = await givenPartner(t.ctx);
-    const some = await givenConfiguration(t, partner.headers, 'https://erp.example.com/h', { enabledEvents: [{ name: 'invoiceExpired' }, { name: 'guarantorNeeded' }] });
+    const some = await givenConfiguration(t, partner.headers, 'https://erp.example.com/h', {
+      enabledEvents: [{ name: 'invoiceExpired' }, { name: 'guarantorNeeded' }],
+    });
     const res = await request(t.app).post(`/webhooks/test/${some.id}`).set(partner.headers).expect(202);
     expect(res.body.events.map((e: { event: string }) => e.event)).toEqual(['invoiceExpired', 'guarantorNeeded']);
     const none = await givenConfiguration(t, partner.headers, 'https://erp.example.com/h', { enabledEvents: [] });
-    expect((await request(t.app).post(`/webhooks/test/${none.id}`).set(partner.headers).expect(400)).body.code).toBe('WEBHOOK-004');
+    expect((await request(t.app).post(`/webhooks/test/${none.id}`).set(partner.headers).expect(400)).body.code).toBe(
+      'WEBHOOK-004',
+    );
     await request(t.app).patch(`/webhooks/${some.id}`).set(partner.headers).send({ active: false }).expect(200);
-    expect((await request(t.app).post(`/webhooks/test/${some.id}`).set(partner.headers).expect(400)).body.code).toBe('WEBHOOK-004');
+    expect((await request(t.app).post(`/webhooks/test/${some.id}`).set(partner.headers).expect(400)).body.code).toBe(
+      'WEBHOOK-004',
+    );
   });
 
   it('a delivery pending across a worker restart is still sent, once', async () => {
@@ -162,9 +206,12 @@ describe('webhook signatures, tests and durability', () => {
     await first.stop();
     expect(hook.received).toHaveLength(0);
     t.clock.advance(15_000);
-    await t.ctx.db.execute(sql`select graphile_worker.reschedule_jobs(array_agg(id), run_at => now()) from graphile_worker.jobs where task_identifier = 'webhook-attempt' having count(*) > 0`);
+    await t.ctx.db.execute(
+      sql`select graphile_worker.reschedule_jobs(array_agg(id), run_at => now()) from graphile_worker.jobs where task_identifier = 'webhook-attempt' having count(*) > 0`,
+    );
     const second = await startWorker(t.ctx);
-    for (let waited = 0; hook.received.length === 0 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; hook.received.length === 0 && waited < 10_000; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     await second.stop();
     expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual([event.id]);
   });
@@ -202,13 +249,23 @@ describe('webhook targets checked again at delivery time (WEBHOOK_ALLOW_PRIVATE=
       .values({ partnerId: partner.id, name: 'old', url: hook.url, enabledEvents: ['all'] })
       .returning();
     await t.ctx.db.transaction((tx) =>
-      fanOutEvent(tx, { id: randomUUID(), partnerId: partner.id, name: 'invoiceCreated', sequence: 1, payload: fictionalPayload('invoiceCreated', t.clock.now()), occurredAt: t.clock.now() }),
+      fanOutEvent(tx, {
+        id: randomUUID(),
+        partnerId: partner.id,
+        name: 'invoiceCreated',
+        sequence: 1,
+        payload: fictionalPayload('invoiceCreated', t.clock.now()),
+        occurredAt: t.clock.now(),
+      }),
     );
     t.clock.advance(15_000);
     await deliverDue(t);
     expect(hook.received).toHaveLength(0);
     const log = await request(t.app).get(`/webhooks/${config!.id}/deliveries`).set(partner.headers).expect(200);
-    expect(log.body.content[0].attempts[0]).toMatchObject({ statusCode: null, error: 'target refused: points to a private address' });
+    expect(log.body.content[0].attempts[0]).toMatchObject({
+      statusCode: null,
+      error: 'target refused: points to a private address',
+    });
   });
 
   it('refuses a host name whose DNS answer is a private address', async () => {

@@ -12,7 +12,10 @@ export interface Received {
   body: string;
 }
 
-export type Responder = (received: Received, index: number) => number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+export type Responder = (
+  received: Received,
+  index: number,
+) => number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /** A real HTTP receiver on loopback (port 0) that answers as scripted and keeps every request. */
 export interface Receiver {
@@ -29,10 +32,16 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       const answer = current(entry, received.length - 1);
-      const { status, body, headers, delayMs } = typeof answer === 'number' ? { status: answer, body: 'ok', headers: {}, delayMs: 0 } : answer;
+      const { status, body, headers, delayMs } =
+        typeof answer === 'number' ? { status: answer, body: 'ok', headers: {}, delayMs: 0 } : answer;
       setTimeout(() => {
         if (!res.destroyed) res.writeHead(status, headers).end(body ?? '');
       }, delayMs ?? 0);
@@ -72,7 +81,12 @@ export const configurationBody = (url: string, overrides: Record<string, unknown
   ...overrides,
 });
 
-export async function givenConfiguration(t: TestContext, headers: Record<string, string>, url: string, overrides: Record<string, unknown> = {}) {
+export async function givenConfiguration(
+  t: TestContext,
+  headers: Record<string, string>,
+  url: string,
+  overrides: Record<string, unknown> = {},
+) {
   const res = await request(t.app).post('/webhooks').set(headers).send(configurationBody(url, overrides));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.content as { id: string; signingSecret?: string } & Record<string, unknown>;

@@ -39,8 +39,10 @@ export function checkPersonForm(form: PersonForm): FormErrors {
     if (name !== 'complement' && !form[name]) errors[name] = 'Preencha este campo.';
     else if (form[name].length > MAX_LENGTH) errors[name] = `Use no máximo ${MAX_LENGTH} caracteres.`;
   }
-  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email)) errors.email = 'Informe um e-mail válido, como nome@exemplo.com.';
-  if (!errors.phone && !/^\d{10,11}$/.test(digits(form.phone))) errors.phone = 'Informe o DDD e o número, com 10 ou 11 dígitos.';
+  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email))
+    errors.email = 'Informe um e-mail válido, como nome@exemplo.com.';
+  if (!errors.phone && !/^\d{10,11}$/.test(digits(form.phone)))
+    errors.phone = 'Informe o DDD e o número, com 10 ou 11 dígitos.';
   if (!errors.cpf && !isValidCpf(digits(form.cpf))) errors.cpf = 'CPF inválido: confira os dígitos.';
   if (!errors.zipCode && !/^\d{8}$/.test(digits(form.zipCode))) errors.zipCode = 'Informe os 8 dígitos do CEP.';
   if (!errors.state && !UFS.includes(form.state.toUpperCase())) errors.state = 'Informe a sigla do estado, como SP.';

@@ -38,7 +38,8 @@ export interface CheckoutView {
   partnerName: string;
 }
 
-const post = (action: string, label: string) => html`<form class="inline" method="post" action="${action}"><button type="submit">${label}</button></form>`;
+const post = (action: string, label: string) =>
+  html`<form class="inline" method="post" action="${action}"><button type="submit">${label}</button></form>`;
 /** The sandbox's simulate buttons look apart from the buyer's own actions. */
 const sandboxPost = (action: string, label: string) =>
   html`<form class="inline" method="post" action="${action}"><button type="submit" class="sandbox-action">${label}</button></form>`;
@@ -50,12 +51,27 @@ function personFields(prefix: string, form: { values: PersonForm; errors: FormEr
 /** The summary of a refused person form, linking to each field. */
 function personSummary(prefix: string, form: { errors: FormErrors } | undefined): SafeHtml {
   if (!form) return html``;
-  return errorSummary(PERSON_FIELDS.filter(([name]) => form.errors[name]).map(([name, label]) => ({ id: `${prefix}-${name}`, label, message: form.errors[name]! })));
+  return errorSummary(
+    PERSON_FIELDS.filter(([name]) => form.errors[name]).map(([name, label]) => ({
+      id: `${prefix}-${name}`,
+      label,
+      message: form.errors[name]!,
+    })),
+  );
 }
 
 const buyerValues = (sale: SaleRow): PersonForm => ({
-  name: sale.buyerName, email: sale.buyerEmail, phone: sale.buyerPhone, cpf: sale.cpf, zipCode: sale.buyerZipCode, street: sale.buyerStreet,
-  number: sale.buyerNumber, complement: sale.buyerComplement, district: sale.buyerDistrict, city: sale.buyerCity, state: sale.buyerState,
+  name: sale.buyerName,
+  email: sale.buyerEmail,
+  phone: sale.buyerPhone,
+  cpf: sale.cpf,
+  zipCode: sale.buyerZipCode,
+  street: sale.buyerStreet,
+  number: sale.buyerNumber,
+  complement: sale.buyerComplement,
+  district: sale.buyerDistrict,
+  city: sale.buyerCity,
+  state: sale.buyerState,
 });
 
 function buyerStep(v: CheckoutView): SafeHtml {
@@ -65,12 +81,16 @@ function buyerStep(v: CheckoutView): SafeHtml {
 }
 
 function cardForm(v: CheckoutView): SafeHtml {
-  const installmentOptions = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({ value: i + 1, label: `${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}` }));
+  const installmentOptions = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({
+    value: i + 1,
+    label: `${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}`,
+  }));
   return renderCardForm({ action: `${v.base}/cartao`, installmentOptions, state: v.cardForm, sandbox: v.sandbox });
 }
 
 function methodStep(v: CheckoutView): SafeHtml {
-  const declined = v.sale.paymentMethod === 'creditCard' ? (v.sale.payment as WebhookPayment | null)?.declinedReason : undefined;
+  const declined =
+    v.sale.paymentMethod === 'creditCard' ? (v.sale.payment as WebhookPayment | null)?.declinedReason : undefined;
   const financingOpen = v.methods.includes('creditAsAService') && v.sale.status !== 'denied' && !v.sale.deniedReason;
   return html`<h2>2. Forma de pagamento</h2>
   ${declined ? html`<p class="notice error">Pagamento recusado: ${declined}</p>` : ''}
@@ -102,7 +122,10 @@ function financingStep(v: CheckoutView): SafeHtml {
     ${v.sandbox ? sandboxPost(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
   }
   if (v.sale.financingStep === FINANCING_STEPS.guarantor) {
-    const form = v.guarantorForm ?? { values: Object.fromEntries(PERSON_FIELDS.map(([n]) => [n, ''])) as PersonForm, errors: {} };
+    const form = v.guarantorForm ?? {
+      values: Object.fromEntries(PERSON_FIELDS.map(([n]) => [n, ''])) as PersonForm,
+      errors: {},
+    };
     return html`<h2>Financiamento: indique um avalista</h2>${simulation(v.sale)}
     <p class="notice">Sua análise de crédito pede um avalista.</p>
     <form method="post" action="${v.base}/financiamento/avalista">${personFields('avalista', form)}<button type="submit">Enviar avalista</button></form>`;
@@ -113,7 +136,13 @@ function financingStep(v: CheckoutView): SafeHtml {
 
 function invoiceStep(v: CheckoutView): SafeHtml {
   const payment = v.sale.payment as WebhookPayment;
-  const charge = [...v.charges].reverse().find((c) => c.status === 'PENDING' && (c.pixCode === payment.pix?.pixQrCodeText || c.digitableLine === payment.digitableLine));
+  const charge = [...v.charges]
+    .reverse()
+    .find(
+      (c) =>
+        c.status === 'PENDING' &&
+        (c.pixCode === payment.pix?.pixQrCodeText || c.digitableLine === payment.digitableLine),
+    );
   return html`<h2>Pagamento</h2>
   <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
   ${charge ? html`<p class="due"><span>Valor a pagar</span><strong>${formatBrl(charge.amountCents)}</strong></p>` : ''}
@@ -132,7 +161,8 @@ const FINAL: Record<string, string> = {
 export function renderCheckoutPage(v: CheckoutView): string {
   const { sale } = v;
   const total = html`<table>${v.products.map(
-    (p) => html`<tr><td><span class="item">${p.courseName}</span><span class="sub">Turma: ${p.className}</span></td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`,
+    (p) =>
+      html`<tr><td><span class="item">${p.courseName}</span><span class="sub">Turma: ${p.className}</span></td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`,
   )}
     <tr class="total"><td>Total</td><td class="amount">${formatBrl(sale.checkoutPriceInCents)}</td></tr></table>`;
   const financing = sale.status === 'financing_analysis' || sale.status === 'guarantor_needed';

@@ -9,7 +9,20 @@ import type { CardInput, Charge } from '../../../payments/provider.js';
 import { loadSaleProducts, partnerName } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
-import { acceptFinancing, chargesOf, generateInvoice, guarantorSigned, methodsOf, nameGuarantor, openCheckout, payByCard, requestFinancing, saleOfToken, simulateOnCheckout, submitBuyerData } from './checkout-steps.js';
+import {
+  acceptFinancing,
+  chargesOf,
+  generateInvoice,
+  guarantorSigned,
+  methodsOf,
+  nameGuarantor,
+  openCheckout,
+  payByCard,
+  requestFinancing,
+  saleOfToken,
+  simulateOnCheckout,
+  submitBuyerData,
+} from './checkout-steps.js';
 import { BUYER_MESSAGES } from './checkout.rules.js';
 
 const text = (body: unknown, name: string) => {
@@ -34,14 +47,37 @@ type Extra = Pick<CheckoutView, 'notice' | 'buyerForm' | 'guarantorForm' | 'card
 
 async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string> {
   const sale = await saleOfToken(ctx.db, token(req));
-  const [products, methods, charges, seller] = await Promise.all([loadSaleProducts(ctx.db, [sale.id]), methodsOf(ctx.db, sale), chargesOf(ctx, sale.id), partnerName(ctx.db, sale.partnerId)]);
-  return renderCheckoutPage({ base: base(req), sale, products: products.get(sale.id) ?? [], methods, charges, partnerName: seller, sandbox: ctx.config.env !== 'production', ...extra });
+  const [products, methods, charges, seller] = await Promise.all([
+    loadSaleProducts(ctx.db, [sale.id]),
+    methodsOf(ctx.db, sale),
+    chargesOf(ctx, sale.id),
+    partnerName(ctx.db, sale.partnerId),
+  ]);
+  return renderCheckoutPage({
+    base: base(req),
+    sale,
+    products: products.get(sale.id) ?? [],
+    methods,
+    charges,
+    partnerName: seller,
+    sandbox: ctx.config.env !== 'production',
+    ...extra,
+  });
 }
 
 /** Post/redirect/get: a reload never repeats a step. */
-const back = (req: Request, res: Response, notice?: CheckoutNotice) => res.redirect(303, `${base(req)}${notice ? `?aviso=${notice}` : ''}`);
+const back = (req: Request, res: Response, notice?: CheckoutNotice) =>
+  res.redirect(303, `${base(req)}${notice ? `?aviso=${notice}` : ''}`);
 const chargeNotice = (charge: Charge): CheckoutNotice | undefined =>
-  charge.status === 'DECLINED' ? 'recusado' : charge.status === 'EXPIRED' ? 'expirado' : charge.status === 'PENDING' ? (charge.method === 'PIX' ? 'pix' : 'boleto') : undefined;
+  charge.status === 'DECLINED'
+    ? 'recusado'
+    : charge.status === 'EXPIRED'
+      ? 'expirado'
+      : charge.status === 'PENDING'
+        ? charge.method === 'PIX'
+          ? 'pix'
+          : 'boleto'
+        : undefined;
 
 /**
  * The hosted checkout (`/checkout/{token}`), outside both OpenAPI documents: pt-BR HTML that works
@@ -61,29 +97,53 @@ export function checkoutPages(ctx: AppContext): Router {
     res.type('html').send(await view(ctx, req, notice ? { notice: { text: notice } } : {}));
   });
 
-  const withForm = (submit: (form: PersonForm) => Promise<FormErrors>, key: 'buyerForm' | 'guarantorForm', notice: CheckoutNotice) => async (req: Request, res: Response) => {
-    const form = readPersonForm(req.body);
-    const errors = await submit(form);
-    if (Object.keys(errors).length === 0) return back(req, res, notice);
-    const page = await view(ctx, req, { [key]: { values: form, errors } });
-    res.status(400).type('html').send(page);
-  };
-  router.post('/checkout/:token/dados', (req, res) => withForm((form) => submitBuyerData(ctx, token(req), form), 'buyerForm', 'dados')(req, res));
-  router.post('/checkout/:token/financiamento/avalista', (req, res) => withForm((form) => nameGuarantor(ctx, token(req), form), 'guarantorForm', 'avalista')(req, res));
+  const withForm =
+    (submit: (form: PersonForm) => Promise<FormErrors>, key: 'buyerForm' | 'guarantorForm', notice: CheckoutNotice) =>
+    async (req: Request, res: Response) => {
+      const form = readPersonForm(req.body);
+      const errors = await submit(form);
+      if (Object.keys(errors).length === 0) return back(req, res, notice);
+      const page = await view(ctx, req, { [key]: { values: form, errors } });
+      res.status(400).type('html').send(page);
+    };
+  router.post('/checkout/:token/dados', (req, res) =>
+    withForm((form) => submitBuyerData(ctx, token(req), form), 'buyerForm', 'dados')(req, res),
+  );
+  router.post('/checkout/:token/financiamento/avalista', (req, res) =>
+    withForm((form) => nameGuarantor(ctx, token(req), form), 'guarantorForm', 'avalista')(req, res),
+  );
 
-  router.post('/checkout/:token/pix', async (req, res) => back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'pix'))));
-  router.post('/checkout/:token/boleto', async (req, res) => back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))));
-  router.post('/checkout/:token/cartao', async (req, res) => back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req), Number(text(req.body, 'installments') || '1')))));
+  router.post('/checkout/:token/pix', async (req, res) =>
+    back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'pix'))),
+  );
+  router.post('/checkout/:token/boleto', async (req, res) =>
+    back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))),
+  );
+  router.post('/checkout/:token/cartao', async (req, res) =>
+    back(
+      req,
+      res,
+      chargeNotice(await payByCard(ctx, token(req), cardFrom(req), Number(text(req.body, 'installments') || '1'))),
+    ),
+  );
   router.post('/checkout/:token/financiamento', async (req, res) => {
     // A denial is told by the page itself, in red: no "analysis done" notice above it.
     const decision = await requestFinancing(ctx, token(req));
     back(req, res, decision === 'denied' ? undefined : 'financiamento');
   });
-  router.post('/checkout/:token/financiamento/aceite', async (req, res) => back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))));
+  router.post('/checkout/:token/financiamento/aceite', async (req, res) =>
+    back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))),
+  );
   if (ctx.config.env !== 'production') {
-    router.post('/checkout/:token/financiamento/avalista/aceite', async (req, res) => back(req, res, chargeNotice(await guarantorSigned(ctx, token(req)))));
-    router.post('/checkout/:token/cobrancas/:chargeId/pagar', async (req, res) => back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'pay'))));
-    router.post('/checkout/:token/cobrancas/:chargeId/expirar', async (req, res) => back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'expire'))));
+    router.post('/checkout/:token/financiamento/avalista/aceite', async (req, res) =>
+      back(req, res, chargeNotice(await guarantorSigned(ctx, token(req)))),
+    );
+    router.post('/checkout/:token/cobrancas/:chargeId/pagar', async (req, res) =>
+      back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'pay'))),
+    );
+    router.post('/checkout/:token/cobrancas/:chargeId/expirar', async (req, res) =>
+      back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'expire'))),
+    );
   }
 
   // People get a page, not JSON: a refusal comes back with the page and the reason.
@@ -91,13 +151,24 @@ export function checkoutPages(ctx: AppContext): Router {
     if (!(error instanceof ApiError)) return next(error);
     req.log.info({ code: error.code, status: error.status }, error.message);
     if (error.code === 'CHECKOUT-001' || !req.params.token) {
-      res.status(404).type('html').send(renderMessagePage('Compra não encontrada', 'Este link de compra não existe ou não está mais disponível.'));
+      res
+        .status(404)
+        .type('html')
+        .send(
+          renderMessagePage('Compra não encontrada', 'Este link de compra não existe ou não está mais disponível.'),
+        );
       return;
     }
     try {
       // A card refused before charging: the form again, each message next to its field.
-      const extra: Extra = error instanceof InvalidCard ? { cardForm: { values: keptCardValues(req.body), errors: error.fields } } : { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } };
-      res.status(error.status).type('html').send(await view(ctx, req, extra));
+      const extra: Extra =
+        error instanceof InvalidCard
+          ? { cardForm: { values: keptCardValues(req.body), errors: error.fields } }
+          : { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } };
+      res
+        .status(error.status)
+        .type('html')
+        .send(await view(ctx, req, extra));
     } catch (inner) {
       next(inner);
     }

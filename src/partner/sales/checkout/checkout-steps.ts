@@ -3,12 +3,41 @@ import type { Queryable } from '../../../db/client.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../event-payloads.js';
 import { offeredMethods } from '../events.js';
-import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded, paymentDeclined, purchaseConfirmed } from '../sale-flow.js';
+import {
+  buyerDataFilled,
+  financingDenied,
+  financingRequested,
+  guarantorNeeded,
+  paymentDeclined,
+  purchaseConfirmed,
+} from '../sale-flow.js';
 import { campaignPaymentMethods, findSaleByToken, lockSale, type SaleRow } from '../sql.js';
 import { stateOf } from '../transitions.js';
-import { buyerDataOf, checkPersonForm, cpfDigits, guarantorOf, type FormErrors, type PersonForm } from './buyer-form.js';
-import { BuyerDataMissing, CardInstallmentsInvalid, ChargeOfAnotherSale, CheckoutClosed, CheckoutNotFound, FinancingAlreadyDenied, MethodNotOffered, StepNotAvailable } from './checkout.rules.js';
-import { creditDecision, type CreditDecision, DENIED_REASON, GUARANTOR_DENIED_REASON, guarantorApproved } from './financing.js';
+import {
+  buyerDataOf,
+  checkPersonForm,
+  cpfDigits,
+  guarantorOf,
+  type FormErrors,
+  type PersonForm,
+} from './buyer-form.js';
+import {
+  BuyerDataMissing,
+  CardInstallmentsInvalid,
+  ChargeOfAnotherSale,
+  CheckoutClosed,
+  CheckoutNotFound,
+  FinancingAlreadyDenied,
+  MethodNotOffered,
+  StepNotAvailable,
+} from './checkout.rules.js';
+import {
+  creditDecision,
+  type CreditDecision,
+  DENIED_REASON,
+  GUARANTOR_DENIED_REASON,
+  guarantorApproved,
+} from './financing.js';
 import { createInvoice, saleReference, type InvoiceMethod } from './sale-charges.js';
 import { inTransaction } from './sale-context.js';
 import { recordActivity } from './sale-schedules.js';
@@ -38,7 +67,11 @@ export async function openCheckout(ctx: AppContext, token: string): Promise<Sale
 }
 
 /** Runs a step on the locked, still open sale of `token`, recording the buyer's activity. */
-async function step<T>(ctx: AppContext, token: string, run: (tx: Queryable, sale: SaleRow, txCtx: AppContext) => Promise<T>): Promise<T> {
+async function step<T>(
+  ctx: AppContext,
+  token: string,
+  run: (tx: Queryable, sale: SaleRow, txCtx: AppContext) => Promise<T>,
+): Promise<T> {
   const { id } = await saleOfToken(ctx.db, token);
   return ctx.db.transaction(async (tx) => {
     const sale = (await lockSale(tx, id))!;
@@ -54,14 +87,20 @@ export function submitBuyerData(ctx: AppContext, token: string, form: PersonForm
     const errors = checkPersonForm(form);
     if (!errors.cpf && cpfDigits(form.cpf) !== sale.cpf) errors.cpf = 'Use o CPF desta compra.';
     if (Object.keys(errors).length) return errors;
-    if (!['not_logged', 'in_progress', 'denied'].includes(sale.status)) throw new StepNotAvailable('buyer data', sale.status);
+    if (!['not_logged', 'in_progress', 'denied'].includes(sale.status))
+      throw new StepNotAvailable('buyer data', sale.status);
     await buyerDataFilled(txCtx, sale.id, buyerDataOf(form));
     return {};
   });
 }
 
 /** A sale ready to pay: data filled in and the method offered; a denied financing returns to the checkout first. */
-async function readyToPay(tx: Queryable, txCtx: AppContext, sale: SaleRow, method: WebhookCheckout['paymentMethods'][number]): Promise<SaleRow> {
+async function readyToPay(
+  tx: Queryable,
+  txCtx: AppContext,
+  sale: SaleRow,
+  method: WebhookCheckout['paymentMethods'][number],
+): Promise<SaleRow> {
   if (sale.status === 'not_logged' || !sale.buyerEmail) throw new BuyerDataMissing();
   if (!(await methodsOf(tx, sale)).includes(method)) throw new MethodNotOffered(method);
   if (sale.status === 'denied') return (await buyerDataFilled(txCtx, sale.id, {})).sale;
@@ -69,13 +108,16 @@ async function readyToPay(tx: Queryable, txCtx: AppContext, sale: SaleRow, metho
 }
 
 export function generateInvoice(ctx: AppContext, token: string, method: 'pix' | 'bankSlip'): Promise<Charge> {
-  return step(ctx, token, async (tx, sale, txCtx) => createInvoice(ctx, tx, ctx.payments, await readyToPay(tx, txCtx, sale, method), method));
+  return step(ctx, token, async (tx, sale, txCtx) =>
+    createInvoice(ctx, tx, ctx.payments, await readyToPay(tx, txCtx, sale, method), method),
+  );
 }
 
 /** A card charged at once: approved confirms the purchase, declined sends `paymentDeclined` and allows a retry. */
 export function payByCard(ctx: AppContext, token: string, card: CardInput, installments: number): Promise<Charge> {
   return step(ctx, token, async (tx, sale, txCtx) => {
-    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS) throw new CardInstallmentsInvalid(MAX_CARD_INSTALLMENTS);
+    if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS)
+      throw new CardInstallmentsInvalid(MAX_CARD_INSTALLMENTS);
     const ready = await readyToPay(tx, txCtx, sale, 'creditCard');
     if (stateOf(ready) !== 'in_progress') throw new StepNotAvailable('card payment', ready.status);
     const charge = await ctx.payments.createCharge(tx, {
@@ -86,8 +128,13 @@ export function payByCard(ctx: AppContext, token: string, card: CardInput, insta
       reference: saleReference(ready.id),
       card,
     });
-    const creditCard = { cardBrand: charge.card!.brand, lastFourDigits: charge.card!.lastFour, numberOfInstallments: installments };
-    if (charge.status === 'PAID') await purchaseConfirmed(txCtx, ready.id, { payment: { paymentMethod: 'creditCard', creditCard } });
+    const creditCard = {
+      cardBrand: charge.card!.brand,
+      lastFourDigits: charge.card!.lastFour,
+      numberOfInstallments: installments,
+    };
+    if (charge.status === 'PAID')
+      await purchaseConfirmed(txCtx, ready.id, { payment: { paymentMethod: 'creditCard', creditCard } });
     else await paymentDeclined(txCtx, ready.id, { reason: charge.declinedReason!, ...creditCard });
     return charge;
   });
@@ -99,7 +146,11 @@ export function requestFinancing(ctx: AppContext, token: string): Promise<Credit
     if (sale.status === 'denied' || sale.deniedReason) throw new FinancingAlreadyDenied();
     const ready = await readyToPay(tx, txCtx, sale, FINANCING_METHOD);
     const decision = creditDecision(ready.cpf);
-    await financingRequested(txCtx, ready.id, decision === 'guarantor' ? FINANCING_STEPS.guarantor : FINANCING_STEPS.sign);
+    await financingRequested(
+      txCtx,
+      ready.id,
+      decision === 'guarantor' ? FINANCING_STEPS.guarantor : FINANCING_STEPS.sign,
+    );
     if (decision === 'denied') await financingDenied(txCtx, ready.id, DENIED_REASON);
     return decision;
   });
@@ -108,7 +159,8 @@ export function requestFinancing(ctx: AppContext, token: string): Promise<Credit
 /** The approved buyer accepts the offer: the entry invoice (`invoiceCreated`). */
 export function acceptFinancing(ctx: AppContext, token: string): Promise<Charge> {
   return step(ctx, token, async (tx, sale) => {
-    if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.sign) throw new StepNotAvailable('financing acceptance', sale.status);
+    if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.sign)
+      throw new StepNotAvailable('financing acceptance', sale.status);
     return createInvoice(ctx, tx, ctx.payments, sale, FINANCING_METHOD);
   });
 }
@@ -116,7 +168,8 @@ export function acceptFinancing(ctx: AppContext, token: string): Promise<Charge>
 /** The buyer names a guarantor: approved → `guarantorNeeded`; refused → `financingDenied`. */
 export function nameGuarantor(ctx: AppContext, token: string, form: PersonForm): Promise<FormErrors> {
   return step(ctx, token, async (_tx, sale, txCtx) => {
-    if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.guarantor) throw new StepNotAvailable('guarantor', sale.status);
+    if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.guarantor)
+      throw new StepNotAvailable('guarantor', sale.status);
     const errors = checkPersonForm(form);
     if (!errors.cpf && cpfDigits(form.cpf) === sale.cpf) errors.cpf = 'O avalista deve ser outra pessoa.';
     if (Object.keys(errors).length) return errors;
@@ -136,12 +189,18 @@ export function guarantorSigned(ctx: AppContext, token: string): Promise<Charge>
 }
 
 /** Sandbox: pays or expires an invoice of this checkout, as the bank would report it. */
-export async function simulateOnCheckout(ctx: AppContext, token: string, chargeId: string, action: 'pay' | 'expire'): Promise<Charge> {
+export async function simulateOnCheckout(
+  ctx: AppContext,
+  token: string,
+  chargeId: string,
+  action: 'pay' | 'expire',
+): Promise<Charge> {
   const sale = await saleOfToken(ctx.db, token);
   const provider = ctx.payments;
   return ctx.db.transaction(async (tx) => {
     const charge = await provider.getCharge(tx, chargeId);
-    if (!charge || charge.reference.kind !== 'sale' || charge.reference.id !== String(sale.id)) throw new ChargeOfAnotherSale(chargeId);
+    if (!charge || charge.reference.kind !== 'sale' || charge.reference.id !== String(sale.id))
+      throw new ChargeOfAnotherSale(chargeId);
     return action === 'pay' ? provider.simulatePayment(tx, chargeId) : provider.simulateExpiry(tx, chargeId);
   });
 }

@@ -9,7 +9,13 @@ import { inTransaction } from './sale-context.js';
 
 /** What the operator (sandbox API, CLI) can do to a sale, as the provider or the partner would report it. */
 export type OperatorAction = 'cancel' | 'refund' | 'chargeback' | 'cancel-by-partner' | 'expire';
-export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['cancel', 'refund', 'chargeback', 'cancel-by-partner', 'expire'];
+export const OPERATOR_ACTIONS: readonly OperatorAction[] = [
+  'cancel',
+  'refund',
+  'chargeback',
+  'cancel-by-partner',
+  'expire',
+];
 
 /**
  * `cancel`: a confirmed sale cancelled at the buyer's or partner's request (`purchaseCancelled`);
@@ -41,7 +47,14 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
       }
     }
     const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
-    await recordReversal(tx, ctx.clock, saleId, action === 'chargeback' ? 'chargeback' : 'cancellation', reversedCents, REVERSAL_REASONS[action] ?? null);
+    await recordReversal(
+      tx,
+      ctx.clock,
+      saleId,
+      action === 'chargeback' ? 'chargeback' : 'cancellation',
+      reversedCents,
+      REVERSAL_REASONS[action] ?? null,
+    );
     return cancelled;
   });
 }

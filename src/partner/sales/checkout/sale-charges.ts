@@ -23,7 +23,12 @@ function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: 
   const url = checkoutUrlOf(ctx.config, sale.checkoutToken);
   const dueDate = localDate(new Date((charge.expiresAt ?? ctx.clock.now()).getTime() - 1));
   if (method === 'pix') {
-    return { paymentMethod: 'pix', url, dueDate, pix: { pixQrCode: `https://sandbox.pix.invalid/qr/${charge.id}`, pixQrCodeText: charge.pixCode! } };
+    return {
+      paymentMethod: 'pix',
+      url,
+      dueDate,
+      pix: { pixQrCode: `https://sandbox.pix.invalid/qr/${charge.id}`, pixQrCodeText: charge.pixCode! },
+    };
   }
   return { paymentMethod: method, url, dueDate, digitableLine: charge.digitableLine! };
 }
@@ -32,9 +37,17 @@ function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: 
  * Generates a Pix, a bank slip or the financing entry bank slip of a sale, inside `tx`: the
  * charge, the move to `waiting_payment` with `invoiceCreated`, and the job that expires it.
  */
-export async function createInvoice(ctx: AppContext, tx: Queryable, provider: PaymentProvider, sale: SaleRow, method: InvoiceMethod): Promise<Charge> {
+export async function createInvoice(
+  ctx: AppContext,
+  tx: Queryable,
+  provider: PaymentProvider,
+  sale: SaleRow,
+  method: InvoiceMethod,
+): Promise<Charge> {
   const entry = method === FINANCING_METHOD;
-  const amountCents = entry ? simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply).upfrontCents : sale.checkoutPriceInCents;
+  const amountCents = entry
+    ? simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply).upfrontCents
+    : sale.checkoutPriceInCents;
   const charge = await provider.createCharge(tx, {
     method: method === 'pix' ? 'PIX' : 'BOLETO',
     amountCents,
@@ -51,7 +64,10 @@ export async function createInvoice(ctx: AppContext, tx: Queryable, provider: Pa
 export function isLinkedInvoice(sale: SaleRow, charge: Charge): boolean {
   const payment = sale.payment as WebhookPayment | null;
   if (!payment) return false;
-  return (charge.pixCode !== null && payment.pix?.pixQrCodeText === charge.pixCode) || (charge.digitableLine !== null && payment.digitableLine === charge.digitableLine);
+  return (
+    (charge.pixCode !== null && payment.pix?.pixQrCodeText === charge.pixCode) ||
+    (charge.digitableLine !== null && payment.digitableLine === charge.digitableLine)
+  );
 }
 
 /**
@@ -65,7 +81,12 @@ export const confirmSaleCharge =
     if (charge.method === 'CARD') return;
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale) throw new Error(`charge ${charge.id} pays sale ${charge.reference.id}, which does not exist`);
-    const financing = sale.paymentMethod === FINANCING_METHOD ? toWebhookFinancing(simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply)) : undefined;
+    const financing =
+      sale.paymentMethod === FINANCING_METHOD
+        ? toWebhookFinancing(
+            simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply),
+          )
+        : undefined;
     await purchaseConfirmed(inTransaction(ctx, db), sale.id, financing ? { financing } : {});
   };
 

@@ -16,7 +16,10 @@ export type ScheduleOutcome = 'applied' | 'nothing' | 'not-due';
 
 /** Records an action of the buyer at the checkout and moves the abandonment check after it. */
 export async function recordActivity(tx: Queryable, saleId: number, at: Date): Promise<void> {
-  await tx.insert(checkoutActivity).values({ saleId, lastActivityAt: at }).onConflictDoUpdate({ target: checkoutActivity.saleId, set: { lastActivityAt: at } });
+  await tx
+    .insert(checkoutActivity)
+    .values({ saleId, lastActivityAt: at })
+    .onConflictDoUpdate({ target: checkoutActivity.saleId, set: { lastActivityAt: at } });
   await scheduleCartCheck(tx, saleId, at);
 }
 
@@ -47,9 +50,19 @@ async function abandonCartIfDue(ctx: AppContext, saleId: number): Promise<Schedu
     const sale = await lockSale(tx, saleId);
     if (!sale) return 'nothing';
     const [activity] = await tx.select().from(checkoutActivity).where(eq(checkoutActivity.saleId, saleId));
-    const sent = await tx.select({ id: saleEvents.id }).from(saleEvents).where(and(eq(saleEvents.saleId, saleId), eq(saleEvents.name, 'cartAbandonment')));
+    const sent = await tx
+      .select({ id: saleEvents.id })
+      .from(saleEvents)
+      .where(and(eq(saleEvents.saleId, saleId), eq(saleEvents.name, 'cartAbandonment')));
     const verdict = cartVerdict(
-      { state: stateOf(sale), paymentMethod: sale.paymentMethod, phone: sale.buyerPhone, email: sale.buyerEmail, lastActivityAt: activity?.lastActivityAt ?? null, alreadySent: sent.length > 0 },
+      {
+        state: stateOf(sale),
+        paymentMethod: sale.paymentMethod,
+        phone: sale.buyerPhone,
+        email: sale.buyerEmail,
+        lastActivityAt: activity?.lastActivityAt ?? null,
+        alreadySent: sent.length > 0,
+      },
       ctx.clock.now(),
     );
     if (verdict === 'not-yet') return 'not-due';
@@ -68,7 +81,14 @@ const APPLY: Record<SaleScheduleKind, (ctx: AppContext, id: string) => Promise<S
 /** Applies one schedule by the service clock; idempotent, so a repeated job changes nothing. */
 export const applySaleSchedule = (ctx: AppContext, kind: SaleScheduleKind, id: string) => APPLY[kind](ctx, id);
 
-const OPEN_STATES = ['not_logged', 'in_progress', 'waiting_payment', 'guarantor_needed', 'financing_analysis', 'denied'];
+const OPEN_STATES = [
+  'not_logged',
+  'in_progress',
+  'waiting_payment',
+  'guarantor_needed',
+  'financing_analysis',
+  'denied',
+];
 
 /**
  * Applies every sale schedule that came due while no worker ran: sales past their deadline,
@@ -79,24 +99,46 @@ export async function sweepSaleSchedules(ctx: AppContext): Promise<Record<SaleSc
   const overdue = await ctx.db
     .select({ id: sales.id })
     .from(sales)
-    .where(and(inArray(sales.status, OPEN_STATES), sql`${sales.createdAt} + ${sales.runningDaysToExpire} * interval '1 day' <= ${now.toISOString()}::timestamptz`));
+    .where(
+      and(
+        inArray(sales.status, OPEN_STATES),
+        sql`${sales.createdAt} + ${sales.runningDaysToExpire} * interval '1 day' <= ${now.toISOString()}::timestamptz`,
+      ),
+    );
   const invoices = await ctx.db
     .select({ id: paymentCharges.id })
     .from(paymentCharges)
     .innerJoin(sales, eq(sales.id, paymentCharges.saleId))
-    .where(and(eq(sales.status, 'waiting_payment'), inArray(paymentCharges.status, ['PENDING', 'EXPIRED']), lte(paymentCharges.expiresAt, now)));
+    .where(
+      and(
+        eq(sales.status, 'waiting_payment'),
+        inArray(paymentCharges.status, ['PENDING', 'EXPIRED']),
+        lte(paymentCharges.expiresAt, now),
+      ),
+    );
   const carts = await ctx.db
     .select({ id: checkoutActivity.saleId })
     .from(checkoutActivity)
-    .where(sql`${checkoutActivity.lastActivityAt} between ${new Date(now.getTime() - CART_ACTIVITY_WINDOW_MS).toISOString()}::timestamptz and ${new Date(now.getTime() - CART_IDLE_MS).toISOString()}::timestamptz`);
+    .where(
+      sql`${checkoutActivity.lastActivityAt} between ${new Date(now.getTime() - CART_ACTIVITY_WINDOW_MS).toISOString()}::timestamptz and ${new Date(now.getTime() - CART_IDLE_MS).toISOString()}::timestamptz`,
+    );
   const count = async (kind: SaleScheduleKind, ids: (string | number)[]) => {
     let applied = 0;
     for (const id of ids) if ((await applySaleSchedule(ctx, kind, String(id))) === 'applied') applied++;
     return applied;
   };
   return {
-    'sale-expiry': await count('sale-expiry', overdue.map((r) => r.id)),
-    'invoice-expiry': await count('invoice-expiry', invoices.map((r) => r.id)),
-    'cart-abandonment': await count('cart-abandonment', carts.map((r) => r.id)),
+    'sale-expiry': await count(
+      'sale-expiry',
+      overdue.map((r) => r.id),
+    ),
+    'invoice-expiry': await count(
+      'invoice-expiry',
+      invoices.map((r) => r.id),
+    ),
+    'cart-abandonment': await count(
+      'cart-abandonment',
+      carts.map((r) => r.id),
+    ),
   };
 }

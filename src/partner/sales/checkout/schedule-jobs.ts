@@ -11,10 +11,16 @@ const DAY_MS = 86_400_000;
 
 /** One job per record and kind (`jobKey`): a later instant replaces the pending job. */
 async function scheduleAt(tx: Queryable, kind: SaleScheduleKind, id: string | number, at: Date): Promise<void> {
-  await enqueue(tx, 'apply-sale-schedule', { kind, id: String(id), at: at.toISOString() }, { runAt: at, jobKey: `${kind}:${id}` });
+  await enqueue(
+    tx,
+    'apply-sale-schedule',
+    { kind, id: String(id), at: at.toISOString() },
+    { runAt: at, jobKey: `${kind}:${id}` },
+  );
 }
 
-export const saleDeadline = (sale: { createdAt: Date; runningDaysToExpire: number }) => new Date(sale.createdAt.getTime() + sale.runningDaysToExpire * DAY_MS);
+export const saleDeadline = (sale: { createdAt: Date; runningDaysToExpire: number }) =>
+  new Date(sale.createdAt.getTime() + sale.runningDaysToExpire * DAY_MS);
 
 /** The sale expires `running_days_to_expire` days after its creation; call in the creating transaction. */
 export const scheduleSaleExpiry = (tx: Queryable, sale: { id: number; createdAt: Date; runningDaysToExpire: number }) =>
