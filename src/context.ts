@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Database, Sql } from './db/client.js';
+import type { SaleLedger } from './partner/sales/sale-ledger.js';
 import type { PaymentProvider } from './payments/provider.js';
 
 /** What every handler, service and job needs; built once per process (or per test file). */
@@ -16,4 +17,6 @@ export interface AppContext {
   readonly logger: Logger;
   /** The payment provider, with the listeners of every kind of charge (see `payment-wiring.ts`). */
   readonly payments: PaymentProvider;
+  /** The receipts ledger, told of confirmed and reversed sales (see `payment-wiring.ts`). */
+  readonly saleLedger: SaleLedger;
 }

@@ -12,6 +12,7 @@ import {
 import { localDate } from '../../core/local-date.js';
 import { simulateFinancing } from '../sales/checkout/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
+import type { ReversalKind } from '../sales/sale-ledger.js';
 import type { SaleRow } from '../sales/sql.js';
 import { refreshReceiptSummary } from './summaries.js';
 import {
@@ -121,8 +122,6 @@ export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): P
   }
   await refreshReceiptSummary(tx, sale.id);
 }
-
-export type ReversalKind = 'chargeback' | 'cancellation';
 
 /** A chargeback or cancellation of a receipt, with the amount reversed to the buyer. */
 export async function recordReversal(

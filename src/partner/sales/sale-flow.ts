@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.js';
-import { openReceipt } from '../receipts/ledger.js';
 import { inTransaction } from './checkout/sale-context.js';
 import { FINANCING_METHOD, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
 import { stateOf, runStep, type TransitionResult } from './transitions.js';
@@ -127,7 +126,7 @@ export const purchaseConfirmed = (ctx: AppContext, saleId: number, paid: Paid = 
   ctx.db.transaction(async (tx) => {
     const confirmed = await confirmStep(inTransaction(ctx, tx), saleId, paid);
     // The receipt (installments, commission, the confirming payment) commits with the confirmation.
-    await openReceipt(tx, ctx.clock, confirmed.sale);
+    await ctx.saleLedger.opened(tx, confirmed.sale);
     return confirmed;
   });
 

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../../context.js';
-import { recordReversal } from '../../receipts/ledger.js';
 import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
 import { SaleNotFound } from '../transitions.js';
@@ -47,9 +46,8 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
       }
     }
     const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
-    await recordReversal(
+    await ctx.saleLedger.reversed(
       tx,
-      ctx.clock,
       saleId,
       action === 'chargeback' ? 'chargeback' : 'cancellation',
       reversedCents,
