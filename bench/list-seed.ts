@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { copyInto, copyValue } from '../src/db/copy.js';
 import type { RawElements } from '../src/core/json-spans.js';
+import { SUBMISSION_COLUMNS } from '../src/institution/ingest/installment-staging.js';
 import { packBlocks } from '../src/institution/intake/item-blocks.js';
 import { benchInstallment } from './fixtures.js';
 
@@ -51,23 +52,8 @@ export async function seedErrors(sql: postgres.Sql, institutionId: string, error
 }
 
 const PER_BATCH = 10_000;
-const SENT_COLUMNS = [
-  'batch_id',
-  'index',
-  'sent_student_cpf',
-  'sent_guarantor_document',
-  'sent_external_id',
-  'sent_type_lower',
-  'sent_settlement_lower',
-  'sent_due_day',
-  'sent_course_code',
-  'sent_course_name',
-  'sent_course_degree',
-  'sent_course_modality',
-  'sent_organization_name',
-  'sent_campus_name',
-  'sent_campus_id',
-];
+// The submission rows as ingestion writes them, without item errors (the seed's items have none).
+const SENT_COLUMNS = SUBMISSION_COLUMNS.filter((column) => column !== 'errors');
 
 /**
  * `rows` submitted installment items of one institution (`GET /importacao/enviados/parcelas`), as

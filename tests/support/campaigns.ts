@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { givenCampus, givenClass, givenCourse } from './catalogue.js';
 import type { components } from '../../generated/partner.js';
 import type { TestContext } from './context.js';
-import type { givenPartner } from './tenants.js';
+import { givenPartner } from './tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -38,6 +38,23 @@ export async function givenCatalogue(t: TestContext, partner: Partner) {
   const excelRemote = await givenClass(t, partner.headers, excel.id);
   return { nursing, excel, nursingInPerson, nursingRemote, excelRemote };
 }
+
+/**
+ * A partner and a stranger (another partner), each with the catalogue of `givenCatalogue`, created
+ * before the tests of the calling block; read the fields inside tests and hooks only.
+ */
+export function usePartnersWithCatalogues(t: TestContext) {
+  const fixture = {} as { partner: Partner; stranger: Partner; c: Catalogue; theirs: Catalogue };
+  beforeAll(async () => {
+    fixture.partner = await givenPartner(t.ctx);
+    fixture.stranger = await givenPartner(t.ctx, 'Escola Estranha');
+    fixture.c = await givenCatalogue(t, fixture.partner);
+    fixture.theirs = await givenCatalogue(t, fixture.stranger);
+  });
+  return fixture;
+}
+
+type Catalogue = Awaited<ReturnType<typeof givenCatalogue>>;
 
 export async function givenCampaign(t: TestContext, partner: Partner, body: components['schemas']['CampaignInput']) {
   const res = await request(t.app).post('/campaigns').set(partner.headers).send(body);

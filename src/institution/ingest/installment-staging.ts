@@ -75,7 +75,7 @@ function rowText(r: InstallmentRow): string {
 }
 
 /** Columns of `installment_submissions` in the order `submissionText` writes them. */
-const SUBMISSION_COLUMNS = [
+export const SUBMISSION_COLUMNS = [
   'batch_id',
   'index',
   'errors',

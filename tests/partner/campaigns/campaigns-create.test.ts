@@ -1,32 +1,21 @@
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
+import { describe, expect, it } from 'vitest';
+import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
 import { countRows, jobWithKey } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
-type Catalogue = Awaited<ReturnType<typeof givenCatalogue>>;
 
 describe('POST /campaigns', () => {
   const t = useTestContext();
-  let partner: Partner;
-  let stranger: Partner;
-  let c: Catalogue;
-  let theirs: Catalogue;
+  const f = usePartnersWithCatalogues(t);
 
-  beforeAll(async () => {
-    partner = await givenPartner(t.ctx);
-    stranger = await givenPartner(t.ctx, 'Escola Estranha');
-    c = await givenCatalogue(t, partner);
-    theirs = await givenCatalogue(t, stranger);
-  });
-
-  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+  const post = (body: Record<string, unknown>, who: Partner = f.partner) =>
     request(t.app).post('/campaigns').set(who.headers).send(body);
   const both = () => [
-    { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
-    { id: c.excel.id, courseClassId: c.excelRemote.id },
+    { id: f.c.nursing.id, courseClassId: f.c.nursingInPerson.id },
+    { id: f.c.excel.id, courseClassId: f.c.excelRemote.id },
   ];
   let sequence = 0;
   const body = (overrides: Record<string, unknown> = {}) => ({
@@ -66,22 +55,22 @@ describe('POST /campaigns', () => {
       discount_price_in_cents: 140000,
       courses: [
         {
-          id: c.nursing.id,
+          id: f.c.nursing.id,
           name: 'Técnico em Enfermagem',
           price: 450000,
           modality: 'in-person',
           isFullTime: true,
-          courseClassIds: [c.nursingInPerson.id],
+          courseClassIds: [f.c.nursingInPerson.id],
           courseSKU: 'ENF-2026',
         },
         {
-          id: c.excel.id,
+          id: f.c.excel.id,
           name: 'Excel Avançado',
           price: 390000,
           modality: 'remote',
           isFullTime: false,
-          courseClassIds: [c.excelRemote.id],
-          courseSKU: String(c.excel.id),
+          courseClassIds: [f.c.excelRemote.id],
+          courseSKU: String(f.c.excel.id),
         },
       ],
       customIdentifier: null,
@@ -142,17 +131,17 @@ describe('POST /campaigns', () => {
     ]);
   });
 
-  it('CAMPAIGN-001: the name is unique per partner, ignoring case, spaces counting as hyphens', async () => {
-    await givenCampaign(t, partner, body({ name: 'Black Friday Saúde' }));
+  it('CAMPAIGN-001: the name is unique per f.partner, ignoring case, spaces counting as hyphens', async () => {
+    await givenCampaign(t, f.partner, body({ name: 'Black Friday Saúde' }));
     const upper = await refused(body({ name: 'BLACK FRIDAY SAÚDE' }), 'CAMPAIGN-001', 'body.name');
     expect(upper.message).toBe(
       'name: a campaign named "Black Friday Saúde" already exists; "BLACK FRIDAY SAÚDE" is the same name (names are compared ignoring case, spaces as hyphens)',
     );
     await refused(body({ name: 'black-friday-saúde' }), 'CAMPAIGN-001', 'body.name');
-    await givenCampaign(t, stranger, {
+    await givenCampaign(t, f.stranger, {
       name: 'Black Friday Saúde',
       checkout_price_in_cents: 100000,
-      courses: [{ id: theirs.excel.id, courseClassId: theirs.excelRemote.id }],
+      courses: [{ id: f.theirs.excel.id, courseClassId: f.theirs.excelRemote.id }],
     });
   });
 
@@ -161,7 +150,7 @@ describe('POST /campaigns', () => {
     await refused(withoutCourses, 'CAMPAIGN-002', 'body.courses');
   });
 
-  it('CAMPAIGN-003: campaign_id is a campaign of this partner (another partner’s is unknown)', async () => {
+  it('CAMPAIGN-003: campaign_id is a campaign of this f.partner (another f.partner’s is unknown)', async () => {
     const { courses: _none, ...withoutCourses } = body();
     await refused(
       { ...withoutCourses, campaign_id: '00000000-0000-4000-8000-000000000000' },
@@ -169,16 +158,16 @@ describe('POST /campaigns', () => {
       'body.campaign_id',
     );
     await refused({ ...withoutCourses, campaign_id: 'black-friday' }, 'CAMPAIGN-003', 'body.campaign_id');
-    const strangers = await givenCampaign(t, stranger, {
+    const strangers = await givenCampaign(t, f.stranger, {
       name: 'Campanha Deles',
       checkout_price_in_cents: 100000,
-      courses: [{ id: theirs.excel.id, courseClassId: theirs.excelRemote.id }],
+      courses: [{ id: f.theirs.excel.id, courseClassId: f.theirs.excelRemote.id }],
     });
     await refused({ ...withoutCourses, campaign_id: strangers.id }, 'CAMPAIGN-003', 'body.campaign_id');
   });
 
   it('CAMPAIGN-004: without courses, the campaign_id campaign is active', async () => {
-    const future = await givenCampaign(t, partner, body({ startsAt: '2026-06-01T03:00:00Z' }));
+    const future = await givenCampaign(t, f.partner, body({ startsAt: '2026-06-01T03:00:00Z' }));
     const { courses: _none, ...withoutCourses } = body();
     const res = await refused({ ...withoutCourses, campaign_id: future.id }, 'CAMPAIGN-004', 'body.campaign_id');
     expect(res.message).toBe(`campaign_id: campaign ${future.id} is not active, so its courses cannot be reused`);
@@ -187,8 +176,8 @@ describe('POST /campaigns', () => {
   it('reuses the courses of the active campaign_id campaign when courses are not sent', async () => {
     const source = await givenCampaign(
       t,
-      partner,
-      body({ courses: [{ id: c.nursing.id, courseClassId: c.nursingRemote.id }], checkout_price_in_cents: 400000 }),
+      f.partner,
+      body({ courses: [{ id: f.c.nursing.id, courseClassId: f.c.nursingRemote.id }], checkout_price_in_cents: 400000 }),
     );
     const { courses: _none, ...withoutCourses } = body({ checkout_price_in_cents: 450000 });
     const res = await post({ ...withoutCourses, campaign_id: source.id }).expect(201);
@@ -201,48 +190,48 @@ describe('POST /campaigns', () => {
   });
 
   it('uses the courses sent when campaign_id is sent too', async () => {
-    const source = await givenCampaign(t, partner, body());
+    const source = await givenCampaign(t, f.partner, body());
     const res = await post(
       body({
         campaign_id: source.id,
-        courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }],
+        courses: [{ id: f.c.excel.id, courseClassId: f.c.excelRemote.id }],
         checkout_price_in_cents: 390000,
       }),
     ).expect(201);
-    expect(res.body.content.courses.map((x: { id: number }) => x.id)).toEqual([c.excel.id]);
+    expect(res.body.content.courses.map((x: { id: number }) => x.id)).toEqual([f.c.excel.id]);
   });
 
   it('requires id and courseClassId in each courses item', async () => {
-    const res = await post(body({ courses: [{ id: c.nursing.id }] })).expect(400);
+    const res = await post(body({ courses: [{ id: f.c.nursing.id }] })).expect(400);
     expect(res.body.details).toEqual([
       { path: 'body.courses[0].courseClassId', message: "must have required property 'courseClassId'" },
     ]);
   });
 
-  it('CAMPAIGN-005: each course is a course of this partner (another partner’s is unknown)', async () => {
+  it('CAMPAIGN-005: each course is a course of this f.partner (another f.partner’s is unknown)', async () => {
     await refused(
-      body({ courses: [{ id: 999_999, courseClassId: c.excelRemote.id }] }),
+      body({ courses: [{ id: 999_999, courseClassId: f.c.excelRemote.id }] }),
       'CAMPAIGN-005',
       'body.courses[0].id',
     );
     await refused(
-      body({ courses: [both()[0], { id: theirs.excel.id, courseClassId: theirs.excelRemote.id }] }),
+      body({ courses: [both()[0], { id: f.theirs.excel.id, courseClassId: f.theirs.excelRemote.id }] }),
       'CAMPAIGN-005',
       'body.courses[1].id',
     );
   });
 
-  it('CAMPAIGN-006: each class belongs to its course (another partner’s class is unknown)', async () => {
+  it('CAMPAIGN-006: each class belongs to its course (another f.partner’s class is unknown)', async () => {
     const res = await refused(
-      body({ courses: [{ id: c.excel.id, courseClassId: c.nursingRemote.id }] }),
+      body({ courses: [{ id: f.c.excel.id, courseClassId: f.c.nursingRemote.id }] }),
       'CAMPAIGN-006',
       'body.courses[0].courseClassId',
     );
     expect(res.message).toBe(
-      `courses[0].courseClassId: class ${c.nursingRemote.id} is not a class of course ${c.excel.id}`,
+      `courses[0].courseClassId: class ${f.c.nursingRemote.id} is not a class of course ${f.c.excel.id}`,
     );
     await refused(
-      body({ courses: [{ id: c.excel.id, courseClassId: theirs.excelRemote.id }] }),
+      body({ courses: [{ id: f.c.excel.id, courseClassId: f.theirs.excelRemote.id }] }),
       'CAMPAIGN-006',
       'body.courses[0].courseClassId',
     );
@@ -250,8 +239,8 @@ describe('POST /campaigns', () => {
 
   it('CAMPAIGN-007: a course accepts one class', async () => {
     const twice = [
-      { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
-      { id: c.nursing.id, courseClassId: c.nursingRemote.id },
+      { id: f.c.nursing.id, courseClassId: f.c.nursingInPerson.id },
+      { id: f.c.nursing.id, courseClassId: f.c.nursingRemote.id },
     ];
     await refused(body({ courses: twice, checkout_price_in_cents: 100000 }), 'CAMPAIGN-007', 'body.courses[1].id');
   });

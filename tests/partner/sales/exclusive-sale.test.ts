@@ -1,33 +1,22 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
-import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
+import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
-type Catalogue = Awaited<ReturnType<typeof givenCatalogue>>;
 
 describe('POST /sales/exclusive-sale', () => {
   const t = useTestContext();
-  let partner: Partner;
-  let stranger: Partner;
-  let c: Catalogue;
-  let theirs: Catalogue;
+  const f = usePartnersWithCatalogues(t);
 
-  beforeAll(async () => {
-    partner = await givenPartner(t.ctx);
-    stranger = await givenPartner(t.ctx, 'Escola Estranha');
-    c = await givenCatalogue(t, partner);
-    theirs = await givenCatalogue(t, stranger);
-  });
-
-  const post = (body: Record<string, unknown>, who: Partner = partner) =>
+  const post = (body: Record<string, unknown>, who: Partner = f.partner) =>
     request(t.app).post('/sales/exclusive-sale').set(who.headers).send(body);
   const both = () => [
-    { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
-    { id: c.excel.id, courseClassId: c.excelRemote.id },
+    { id: f.c.nursing.id, courseClassId: f.c.nursingInPerson.id },
+    { id: f.c.excel.id, courseClassId: f.c.excelRemote.id },
   ];
   const sales = async () => (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from sales`))[0]!.n;
   async function refused(body: Record<string, unknown>, code: string) {
@@ -59,22 +48,22 @@ describe('POST /sales/exclusive-sale', () => {
       running_days_to_expire: 7,
       courses: [
         {
-          id: c.nursing.id,
+          id: f.c.nursing.id,
           name: 'Técnico em Enfermagem',
           price: 450000,
           modality: 'in-person',
           isFullTime: true,
-          courseClassIds: [c.nursingInPerson.id],
+          courseClassIds: [f.c.nursingInPerson.id],
           courseSKU: 'ENF-2026',
         },
         {
-          id: c.excel.id,
+          id: f.c.excel.id,
           name: 'Excel Avançado',
           price: 390000,
           modality: 'remote',
           isFullTime: false,
-          courseClassIds: [c.excelRemote.id],
-          courseSKU: String(c.excel.id),
+          courseClassIds: [f.c.excelRemote.id],
+          courseSKU: String(f.c.excel.id),
         },
       ],
       snapshot: {
@@ -93,7 +82,7 @@ describe('POST /sales/exclusive-sale', () => {
       createdAt: '2026-01-15',
       updatedAt: '2026-01-15',
     });
-    const lookup = await request(t.app).get(`/sales/purchase/${id}`).set(partner.headers).expect(200);
+    const lookup = await request(t.app).get(`/sales/purchase/${id}`).set(f.partner.headers).expect(200);
     expect(lookup.body[0]).toMatchObject({ externalSaleId: '', status: 'Não iniciado', checkoutPriceInCents: 800000 });
   });
 
@@ -105,12 +94,12 @@ describe('POST /sales/exclusive-sale', () => {
   it('refuses a price above the sum of the class prices (SALE-002)', () =>
     refused({ cpf: '39053344705', checkout_price_in_cents: 840001, courses: both() }, 'SALE-002'));
 
-  it('refuses another partner course (SALE-004), a class of another course (SALE-005), a course twice (SALE-006)', async () => {
+  it('refuses another f.partner course (SALE-004), a class of another course (SALE-005), a course twice (SALE-006)', async () => {
     await refused(
       {
         cpf: '39053344705',
         checkout_price_in_cents: 1000,
-        courses: [{ id: theirs.nursing.id, courseClassId: theirs.nursingRemote.id }],
+        courses: [{ id: f.theirs.nursing.id, courseClassId: f.theirs.nursingRemote.id }],
       },
       'SALE-004',
     );
@@ -118,7 +107,7 @@ describe('POST /sales/exclusive-sale', () => {
       {
         cpf: '39053344705',
         checkout_price_in_cents: 1000,
-        courses: [{ id: c.nursing.id, courseClassId: c.excelRemote.id }],
+        courses: [{ id: f.c.nursing.id, courseClassId: f.c.excelRemote.id }],
       },
       'SALE-005',
     );
@@ -127,8 +116,8 @@ describe('POST /sales/exclusive-sale', () => {
         cpf: '39053344705',
         checkout_price_in_cents: 1000,
         courses: [
-          { id: c.nursing.id, courseClassId: c.nursingRemote.id },
-          { id: c.nursing.id, courseClassId: c.nursingInPerson.id },
+          { id: f.c.nursing.id, courseClassId: f.c.nursingRemote.id },
+          { id: f.c.nursing.id, courseClassId: f.c.nursingInPerson.id },
         ],
       },
       'SALE-006',
@@ -138,9 +127,9 @@ describe('POST /sales/exclusive-sale', () => {
   it('refuses a bad CPF (SALE-009)', () =>
     refused({ cpf: '39053344700', checkout_price_in_cents: 1000, courses: both() }, 'SALE-009'));
 
-  it('upfront: lower than the price and not below the largest default of the courses or the partner (SALE-003)', async () => {
-    await updatePartnerSettings(t.ctx.db, partner.id, { defaultUpfrontInCents: 20000 }, t.clock.now());
-    await t.ctx.db.execute(sql`update courses set default_upfront_in_cents = 30000 where id = ${c.excel.id}`);
+  it('upfront: lower than the price and not below the largest default of the courses or the f.partner (SALE-003)', async () => {
+    await updatePartnerSettings(t.ctx.db, f.partner.id, { defaultUpfrontInCents: 20000 }, t.clock.now());
+    await t.ctx.db.execute(sql`update courses set default_upfront_in_cents = 30000 where id = ${f.c.excel.id}`);
     // Excel's own 30000 beats the partner's 20000 that nursing falls back to.
     await refused(
       { cpf: '39053344705', checkout_price_in_cents: 800000, courses: both(), upfront_amount_in_cents: 29999 },
@@ -159,7 +148,7 @@ describe('POST /sales/exclusive-sale', () => {
   });
 
   it('takes price, courses and deadlines from an active campaign; an inactive or foreign one is SALE-007', async () => {
-    const campaign = await givenCampaign(t, partner, {
+    const campaign = await givenCampaign(t, f.partner, {
       name: 'Campanha Exclusiva',
       checkout_price_in_cents: 700000,
       courses: both(),
@@ -171,17 +160,17 @@ describe('POST /sales/exclusive-sale', () => {
       running_days_to_expire: 3,
       courses: campaign.courses,
     });
-    const future = await givenCampaign(t, partner, {
+    const future = await givenCampaign(t, f.partner, {
       name: 'Futura',
       checkout_price_in_cents: 700000,
       courses: both(),
       startsAt: '2027-01-01T00:00:00Z',
     });
     await refused({ cpf: '52998224725', campaign_id: future.id }, 'SALE-007');
-    const foreign = await givenCampaign(t, stranger, {
+    const foreign = await givenCampaign(t, f.stranger, {
       name: 'Alheia',
       checkout_price_in_cents: 300000,
-      courses: [{ id: theirs.excel.id, courseClassId: theirs.excelRemote.id }],
+      courses: [{ id: f.theirs.excel.id, courseClassId: f.theirs.excelRemote.id }],
     });
     await refused({ cpf: '52998224725', campaign_id: foreign.id }, 'SALE-007');
     await refused({ cpf: '52998224725', campaign_id: 'not-a-uuid' }, 'SALE-007');
