@@ -49,6 +49,7 @@ export async function receiptsSuite({ sql, db, rows }: SuiteInput): Promise<List
   const queries: { name: string; query: ReceiptsQuery; page?: number }[] = [
     { name: 'no filter', query: {} },
     { name: 'cpf', query: { cpf } },
+    { name: 'cpf (last 7 digits)', query: { cpf: cpf.slice(4) } },
     { name: 'status=effective', query: { status: ['effective'] } },
     { name: 'status=canceled', query: { status: ['canceled'] } },
     {
