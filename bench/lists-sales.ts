@@ -11,6 +11,7 @@ import { saleByIdQuery, salesByExternalIdQuery } from '../src/partner/sales/look
 import { saleProductsQuery } from '../src/partner/sales/sql.js';
 import { createPartner } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
+import { withIndexesDeferred } from './deferred-indexes.js';
 import { creatorsOf, seedSales } from './sales-seed.js';
 
 type Query = Record<string, string>;
@@ -18,10 +19,12 @@ type Query = Record<string, string>;
 export async function salesSuite({ sql, db, rows }: SuiteInput): Promise<ListSuite> {
   const a = await createPartner(db, 'Escola Benchmark A');
   const b = await createPartner(db, 'Escola Benchmark B');
-  await seedSales(sql, [
-    { id: a.id, prefix: 'A', rows },
-    { id: b.id, prefix: 'B', rows: Math.min(rows, 100_000) },
-  ]);
+  await withIndexesDeferred(sql, ['sales', 'sale_items'], () =>
+    seedSales(sql, [
+      { id: a.id, prefix: 'A', rows },
+      { id: b.id, prefix: 'B', rows: Math.min(rows, 100_000) },
+    ]),
+  );
   await sql`analyze sales`;
   const cases = await salesCases({ sql, db, rows }, a.id);
   return { title: `${rows.toLocaleString('en')} sales of one partner`, headers: { 'Api-Token': a.apiToken }, cases };

@@ -75,21 +75,30 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
 
 /**
  * The page query, newest first; exported so that tests can EXPLAIN it. With `walkIds` the page is
- * read by walking an index in id order (no filter, status, creator). Otherwise the matches are
- * found through their filter's index and sorted: walking the ids with a date range or a rare text
- * would read every newer sale before the first match, while the sort costs what the total's
- * count over the same matches costs anyway. `nulls last` (ids are never null) is what keeps the
- * planner from walking the primary key backwards.
+ * read by walking an index in id order (no filter, status, creator). Otherwise the page's ids are
+ * picked first from the matches found through their filter's index, and only those ten rows are
+ * fetched: walking the ids with a date range or a rare text would read every newer sale before
+ * the first match, and a range index carries the id, status and creator, so a week of sales is
+ * sorted from the index without reading thousands of rows. `nulls last` (ids are never null) is
+ * what keeps the planner from walking the primary key backwards there.
  */
-export const salesPageQuery = (db: Queryable, where: SQL, page: PageRequest, walkIds = true) =>
-  db
+export function salesPageQuery(db: Queryable, where: SQL, page: PageRequest, walkIds = true) {
+  const pageIds = db
+    .select({ id: sales.id })
+    .from(sales)
+    .where(where)
+    .orderBy(sql`${sales.id} desc nulls last`)
+    .limit(page.size)
+    .offset(page.offset);
+  return db
     .select({ sale: sales, campaignName: campaigns.name, campaignCustomIdentifier: campaigns.customIdentifier })
     .from(sales)
     .leftJoin(campaigns, eq(campaigns.id, sales.campaignId))
-    .where(where)
-    .orderBy(walkIds ? desc(sales.id) : sql`${sales.id} desc nulls last`)
+    .where(walkIds ? where : inArray(sales.id, pageIds))
+    .orderBy(desc(sales.id))
     .limit(page.size)
-    .offset(page.offset);
+    .offset(walkIds ? page.offset : 0);
+}
 
 /** Matching sales per creator, aggregated over the matches; their sum is the list's total. */
 const salesBySellerQuery = (db: Queryable, where: SQL) =>
