@@ -3,7 +3,9 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { originalsFilters, type OriginalsQuery } from '../../../src/institution/listings/original-filters.js';
 import { originalsCountQuery, originalsPage } from '../../../src/institution/listings/originals.js';
+import { submittedFilters, submittedPage } from '../../../src/institution/listings/submitted.js';
 import { useTestContext, type TestContext } from '../../support/context.js';
+import { seedSubmittedBatches } from '../../support/submissions.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 const TODAY = '2025-06-30';
@@ -162,5 +164,52 @@ describe('GET /v1/parcela/originais at scale', () => {
       .expect(200);
     expect(res.body.data).toEqual([]);
     expect(res.body.metadata.totalItems).toBe('0');
+  });
+});
+
+describe('GET /importacao/enviados/parcelas at scale', () => {
+  const t = useTestContext();
+  let inst: Awaited<ReturnType<typeof givenInstitution>>;
+  let batches: { id: string; seq: number }[];
+  const PER_BATCH = 2_000;
+
+  beforeAll(async () => {
+    inst = await givenInstitution(t.ctx);
+    const other = await givenInstitution(t.ctx, 'Outra Universidade');
+    batches = await seedSubmittedBatches(t.ctx.sql, inst.id, 20, PER_BATCH);
+    await seedSubmittedBatches(t.ctx.sql, other.id, 20, PER_BATCH);
+    await t.ctx.sql`vacuum analyze batches`;
+    await t.ctx.sql`vacuum analyze installment_submissions`;
+  }, 120_000);
+
+  /** Index entries and rows the later page reads from installment_submissions, by EXPLAIN ANALYZE. */
+  async function submissionsRead(afterSeq: number, afterIndex: number) {
+    const page = submittedPage(t.ctx.db, submittedFilters(inst.id, {}), afterSeq, afterIndex).toSQL();
+    const nodes = await planNodes(t.ctx.sql, page, true);
+    const reads = nodes.filter((n) => n['Relation Name'] === 'installment_submissions');
+    const rows = reads.reduce(
+      (sum, n) =>
+        sum +
+        ((n['Actual Rows'] as number) + ((n['Rows Removed by Filter'] as number) ?? 0)) * (n['Actual Loops'] as number),
+      0,
+    );
+    const sorted = nodes
+      .filter((n) => n['Node Type'] === 'Sort')
+      .map((n) => (n.Plans?.[0]?.['Actual Rows'] as number) ?? 0);
+    return { rows, largestSort: Math.max(0, ...sorted) };
+  }
+
+  it('a later page reads the rest of its batch and the next batch, never the batches before the position', async () => {
+    const at = batches[15]!;
+    const read = await submissionsRead(at.seq, 1_500);
+    // The rest of batch 15 (499 items) and at most the whole next batch; walking from the first
+    // batch would read 15 batches of 2,000 first.
+    expect(read.rows).toBeLessThanOrEqual(499 + PER_BATCH + 2);
+  });
+
+  it('a later page costs what the first page costs', async () => {
+    const first = await submissionsRead(0, -1);
+    const later = await submissionsRead(batches[18]!.seq, 0);
+    expect(later.rows).toBeLessThanOrEqual(first.rows + PER_BATCH);
   });
 });
