@@ -4,13 +4,11 @@
  * `GET /v1/parcela/originais` (#3), `GET /importacao/enviados/parcelas` (#5) and
  * `GET /v1/lotes/{id}/erros`. CASES (comma-separated parts of case names) runs only those cases.
  */
-import { count } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
-import { installments } from '../src/db/schema/index.js';
 import { encodeContinuation } from '../src/core/continuation.js';
 import { countedByGroups, countFromGroupsQuery } from '../src/institution/listings/installment-counts.js';
 import { originalsFilters, type OriginalsQuery } from '../src/institution/listings/original-filters.js';
-import { originalsPage } from '../src/institution/listings/originals.js';
+import { originalsCountQuery, originalsPage } from '../src/institution/listings/originals.js';
 import { localDate } from '../src/core/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
@@ -79,7 +77,7 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     const page = originalsPage(ctx, filters, today, q.after ?? 0).toSQL();
     const counted = countedByGroups(q.query)
       ? countFromGroupsQuery(db, a.id, q.query).toSQL()
-      : db.select({ n: count() }).from(installments).where(filters).toSQL();
+      : originalsCountQuery(ctx, a.id, q.query, today).toSQL();
     const qs = new URLSearchParams(Object.entries(q.query).map(([k, v]): [string, string] => [k, String(v)]));
     if (q.after !== undefined) qs.set('continuable', token(q.after));
     return {

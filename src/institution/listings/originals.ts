@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { installments, institutions, students } from '../../db/schema/index.js';
@@ -14,7 +14,13 @@ import { localDate } from '../../core/local-date.js';
 import { stableId } from '../../core/stable-id.js';
 import { AGREEMENT_TYPE } from '../vocabularies.js';
 import { countedByGroups, countFromGroups } from './installment-counts.js';
-import { AGREEMENT_STATUS, daysLate, originalsFilters, type OriginalsQuery } from './original-filters.js';
+import {
+  AGREEMENT_STATUS,
+  daysLate,
+  originalsCountFilters,
+  originalsFilters,
+  type OriginalsQuery,
+} from './original-filters.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];
 type OriginalInstallmentPage = components['schemas']['OriginalInstallmentPage'];
@@ -124,9 +130,29 @@ export const originalsPage = (ctx: AppContext, filters: SQL, today: string, afte
     .orderBy(asc(installments.seq))
     .limit(PAGE_SIZE + 1);
 
-/** `totalItems` of a first page whose filters the counters do not cover. */
-async function countOriginalInstallments(ctx: AppContext, filters: SQL): Promise<number> {
-  const [row] = await ctx.db.select({ n: count() }).from(installments).where(filters);
+/**
+ * The count of a first page whose filters the counters do not cover, one statement: the matches
+ * of the first disjoint set of conditions plus those of the others (`originalsCountFilters`).
+ */
+export function originalsCountQuery(ctx: AppContext, institutionId: string, query: OriginalsQuery, today: string) {
+  const [first, ...others] = originalsCountFilters(institutionId, query, today);
+  const n = others.reduce(
+    (total, filters) => sql`${total} + (select count(*) from ${installments} where ${filters})`,
+    sql`count(*)`,
+  );
+  return ctx.db
+    .select({ n: sql`${n}`.mapWith(Number) })
+    .from(installments)
+    .where(first);
+}
+
+async function countOriginalInstallments(
+  ctx: AppContext,
+  institutionId: string,
+  query: OriginalsQuery,
+  today: string,
+): Promise<number> {
+  const [row] = await originalsCountQuery(ctx, institutionId, query, today);
   return row?.n ?? 0;
 }
 
@@ -151,7 +177,7 @@ export async function listOriginalInstallments(
     carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
   const [rows, total] = await Promise.all([
     known === 0 ? [] : originalsPage(ctx, filters, today, after),
-    carriedTotal(known, () => countOriginalInstallments(ctx, filters)),
+    carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(
     rows as Row[],

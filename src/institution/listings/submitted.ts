@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, lt, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, lt, type Column, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
@@ -63,15 +64,25 @@ export function submittedFilters(institutionId: string, query: SubmittedQuery): 
 const isItemPosition = (p: unknown[]): p is [number, number] | [number, number, number] =>
   (p.length === 2 || p.length === 3) && p.every((v) => Number.isSafeInteger(v));
 
-/** The rows of one page (and one more) after item `afterIndex` of the batch numbered `afterSeq`. */
-export const submittedPage = (db: Queryable, filters: SQL, afterSeq: number, afterIndex: number) =>
-  db
-    .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
-    .from(s)
-    .innerJoin(batches, eq(batches.id, s.batchId))
-    .where(and(filters, sql`(${batches.seq}, ${s.index}) > (${afterSeq}::bigint, ${afterIndex}::int)`))
+/**
+ * The rows of one page (and one more) after item `afterIndex` of the batch numbered `afterSeq`:
+ * the rest of that batch, then the batches after it, each part in the shape of a first page. As
+ * one row comparison `(seq, index) > (…)` over the join no index reads in that order, and the
+ * walk went through every batch before the position.
+ */
+export function submittedPage(db: Queryable, filters: SQL, afterSeq: number, afterIndex: number) {
+  const part = (position: SQL) =>
+    db
+      .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
+      .from(s)
+      .innerJoin(batches, eq(batches.id, s.batchId))
+      .where(and(filters, position))
+      .orderBy(asc(batches.seq), asc(s.index))
+      .limit(PAGE_SIZE + 1);
+  return unionAll(part(and(eq(batches.seq, afterSeq), gt(s.index, afterIndex))!), part(gt(batches.seq, afterSeq)))
     .orderBy(asc(batches.seq), asc(s.index))
     .limit(PAGE_SIZE + 1);
+}
 
 export const submittedCount = (db: Queryable, filters: SQL) =>
   db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters);
