@@ -12,7 +12,6 @@ import { receiptDetailStatements } from '../src/partner/receipts/receipt-detail.
 import type { ReceiptsQuery } from '../src/partner/receipts/receipt-filters.js';
 import { receiptsStatements } from '../src/partner/receipts/receipts-list.js';
 import { createPartner } from '../src/tenants/tenants.js';
-import type postgres from 'postgres';
 import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { seedReceipts } from './receipt-seed.js';
@@ -76,37 +75,5 @@ export async function receiptsSuite({ sql, db, rows }: SuiteInput): Promise<List
     path: `/receipts/detail/${late?.id ?? middle}`,
     statements: [render(detail.row), render(detail.lines), detail.adjustments.toSQL()],
   });
-  await explainCases(sql, cases);
   return { title: `${rows.toLocaleString('en')} receipts of one partner`, headers: { 'Api-Token': a.apiToken }, cases };
-}
-
-/**
- * EXPLAIN (ANALYZE, BUFFERS) of every statement, one at a time, before the load: the execution
- * time PostgreSQL reports (best of three, after a warm-up) and the buffers of the last run.
- */
-async function explainCases(sql: postgres.Sql, cases: ListCase[]): Promise<void> {
-  await sql`vacuum analyze`;
-  console.log('\nEXPLAIN (ANALYZE, BUFFERS), best of 3 ms: statement 1 (page) | statement 2 (count) …');
-  for (const c of cases) {
-    const figures: string[] = [];
-    for (const s of c.statements) {
-      let best = Infinity;
-      let buffers = 0;
-      for (let run = 0; run < 4; run++) {
-        const [row] = await sql.unsafe(`explain (analyze, buffers, format json) ${s.sql}`, s.params as never[]);
-        const [plan] = (
-          row as unknown as {
-            'QUERY PLAN': {
-              'Execution Time': number;
-              Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
-            }[];
-          }
-        )['QUERY PLAN'];
-        if (run > 0) best = Math.min(best, plan!['Execution Time']);
-        buffers = plan!.Plan['Shared Hit Blocks'] + plan!.Plan['Shared Read Blocks'];
-      }
-      figures.push(`${best.toFixed(2)} (${buffers} buffers)`);
-    }
-    console.log(`  ${c.name.padEnd(40)} ${figures.join(' | ')}`);
-  }
 }

@@ -18,7 +18,7 @@ import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
-import type { ListSuite, Statement, SuiteInput } from './list-suite.js';
+import { explainCases, type ListSuite, type Statement, type SuiteInput } from './list-suite.js';
 import { institutionSuite } from './lists-institution.js';
 
 const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
@@ -52,6 +52,7 @@ try {
   process.stdout.write('vacuum analyze…');
   await sql`vacuum analyze`;
   console.log(' done');
+  for (const suite of seeded) await explainCases(sql, suite.title, suite.cases);
 
   const statements: Record<string, Statement[]> = {};
   for (const suite of seeded) for (const c of suite.cases) statements[`${suite.title}: ${c.name}`] = c.statements;
