@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
+import { preparedPerHandle } from '../db/prepared.js';
 import { credentials, institutions, partners } from '../db/schema/index.js';
 
 export type Tenant = { kind: 'institution'; id: string; name: string } | { kind: 'partner'; id: string; name: string };
@@ -45,6 +46,26 @@ export async function revokeKey(db: Queryable, prefix: string, now: Date): Promi
   return revoked.length > 0;
 }
 
+const activeKey = () => and(eq(credentials.secretHash, sql.placeholder('hash')), isNull(credentials.revokedAt));
+
+// Every API request reads its key: prepared once, since building the statement costs more CPU than running it.
+const institutionKey = preparedPerHandle((db) =>
+  db
+    .select({ id: institutions.id, name: institutions.name })
+    .from(credentials)
+    .innerJoin(institutions, eq(institutions.id, credentials.institutionId))
+    .where(activeKey())
+    .prepare('institution_key'),
+);
+const partnerKey = preparedPerHandle((db) =>
+  db
+    .select({ id: partners.id, name: partners.name })
+    .from(credentials)
+    .innerJoin(partners, eq(partners.id, credentials.partnerId))
+    .where(activeKey())
+    .prepare('partner_key'),
+);
+
 /** The tenant owning an active key of the given kind, or undefined. */
 export async function findTenantByKey(
   db: Queryable,
@@ -52,19 +73,6 @@ export async function findTenantByKey(
   secret: string,
 ): Promise<Tenant | undefined> {
   if (!secret.startsWith(PREFIXES[kind])) return undefined;
-  const hash = hashSecret(secret);
-  if (kind === 'institution') {
-    const [row] = await db
-      .select({ id: institutions.id, name: institutions.name })
-      .from(credentials)
-      .innerJoin(institutions, eq(institutions.id, credentials.institutionId))
-      .where(and(eq(credentials.secretHash, hash), isNull(credentials.revokedAt)));
-    return row && { kind, ...row };
-  }
-  const [row] = await db
-    .select({ id: partners.id, name: partners.name })
-    .from(credentials)
-    .innerJoin(partners, eq(partners.id, credentials.partnerId))
-    .where(and(eq(credentials.secretHash, hash), isNull(credentials.revokedAt)));
+  const [row] = await (kind === 'institution' ? institutionKey : partnerKey)(db).execute({ hash: hashSecret(secret) });
   return row && { kind, ...row };
 }

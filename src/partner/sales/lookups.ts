@@ -1,7 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { preparedPerHandle } from '../../db/prepared.js';
 import { sales } from '../../db/schema/index.js';
 import { checkoutUrlOf } from './events.js';
 import { lookupStatusName } from './sale-states.js';
@@ -49,14 +50,16 @@ async function records(ctx: AppContext, rows: SaleRow[]): Promise<SaleRecord[]> 
   return rows.map((r) => toSaleRecord(ctx, r, products.get(r.id) ?? []));
 }
 
-export const saleByIdQuery = (db: Queryable, partnerId: string, saleId: number) =>
+type Bound<T> = T | Placeholder;
+
+export const saleByIdQuery = (db: Queryable, partnerId: Bound<string>, saleId: Bound<number>) =>
   db
     .select()
     .from(sales)
     .where(and(eq(sales.partnerId, partnerId), eq(sales.id, saleId)));
 
 /** The most recent sales of this partner with this `externalSaleId`, by `sales_partner_external_id`. */
-export const salesByExternalIdQuery = (db: Queryable, partnerId: string, externalSaleId: string) =>
+export const salesByExternalIdQuery = (db: Queryable, partnerId: Bound<string>, externalSaleId: Bound<string>) =>
   db
     .select()
     .from(sales)
@@ -64,9 +67,17 @@ export const salesByExternalIdQuery = (db: Queryable, partnerId: string, externa
     .orderBy(desc(sales.id))
     .limit(MAX_EXTERNAL_MATCHES);
 
+const partnerId = sql.placeholder('partnerId');
+const saleById = preparedPerHandle((db) =>
+  saleByIdQuery(db, partnerId, sql.placeholder('saleId')).prepare('sale_by_id'),
+);
+const salesByExternalId = preparedPerHandle((db) =>
+  salesByExternalIdQuery(db, partnerId, sql.placeholder('externalSaleId')).prepare('sales_by_external_id'),
+);
+
 /** The sale of this partner with this id, as a list of one; `SALE-001` otherwise. */
 export async function getSaleById(ctx: AppContext, partnerId: string, saleId: number): Promise<SaleRecord[]> {
-  return records(ctx, await saleByIdQuery(ctx.db, partnerId, saleId));
+  return records(ctx, await saleById(ctx.db).execute({ partnerId, saleId }));
 }
 
 /** The 50 most recent sales of this partner with this `externalSaleId`; `SALE-001` when none. */
@@ -75,5 +86,5 @@ export async function getSalesByExternalId(
   partnerId: string,
   externalSaleId: string,
 ): Promise<SaleRecord[]> {
-  return records(ctx, await salesByExternalIdQuery(ctx.db, partnerId, externalSaleId));
+  return records(ctx, await salesByExternalId(ctx.db).execute({ partnerId, externalSaleId }));
 }

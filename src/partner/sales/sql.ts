@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { preparedPerHandle } from '../../db/prepared.js';
 import {
   campaigns,
   courseClasses,
@@ -41,7 +42,7 @@ export async function findSaleByToken(db: Queryable, token: string): Promise<Sal
 }
 
 /** The products of some sales in their order; exported for the benchmark. */
-export const saleProductsQuery = (db: Queryable, saleIds: number[]) =>
+export const saleProductsQuery = (db: Queryable, saleIds: number[] | Placeholder) =>
   db
     .select({
       saleId: saleItems.saleId,
@@ -58,14 +59,19 @@ export const saleProductsQuery = (db: Queryable, saleIds: number[]) =>
     .from(saleItems)
     .innerJoin(courses, eq(courses.id, saleItems.courseId))
     .innerJoin(courseClasses, eq(courseClasses.id, saleItems.courseClassId))
-    .where(inArray(saleItems.saleId, saleIds))
+    // One array parameter, whatever the page's size: the statement stays one prepared statement.
+    .where(sql`${saleItems.saleId} = any(${Array.isArray(saleIds) ? sql.param(saleIds) : saleIds}::int[])`)
     .orderBy(asc(saleItems.saleId), asc(saleItems.position));
+
+const saleProducts = preparedPerHandle((db) =>
+  saleProductsQuery(db, sql.placeholder('saleIds')).prepare('sale_products'),
+);
 
 /** The products of some sales in their order, keyed by sale id. */
 export async function loadSaleProducts(db: Queryable, saleIds: number[]): Promise<Map<number, SaleProductRow[]>> {
   const bySale = new Map<number, SaleProductRow[]>(saleIds.map((id) => [id, []]));
   if (saleIds.length === 0) return bySale;
-  for (const { saleId, ...product } of await saleProductsQuery(db, saleIds)) bySale.get(saleId)!.push(product);
+  for (const { saleId, ...product } of await saleProducts(db).execute({ saleIds })) bySale.get(saleId)!.push(product);
   return bySale;
 }
 
