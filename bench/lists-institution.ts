@@ -74,7 +74,7 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
   ];
   const cases: ListCase[] = queries.map((q) => {
     const filters = originalsFilters(a.id, q.query, today);
-    const page = originalsPage(ctx, filters, today, q.after ?? 0).toSQL();
+    const page = originalsPage(db, filters, today, q.after ?? 0).toSQL();
     const counted = countedByGroups(q.query)
       ? countFromGroupsQuery(db, a.id, q.query).toSQL()
       : originalsCountQuery(ctx, a.id, q.query, today).toSQL();

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, or, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/institution.js';
 import { installments } from '../../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
@@ -25,7 +25,7 @@ export const AGREEMENT_STATUS: Record<string, 'ATIVO' | 'QUITADO' | 'CANCELADO'>
  * Days late as the listing shows it: open or partly paid, days from the due date to today; paid,
  * days from the due date to the payment; cancelled, 0.
  */
-export const daysLate = (today: string) => sql<number>`(case
+export const daysLate = (today: string | Placeholder) => sql<number>`(case
   when ${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO') then greatest(${today}::date - ${installments.dueDate}, 0)
   when ${installments.status} = 'PAGO' then greatest(${installments.paidOn} - ${installments.dueDate}, 0)
   else 0 end)::int`;

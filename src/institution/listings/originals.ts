@@ -1,6 +1,8 @@
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { conditionShape, preparedPerShape } from '../../db/prepared.js';
 import { installments, institutions, students } from '../../db/schema/index.js';
 import {
   carriedTotal,
@@ -31,7 +33,7 @@ interface GuarantorRecord {
   nome?: string;
 }
 
-const selection = (today: string) => ({
+const selection = (today: string | Placeholder) => ({
   installment: installments,
   institutionName: institutions.name,
   studentRecordName: students.fullName,
@@ -103,8 +105,8 @@ const isSeqPosition = (p: unknown[]): p is [number] | [number, number] =>
   (p.length === 1 || p.length === 2) && p.every((v) => Number.isSafeInteger(v) && (v as number) >= 0);
 
 /** Installments with what the listing shows beside them: institution, student record, days late. */
-const withDetails = (ctx: AppContext, today: string) =>
-  ctx.db
+const withDetails = (db: Queryable, today: string | Placeholder) =>
+  db
     .select(selection(today))
     .from(installments)
     .innerJoin(institutions, eq(institutions.id, installments.institutionId))
@@ -119,16 +121,27 @@ export async function findOriginalInstallment(
   ctx: AppContext,
   installmentId: string,
 ): Promise<OriginalInstallment | undefined> {
-  const [row] = await withDetails(ctx, localDate(ctx.clock.now())).where(eq(installments.id, installmentId));
+  const [row] = await withDetails(ctx.db, localDate(ctx.clock.now())).where(eq(installments.id, installmentId));
   return row && toOriginalInstallment(row as Row);
 }
 
 /** The rows of one page (and one more, telling whether another follows) after position `after`. */
-export const originalsPage = (ctx: AppContext, filters: SQL, today: string, after: number) =>
-  withDetails(ctx, today)
+export const originalsPage = (db: Queryable, filters: SQL, today: string | Placeholder, after: number | Placeholder) =>
+  withDetails(db, today)
     .where(and(filters, gt(installments.seq, after)))
     .orderBy(asc(installments.seq))
     .limit(PAGE_SIZE + 1);
+
+// The same statement, prepared per combination of filters: building it walks every column of the
+// installment and its joins, which took more CPU than PostgreSQL takes to answer a lookup.
+const preparedPage = preparedPerShape((db, filters) =>
+  originalsPage(db, filters, sql.placeholder('today'), sql.placeholder('after')).prepare('originals_page'),
+);
+
+function pageRows(db: Queryable, filters: SQL, today: string, after: number) {
+  const condition = conditionShape(filters);
+  return preparedPage(db, condition).execute({ ...condition.values, today, after });
+}
 
 /**
  * The count of a first page whose filters the counters do not cover, one statement: the matches
@@ -176,7 +189,7 @@ export async function listOriginalInstallments(
   const known =
     carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
   const [rows, total] = await Promise.all([
-    known === 0 ? [] : originalsPage(ctx, filters, today, after),
+    known === 0 ? [] : pageRows(ctx.db, filters, today, after),
     carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(

@@ -60,7 +60,7 @@ describe('GET /v1/parcela/originais at scale', () => {
 
   /** Names of the indexes the plan of the listing's page query reads, for these filters. */
   async function indexesRead(query: OriginalsQuery): Promise<string[]> {
-    const { sql, params } = originalsPage(t.ctx, originalsFilters(inst.id, query, TODAY), TODAY, 0).toSQL();
+    const { sql, params } = originalsPage(t.ctx.db, originalsFilters(inst.id, query, TODAY), TODAY, 0).toSQL();
     const [row] = await t.ctx.sql.unsafe(`explain (format json) ${sql}`, params as never[]);
     const names: string[] = [];
     const walk = (node: Record<string, unknown>) => {
