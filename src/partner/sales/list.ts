@@ -1,8 +1,9 @@
-import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { conditionShape, preparedPerShape } from '../../db/prepared.js';
 import { campaigns, saleItems, sales, saleSellerCounters } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate, startOfLocalDay } from '../../core/local-date.js';
@@ -82,7 +83,7 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
  * sorted from the index without reading thousands of rows. `nulls last` (ids are never null) is
  * what keeps the planner from walking the primary key backwards there.
  */
-export function salesPageQuery(db: Queryable, where: SQL, page: PageRequest, walkIds = true) {
+export function salesPageQuery(db: Queryable, where: SQL, page: PageWindow, walkIds = true) {
   const pageIds = db
     .select({ id: sales.id })
     .from(sales)
@@ -99,6 +100,9 @@ export function salesPageQuery(db: Queryable, where: SQL, page: PageRequest, wal
     .limit(page.size)
     .offset(walkIds ? page.offset : 0);
 }
+
+/** The page's size and offset, as values or as placeholders of a prepared statement. */
+type PageWindow = { [K in 'size' | 'offset']: PageRequest[K] | Placeholder };
 
 /** Matching sales per creator, aggregated over the matches; their sum is the list's total. */
 const salesBySellerQuery = (db: Queryable, where: SQL) =>
@@ -120,32 +124,46 @@ export const answeredByCounters = (f: SalesFilters): boolean =>
       value === undefined || name === 'states' || name === 'creators' || name === 'useNewStatusTranslation',
   );
 
-/** The same figures as `salesBySellerQuery` for a filter of status and creator only, read from the counters. */
-const countedSalesBySellerQuery = (db: Queryable, partnerId: string, f: SalesFilters) => {
+/** The counters' rows of the list's statuses and creators. */
+function countersWhere(partnerId: string, f: SalesFilters): SQL {
   const conditions: SQL[] = [
     eq(saleSellerCounters.partnerId, partnerId),
     notInArray(saleSellerCounters.status, [...HIDDEN_FROM_LIST]),
   ];
   if (f.states) conditions.push(f.states.length ? inArray(saleSellerCounters.status, f.states) : sql`false`);
   if (f.creators) conditions.push(inArray(saleSellerCounters.creator, f.creators));
-  return db
+  return and(...conditions)!;
+}
+
+/** The same figures as `salesBySellerQuery` for a filter of status and creator only, read from the counters. */
+const countedSalesBySellerQuery = (db: Queryable, where: SQL) =>
+  db
     .select({
       creator: saleSellerCounters.creator,
       count: sql<number>`sum(${saleSellerCounters.sales})::int`,
       totalValue: sql<number>`sum(${saleSellerCounters.totalValue})::bigint`,
     })
     .from(saleSellerCounters)
-    .where(and(...conditions))
+    .where(where)
     .groupBy(saleSellerCounters.creator)
     .having(sql`sum(${saleSellerCounters.sales}) > 0`)
     .orderBy(saleSellerCounters.creator);
-};
 
 /** The statement that answers `metaData.salesBySellers` (and the total) for these filters; exported for EXPLAIN and the benchmark. */
 export const sellersQuery = (db: Queryable, partnerId: string, filters: SalesFilters) =>
   answeredByCounters(filters)
-    ? countedSalesBySellerQuery(db, partnerId, filters)
+    ? countedSalesBySellerQuery(db, countersWhere(partnerId, filters))
     : salesBySellerQuery(db, salesListWhere(partnerId, filters));
+
+// The list's statements prepared per combination of filters: building them walks every column of
+// a sale, which took more CPU than PostgreSQL takes to answer most of the list's filters.
+const pageWindow = { size: sql.placeholder('size'), offset: sql.placeholder('offset') };
+const walkingPage = preparedPerShape((db, where) => salesPageQuery(db, where, pageWindow, true).prepare('sales_page'));
+const pickingPage = preparedPerShape((db, where) =>
+  salesPageQuery(db, where, pageWindow, false).prepare('sales_page_picked'),
+);
+const countedSellers = preparedPerShape((db, where) => countedSalesBySellerQuery(db, where).prepare('sales_counted'));
+const matchedSellers = preparedPerShape((db, where) => salesBySellerQuery(db, where).prepare('sales_sellers'));
 
 export async function listSales(
   ctx: AppContext,
@@ -153,10 +171,16 @@ export async function listSales(
   filters: SalesFilters,
   page: PageRequest,
 ): Promise<SalesList> {
-  const where = salesListWhere(partnerId, filters);
+  const walkIds = answeredByCounters(filters);
+  const listed = conditionShape(salesListWhere(partnerId, filters));
+  const counted = walkIds ? conditionShape(countersWhere(partnerId, filters)) : listed;
   const [rows, sellers] = await Promise.all([
-    salesPageQuery(ctx.db, where, page, answeredByCounters(filters)),
-    sellersQuery(ctx.db, partnerId, filters),
+    (walkIds ? walkingPage : pickingPage)(ctx.db, listed).execute({
+      ...listed.values,
+      size: page.size,
+      offset: page.offset,
+    }),
+    (walkIds ? countedSellers : matchedSellers)(ctx.db, counted).execute(counted.values),
   ]);
   const products = await loadSaleProducts(
     ctx.db,
