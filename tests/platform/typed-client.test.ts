@@ -83,6 +83,10 @@ describe('a typed client built from the served documents', () => {
   beforeAll(async () => {
     t = await createTestContext();
     server = t.app.listen(0, '127.0.0.1');
+    // fetch keeps the connection that read the documents; generating and type-checking the client
+    // can take longer than Node's 5 s keep-alive, and a socket the server closes just as fetch
+    // reuses it fails the first call ("other side closed").
+    server.keepAliveTimeout = 120_000;
     await new Promise((resolve) => server.once('listening', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // The project's node_modules linked in, so that the client resolves openapi-fetch and its types.
