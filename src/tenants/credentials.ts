@@ -46,25 +46,25 @@ export async function revokeKey(db: Queryable, prefix: string, now: Date): Promi
   return revoked.length > 0;
 }
 
-const activeKey = () => and(eq(credentials.secretHash, sql.placeholder('hash')), isNull(credentials.revokedAt));
+/** The owner of each kind of key, and the column of `credentials` naming it. */
+const OWNERS = {
+  institution: { table: institutions, key: credentials.institutionId },
+  partner: { table: partners, key: credentials.partnerId },
+} as const;
 
 // Every API request reads its key: prepared once, since building the statement costs more CPU than running it.
-const institutionKey = preparedPerHandle((db) =>
-  db
-    .select({ id: institutions.id, name: institutions.name })
-    .from(credentials)
-    .innerJoin(institutions, eq(institutions.id, credentials.institutionId))
-    .where(activeKey())
-    .prepare('institution_key'),
-);
-const partnerKey = preparedPerHandle((db) =>
-  db
-    .select({ id: partners.id, name: partners.name })
-    .from(credentials)
-    .innerJoin(partners, eq(partners.id, credentials.partnerId))
-    .where(activeKey())
-    .prepare('partner_key'),
-);
+const ownerOfKey = (kind: Tenant['kind']) => {
+  const owner = OWNERS[kind];
+  return preparedPerHandle((db) =>
+    db
+      .select({ id: owner.table.id, name: owner.table.name })
+      .from(credentials)
+      .innerJoin(owner.table, eq(owner.table.id, owner.key))
+      .where(and(eq(credentials.secretHash, sql.placeholder('hash')), isNull(credentials.revokedAt)))
+      .prepare(`${kind}_key`),
+  );
+};
+const KEY_OWNERS = { institution: ownerOfKey('institution'), partner: ownerOfKey('partner') };
 
 /** The tenant owning an active key of the given kind, or undefined. */
 export async function findTenantByKey(
@@ -73,6 +73,6 @@ export async function findTenantByKey(
   secret: string,
 ): Promise<Tenant | undefined> {
   if (!secret.startsWith(PREFIXES[kind])) return undefined;
-  const [row] = await (kind === 'institution' ? institutionKey : partnerKey)(db).execute({ hash: hashSecret(secret) });
+  const [row] = await KEY_OWNERS[kind](db).execute({ hash: hashSecret(secret) });
   return row && { kind, ...row };
 }
