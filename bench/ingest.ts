@@ -9,7 +9,9 @@
  *
  * Runs the service as production does, one API process and one worker process (`src/main.ts
  * --role=api|worker`), on an embedded PostgreSQL of its own in a temporary folder; this process is
- * only the client. PORT and EMBEDDED_PG_PORT select the ports, RUNS the number of runs (default 3).
+ * only the client. PORT and EMBEDDED_PG_PORT select the ports, RUNS the number of runs (default 3),
+ * BENCH_SQL a file of SQL run after the migrations (a schema variant to compare, such as an index
+ * dropped or a fill factor).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,6 +50,7 @@ const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 
 const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 2 });
+if (process.env.BENCH_SQL) await sql.unsafe(fs.readFileSync(process.env.BENCH_SQL, 'utf8'));
 const base = `http://127.0.0.1:${config.port}`;
 
 function serviceProcess(role: 'api' | 'worker'): ChildProcess {

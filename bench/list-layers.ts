@@ -26,14 +26,14 @@ import { createLogger, httpLogger } from '../src/http/logging.js';
 import { loadDocument } from '../src/contract/documents.js';
 import { mountApi } from '../src/http/openapi.js';
 import { institutionRoutes } from '../src/institution/routes.js';
-import { listOriginalInstallments } from '../src/institution/listings/originals.js';
-import { originalsFilters } from '../src/institution/listings/original-filters.js';
-import { originalsPage } from '../src/institution/listings/originals.js';
+import {
+  listOriginalInstallments,
+  originalsCountQuery,
+  originalsPageQuery,
+} from '../src/institution/listings/originals.js';
 import { findTenantByKey } from '../src/tenants/credentials.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { localDate } from '../src/core/local-date.js';
-import { count } from 'drizzle-orm';
-import { installments } from '../src/db/schema/index.js';
 import { seedInstallments } from './list-seed.js';
 import { treeCpuSeconds } from './cpu.js';
 
@@ -54,9 +54,8 @@ await sql`vacuum analyze`;
 const ext = `A${Math.floor(ROWS / 2)}`;
 const query = { id_externo: ext };
 const today = localDate(new Date());
-const filters = originalsFilters(a.id, query, today);
-const page = originalsPage(ctx as never, filters, today, 0).toSQL();
-const counted = db.select({ n: count() }).from(installments).where(filters).toSQL();
+const page = originalsPageQuery(db, a.id, query, today, 0).toSQL();
+const counted = originalsCountQuery(ctx as never, a.id, query, today).toSQL();
 
 async function timeIt(name: string, fn: () => Promise<unknown> | unknown) {
   for (let i = 0; i < 30; i++) await fn();

@@ -7,8 +7,8 @@
 import type { AppContext } from '../src/context.js';
 import { encodeContinuation } from '../src/core/continuation.js';
 import { countedByGroups, countFromGroupsQuery } from '../src/institution/listings/installment-counts.js';
-import { originalsFilters, type OriginalsQuery } from '../src/institution/listings/original-filters.js';
-import { originalsCountQuery, originalsPage } from '../src/institution/listings/originals.js';
+import type { OriginalsQuery } from '../src/institution/listings/original-filters.js';
+import { originalsCountQuery, originalsPageQuery } from '../src/institution/listings/originals.js';
 import { localDate } from '../src/core/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
@@ -73,8 +73,7 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     { name: 'page 5000 (continuable)', query: {}, after: page5000 },
   ];
   const cases: ListCase[] = queries.map((q) => {
-    const filters = originalsFilters(a.id, q.query, today);
-    const page = originalsPage(db, filters, today, q.after ?? 0).toSQL();
+    const page = originalsPageQuery(db, a.id, q.query, today, q.after ?? 0).toSQL();
     const counted = countedByGroups(q.query)
       ? countFromGroupsQuery(db, a.id, q.query).toSQL()
       : originalsCountQuery(ctx, a.id, q.query, today).toSQL();

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, or, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/institution.js';
 import { installments } from '../../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
@@ -33,9 +33,8 @@ export const daysLate = (today: string | Placeholder) => sql<number>`(case
 /**
  * `dias_atraso = days` in terms the indexes answer: more than 0 days late is either an open
  * installment due exactly `days` before today, or a paid one paid `days` after its due date. The
- * two halves never match the same row (open vs paid), so they are also counted apart, each by its
- * own index (`originalsCountFilters`). 0 days matches most of the institution, so it stays the
- * plain expression, one condition.
+ * two halves never match the same row (open vs paid), so each is read apart, by its own index
+ * (`originalsSets`). 0 days matches most of the institution, so it stays the plain expression.
  */
 function daysLateIs(today: string, days: number): SQL[] {
   const i = installments;
@@ -44,6 +43,17 @@ function daysLateIs(today: string, days: number): SQL[] {
     sql`(${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} = ${today}::date - ${days}::int)`,
     sql`(${i.status} = 'PAGO' and (${i.paidOn} - ${i.dueDate}) = ${days}::int)`,
   ];
+}
+
+/**
+ * A guarantor's installments in the terms the indexes answer: the guarantor index holds only the
+ * installments whose guarantor is not the student (a student paying their own tuition is the
+ * common case, and each index entry is paid by every ingested row); the others are the student's
+ * own, found through the student index.
+ */
+function guarantorIs(document: string): SQL[] {
+  const i = installments;
+  return [sql`${i.studentCpf} = ${document}`, sql`${i.guarantorDocument} <> ${i.studentCpf}`];
 }
 
 /** `YYYY-MM-DD` of a filter value (a date or a date-time without zone). */
@@ -70,24 +80,73 @@ export function dateRange(
   return [...(from ? [gte(column, from)] : []), ...(to ? [lte(column, to)] : [])];
 }
 
-/** The WHERE conditions of the listing's filters, all combined with AND. */
-export function originalsFilters(institutionId: string, query: OriginalsQuery, today: string): SQL {
-  const daysLateHalves = query.dias_atraso === undefined ? [] : daysLateIs(today, query.dias_atraso);
-  return filtersWith(institutionId, query, daysLateHalves.length > 0 ? or(...daysLateHalves) : undefined);
+/**
+ * The listing's filters as sets of conditions that match disjoint rows and together every match:
+ * a count is the sum of their counts, a page the merge of theirs. A filter the indexes answer in
+ * two halves (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves
+ * would be read as one bitmap over both indexes and the heap, most of a second at a million rows.
+ */
+export function originalsSets(institutionId: string, query: OriginalsQuery, today: string): SQL[] {
+  const splits: SQL[][] = [];
+  if (query.responsavel_financeiro_documento) splits.push(guarantorIs(query.responsavel_financeiro_documento));
+  if (query.dias_atraso !== undefined) splits.push(daysLateIs(today, query.dias_atraso));
+  const combinations = splits.reduce<SQL[][]>(
+    (sets, split) => sets.flatMap((set) => split.map((c) => [...set, c])),
+    [[]],
+  );
+  return combinations.map((halves) => and(filtersWith(institutionId, query), ...halves)!);
+}
+
+/** Filters read through an index of their own, whose matches are few enough to sort. */
+const INDEXED_FILTERS = [
+  'aluno_cpf',
+  'responsavel_financeiro_documento',
+  'id_externo',
+  'data_inicial_vencimento',
+  'data_final_vencimento',
+  'data_inicial_pagamento',
+  'data_final_pagamento',
+] as const;
+
+const STATUSES = Object.keys(AGREEMENT_STATUS);
+const TYPES = [...INSTALLMENT_TYPES.values()];
+
+/** The (status, type) pairs the filters allow. */
+function groupsAllowed(query: OriginalsQuery): [string, string][] {
+  const type = query.tipo && INSTALLMENT_TYPES.get(query.tipo.toLowerCase());
+  const agreementsOnly = query.em_acordo === true || query.acordo_situacao !== undefined;
+  const statuses = STATUSES.filter(
+    (s) =>
+      (!query.situacao || s === query.situacao) &&
+      (!query.acordo_situacao || AGREEMENT_STATUS[s] === query.acordo_situacao),
+  );
+  const types = TYPES.filter(
+    (t) =>
+      (!type || t === type) &&
+      (!agreementsOnly || t === AGREEMENT_TYPE) &&
+      (query.em_acordo !== false || t !== AGREEMENT_TYPE),
+  );
+  return statuses.flatMap((s) => types.map((t): [string, string] => [s, t]));
 }
 
 /**
- * The listing's filters as sets of conditions that match disjoint rows and together the rows
- * `originalsFilters` matches: a count is the sum of their counts. An OR of `dias_atraso`'s halves
- * is read as one bitmap over both indexes and the heap (most of a second at a million rows); each
- * half alone is a range of its own index.
+ * The sets a page merges (`originalsSets`), walked in creation order. Status and type share one
+ * index, (institution, status, type, seq): a filter on either alone walks one range of it per
+ * (status, type) pair it allows, and the page merges the walks. Without a status or type filter
+ * the page walks the institution in creation order; with a filter of its own index, that index.
  */
-export function originalsCountFilters(institutionId: string, query: OriginalsQuery, today: string): SQL[] {
-  if (query.dias_atraso === undefined) return [filtersWith(institutionId, query, undefined)];
-  return daysLateIs(today, query.dias_atraso).map((half) => filtersWith(institutionId, query, half));
+export function originalsPageSets(institutionId: string, query: OriginalsQuery, today: string): SQL[] {
+  const sets = originalsSets(institutionId, query, today);
+  const dayLate = query.dias_atraso !== undefined && query.dias_atraso > 0;
+  if (dayLate || INDEXED_FILTERS.some((name) => query[name] !== undefined)) return sets;
+  const groups = groupsAllowed(query);
+  if (groups.length === 0 || groups.length === STATUSES.length * TYPES.length) return sets;
+  const i = installments;
+  return sets.flatMap((set) => groups.map(([s, t]) => and(set, eq(i.status, s), eq(i.type, t))!));
 }
 
-function filtersWith(institutionId: string, query: OriginalsQuery, daysLateCondition: SQL | undefined): SQL {
+/** The conditions every set shares: each filter but the two-half ones' halves. */
+function filtersWith(institutionId: string, query: OriginalsQuery): SQL {
   const i = installments;
   const conditions: (SQL | undefined)[] = [eq(i.institutionId, institutionId)];
   if (query.responsavel_financeiro_documento)
@@ -99,7 +158,6 @@ function filtersWith(institutionId: string, query: OriginalsQuery, daysLateCondi
   if (query.situacao) conditions.push(eq(i.status, query.situacao));
   if (query.tipo) conditions.push(eq(i.type, INSTALLMENT_TYPES.get(query.tipo.toLowerCase())!));
   if (query.produto) conditions.push(eq(i.product, query.produto));
-  conditions.push(daysLateCondition);
   if (query.em_acordo !== undefined)
     conditions.push(query.em_acordo ? eq(i.type, AGREEMENT_TYPE) : sql`${i.type} <> ${AGREEMENT_TYPE}`);
   if (query.acordo_situacao) {

@@ -19,8 +19,8 @@ import { countedByGroups, countFromGroups } from './installment-counts.js';
 import {
   AGREEMENT_STATUS,
   daysLate,
-  originalsCountFilters,
-  originalsFilters,
+  originalsPageSets,
+  originalsSets,
   type OriginalsQuery,
 } from './original-filters.js';
 
@@ -125,30 +125,53 @@ export async function findOriginalInstallment(
   return row && toOriginalInstallment(row as Row);
 }
 
-/** The rows of one page (and one more, telling whether another follows) after position `after`. */
-export const originalsPage = (db: Queryable, filters: SQL, today: string | Placeholder, after: number | Placeholder) =>
+/**
+ * Where a page after position `after` is: one set (`originalsPageSets`) is walked in creation
+ * order; several are each walked as far as a page, and the page's ids are the first of their merge.
+ */
+export function originalsPageCondition(sets: SQL[], after: number): SQL {
+  const i = installments;
+  if (sets.length === 1) return and(sets[0], gt(i.seq, after))!;
+  const walks = sets.map(
+    (set) =>
+      sql`(select ${i.id}, ${i.seq} from ${installments} where ${set} and ${i.seq} > ${after} order by ${i.seq} limit ${PAGE_SIZE + 1})`,
+  );
+  return sql`${i.id} in (select id from (${sql.join(walks, sql` union all `)}) as walks order by seq limit ${PAGE_SIZE + 1})`;
+}
+
+/** The rows of one page, and one more telling whether another follows. */
+export const originalsPage = (db: Queryable, condition: SQL, today: string | Placeholder) =>
   withDetails(db, today)
-    .where(and(filters, gt(installments.seq, after)))
+    .where(condition)
     .orderBy(asc(installments.seq))
     .limit(PAGE_SIZE + 1);
 
+/** The page statement of these filters after position `after`, for EXPLAIN and the benchmark. */
+export const originalsPageQuery = (
+  db: Queryable,
+  institutionId: string,
+  query: OriginalsQuery,
+  today: string,
+  after: number,
+) => originalsPage(db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today);
+
 // The same statement, prepared per combination of filters: building it walks every column of the
 // installment and its joins, which took more CPU than PostgreSQL takes to answer a lookup.
-const preparedPage = preparedPerShape((db, filters) =>
-  originalsPage(db, filters, sql.placeholder('today'), sql.placeholder('after')).prepare('originals_page'),
+const preparedPage = preparedPerShape((db, condition) =>
+  originalsPage(db, condition, sql.placeholder('today')).prepare('originals_page'),
 );
 
-function pageRows(db: Queryable, filters: SQL, today: string, after: number) {
-  const condition = conditionShape(filters);
-  return preparedPage(db, condition).execute({ ...condition.values, today, after });
+function pageRows(db: Queryable, condition: SQL, today: string) {
+  const shape = conditionShape(condition);
+  return preparedPage(db, shape).execute({ ...shape.values, today });
 }
 
 /**
  * The count of a first page whose filters the counters do not cover, one statement: the matches
- * of the first disjoint set of conditions plus those of the others (`originalsCountFilters`).
+ * of the first disjoint set of conditions plus those of the others (`originalsSets`).
  */
 export function originalsCountQuery(ctx: AppContext, institutionId: string, query: OriginalsQuery, today: string) {
-  const [first, ...others] = originalsCountFilters(institutionId, query, today);
+  const [first, ...others] = originalsSets(institutionId, query, today);
   const n = others.reduce(
     (total, filters) => sql`${total} + (select count(*) from ${installments} where ${filters})`,
     sql`count(*)`,
@@ -179,7 +202,6 @@ export async function listOriginalInstallments(
   query: OriginalsQuery,
 ): Promise<OriginalInstallmentPage> {
   const today = localDate(ctx.clock.now());
-  const filters = originalsFilters(institutionId, query, today);
   const scope: ContinuationScope = { listing: 'original-installments', tenantId: institutionId };
   const [after, carried] = query.continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition)
@@ -189,7 +211,9 @@ export async function listOriginalInstallments(
   const known =
     carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
   const [rows, total] = await Promise.all([
-    known === 0 ? [] : pageRows(ctx.db, filters, today, after),
+    known === 0
+      ? []
+      : pageRows(ctx.db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today),
     carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(

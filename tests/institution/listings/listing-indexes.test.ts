@@ -1,8 +1,8 @@
 import type postgres from 'postgres';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { originalsFilters, type OriginalsQuery } from '../../../src/institution/listings/original-filters.js';
-import { originalsCountQuery, originalsPage } from '../../../src/institution/listings/originals.js';
+import type { OriginalsQuery } from '../../../src/institution/listings/original-filters.js';
+import { originalsCountQuery, originalsPageQuery } from '../../../src/institution/listings/originals.js';
 import { submittedFilters, submittedPage } from '../../../src/institution/listings/submitted.js';
 import { useTestContext, type TestContext } from '../../support/context.js';
 import { seedSubmittedBatches } from '../../support/submissions.js';
@@ -60,7 +60,7 @@ describe('GET /v1/parcela/originais at scale', () => {
 
   /** Names of the indexes the plan of the listing's page query reads, for these filters. */
   async function indexesRead(query: OriginalsQuery): Promise<string[]> {
-    const { sql, params } = originalsPage(t.ctx.db, originalsFilters(inst.id, query, TODAY), TODAY, 0).toSQL();
+    const { sql, params } = originalsPageQuery(t.ctx.db, inst.id, query, TODAY, 0).toSQL();
     const [row] = await t.ctx.sql.unsafe(`explain (format json) ${sql}`, params as never[]);
     const names: string[] = [];
     const walk = (node: Record<string, unknown>) => {
@@ -79,8 +79,8 @@ describe('GET /v1/parcela/originais at scale', () => {
       'installments_guarantor_seq_idx',
     ],
     ['id_externo', { id_externo: 'A12345' }, 'installments_institution_id_upsert_key_index'],
-    ['situacao', { situacao: 'PARCIALMENTE_PAGO' }, 'installments_status_seq_idx'],
-    ['tipo', { tipo: 'Negociacao' }, 'installments_type_seq_idx'],
+    ['situacao', { situacao: 'PARCIALMENTE_PAGO' }, 'installments_status_type_seq_idx'],
+    ['tipo', { tipo: 'Negociacao' }, 'installments_status_type_seq_idx'],
     [
       'a due-date range',
       { data_inicial_vencimento: '2024-03-01', data_final_vencimento: '2024-03-02' },
@@ -95,6 +95,38 @@ describe('GET /v1/parcela/originais at scale', () => {
     ['dias_atraso (open installments)', { dias_atraso: 7 }, 'installments_due_date_idx'],
   ] as [string, OriginalsQuery, string][])('filter %s reads an index of its own', async (_name, query, index) => {
     expect(await indexesRead(query)).toContain(index);
+  });
+
+  /** Plan nodes of the first page's statement for these filters, run. */
+  const pagePlan = (query: OriginalsQuery) =>
+    planNodes(t.ctx.sql, originalsPageQuery(t.ctx.db, inst.id, query, TODAY, 0).toSQL(), true);
+
+  it('a status page merges one walk per type of the shared index, each at most a page long', async () => {
+    const nodes = await pagePlan({ situacao: 'PAGO' });
+    const walks = nodes.filter((n) => n['Index Name'] === 'installments_status_type_seq_idx');
+    expect(walks).toHaveLength(5);
+    expect(nodes.some((n) => n['Node Type'] === 'Merge Append')).toBe(true);
+    // 24,000 rows are paid; the merge reads a page and a row from each walk at most.
+    const read = walks.reduce((sum, n) => sum + (n['Actual Rows'] as number), 0);
+    expect(read).toBeLessThanOrEqual(5 * 101);
+    expect(nodes.filter((n) => n['Node Type'] === 'Sort').every((n) => (n['Actual Rows'] as number) <= 101)).toBe(true);
+  });
+
+  it('a type page merges one walk per status', async () => {
+    const nodes = await pagePlan({ tipo: 'Matricula' });
+    expect(nodes.filter((n) => n['Index Name'] === 'installments_status_type_seq_idx')).toHaveLength(4);
+  });
+
+  it('a status and a type together are one range of the shared index, walked in page order', async () => {
+    const nodes = await pagePlan({ situacao: 'PARCIALMENTE_PAGO', tipo: 'Matricula' });
+    expect(nodes.map((n) => n['Index Name']).filter(Boolean)).toContain('installments_status_type_seq_idx');
+    expect(nodes.some((n) => n['Node Type'] === 'Merge Append' || n['Node Type'] === 'Sort')).toBe(false);
+  });
+
+  it("a guarantor's page reads the guarantor index and, for the student's own installments, the student index", async () => {
+    const names = (await pagePlan({ responsavel_financeiro_documento: '99999999123' })).map((n) => n['Index Name']);
+    expect(names).toContain('installments_guarantor_seq_idx');
+    expect(names).toContain('installments_student_cpf_seq_idx');
   });
 
   it('dias_atraso > 0 is counted as two ranges, each by its own index, with no bitmap over both', async () => {

@@ -44,6 +44,14 @@ describe('GET /v1/parcela/originais paging', () => {
     expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => `P${i}`));
   });
 
+  it('installment ids are time-ordered UUIDs (version 7), so new keys append to the primary key', async () => {
+    const rows = await t.ctx.sql<{ id: string }[]>`
+      select id::text from installments where institution_id = ${inst.id} order by seq`;
+    expect(rows).toHaveLength(250);
+    expect(rows.every((r) => r.id[14] === '7')).toBe(true);
+    expect(new Set(rows.map((r) => r.id.slice(0, 8))).size).toBeLessThanOrEqual(2);
+  });
+
   it('rows created while paging come at the end, never twice', async () => {
     const first = await request(t.app).get('/v1/parcela/originais').set(inst.headers).expect(200);
     await submitAndProcess(t, inst.headers, [installment({ idParcela: 'late-arrival' })]);
