@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, or, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/institution.js';
 import { installments } from '../../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
@@ -81,20 +81,26 @@ export function dateRange(
 }
 
 /**
- * The listing's filters as sets of conditions that match disjoint rows and together every match:
- * a count is the sum of their counts, a page the merge of theirs. A filter the indexes answer in
- * two halves (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves
- * would be read as one bitmap over both indexes and the heap, most of a second at a million rows.
+ * The listing's filters as sets of conditions that match disjoint rows and together every match,
+ * for counting: the count is the sum of their counts. A filter the indexes answer in two halves
+ * (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves would be
+ * counted as one bitmap over both indexes and the heap, most of a second at a million rows.
  */
-export function originalsSets(institutionId: string, query: OriginalsQuery, today: string): SQL[] {
+export const originalsSets = (institutionId: string, query: OriginalsQuery, today: string): SQL[] =>
+  disjointSets(institutionId, query, today, true);
+
+function disjointSets(institutionId: string, query: OriginalsQuery, today: string, daysLateApart: boolean): SQL[] {
   const splits: SQL[][] = [];
   if (query.responsavel_financeiro_documento) splits.push(guarantorIs(query.responsavel_financeiro_documento));
-  if (query.dias_atraso !== undefined) splits.push(daysLateIs(today, query.dias_atraso));
+  if (query.dias_atraso !== undefined) {
+    const halves = daysLateIs(today, query.dias_atraso);
+    splits.push(daysLateApart ? halves : [or(...halves)!]);
+  }
   const combinations = splits.reduce<SQL[][]>(
     (sets, split) => sets.flatMap((set) => split.map((c) => [...set, c])),
     [[]],
   );
-  return combinations.map((halves) => and(filtersWith(institutionId, query), ...halves)!);
+  return combinations.map((parts) => and(filtersWith(institutionId, query), ...parts)!);
 }
 
 /** Filters read through an index of their own, whose matches are few enough to sort. */
@@ -130,13 +136,15 @@ function groupsAllowed(query: OriginalsQuery): [string, string][] {
 }
 
 /**
- * The sets a page merges (`originalsSets`), walked in creation order. Status and type share one
- * index, (institution, status, type, seq): a filter on either alone walks one range of it per
- * (status, type) pair it allows, and the page merges the walks. Without a status or type filter
- * the page walks the institution in creation order; with a filter of its own index, that index.
+ * The disjoint sets a page merges, each walked in creation order. Status and type share one index,
+ * (institution, status, type, seq): a filter on either alone walks one range of it per (status,
+ * type) pair it allows. Without a status or type filter the page walks the institution in creation
+ * order; with a filter of its own index, that index. `dias_atraso` stays one set here, its halves
+ * read as one bitmap and the day's matches sorted: walked apart in creation order, a rare day
+ * would go through most of the institution.
  */
 export function originalsPageSets(institutionId: string, query: OriginalsQuery, today: string): SQL[] {
-  const sets = originalsSets(institutionId, query, today);
+  const sets = disjointSets(institutionId, query, today, false);
   const dayLate = query.dias_atraso !== undefined && query.dias_atraso > 0;
   if (dayLate || INDEXED_FILTERS.some((name) => query[name] !== undefined)) return sets;
   const groups = groupsAllowed(query);

@@ -1,7 +1,11 @@
 import type postgres from 'postgres';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OriginalsQuery } from '../../../src/institution/listings/original-filters.js';
+import {
+  originalsPageSets,
+  originalsSets,
+  type OriginalsQuery,
+} from '../../../src/institution/listings/original-filters.js';
 import { originalsCountQuery, originalsPageQuery } from '../../../src/institution/listings/originals.js';
 import { submittedFilters, submittedPage } from '../../../src/institution/listings/submitted.js';
 import { useTestContext, type TestContext } from '../../support/context.js';
@@ -121,6 +125,18 @@ describe('GET /v1/parcela/originais at scale', () => {
     const nodes = await pagePlan({ situacao: 'PARCIALMENTE_PAGO', tipo: 'Matricula' });
     expect(nodes.map((n) => n['Index Name']).filter(Boolean)).toContain('installments_status_type_seq_idx');
     expect(nodes.some((n) => n['Node Type'] === 'Merge Append' || n['Node Type'] === 'Sort')).toBe(false);
+  });
+
+  it('a dias_atraso page reads the matches of the day through both indexes, never a walk of the institution', async () => {
+    // Walked apart in creation order, a half would go through the institution looking for a rare
+    // day (26,524 buffers at a million rows): the page reads both halves at once, the count apart.
+    expect(originalsPageSets(inst.id, { dias_atraso: 7 }, TODAY)).toHaveLength(1);
+    expect(originalsSets(inst.id, { dias_atraso: 7 }, TODAY)).toHaveLength(2);
+    const nodes = await pagePlan({ dias_atraso: 7 });
+    const names = nodes.map((n) => n['Index Name']).filter(Boolean);
+    expect(names).toContain('installments_paid_days_late_idx');
+    expect(names).toContain('installments_due_date_idx');
+    expect(names).not.toContain('installments_institution_id_seq_index');
   });
 
   it("a guarantor's page reads the guarantor index and, for the student's own installments, the student index", async () => {
