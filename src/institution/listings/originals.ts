@@ -127,20 +127,17 @@ export async function findOriginalInstallment(
 
 /**
  * Where a page after position `after` is: one set (`originalsPageSets`) is walked in creation
- * order; several are each walked as far as a page, and the page is the first positions of their
- * merge. The walks read positions only, which a status and type walk finds in its index alone.
+ * order; several are each walked as far as a page, and the page is the first rows of their merge,
+ * fetched by their place in the table (`ctid`, valid within the statement's snapshot).
  */
-export function originalsPageCondition(institutionId: string, sets: SQL[], after: number): SQL {
+export function originalsPageCondition(sets: SQL[], after: number): SQL {
   const i = installments;
   if (sets.length === 1) return and(sets[0], gt(i.seq, after))!;
   const walks = sets.map(
     (set) =>
-      sql`(select ${i.seq} from ${installments} where ${set} and ${i.seq} > ${after} order by ${i.seq} limit ${PAGE_SIZE + 1})`,
+      sql`(select ctid, ${i.seq} from ${installments} where ${set} and ${i.seq} > ${after} order by ${i.seq} limit ${PAGE_SIZE + 1})`,
   );
-  return and(
-    eq(i.institutionId, institutionId),
-    sql`${i.seq} in (select seq from (${sql.join(walks, sql` union all `)}) as walks order by seq limit ${PAGE_SIZE + 1})`,
-  )!;
+  return sql`${installments}.ctid = any(array(select ctid from (${sql.join(walks, sql` union all `)}) as walks order by seq limit ${PAGE_SIZE + 1}))`;
 }
 
 /** The rows of one page, and one more telling whether another follows. */
@@ -157,12 +154,7 @@ export const originalsPageQuery = (
   query: OriginalsQuery,
   today: string,
   after: number,
-) =>
-  originalsPage(
-    db,
-    originalsPageCondition(institutionId, originalsPageSets(institutionId, query, today), after),
-    today,
-  );
+) => originalsPage(db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today);
 
 // The same statement, prepared per combination of filters: building it walks every column of the
 // installment and its joins, which took more CPU than PostgreSQL takes to answer a lookup.
@@ -222,11 +214,7 @@ export async function listOriginalInstallments(
   const [rows, total] = await Promise.all([
     known === 0
       ? []
-      : pageRows(
-          ctx.db,
-          originalsPageCondition(institutionId, originalsPageSets(institutionId, query, today), after),
-          today,
-        ),
+      : pageRows(ctx.db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today),
     carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(
