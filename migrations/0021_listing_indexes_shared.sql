@@ -9,4 +9,7 @@ BEGIN
   END IF;
 END $$;--> statement-breakpoint
 CREATE INDEX "installments_status_type_seq_idx" ON "installments" USING btree ("institution_id","status","type","seq");--> statement-breakpoint
-CREATE INDEX "installments_guarantor_seq_idx" ON "installments" USING btree ("institution_id","guarantor_document","seq") WHERE guarantor_document <> student_cpf;
+CREATE INDEX "installments_guarantor_seq_idx" ON "installments" USING btree ("institution_id","guarantor_document","seq") WHERE guarantor_document <> student_cpf;--> statement-breakpoint
+-- Room in each page for re-sent installments: an update whose new version fits in its page and
+-- changes no indexed column writes no index entry (a heap-only tuple). Pages written from now on.
+ALTER TABLE "installments" SET (fillfactor = 70);
