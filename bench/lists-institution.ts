@@ -90,8 +90,8 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     path: `/v1/lotes/${batchId}/erros`,
     statements: [
       {
-        sql: 'select * from batch_item_errors where batch_id = $1 order by item_index, field limit 101',
-        params: [batchId],
+        sql: 'select * from batch_item_errors where batch_id = $1 and (item_index, field) > ($2::int, $3::text) order by item_index, field limit 101',
+        params: [batchId, -1, ''],
       },
       { sql: 'select count(*) from batch_item_errors where batch_id = $1', params: [batchId] },
       { sql: 'select * from batches where id = $1 and institution_id = $2', params: [batchId, a.id] },

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
+import { preparedPerHandle } from '../../db/prepared.js';
 import { batchItemErrors } from '../../db/schema/index.js';
 import {
   carriedTotal,
@@ -47,6 +48,29 @@ const isErrorPosition = (p: unknown[]): p is [number, string] | [number, string,
   Number.isInteger(p[0]) &&
   typeof p[1] === 'string';
 
+// Prepared once per handle (`db/prepared.ts`); a first page starts before every position.
+const errorsAfter = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(batchItemErrors)
+    .where(
+      and(
+        eq(batchItemErrors.batchId, sql.placeholder('batchId')),
+        sql`(${batchItemErrors.itemIndex}, ${batchItemErrors.field}) > (${sql.placeholder('index')}::int, ${sql.placeholder('field')}::text)`,
+      ),
+    )
+    .orderBy(asc(batchItemErrors.itemIndex), asc(batchItemErrors.field))
+    .limit(PAGE_SIZE + 1)
+    .prepare('batch_errors_page'),
+);
+const errorCount = preparedPerHandle((db) =>
+  db
+    .select({ n: count() })
+    .from(batchItemErrors)
+    .where(eq(batchItemErrors.batchId, sql.placeholder('batchId')))
+    .prepare('batch_errors_count'),
+);
+
 /** Item errors of a batch by (item, field), 100 a page. */
 export async function listBatchErrors(
   ctx: AppContext,
@@ -56,29 +80,13 @@ export async function listBatchErrors(
 ): Promise<BatchErrorPage> {
   await requireBatch(ctx.db, institutionId, batchId);
   const scope: ContinuationScope = { listing: `batch-errors:${batchId}`, tenantId: institutionId };
-  const ofBatch = eq(batchItemErrors.batchId, batchId);
-  let where: SQL | undefined = ofBatch;
-  let carried: number | undefined;
-  if (continuable) {
-    const [index, field, total] = decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition);
-    carried = total;
-    where = and(
-      ofBatch,
-      or(
-        gt(batchItemErrors.itemIndex, index),
-        and(eq(batchItemErrors.itemIndex, index), gt(batchItemErrors.field, field)),
-      ),
-    );
-  }
+  const [index, field, carried] = continuable
+    ? decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition)
+    : [-1, ''];
   const [rows, total] = await Promise.all([
-    ctx.db
-      .select()
-      .from(batchItemErrors)
-      .where(where)
-      .orderBy(asc(batchItemErrors.itemIndex), asc(batchItemErrors.field))
-      .limit(PAGE_SIZE + 1),
+    errorsAfter(ctx.db).execute({ batchId, index, field }),
     carriedTotal(carried, async () => {
-      const [row] = await ctx.db.select({ n: count() }).from(batchItemErrors).where(ofBatch);
+      const [row] = await errorCount(ctx.db).execute({ batchId });
       return row?.n ?? 0;
     }),
   ]);

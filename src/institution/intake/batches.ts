@@ -3,6 +3,7 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { preparedPerHandle } from '../../db/prepared.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/schema/index.js';
 import { ApiError, BatchTooLarge } from '../../core/errors.js';
 import { withoutWhitespace } from '../../core/json-spans.js';
@@ -169,11 +170,17 @@ export async function findBatch(db: Queryable, batchId: string): Promise<Batch |
 }
 
 /** The batch of this institution, or `BATCH-003` (another institution's batch is as missing). */
-export async function requireBatch(db: Queryable, institutionId: string, batchId: string): Promise<Batch> {
-  const [batch] = await db
+// Read by every batch report and listing: prepared once per handle (`db/prepared.ts`).
+const institutionBatch = preparedPerHandle((db) =>
+  db
     .select()
     .from(batches)
-    .where(and(eq(batches.id, batchId), eq(batches.institutionId, institutionId)));
+    .where(and(eq(batches.id, sql.placeholder('batchId')), eq(batches.institutionId, sql.placeholder('institutionId'))))
+    .prepare('institution_batch'),
+);
+
+export async function requireBatch(db: Queryable, institutionId: string, batchId: string): Promise<Batch> {
+  const [batch] = await institutionBatch(db).execute({ batchId, institutionId });
   if (!batch) throw new BatchNotFound(batchId);
   return batch;
 }
