@@ -24,6 +24,11 @@ export const batchItemBlocks = pgTable(
     encoding: text().$type<BlockEncoding>().notNull(),
     /** The JSON array of the items, compressed as `encoding` says. */
     data: bytea().notNull(),
+    /**
+     * Where each item is in the decompressed array: start and end byte offsets, in pairs, so that
+     * reading some items parses those only. Null in blocks written before migration 0022.
+     */
+    itemSpans: integer().array(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.firstIndex] })],
 );

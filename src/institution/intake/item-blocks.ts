@@ -19,6 +19,8 @@ export interface ItemBlock {
   itemCount: number;
   encoding: BlockEncoding;
   data: Buffer;
+  /** Start and end of each item in the decompressed array, in pairs. */
+  itemSpans?: number[] | null;
 }
 
 const OPEN = Buffer.from('[');
@@ -33,8 +35,10 @@ export function packBlocks({ body, spans }: RawElements): ItemBlock[] {
   const blocks: ItemBlock[] = [];
   for (let first = 0; first < spans.length; first += BLOCK_SIZE) {
     const last = Math.min(first + BLOCK_SIZE, spans.length) - 1;
+    const base = spans[first]!.start - OPEN.length;
     const json = Buffer.concat([OPEN, body.subarray(spans[first]!.start, spans[last]!.end), CLOSE]);
-    blocks.push({ firstIndex: first, itemCount: last - first + 1, encoding: 'br', data: compress(json) });
+    const itemSpans = spans.slice(first, last + 1).flatMap((s) => [s.start - base, s.end - base]);
+    blocks.push({ firstIndex: first, itemCount: last - first + 1, encoding: 'br', data: compress(json), itemSpans });
   }
   return blocks;
 }
@@ -58,9 +62,9 @@ const CLOSE_OBJECT = 0x7d;
 const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
- * Where each item of a block is. A block is a JSON array written from a body the intake found
- * valid, so its top-level commas, outside strings, are enough to split it: reading 100 items of a
- * block of 500 parses those 100 only.
+ * Where each item of a block is, for blocks written without their items' spans. A block is a JSON
+ * array written from a body the intake found valid, so its top-level commas, outside strings, are
+ * enough to split it.
  */
 export function itemSpans(bytes: Uint8Array): Span[] {
   // A plain byte view: indexing a Buffer goes through its subclass, several times slower.
@@ -89,7 +93,8 @@ export function itemSpans(bytes: Uint8Array): Span[] {
   return spans;
 }
 
-export type StoredBlock = typeof batchItemBlocks.$inferSelect;
+/** A stored block as the worker reads it: its items' spans stay in the table (only listings use them). */
+export type StoredBlock = Omit<typeof batchItemBlocks.$inferSelect, 'itemSpans'>;
 
 const b = batchItemBlocks;
 /** The blocks of a batch holding any of the items [from, to). */
@@ -99,11 +104,20 @@ const covering = (batchId: string, from: number, to: number) =>
 /** The stored blocks of items [from, to) of a batch, in order (a block straddling `from` or `to` included). */
 export async function readBlocks(db: Queryable, batchId: string, from: number, to: number): Promise<StoredBlock[]> {
   return db
-    .select()
+    .select({
+      batchId: b.batchId,
+      firstIndex: b.firstIndex,
+      itemCount: b.itemCount,
+      encoding: b.encoding,
+      data: b.data,
+    })
     .from(b)
     .where(covering(batchId, from, to))
     .orderBy(asc(b.firstIndex));
 }
+
+const pairs = (offsets: number[]): Span[] =>
+  Array.from({ length: offsets.length >> 1 }, (_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
 
 /** Some items of some batches, as sent, keyed `batchId:index`. */
 export async function readItemsAt(
@@ -127,7 +141,7 @@ export async function readItemsAt(
         .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
       if (!block) return;
       const bytes = blockBytes(block);
-      const spans = itemSpans(bytes);
+      const spans = block.itemSpans ? pairs(block.itemSpans) : itemSpans(bytes);
       for (const index of indexes) {
         const span = spans[index - firstIndex];
         if (span) items.set(`${batchId}:${index}`, JSON.parse(bytes.toString('utf8', span.start, span.end)));

@@ -1,0 +1,1 @@
+ALTER TABLE "batch_item_blocks" ADD COLUMN "item_spans" integer[];
