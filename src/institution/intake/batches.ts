@@ -169,7 +169,6 @@ export async function findBatch(db: Queryable, batchId: string): Promise<Batch |
   return batch;
 }
 
-/** The batch of this institution, or `BATCH-003` (another institution's batch is as missing). */
 // Read by every batch report and listing: prepared once per handle (`db/prepared.ts`).
 const institutionBatch = preparedPerHandle((db) =>
   db
@@ -179,6 +178,7 @@ const institutionBatch = preparedPerHandle((db) =>
     .prepare('institution_batch'),
 );
 
+/** The batch of this institution, or `BATCH-003` (another institution's batch is as missing). */
 export async function requireBatch(db: Queryable, institutionId: string, batchId: string): Promise<Batch> {
   const [batch] = await institutionBatch(db).execute({ batchId, institutionId });
   if (!batch) throw new BatchNotFound(batchId);

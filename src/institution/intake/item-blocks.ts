@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import type { RawElements, Span } from '../../core/json-spans.js';
+import { scanJson, type RawElements, type Span } from '../../core/json-spans.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */
@@ -52,45 +52,16 @@ function blockBytes({ encoding, data }: Pick<ItemBlock, 'encoding' | 'data'>): B
 /** A block's JSON text, decompressed. */
 export const blockText = (block: Pick<ItemBlock, 'encoding' | 'data'>): string => blockBytes(block).toString('utf8');
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const WRAP_OPEN = Buffer.from('{"items":');
+const WRAP_CLOSE = Buffer.from('}');
 
 /**
- * Where each item of a block is, for blocks written without their items' spans. A block is a JSON
- * array written from a body the intake found valid, so its top-level commas, outside strings, are
- * enough to split it.
+ * Where each item of a block is, for blocks written before their items' spans were recorded
+ * (migration 0022): the intake's own scan (`scanJson`) over the block wrapped as `{"items": …}`.
  */
-export function itemSpans(bytes: Uint8Array): Span[] {
-  // A plain byte view: indexing a Buffer goes through its subclass, several times slower.
-  const block = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  const spans: Span[] = [];
-  let depth = 0;
-  let start = -1;
-  for (let i = 0; i < block.length; i++) {
-    const c = block[i]!;
-    if (c === QUOTE) {
-      if (depth === 1 && start < 0) start = i;
-      for (i++; i < block.length && block[i] !== QUOTE; i++) if (block[i] === BACKSLASH) i++;
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (depth === 1 && start < 0) start = i;
-      depth++;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      depth--;
-      if (depth === 0 && start >= 0) spans.push({ start, end: i });
-    } else if (depth === 1 && c === COMMA) {
-      spans.push({ start, end: i });
-      start = -1;
-    } else if (depth === 1 && start < 0 && !isWhitespace(c)) {
-      start = i;
-    }
-  }
-  return spans;
+export function scannedSpans(bytes: Buffer): Span[] {
+  const { elements = [] } = scanJson(Buffer.concat([WRAP_OPEN, bytes, WRAP_CLOSE]), 'items');
+  return elements.map((s) => ({ start: s.start - WRAP_OPEN.length, end: s.end - WRAP_OPEN.length }));
 }
 
 /** A stored block as the worker reads it: its items' spans stay in the table (only listings use them). */
@@ -141,7 +112,7 @@ export async function readItemsAt(
         .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
       if (!block) return;
       const bytes = blockBytes(block);
-      const spans = block.itemSpans ? pairs(block.itemSpans) : itemSpans(bytes);
+      const spans = block.itemSpans ? pairs(block.itemSpans) : scannedSpans(bytes);
       for (const index of indexes) {
         const span = spans[index - firstIndex];
         if (span) items.set(`${batchId}:${index}`, JSON.parse(bytes.toString('utf8', span.start, span.end)));

@@ -130,8 +130,9 @@ export async function findOriginalInstallment(
  * order; several are each walked as far as a page, and the page is the first rows of their merge,
  * fetched by their place in the table (`ctid`, valid within the statement's snapshot).
  */
-export function originalsPageCondition(sets: SQL[], after: number): SQL {
+function originalsPageCondition(institutionId: string, query: OriginalsQuery, today: string, after: number): SQL {
   const i = installments;
+  const sets = originalsPageSets(institutionId, query, today);
   if (sets.length === 1) return and(sets[0], gt(i.seq, after))!;
   const walks = sets.map(
     (set) =>
@@ -141,7 +142,7 @@ export function originalsPageCondition(sets: SQL[], after: number): SQL {
 }
 
 /** The rows of one page, and one more telling whether another follows. */
-export const originalsPage = (db: Queryable, condition: SQL, today: string | Placeholder) =>
+const originalsPage = (db: Queryable, condition: SQL, today: string | Placeholder) =>
   withDetails(db, today)
     .where(condition)
     .orderBy(asc(installments.seq))
@@ -154,7 +155,7 @@ export const originalsPageQuery = (
   query: OriginalsQuery,
   today: string,
   after: number,
-) => originalsPage(db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today);
+) => originalsPage(db, originalsPageCondition(institutionId, query, today, after), today);
 
 // The same statement, prepared per combination of filters: building it walks every column of the
 // installment and its joins, which took more CPU than PostgreSQL takes to answer a lookup.
@@ -212,9 +213,7 @@ export async function listOriginalInstallments(
   const known =
     carried === undefined && countedByGroups(query) ? await countFromGroups(ctx.db, institutionId, query) : carried;
   const [rows, total] = await Promise.all([
-    known === 0
-      ? []
-      : pageRows(ctx.db, originalsPageCondition(originalsPageSets(institutionId, query, today), after), today),
+    known === 0 ? [] : pageRows(ctx.db, originalsPageCondition(institutionId, query, today, after), today),
     carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
 import { scanJson } from '../../../src/core/json-spans.js';
-import { itemSpans, packBlocks } from '../../../src/institution/intake/item-blocks.js';
+import { packBlocks, scannedSpans } from '../../../src/institution/intake/item-blocks.js';
 
 /** The items of a block as `itemSpans` finds them, each parsed alone. */
 const split = (json: string) => {
   const bytes = Buffer.from(json);
-  return itemSpans(bytes).map((s) => JSON.parse(bytes.toString('utf8', s.start, s.end)) as unknown);
+  return scannedSpans(bytes).map((s) => JSON.parse(bytes.toString('utf8', s.start, s.end)) as unknown);
 };
 
-describe('itemSpans', () => {
+describe('scannedSpans', () => {
   it.each([
     ['objects', '[{"a":1},{"b":[1,2,{"c":"]"}]}]'],
     ['strings holding separators, brackets and escaped quotes', '[{"s":"a,b]}{[\\"x\\\\"},"\\",]","tail\\\\"]'],
@@ -26,14 +26,14 @@ describe('itemSpans', () => {
     expect(split(JSON.stringify(items))).toEqual(items);
   });
 
-  it('packBlocks records where each item lies in its block, the spans itemSpans would find', () => {
+  it('packBlocks records where each item lies in its block, the spans a scan would find', () => {
     const items = Array.from({ length: 1_200 }, (_, i) => ({ idParcela: `P${i}`, descricao: `"${i}", [x]` }));
     const body = Buffer.from(`{ "parcelas" : [ ${items.map((item) => JSON.stringify(item)).join(' ,\n ')} ] }`);
     const blocks = packBlocks({ body, spans: scanJson(body, 'parcelas').elements! });
     expect(blocks.map((b) => b.itemCount)).toEqual([500, 500, 200]);
     for (const block of blocks) {
       const bytes = zlib.brotliDecompressSync(block.data);
-      const found = itemSpans(bytes).flatMap((s) => [s.start, s.end]);
+      const found = scannedSpans(bytes).flatMap((s) => [s.start, s.end]);
       const stored = block.itemSpans!;
       // Both end where the item ends; the scan may also take in the whitespace before a comma.
       expect(stored.filter((_, k) => k % 2 === 0)).toEqual(found.filter((_, k) => k % 2 === 0));
