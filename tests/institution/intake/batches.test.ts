@@ -76,6 +76,30 @@ describe('GET /v1/lotes/{id} and /v1/lotes/{id}/erros', () => {
     expect(all.at(-1)).toMatchObject({ indice: 129, campo: 'valorBoleto' });
   });
 
+  it("a page that ends inside an item's errors continues with that item's next field", async () => {
+    const id = await submitAndProcess(
+      t,
+      inst.headers,
+      Array.from({ length: 40 }, () =>
+        installment({ alunoCpf: '1', valorBoleto: '0', responsavelFinanceiroDocumento: '2' }),
+      ),
+    );
+    const first = await request(t.app).get(`/v1/lotes/${id}/erros`).set(inst.headers).expect(200);
+    const perItem = first.body.data.filter((e: { indice: number }) => e.indice === 0).length;
+    expect(perItem).toBeGreaterThanOrEqual(3);
+    expect(100 % perItem).not.toBe(0);
+    const second = await request(t.app)
+      .get(`/v1/lotes/${id}/erros`)
+      .query({ continuable: first.body.metadata.continuable })
+      .set(inst.headers)
+      .expect(200);
+    const all = [...first.body.data, ...second.body.data];
+    expect(all).toHaveLength(40 * perItem);
+    const keys = all.map((e: { indice: number; campo: string }) => [e.indice, e.campo] as const);
+    expect(keys).toEqual([...keys].sort(([i, f], [j, g]) => i - j || (f < g ? -1 : f > g ? 1 : 0)));
+    expect(new Set(keys.map(([i, f]) => `${i}:${f}`)).size).toBe(40 * perItem);
+  });
+
   it('refuses an error token of another batch (PAGING-001)', async () => {
     const a = await submitAndProcess(
       t,
