@@ -305,7 +305,12 @@ export interface paths {
          *       (`SALE-002`).
          *     - The upfront amount, when given, must be lower than the price and not lower than the default
          *       upfront of the course (or of the partner when the course has none); with several courses the
-         *       largest default applies (`SALE-003`).
+         *       largest default applies (`SALE-003`). Without `upfront_amount_in_cents` the default is the
+         *       upfront. A default that is not lower than the price (the sale's own, or the campaign's)
+         *       leaves no upfront possible: the sale is refused with `SALE-014`, whether an upfront was sent
+         *       or not. The operator sets the partner's default (`npm run admin -- partner:settings`).
+         *     - The financing is offered at the checkout only when something is left to finance after the
+         *       entry, in installments of at least one cent.
          *     - Deadlines and `maxInstallmentsToApply` not sent take the partner's defaults.
          */
         post: operations["createExclusiveSale"];
@@ -1501,7 +1506,8 @@ export interface components {
             /**
              * @description Upfront (entry) amount in cents. It must be lower than the price and not lower than the
              *     default upfront of the course, or of the partner when the course has none; with several
-             *     courses the largest default applies (`SALE-003`). When absent the default applies.
+             *     courses the largest default applies (`SALE-003`). When absent the default applies. A default
+             *     that is not lower than the price refuses the sale (`SALE-014`).
              */
             upfront_amount_in_cents?: number;
             /** @description Days from the sale to the first installment. When absent the partner's default applies. */
@@ -2183,7 +2189,12 @@ export interface components {
              * @description When the sale was made effective, null until then; Brasília time written with `Z` (add 3 hours for UTC).
              */
             madeEffectiveAt: string | null;
-            /** @description Payment methods offered at the checkout. */
+            /**
+             * @description Payment methods offered at the checkout: the campaign's `payment_methods` for a campaign sale,
+             *     otherwise all. `creditAsAService` (the financing) only when the sale has something to finance:
+             *     a sale whose entry covers its price, or whose installments would round to nothing, is not
+             *     offered the financing.
+             */
             paymentMethods: ("bankSlip" | "pix" | "creditCard" | "creditAsAService" | "antecipatedFinancing")[];
             /** @description Products of the sale; currently a single item even for a sale of several products. */
             products: {
@@ -3116,7 +3127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`, `SALE-014`). */
             400: {
                 headers: {
                     [name: string]: unknown;

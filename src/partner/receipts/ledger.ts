@@ -10,7 +10,7 @@ import {
   receiptTransfers,
 } from '../../db/schema/index.js';
 import { localDate } from '../../core/local-date.js';
-import { simulateFinancing } from '../sales/checkout/financing.js';
+import { saleFinancing } from '../sales/checkout/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
 import type { ReversalKind } from '../sales/sale-ledger.js';
 import type { SaleRow } from '../sales/sql.js';
@@ -40,7 +40,9 @@ interface PlannedInstallment {
 function planInstallments(sale: SaleRow, today: string): PlannedInstallment[] {
   const method = sale.paymentMethod ?? 'pix';
   if (method === FINANCING_METHOD) {
-    const offer = simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
+    const offer = saleFinancing(sale);
+    // The entry invoice is only ever generated for a sale with an offer.
+    if (!offer) throw new Error(`sale ${sale.id} was confirmed by a financing it has no offer for`);
     const entry = { number: 0, valueCents: offer.upfrontCents, dueOn: today, paidBy: 'bankSlip' };
     return [
       entry,

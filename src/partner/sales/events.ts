@@ -15,6 +15,7 @@ import {
   type WebhookPayment,
   type WebhookPerson,
 } from './event-payloads.js';
+import { saleFinancing } from './checkout/financing.js';
 import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from './sql.js';
 
 /** An event of the once-per-sale kind that the sale already has: the transition is undone. */
@@ -35,10 +36,18 @@ const EVENT_METHODS: [string, WebhookCheckout['paymentMethods'][number]][] = [
   ['CourseFinancing', 'creditAsAService'],
 ];
 
-export function offeredMethods(campaignMethods: string[] | undefined): WebhookCheckout['paymentMethods'] {
-  return EVENT_METHODS.filter(([name]) => !campaignMethods || campaignMethods.includes(name)).map(
-    ([, method]) => method,
-  );
+/**
+ * The methods a sale offers: the campaign's, or all; the financing only when the sale has an offer
+ * (something left to finance after the entry, see `simulateFinancing`).
+ */
+export function offeredMethods(
+  sale: SaleRow,
+  campaignMethods: string[] | undefined,
+): WebhookCheckout['paymentMethods'] {
+  const financeable = saleFinancing(sale) !== undefined;
+  return EVENT_METHODS.filter(
+    ([name]) => (!campaignMethods || campaignMethods.includes(name)) && (financeable || name !== 'CourseFinancing'),
+  ).map(([, method]) => method);
 }
 
 /** The seller of the events: the creator when it is a consultant's e-mail. */
@@ -61,7 +70,7 @@ export async function loadEventFacts(
     updatedAt: sale.updatedAt,
     canceledAt: sale.canceledAt,
     madeEffectiveAt: sale.madeEffectiveAt,
-    paymentMethods: offeredMethods(methods),
+    paymentMethods: offeredMethods(sale, methods),
     products: products.map(({ modalityId: _m, periodId: _p, ...product }) => product),
     buyer: {
       name: sale.buyerName,

@@ -27,6 +27,7 @@ import { listStatusName } from './sale-states.js';
 import {
   API_CREATOR,
   assertCpf,
+  DefaultUpfrontNotBelowPrice,
   ExclusivePriceAboveSum,
   ExclusiveSaleIncomplete,
   newCheckoutToken,
@@ -117,7 +118,19 @@ async function defaultUpfront(db: Queryable, partnerId: string, selected: Select
   return defaults.length ? Math.max(...defaults) : null;
 }
 
-function upfrontOf(sent: number | undefined, floor: number | null, price: number): number {
+/**
+ * The sale's upfront: the one sent, or the default. It must be lower than the price and not below
+ * the default (#16 rule 3); a default that is not lower than the price leaves no upfront possible,
+ * so the sale is refused whether an upfront was sent or not.
+ */
+function upfrontOf(sent: number | undefined, floor: number | null, price: number, fromCampaign: boolean): number {
+  if (floor !== null && floor >= price)
+    throw new DefaultUpfrontNotBelowPrice(
+      `the price ${price} is not above the default upfront of the courses (${floor}); no upfront can be lower than the price and at least the default`,
+      fromCampaign
+        ? { field: 'campaign_id', detail: `names a campaign priced at or below the default upfront (${floor})` }
+        : { detail: `must be above the default upfront (${floor})` },
+    );
   if (sent === undefined) return floor ?? 0;
   if (sent >= price || (floor !== null && sent < floor)) {
     const bounds =
@@ -141,6 +154,7 @@ export async function createExclusiveSale(
     input.upfront_amount_in_cents,
     await defaultUpfront(ctx.db, partnerId, selection.selected),
     selection.priceInCents,
+    selection.campaignId !== null,
   );
   const maxima = selection.selected.map((s) => s.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
   const maxInstallments =

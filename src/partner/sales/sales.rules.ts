@@ -12,6 +12,8 @@ export class SaleCourseRepeated extends ruleError('SALE-006', 'courses') {}
 export class SaleCampaignNotActive extends ruleError('SALE-007', 'campaign_id') {}
 export class ExclusiveSaleIncomplete extends ruleError('SALE-008', 'courses') {}
 export class InvalidSaleCpf extends ruleError('SALE-009', 'cpf') {}
+/** The default upfront is not lower than the price: no upfront can satisfy #16 rule 3. */
+export class DefaultUpfrontNotBelowPrice extends ruleError('SALE-014', 'checkout_price_in_cents') {}
 
 export class SaleIdempotencyKeyReused extends ApiError {
   constructor(key: string, saleId: number) {

@@ -145,6 +145,44 @@ describe('POST /sales/exclusive-sale', () => {
       courses: both(),
       upfront_amount_in_cents: 30000,
     }).expect(201);
+    await updatePartnerSettings(t.ctx.db, f.partner.id, { defaultUpfrontInCents: null }, t.clock.now());
+    await t.ctx.db.execute(sql`update courses set default_upfront_in_cents = null where id = ${f.c.excel.id}`);
+  });
+
+  it('a default upfront not lower than the price refuses the sale (SALE-014), with or without an upfront sent', async () => {
+    await updatePartnerSettings(t.ctx.db, f.partner.id, { defaultUpfrontInCents: 50000 }, t.clock.now());
+    // Nursing has no default of its own: the partner's applies.
+    const course = [{ id: f.c.nursing.id, courseClassId: f.c.nursingRemote.id }];
+    try {
+      await refused({ cpf: '39053344705', checkout_price_in_cents: 30000, courses: course }, 'SALE-014');
+      await refused({ cpf: '39053344705', checkout_price_in_cents: 50000, courses: course }, 'SALE-014');
+      await refused(
+        { cpf: '39053344705', checkout_price_in_cents: 30000, courses: course, upfront_amount_in_cents: 29999 },
+        'SALE-014',
+      );
+      const res = await post({ cpf: '39053344705', checkout_price_in_cents: 30000, courses: course }).expect(400);
+      expect(res.body.details).toEqual([
+        { path: 'body.checkout_price_in_cents', message: 'must be above the default upfront (50000)' },
+      ]);
+      const campaign = await givenCampaign(t, f.partner, {
+        name: 'Barata Demais',
+        checkout_price_in_cents: 40000,
+        courses: course,
+      });
+      const fromCampaign = await post({ cpf: '39053344705', campaign_id: campaign.id }).expect(400);
+      expect(fromCampaign.body).toMatchObject({ code: 'SALE-014', details: [{ path: 'body.campaign_id' }] });
+      const [row] = await t.ctx.db.execute<{ upfront: number }>(
+        sql`select upfront_in_cents::int as upfront from sales where cpf = '39053344705' and checkout_price_in_cents = 50001`,
+      );
+      expect(row).toBeUndefined();
+      const priced = await post({ cpf: '39053344705', checkout_price_in_cents: 50001, courses: course }).expect(201);
+      const [sale] = await t.ctx.db.execute<{ upfront: number }>(
+        sql`select upfront_in_cents::int as upfront from sales where id = ${priced.body.content.id}`,
+      );
+      expect(sale!.upfront).toBe(50000);
+    } finally {
+      await updatePartnerSettings(t.ctx.db, f.partner.id, { defaultUpfrontInCents: null }, t.clock.now());
+    }
   });
 
   it('takes price, courses and deadlines from an active campaign; an inactive or foreign one is SALE-007', async () => {

@@ -7,7 +7,7 @@ import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';
 import { PERSON_FIELDS, type FormErrors, type PersonForm } from './buyer-form.js';
 import { FINANCING_STEPS, MAX_CARD_INSTALLMENTS } from './checkout-steps.js';
-import { simulateFinancing } from './financing.js';
+import { saleFinancing } from './financing.js';
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const CHECKOUT_NOTICES = {
@@ -103,7 +103,8 @@ function methodStep(v: CheckoutView): SafeHtml {
 }
 
 function simulation(sale: SaleRow): SafeHtml {
-  const o = simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
+  const o = saleFinancing(sale);
+  if (!o) return html`<p class="notice">Esta compra não tem valor a financiar; escolha outra forma de pagamento.</p>`;
   return html`<h3>Simulação do financiamento</h3><table>
     <tr><td>Entrada</td><td class="amount">${formatBrl(o.entryCents)}</td></tr>
     <tr><td>Taxa de cadastro</td><td class="amount">${formatBrl(o.feeCents)}</td></tr>

@@ -56,7 +56,7 @@ export async function saleOfToken(db: Queryable, token: string): Promise<SaleRow
 }
 
 export async function methodsOf(db: Queryable, sale: SaleRow): Promise<WebhookCheckout['paymentMethods']> {
-  return offeredMethods(sale.campaignId ? await campaignPaymentMethods(db, sale.campaignId) : undefined);
+  return offeredMethods(sale, sale.campaignId ? await campaignPaymentMethods(db, sale.campaignId) : undefined);
 }
 
 /** Opening the page counts as activity of the buyer. */

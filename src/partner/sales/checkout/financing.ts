@@ -1,5 +1,6 @@
 import { formatCents } from '../../../core/money.js';
 import type { WebhookFinancing } from '../event-payloads.js';
+import type { SaleRow } from '../sql.js';
 
 /**
  * The sandbox's financing (installment bank slip with entry): a fixed offer computed in exact
@@ -34,8 +35,16 @@ export interface FinancingOffer {
 
 const divRound = (n: bigint, d: bigint) => (n * 2n + d) / (2n * d);
 
-/** The offer for a price, the sale's upfront and its number of installments. */
-export function simulateFinancing(priceCents: number, upfrontCents: number, installments: number): FinancingOffer {
+/**
+ * The offer for a price, the sale's upfront and its number of installments; undefined when there is
+ * nothing to finance: an entry that covers the price, or installments that would round to nothing.
+ * Such a sale is not offered the financing at all.
+ */
+export function simulateFinancing(
+  priceCents: number,
+  upfrontCents: number,
+  installments: number,
+): FinancingOffer | undefined {
   const price = BigInt(priceCents);
   const entry = BigInt(Math.max(upfrontCents, Number(divRound(price * MIN_ENTRY_PERCENT, 100n))));
   const financed = price - entry;
@@ -47,6 +56,7 @@ export function simulateFinancing(priceCents: number, upfrontCents: number, inst
   const grown = (10_000n + MONTHLY_INTEREST_BP) ** n;
   const base = 10_000n ** n;
   const pmt = divRound(taken * MONTHLY_INTEREST_BP * grown, 10_000n * (grown - base));
+  if (financed <= 0n || pmt <= 0n) return undefined;
   return {
     priceCents,
     entryCents: Number(entry),
@@ -60,6 +70,12 @@ export function simulateFinancing(priceCents: number, upfrontCents: number, inst
     monthlyInterestPercent: '1.99',
   };
 }
+
+/** The financing offer of a sale (see `simulateFinancing`). */
+export const saleFinancing = (
+  sale: Pick<SaleRow, 'checkoutPriceInCents' | 'upfrontInCents' | 'installmentsToApply'>,
+): FinancingOffer | undefined =>
+  simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply);
 
 /** The offer in the shape of the events' `payment.financing`. */
 export const toWebhookFinancing = (offer: FinancingOffer): WebhookFinancing => ({

@@ -7,7 +7,8 @@ import { checkoutUrlOf } from '../events.js';
 import { invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
 import { stateOf } from '../transitions.js';
 import { lockSale, type SaleRow } from '../sql.js';
-import { simulateFinancing, toWebhookFinancing } from './financing.js';
+import { MethodNotOffered } from './checkout.rules.js';
+import { saleFinancing, toWebhookFinancing } from './financing.js';
 import { inTransaction } from './sale-context.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
@@ -45,9 +46,9 @@ export async function createInvoice(
   method: InvoiceMethod,
 ): Promise<Charge> {
   const entry = method === FINANCING_METHOD;
-  const amountCents = entry
-    ? simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply).upfrontCents
-    : sale.checkoutPriceInCents;
+  const offer = entry ? saleFinancing(sale) : undefined;
+  if (entry && !offer) throw new MethodNotOffered(method);
+  const amountCents = offer ? offer.upfrontCents : sale.checkoutPriceInCents;
   const charge = await provider.createCharge(tx, {
     method: method === 'pix' ? 'PIX' : 'BOLETO',
     amountCents,
@@ -81,12 +82,8 @@ export const confirmSaleCharge =
     if (charge.method === 'CARD') return;
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale) throw new Error(`charge ${charge.id} pays sale ${charge.reference.id}, which does not exist`);
-    const financing =
-      sale.paymentMethod === FINANCING_METHOD
-        ? toWebhookFinancing(
-            simulateFinancing(sale.checkoutPriceInCents, sale.upfrontInCents, sale.installmentsToApply),
-          )
-        : undefined;
+    const offer = sale.paymentMethod === FINANCING_METHOD ? saleFinancing(sale) : undefined;
+    const financing = offer ? toWebhookFinancing(offer) : undefined;
     await purchaseConfirmed(inTransaction(ctx, db), sale.id, financing ? { financing } : {});
   };
 
