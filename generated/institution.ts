@@ -224,6 +224,14 @@ export interface paths {
          *     date of the transfer to the institution. One record per liquidation; a payment by credit card in
          *     installments gives one record per card installment (`cartao_de_credito_parcelamento` `N/M`).
          *
+         *     **Amounts add up to the cent.** Every record has `valor_recebido_total` = `valor_recebido_principia`
+         *     + `valor_juros` + `valor_multa` − `valor_desconto`, and the records of one payment sum exactly
+         *     to it, part by part. A card payment in M installments is received in M equal shares, the odd
+         *     cents on the first; the discount is split the same way, and each record's share of the
+         *     principal, fine and interest is in proportion to what is left of each (largest remainders
+         *     first), never rounded apart. Commission and transfer are computed on each record's
+         *     `valor_recebido_total`.
+         *
          *     **Envelope.** The interface leaves open whether this statement is a bare list or wrapped; this
          *     service wraps it like the assignment statement (#7): `{data, metadata}`, with `metadata` as in
          *     #7 (`totalItems` integer).
@@ -834,7 +842,9 @@ export interface components {
          *     operator's commission and what is transferred to the institution. Strings unless noted; money
          *     and percentages are decimal strings with a dot (`1250.00`, `8.50`). The keys marked optional are
          *     present only for payments by credit card. `parcela_id` and `pagamento_id` are optional additions
-         *     of this service that tie the record to its installment and payment.
+         *     of this service that tie the record to its installment and payment. Amounts add up:
+         *     `valor_recebido_total` = `valor_recebido_principia` + `valor_juros` + `valor_multa` −
+         *     `valor_desconto`.
          */
         ManagementStatementRecord: {
             /** @description Id of the institution. */

@@ -2,10 +2,12 @@ import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * Every liquidation of the institution's `Gestão` installments, one row each, with money as
- * numeric text (`1250.00`): platform payments (a card payment in M installments gives M rows, the
- * acquirer paying one every 30 days from the payment, each amount split in whole cents with the
- * odd cents on the first) and settlements reported by the institution. Terms come from the
- * contract version in force in the month the money was received. All arithmetic is SQL numeric.
+ * numeric text (`1250.00`): platform payments (a card payment in M installments gives M rows n of
+ * M, the acquirer paying one every 30 days from the payment) and settlements reported by the
+ * institution. Each row carries its payment's amounts; its own received amount (an equal share,
+ * the odd cents on the first, as `liquidationRecords` splits it) prices its commission and
+ * transfer, and `liquidationRecords` splits the payment's parts. Terms come from the contract
+ * version in force in the month the money was received. All arithmetic is SQL numeric.
  */
 export function managementLiquidations(institutionId: string): SQL {
   return sql`(
@@ -29,16 +31,12 @@ export function managementLiquidations(institutionId: string): SQL {
              case when method = 'CARD' then n || '/' || m end as card_split,
              received_on,
              case when (select principal from installments where id = installment_id) <= principal_so_far and n = m then 'TOTAL' else 'PARCIAL' end as kind,
-             trunc(received * 100 / m) / 100 + case when n = 1 then received - m * (trunc(received * 100 / m) / 100) else 0 end as received,
-             trunc(principal * 100 / m) / 100 + case when n = 1 then principal - m * (trunc(principal * 100 / m) / 100) else 0 end as principal,
-             trunc(fine * 100 / m) / 100 + case when n = 1 then fine - m * (trunc(fine * 100 / m) / 100) else 0 end as fine,
-             trunc(interest * 100 / m) / 100 + case when n = 1 then interest - m * (trunc(interest * 100 / m) / 100) else 0 end as interest,
-             trunc(discount * 100 / m) / 100 + case when n = 1 then discount - m * (trunc(discount * 100 / m) / 100) else 0 end as discount
+             n, m, received as payment_received, fine, interest, discount,
+             trunc(received * 100 / m) / 100 + case when n = 1 then received - m * (trunc(received * 100 / m) / 100) else 0 end as received
         from platform
       union all
       select i.id, i.id::text || ':IES', null, null, 'Pago na IES', 'NAO_INFORMADO', null, i.paid_on, 'TOTAL',
-             i.settled_received, i.settled_received - i.settled_interest - i.settled_fine + i.settled_discount,
-             i.settled_fine, i.settled_interest, i.settled_discount
+             1, 1, i.settled_received, i.settled_fine, i.settled_interest, i.settled_discount, i.settled_received
         from installments i
        where i.institution_id = ${institutionId} and i.product = 'Gestão' and i.status = 'PAGO'
          and i.payment_type = 'Pago na IES' and not i.paid_on_platform
@@ -57,10 +55,11 @@ export function managementLiquidations(institutionId: string): SQL {
            l.received_on::text as received_on,
            to_char(l.received_on, 'MM/YYYY') as received_month,
            i.principal::text as installment_principal,
-           l.principal::numeric(14, 2)::text as principal,
-           l.interest::numeric(14, 2)::text as interest,
-           l.fine::numeric(14, 2)::text as fine,
-           l.discount::numeric(14, 2)::text as discount,
+           l.n, l.m,
+           l.payment_received::numeric(14, 2)::text as payment_received,
+           l.interest::numeric(14, 2)::text as payment_interest,
+           l.fine::numeric(14, 2)::text as payment_fine,
+           l.discount::numeric(14, 2)::text as payment_discount,
            l.received::numeric(14, 2)::text as received,
            coalesce(v.commission_percent, 0)::text as commission_percent,
            round(l.received * coalesce(v.commission_percent, 0) / 100, 2)::numeric(14, 2)::text as commission,
@@ -103,10 +102,13 @@ export interface LiquidationRow {
   received_on: string;
   received_month: string;
   installment_principal: string;
-  principal: string;
-  interest: string;
-  fine: string;
-  discount: string;
+  n: number;
+  m: number;
+  payment_received: string;
+  payment_interest: string;
+  payment_fine: string;
+  payment_discount: string;
+  /** This record's share of the payment's received amount. */
   received: string;
   commission_percent: string;
   commission: string;

@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { PAGE_SIZE, toPage } from '../../core/continuation.js';
+import { formatCents, parseCents } from '../../core/money.js';
+import { liquidationRecords } from './liquidation.rules.js';
 import { managementLiquidations, type LiquidationRow } from './management-sql.js';
 import { statementCursor } from './paging.js';
 
@@ -9,7 +11,33 @@ type ManagementQuery = NonNullable<operations['getManagementStatement']['paramet
 type ManagementRecord = components['schemas']['ManagementStatementRecord'];
 type ManagementPage = operations['getManagementStatement']['responses'][200]['content']['application/json'];
 
+/** Cents of a payment's amount, a non-negative numeric(14, 2). */
+function cents(value: string): number {
+  const amount = parseCents(value);
+  if (amount === undefined) throw new Error(`not an amount of a payment: ${value}`);
+  return amount;
+}
+
+/** The parts of this row's record: its share of the payment (see `liquidationRecords`). */
+function partsOf(row: LiquidationRow) {
+  const payment = {
+    received: cents(row.payment_received),
+    fine: cents(row.payment_fine),
+    interest: cents(row.payment_interest),
+    discount: cents(row.payment_discount),
+  };
+  const parts = liquidationRecords(payment, row.m)[row.n - 1]!;
+  return {
+    principal: formatCents(parts.principal),
+    fine: formatCents(parts.fine),
+    interest: formatCents(parts.interest),
+    discount: formatCents(parts.discount),
+    received: formatCents(parts.received),
+  };
+}
+
 export function toManagementRecord(row: LiquidationRow): ManagementRecord {
+  const parts = partsOf(row);
   return {
     ies_id: row.institution_id,
     ies_nome: row.institution_name,
@@ -35,16 +63,16 @@ export function toManagementRecord(row: LiquidationRow): ManagementRecord {
     data_recebimento: row.received_on,
     competencia_recebimento: row.received_month,
     parcela_valor_principal: row.installment_principal,
-    valor_recebido_principia: row.principal,
+    valor_recebido_principia: parts.principal,
     comissao_percentual: row.commission_percent,
     comissao_valor: row.commission,
     valor_repasse: row.transfer,
     data_repasse: row.transfer_on,
     liquidacao: {
-      valor_juros: row.interest,
-      valor_multa: row.fine,
-      valor_desconto: row.discount,
-      valor_recebido_total: row.received,
+      valor_juros: parts.interest,
+      valor_multa: parts.fine,
+      valor_desconto: parts.discount,
+      valor_recebido_total: parts.received,
     },
   };
 }

@@ -6,16 +6,17 @@ type Totals = Record<string, string | number>;
 
 /**
  * Totals of each statement for one month, summed in SQL numeric: the management statement over
- * the liquidations of installments due that month (its `competencia_vencimento` filter), the
+ * the liquidations of installments due that month (its `competencia_vencimento` filter; the
+ * records of one payment sum exactly to it, so its parts are summed once per payment), the
  * assignment and guaranteed-revenue statements over that month's closing.
  */
 export async function monthTotals(db: Queryable, institutionId: string, month: string) {
   const [management] = await db.execute<Totals>(sql`
     select count(*)::int as rows, coalesce(sum(received::numeric), 0)::numeric(14, 2)::text as valor_recebido_total,
-           coalesce(sum(principal::numeric), 0)::numeric(14, 2)::text as valor_recebido_principia,
-           coalesce(sum(interest::numeric), 0)::numeric(14, 2)::text as valor_juros,
-           coalesce(sum(fine::numeric), 0)::numeric(14, 2)::text as valor_multa,
-           coalesce(sum(discount::numeric), 0)::numeric(14, 2)::text as valor_desconto,
+           coalesce(sum(payment_received::numeric - payment_interest::numeric - payment_fine::numeric + payment_discount::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_recebido_principia,
+           coalesce(sum(payment_interest::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_juros,
+           coalesce(sum(payment_fine::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_multa,
+           coalesce(sum(payment_discount::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_desconto,
            coalesce(sum(commission::numeric), 0)::numeric(14, 2)::text as comissao_valor,
            coalesce(sum(transfer::numeric), 0)::numeric(14, 2)::text as valor_repasse
       from ${managementLiquidations(institutionId)} m where due_month = ${month}`);
