@@ -1403,7 +1403,12 @@ export interface components {
             ProductType: string;
             /** @description Price of the sale in cents. */
             totalValue: number;
-            /** @description Upfront (entry) in cents; 0 when none. */
+            /**
+             * @description Upfront (entry) in cents. Once a financing is confirmed, the entry the buyer paid with its
+             *     registration fee: the webhook's `payment.financing.upfrontAmount` and the receipt's
+             *     installment 0. Before that, the upfront agreed at creation (an exclusive sale's
+             *     `upfront_amount_in_cents` or default upfront); 0 when none.
+             */
             upfrontValue: number;
             /** @description Number of installments chosen by the buyer, or offered when not chosen yet. */
             installmentsToApply: number;

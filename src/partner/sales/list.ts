@@ -10,7 +10,9 @@ import { localDate, startOfLocalDay } from '../../core/local-date.js';
 import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
 import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
 import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
-import { loadSaleProducts } from './sql.js';
+import { loadSaleProducts, type SaleRow } from './sql.js';
+import type { WebhookFinancing } from './event-payloads.js';
+import { parseCents } from '../../core/money.js';
 import { stateOf } from './transitions.js';
 
 const CPF_DIGITS = 11;
@@ -165,6 +167,16 @@ const pickingPage = preparedPerShape((db, where) =>
 const countedSellers = preparedPerShape((db, where) => countedSalesBySellerQuery(db, where).prepare('sales_counted'));
 const matchedSellers = preparedPerShape((db, where) => salesBySellerQuery(db, where).prepare('sales_sellers'));
 
+/**
+ * The entry of a sale: once a financing is confirmed, the entry paid with its registration fee
+ * (`payment.financing.upfrontAmount`, the receipt's installment 0); before, the upfront agreed at
+ * creation (0 for a checkout sale).
+ */
+function upfrontValueOf(sale: SaleRow): number {
+  const financing = sale.financing as WebhookFinancing | null;
+  return (financing && parseCents(financing.upfrontAmount)) ?? sale.upfrontInCents;
+}
+
 export async function listSales(
   ctx: AppContext,
   partnerId: string,
@@ -206,7 +218,7 @@ export async function listSales(
       origin: sale.origin,
       ProductType: sale.productType,
       totalValue: sale.checkoutPriceInCents,
-      upfrontValue: sale.upfrontInCents,
+      upfrontValue: upfrontValueOf(sale),
       installmentsToApply: sale.installmentsToApply,
       madeEffectiveDate: sale.madeEffectiveAt ? localDate(sale.madeEffectiveAt) : null,
       courses: (products.get(sale.id) ?? []).map((p) => ({

@@ -151,6 +151,25 @@ describe('the buyer journey at the hosted checkout', () => {
     await expectContractPayloads(events);
   });
 
+  it("the upfrontValue of a financed sale in GET /sales is the entry paid, the receipt's installment 0", async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'FIN-UPFRONT' });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/financiamento`);
+    const accepted = await post(t, `${sale.path}/financiamento/aceite`);
+    const [entry] = payButtons(accepted.text);
+    await post(t, `${sale.path}/cobrancas/${entry}/pagar`);
+    const listed = await request(t.app)
+      .get('/sales')
+      .query({ CreditRequestId: sale.saleId })
+      .set(partner.headers)
+      .expect(200);
+    // 10% of 3590.00 plus the registration fee of 49.90.
+    expect(listed.body.content[0]).toMatchObject({ id: sale.saleId, upfrontValue: 40890 });
+    const receipt = await request(t.app).get(`/receipts/detail/${sale.saleId}`).set(partner.headers).expect(200);
+    expect(receipt.body.hasUpFront).toBe(true);
+    expect(receipt.body.installments[0]).toMatchObject({ count: 0, originalValue: 40890 });
+  });
+
   it('denies the financing of a CPF ending 8 or 9 with financingDenied once, and the buyer can still pay by Pix', async () => {
     const sale = await givenCheckoutSale(t, partner.headers, { cpf: '12345678909', externalSaleId: 'DENY' });
     await post(t, `${sale.path}/dados`, { ...BUYER_FORM, cpf: '12345678909' });
