@@ -266,8 +266,12 @@ export interface paths {
          *     - Products missing from the catalogue are registered: a course (`productSku` as its
          *       `internalPartnerProductId`, priced at the largest `variantPriceInCents` sent for it, under
          *       the first micro-area group) and a remote lifetime class (`variantSku` as its `partnerSKU`,
-         *       priced at `variantPriceInCents`). An existing class keeps its price; the sale keeps the
-         *       `variantPriceInCents` sent.
+         *       priced at `variantPriceInCents`). A class is found by its SKU and its price: a new price of
+         *       a known `variantSku` registers another class at that price (the classes of earlier prices
+         *       stay as they are), and the same SKU and price always finds the same class.
+         *     - Classes keep within the limits of a class (`POST /course-classes`): a variant priced above
+         *       its course raises the course's price to it, and a variant not registered yet below 3000
+         *       cents is refused (`SALE-015`).
          *     - An `Idempotency-Key` makes a retried request safe: the same key and body answer the sale the
          *       first request created (header `Idempotent-Replayed: true`); the same key with another body
          *       is refused (`SALE-010`). Keys are kept per partner without expiry.
@@ -1440,7 +1444,10 @@ export interface components {
             variantSku: string;
             /** @description Name of the class, used when the class is registered. */
             variantName: string;
-            /** @description Price of the class in cents. */
+            /**
+             * @description Price of the class in cents. With `variantSku` it finds the class; a new price registers a
+             *     class of its own, at least 3000 cents (`SALE-015`), and raises the course's price when above it.
+             */
             variantPriceInCents: number;
         };
         /**
@@ -3095,7 +3102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`, `SALE-015`). */
             400: {
                 headers: {
                     [name: string]: unknown;

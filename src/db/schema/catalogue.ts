@@ -128,7 +128,9 @@ export const courseClasses = pgTable(
   },
   (t) => [
     index().on(t.courseId, t.id),
-    uniqueIndex('course_classes_course_sku').on(t.courseId, t.partnerSku),
+    // A checkout sale finds a variant by SKU and price, so one SKU may carry several prices; a class
+    // registered with POST /course-classes keeps its SKU to itself (checked under the course's lock).
+    uniqueIndex('course_classes_course_sku_price').on(t.courseId, t.partnerSku, t.priceInCents),
     // The expiry sweep reads only visible classes that have an expiry.
     index('course_classes_expiry')
       .on(t.expiresAt)

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { courseClasses } from '../../db/schema/index.js';
+import { courseClasses, courses } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
 import { campusBelongsTo } from './campuses.js';
 import { toCourseClass, type CourseClassRow } from './catalogue.views.js';
@@ -63,8 +63,19 @@ export async function createCourseClass(
   const now = ctx.clock.now();
   const expiresAt = checkExpiry(input, now);
   const sku = input.partnerSKU ?? null;
+  const duplicateSku = (taken: { id: number }) =>
+    new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, {
+      detail: 'already used in this course',
+    });
 
   const row = await ctx.db.transaction(async (tx) => {
+    if (sku !== null) {
+      // The course's lock orders the SKU checks of its classes: the unique index holds a SKU only
+      // per price (checkout variants), and a class registered here keeps its SKU to itself.
+      await tx.select({ id: courses.id }).from(courses).where(eq(courses.id, course.id)).for('update');
+      const taken = await skuHolder(tx, course.id, sku);
+      if (taken) throw duplicateSku(taken);
+    }
     const inserted: CourseClassRow = await insertUnique({
       insert: () =>
         tx
@@ -91,14 +102,13 @@ export async function createCourseClass(
             createdAt: now,
             updatedAt: now,
           })
-          .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku] })
+          .onConflictDoNothing({
+            target: [courseClasses.courseId, courseClasses.partnerSku, courseClasses.priceInCents],
+          })
           .returning(),
       // Without a SKU nothing can conflict: a class is only refused for one.
       holder: () => (sku === null ? Promise.resolve(undefined) : skuHolder(tx, course.id, sku)),
-      refuse: (taken) =>
-        new ClassDuplicateSku(`"${sku}" is already the SKU of class ${taken.id} of course ${course.id}`, {
-          detail: 'already used in this course',
-        }),
+      refuse: duplicateSku,
     });
     if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
     return inserted;

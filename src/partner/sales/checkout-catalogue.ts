@@ -1,10 +1,11 @@
-import { and, eq, min } from 'drizzle-orm';
+import { and, eq, lt, min } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
 import type { CourseClassRow, CourseRow } from '../catalogue/catalogue.views.js';
 import { getPartnerSettings } from '../partner-settings.js';
-import { API_CREATOR, SALE_PRODUCT_TYPE } from './sales.rules.js';
+import { MINIMUM_CLASS_PRICE_IN_CENTS } from '../catalogue/course-class.rules.js';
+import { API_CREATOR, SALE_PRODUCT_TYPE, VariantPriceBelowMinimum } from './sales.rules.js';
 
 type CheckoutProduct = components['schemas']['CheckoutProduct'];
 
@@ -26,7 +27,16 @@ async function findOrRegisterCourse(
 ): Promise<CourseRow> {
   const bySku = and(eq(courses.partnerId, partnerId), eq(courses.internalPartnerProductId, product.productSku));
   const [existing] = await tx.select().from(courses).where(bySku);
-  if (existing) return existing;
+  if (existing) {
+    if (existing.priceInCents >= priceInCents) return existing;
+    // A class costs at most its course (#12): a variant above the course's price raises it.
+    const [raised] = await tx
+      .update(courses)
+      .set({ priceInCents, updatedAt: now })
+      .where(and(eq(courses.id, existing.id), lt(courses.priceInCents, priceInCents)))
+      .returning();
+    return raised ?? (await tx.select().from(courses).where(bySku))[0]!;
+  }
   const [area] = await tx.select({ id: min(microAreaGroups.id) }).from(microAreaGroups);
   // A concurrent sale may register the same SKU; the unique index keeps one and we read it.
   await tx
@@ -56,12 +66,22 @@ async function findOrRegisterClass(
   partnerId: string,
   course: CourseRow,
   product: CheckoutProduct,
+  index: number,
   graceDays: number,
   now: Date,
 ): Promise<CourseClassRow> {
-  const bySku = and(eq(courseClasses.courseId, course.id), eq(courseClasses.partnerSku, product.variantSku));
-  const [existing] = await tx.select().from(courseClasses).where(bySku);
+  const bySkuAndPrice = and(
+    eq(courseClasses.courseId, course.id),
+    eq(courseClasses.partnerSku, product.variantSku),
+    eq(courseClasses.priceInCents, product.variantPriceInCents),
+  );
+  const [existing] = await tx.select().from(courseClasses).where(bySkuAndPrice);
   if (existing) return existing;
+  if (product.variantPriceInCents < MINIMUM_CLASS_PRICE_IN_CENTS)
+    throw new VariantPriceBelowMinimum(
+      `${product.variantPriceInCents} is below the smallest class price (${MINIMUM_CLASS_PRICE_IN_CENTS}); variant ${product.variantSku} at this price is not registered`,
+      { field: `products[${index}].variantPriceInCents`, detail: `must be at least ${MINIMUM_CLASS_PRICE_IN_CENTS}` },
+    );
   await tx
     .insert(courseClasses)
     .values({
@@ -76,14 +96,16 @@ async function findOrRegisterClass(
       createdAt: now,
       updatedAt: now,
     })
-    .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku] });
-  const [row] = await tx.select().from(courseClasses).where(bySku);
+    .onConflictDoNothing({ target: [courseClasses.courseId, courseClasses.partnerSku, courseClasses.priceInCents] });
+  const [row] = await tx.select().from(courseClasses).where(bySkuAndPrice);
   return row!;
 }
 
 /**
- * The course and class of each checkout product, found by SKU or registered. Names of records that
- * exist are never changed; the sale keeps the price sent for each product.
+ * The course and class of each checkout product: the course by `productSku`, the class by
+ * `variantSku` and price (#15 rule 2), each registered when missing. Names of records that exist
+ * are never changed. A class keeps within the limits of #12: a variant priced above its course
+ * raises the course's price to it, and a new variant below the smallest class price is refused.
  */
 export async function resolveCheckoutProducts(
   tx: Queryable,
@@ -96,9 +118,9 @@ export async function resolveCheckoutProducts(
   for (const p of products)
     largestBySku.set(p.productSku, Math.max(largestBySku.get(p.productSku) ?? 0, p.variantPriceInCents));
   const resolved: ResolvedProduct[] = [];
-  for (const product of products) {
+  for (const [index, product] of products.entries()) {
     const course = await findOrRegisterCourse(tx, partnerId, product, largestBySku.get(product.productSku)!, now);
-    const courseClass = await findOrRegisterClass(tx, partnerId, course, product, defaultGracePeriodDays, now);
+    const courseClass = await findOrRegisterClass(tx, partnerId, course, product, index, defaultGracePeriodDays, now);
     resolved.push({ course, courseClass, priceInCents: product.variantPriceInCents });
   }
   return resolved;

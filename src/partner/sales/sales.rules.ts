@@ -14,6 +14,8 @@ export class ExclusiveSaleIncomplete extends ruleError('SALE-008', 'courses') {}
 export class InvalidSaleCpf extends ruleError('SALE-009', 'cpf') {}
 /** The default upfront is not lower than the price: no upfront can satisfy #16 rule 3. */
 export class DefaultUpfrontNotBelowPrice extends ruleError('SALE-014', 'checkout_price_in_cents') {}
+/** A checkout variant not registered yet, priced below the smallest class price (#12). */
+export class VariantPriceBelowMinimum extends ruleError('SALE-015', 'products') {}
 
 export class SaleIdempotencyKeyReused extends ApiError {
   constructor(key: string, saleId: number) {

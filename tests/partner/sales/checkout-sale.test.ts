@@ -93,11 +93,11 @@ describe('POST /sales and the sale lookups', () => {
     ).toEqual(['CURSO-1', 'CURSO-2']);
   });
 
-  it('finds existing products by SKU and never renames them; the sale keeps the price sent', async () => {
+  it('finds the course by productSku and the class by variantSku and price; names are never changed', async () => {
     const course = await givenCourse(t, partner.headers, {
       name: 'Nome Original',
       internalPartnerProductId: 'ORIG-1',
-      price: 5000,
+      price: 50,
     });
     const sent = product(9, { productSku: 'ORIG-1', productName: 'Nome Novo', variantPriceInCents: 4000 });
     const first = await post(body({ products: [sent], checkoutPriceInCents: 4000 })).expect(201);
@@ -107,9 +107,12 @@ describe('POST /sales and the sale lookups', () => {
         checkoutPriceInCents: 3500,
       }),
     ).expect(201);
-    const [a] = (await request(t.app).get(`/sales/purchase/${first.body.saleId}`).set(partner.headers)).body;
-    const [b] = (await request(t.app).get(`/sales/purchase/${again.body.saleId}`).set(partner.headers)).body;
-    expect(a.products).toEqual([
+    const repeated = await post(
+      body({ products: [{ ...sent, variantName: 'Terceiro Nome' }], checkoutPriceInCents: 4000 }),
+    ).expect(201);
+    const lookup = async (saleId: number) =>
+      (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers)).body[0].products;
+    expect(await lookup(first.body.saleId)).toEqual([
       {
         productSKU: 'ORIG-1',
         productName: 'Nome Original',
@@ -118,19 +121,59 @@ describe('POST /sales and the sale lookups', () => {
         variantPriceInCents: 4000,
       },
     ]);
-    expect(b.products).toEqual([
+    // A new price of the same variantSku is another class, registered with the name sent.
+    expect(await lookup(again.body.saleId)).toEqual([
       {
         productSKU: 'ORIG-1',
         productName: 'Nome Original',
         variantSKU: 'TURMA-9',
-        variantName: 'Turma 9',
+        variantName: 'Outra Turma',
         variantPriceInCents: 3500,
       },
     ]);
-    const classes = await t.ctx.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from course_classes where course_id = ${course.id}`,
+    // The same variantSku and price is the first class again, its name kept.
+    expect((await lookup(repeated.body.saleId))[0].variantName).toBe('Turma 9');
+    const classes = await t.ctx.db.execute<{ sku: string; price: number }>(
+      sql`select partner_sku as sku, price_in_cents as price from course_classes where course_id = ${course.id} order by id`,
     );
-    expect(classes[0]!.n).toBe(1);
+    expect([...classes]).toEqual([
+      { sku: 'TURMA-9', price: 4000 },
+      { sku: 'TURMA-9', price: 3500 },
+    ]);
+  });
+
+  it('keeps every class within its course (#12): a variant above the course price raises it', async () => {
+    const course = await givenCourse(t, partner.headers, { internalPartnerProductId: 'CARO-1', price: 50 });
+    await post(
+      body({ products: [product(8, { productSku: 'CARO-1', variantPriceInCents: 7000 })], checkoutPriceInCents: 7000 }),
+    ).expect(201);
+    const [row] = await t.ctx.db.execute<{ price: number }>(
+      sql`select price_in_cents as price from courses where id = ${course.id}`,
+    );
+    expect(row!.price).toBe(7000);
+    const listed = await request(t.app).get('/courses').set(partner.headers).query({ itemsPerPage: 100 }).expect(200);
+    const caro = listed.body.content.find((c: { id: number }) => c.id === course.id);
+    expect(caro.priceInCents).toBe(7000);
+    for (const c of caro.CourseClasses) expect(c.priceInCents).toBeLessThanOrEqual(caro.priceInCents);
+  });
+
+  it('refuses a new variant below the smallest class price with SALE-015 and writes nothing', async () => {
+    const before = await count('sales');
+    const classes = await count('course_classes');
+    const courses = await count('courses');
+    const res = await post(
+      body({
+        products: [product(1), product(7, { productSku: 'BARATO', variantPriceInCents: 2999 })],
+        checkoutPriceInCents: 2999,
+      }),
+    ).expect(400);
+    expect(res.body).toMatchObject({
+      code: 'SALE-015',
+      details: [{ path: 'body.products[1].variantPriceInCents', message: 'must be at least 3000' }],
+    });
+    expect(await count('sales')).toBe(before);
+    expect(await count('course_classes')).toBe(classes);
+    expect(await count('courses')).toBe(courses);
   });
 
   it('refuses a price above the sum of the product prices with SALE-002 and writes nothing', async () => {
