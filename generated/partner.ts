@@ -324,6 +324,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accepted values of the sales filters
+         * @description Answers, for each filter of `GET /sales` that takes fixed values, the values it accepts with
+         *     a label to show, and for `courseId`, `creator` and `campaign` the partner's own values, so that
+         *     a panel can offer them as choices.
+         *
+         *     - `status`: every sale status with its old name (`value`, the default of `resumeStatus`) and
+         *       its new name (`newValue`, with `useNewStatusTranslation=true`); the list accepts either.
+         *       `listedWithoutCreditRequestId` is false for the statuses the list shows only when
+         *       `CreditRequestId` is sent.
+         *     - `cridOrigin` and `productType`: every value the service gives a sale.
+         *     - `courseId`: the partner's courses by name (every course, whether sold yet or not).
+         *     - `creator`: every `creator` of the partner's sales, whatever their status.
+         *     - `campaign`: the partner's campaigns, newest first, active or not.
+         *
+         *     Values of another partner never appear. The route takes no parameters: an unknown query
+         *     parameter is refused with 400 `VALIDATION-001`.
+         */
+        get: operations["listSalesFilterValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales/purchase/{saleId}": {
         parameters: {
             query?: never;
@@ -422,6 +456,38 @@ export interface paths {
          *     `RECEIPT-001`.
          */
         get: operations["getReceiptDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accepted values of the receipts filters
+         * @description Answers, for each filter of `GET /receipts` that takes fixed values, the values it accepts
+         *     with a label to show, and for `courseId` and `campaign` the partner's own values, so that a
+         *     panel can offer them as choices.
+         *
+         *     - `status`: the receipt statuses (`effective`, `canceled`).
+         *     - `productType`: every product type the service gives a sale.
+         *     - `delayedDay` and `delayedInstallment`: the usual ranges; the filters accept any number,
+         *       range (`1-30`) or open range (`91+`) as well. Send a value percent-encoded, as
+         *       `URLSearchParams` does: a raw `+` in a query is a space (`delayedDay=91%2B`).
+         *     - `courseId`: the partner's courses by name; `campaign`: the partner's campaigns, newest first.
+         *
+         *     Values of another partner never appear. The route takes no parameters: an unknown query
+         *     parameter is refused with 400 `VALIDATION-001`. Unlike `GET /receipts`, this route is not rate limited.
+         */
+        get: operations["listReceiptsFilterValues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1616,6 +1682,47 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * @description A sale status the `status` filter of `GET /sales` accepts. The list accepts either name of a
+         *     status, whatever `useNewStatusTranslation` says; that parameter only chooses the names of
+         *     `resumeStatus` in the answer.
+         */
+        SaleStatusFilterValue: {
+            /** @description The old name (`resumeStatus` without `useNewStatusTranslation`). */
+            value: string;
+            /** @description The new name (`resumeStatus` with `useNewStatusTranslation=true`). */
+            newValue: string;
+            /** @description The status as the sale lookups name it (`status` of `GET /sales/purchase/{saleId}`), pt-BR. */
+            label: string;
+            /** @description False for the statuses the list hides unless `CreditRequestId` is sent (`not_logged`, `canceled_by_partner`, `expired`). */
+            listedWithoutCreditRequestId: boolean;
+        };
+        /** @description One value a filter parameter accepts, with the label to show for it. */
+        FilterValue: {
+            /** @description The value to send in the filter parameter, exactly as written. */
+            value: string;
+            /** @description What to show a person for this value (pt-BR for the fixed values; the partner's own name for courses and campaigns). */
+            label: string;
+        };
+        /**
+         * @description The accepted values of each filter of `GET /sales` that takes fixed values (`status`,
+         *     `cridOrigin`, `productType`) and the partner's own values of `courseId`, `creator` and
+         *     `campaign`. The fixed values come from the tables the list itself filters by.
+         */
+        SalesFilterValues: {
+            /** @description Every sale status, in the order a sale goes through them. */
+            status: components["schemas"]["SaleStatusFilterValue"][];
+            /** @description Every origin of a sale (`origin` of the list items). */
+            cridOrigin: components["schemas"]["FilterValue"][];
+            /** @description Every product type (`ProductType` of the list items). */
+            productType: components["schemas"]["FilterValue"][];
+            /** @description The partner's courses, by name; `value` is the course id. */
+            courseId: components["schemas"]["FilterValue"][];
+            /** @description Every `creator` of the partner's sales (the integration, `API`, or a consultant's e-mail), in alphabetical order. */
+            creator: components["schemas"]["FilterValue"][];
+            /** @description The partner's campaigns, newest first; `value` is the campaign name, which the filter matches. */
+            campaign: components["schemas"]["FilterValue"][];
+        };
+        /**
          * @description A product of a sale record. Note the spelling: `productSKU` and `variantSKU` (upper-case SKU)
          *     here, `productSku` and `variantSku` in the creation body.
          */
@@ -1935,6 +2042,25 @@ export interface components {
             bankslipPaidAt: string | null;
             /** @description Only null so far; type not fixed by the contract (null or string here). */
             bankslipStatus: string | null;
+        };
+        /**
+         * @description The accepted values of each filter of `GET /receipts` that takes fixed values (`status`,
+         *     `productType`, `delayedDay`, `delayedInstallment`) and the partner's own values of `courseId`
+         *     and `campaign`. The fixed values come from the tables the list itself filters by.
+         */
+        ReceiptsFilterValues: {
+            /** @description Every receipt status. */
+            status: components["schemas"]["FilterValue"][];
+            /** @description Every product type (`productType` of the receipts). */
+            productType: components["schemas"]["FilterValue"][];
+            /** @description The partner's courses, by name; `value` is the course id. */
+            courseId: components["schemas"]["FilterValue"][];
+            /** @description The usual ranges of days late. The filter accepts any number (`15`), range (`1-30`) or open range (`91+`). */
+            delayedDay: components["schemas"]["FilterValue"][];
+            /** @description The usual counts of overdue installments. The filter accepts any number (`2`), range (`2-3`) or open range (`4+`). */
+            delayedInstallment: components["schemas"]["FilterValue"][];
+            /** @description The partner's campaigns, newest first; `value` is the campaign name, which the filter matches. */
+            campaign: components["schemas"]["FilterValue"][];
         };
         /** @description An event a configuration receives. The single entry named `all` selects every event, those added later included. */
         WebhookEnabledEvent: {
@@ -3152,6 +3278,31 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listSalesFilterValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted values of each filter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["SalesFilterValues"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSaleById: {
         parameters: {
             query?: never;
@@ -3328,6 +3479,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReceiptsFilterValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted values of each filter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["ReceiptsFilterValues"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };

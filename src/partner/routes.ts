@@ -12,6 +12,7 @@ import { createCourse, listCourses } from './catalogue/courses.js';
 import { createCheckoutSale } from './sales/create-checkout-sale.js';
 import { listSaleEvents } from './sales/event-feed.js';
 import { createExclusiveSale } from './sales/exclusive-sale.js';
+import { salesFilterValues } from './sales/filter-values.js';
 import { listSales } from './sales/list.js';
 import { parseSalesFilters } from './sales/list-filters.js';
 import { lenientSalesQuery } from './sales/list-query.js';
@@ -20,6 +21,7 @@ import { webhookRoutes } from './webhooks/routes.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { getReceiptDetail } from './receipts/receipt-detail.js';
 import { listReceipts } from './receipts/receipts-list.js';
+import { receiptsFilterValues } from './receipts/receipt-filter-values.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {
@@ -91,6 +93,11 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
         res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), pageRequest(query.page, query.limit)));
       },
     },
+    listSalesFilterValues: {
+      handler: async (req, res) => {
+        res.json({ content: await salesFilterValues(ctx.db, partnerId(req)) });
+      },
+    },
     getSaleById: {
       handler: async (req, res) => {
         res.json(await getSaleById(ctx, partnerId(req), req.params.saleId));
@@ -101,6 +108,11 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       handler: async (req, res) => {
         const { page, limit, ...query } = req.query;
         res.json(await listReceipts(ctx, partnerId(req), query, pageRequest(page, limit)));
+      },
+    },
+    listReceiptsFilterValues: {
+      handler: async (req, res) => {
+        res.json({ content: await receiptsFilterValues(ctx.db, partnerId(req)) });
       },
     },
     getReceiptDetail: {

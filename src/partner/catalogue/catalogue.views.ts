@@ -8,8 +8,11 @@ type CampaignCourse = components['schemas']['CampaignCourse'];
 export type CourseRow = typeof courses.$inferSelect;
 export type CourseClassRow = typeof courseClasses.$inferSelect;
 
+/** Every product type a course (and so a sale) can have, with the label `GET /sales/filters` shows. */
+export const PRODUCT_TYPES = { COURSE: 'Curso' } as const;
+
 /** `ProductType` of every course of the catalogue. */
-export const COURSE_PRODUCT_TYPE = 'COURSE';
+export const COURSE_PRODUCT_TYPE: keyof typeof PRODUCT_TYPES = 'COURSE';
 
 /** `CourseClassModalityId` → the `modality` of campaign and sale course items. */
 const MODALITIES: Record<number, string> = { 1: 'remote', 2: 'in-person', 3: 'hybrid' };

@@ -9,10 +9,29 @@ import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';
 /** The filters of `GET /receipts` as validated by the contract (arrays already arrays). */
 export type ReceiptsQuery = Omit<NonNullable<operations['listReceipts']['parameters']['query']>, 'page' | 'limit'>;
 
-interface Bounds {
+export interface Bounds {
   min: number;
   max: number | null;
 }
+
+/** A range as the delay filters write it: `15`, `1-30` or `91+`. */
+export const boundsValue = (b: Bounds): string =>
+  b.max === null ? `${b.min}+` : b.max === b.min ? String(b.min) : `${b.min}-${b.max}`;
+
+/** The usual ranges of `delayedDay` that `GET /receipts/filters` offers; any other range is accepted too. */
+export const DELAYED_DAY_RANGES: readonly Bounds[] = [
+  { min: 1, max: 30 },
+  { min: 31, max: 60 },
+  { min: 61, max: 90 },
+  { min: 91, max: null },
+];
+
+/** The usual counts of `delayedInstallment` that `GET /receipts/filters` offers. */
+export const DELAYED_INSTALLMENT_RANGES: readonly Bounds[] = [
+  { min: 1, max: 1 },
+  { min: 2, max: 2 },
+  { min: 3, max: null },
+];
 
 /** `15`, `1-30` or `91+`: the whole-number range a delay filter value names. */
 function bounds(field: string, value: string): Bounds {
@@ -61,10 +80,16 @@ const DATE_RANGES: [keyof ReceiptsQuery, keyof ReceiptsQuery, SQL, boolean?][] =
   ['startTransferDate', 'endTransferDate', sql`sm.transfer_date`],
 ];
 
+/** The states a receipt can be in (made effective, or cancelled afterwards) and the status it shows. */
+export const RECEIPT_STATES = SALE_STATES.flatMap((state) => {
+  const name = STATUS_NAMES[state].receipt;
+  return name === null ? [] : [{ state, name }];
+});
+
 /** The receipt statuses named, as values of `sm.canceled` (a receipt is effective or cancelled). */
 const canceledOfReceiptNames = (names: string[]) =>
-  SALE_STATES.filter((s) => names.some((n) => STATUS_NAMES[s].receipt === n.trim().toLowerCase())).flatMap((s) =>
-    s === 'made_effective' ? [false] : s === 'canceled' ? [true] : [],
+  RECEIPT_STATES.filter((r) => names.some((n) => r.name === n.trim().toLowerCase())).flatMap(({ state }) =>
+    state === 'made_effective' ? [false] : state === 'canceled' ? [true] : [],
   );
 
 /** The WHERE of the list and the tables it reads besides the summaries. */

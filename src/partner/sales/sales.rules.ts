@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../core/errors.js';
 import { isValidCpf } from '../../core/documents.js';
+import { COURSE_PRODUCT_TYPE } from '../catalogue/catalogue.views.js';
 import { ruleError } from '../rule-error.js';
 
 export class SalePriceAboveSum extends ruleError('SALE-002', 'checkoutPriceInCents') {}
@@ -25,8 +26,18 @@ export class SaleIdempotencyKeyReused extends ApiError {
 
 /** `creator` of the sales created with the partner's Api-Token. */
 export const API_CREATOR = 'API';
-export const SALE_PRODUCT_TYPE = 'COURSE';
-export type SaleOrigin = 'PLATFORM_PAY' | 'EXCLUSIVE_SALE' | 'CAMPAIGN';
+export const SALE_PRODUCT_TYPE = COURSE_PRODUCT_TYPE;
+/**
+ * How a sale was created (`origin`, the `cridOrigin` filter), with the label `GET /sales/filters`
+ * shows: a checkout sale (#15), an exclusive sale (#16), a sale of a campaign (#16 with
+ * `campaign_id`).
+ */
+export const SALE_ORIGINS = {
+  PLATFORM_PAY: 'Checkout da integração',
+  EXCLUSIVE_SALE: 'Venda exclusiva',
+  CAMPAIGN: 'Campanha',
+} as const;
+export type SaleOrigin = keyof typeof SALE_ORIGINS;
 
 /** Checks the CPF's check digits (`SALE-009`). */
 export function assertCpf(cpf: string): void {
