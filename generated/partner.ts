@@ -57,7 +57,11 @@ export interface paths {
          *     its classes (`CourseClasses`, oldest first, invisible ones included). Page-number paging: `page`
          *     from 1, `itemsPerPage` default 10, at most 100 (more is refused with `VALIDATION-001`); a page
          *     beyond the last answers an empty `content`. `metadata.redirect_url` is the address of the
-         *     partner's public course catalogue on this service.
+         *     partner's public course catalogue on this service (`/catalogue/{partnerId}`), to share with
+         *     buyers: pt-BR HTML listing the active courses with `showOnWebsite` and their visible classes
+         *     not past `expiresAt`, each with its price and a page where a buyer gives their CPF, name,
+         *     e-mail and phone and goes to the checkout of a sale of that class at the class price (origin
+         *     `CATALOGUE`).
          */
         get: operations["listCourses"];
         put?: never;
@@ -1346,7 +1350,12 @@ export interface components {
             slug: string;
             /**
              * Format: uri
-             * @description Public address of the campaign's page on this service.
+             * @description Public address of the campaign's page on this service (`/campaigns/{id}`), to share with
+             *     buyers: pt-BR HTML showing the courses, price, payment methods and deadlines while the
+             *     campaign is active ("Campanha encerrada", 410, once it is not). A buyer gives their CPF, name,
+             *     e-mail and phone and goes to the checkout of a sale of origin `CAMPAIGN`, as
+             *     `POST /sales/exclusive-sale` with `campaign_id` makes it (the campaign's `consultant_id`
+             *     included). The same CPF submitted again reuses its open sale of the campaign.
              */
             redirect_url: string;
             running_days_to_first_installment: number;
@@ -1467,7 +1476,7 @@ export interface components {
             phone: string;
             /** @description Full name of the buyer; empty string when not known yet. */
             fullName: string;
-            /** @description How the sale was created, `PLATFORM_PAY` (checkout sale, #15), `EXCLUSIVE_SALE` (#16 without campaign) or `CAMPAIGN` (campaign link, or #16 with `campaign_id`). */
+            /** @description How the sale was created, `PLATFORM_PAY` (checkout sale, #15), `EXCLUSIVE_SALE` (#16 without campaign), `CAMPAIGN` (campaign page, or #16 with `campaign_id`) or `CATALOGUE` (a class bought on the partner catalogue page). `GET /sales/filters` lists them. */
             origin: string;
             /** @description Kind of product sold, such as `COURSE`. */
             ProductType: string;
@@ -3117,7 +3126,7 @@ export interface operations {
                 name?: string;
                 /** @description Status names (`resumeStatus`, old or new names); repeat for several. */
                 status?: string[];
-                /** @description Origins of the sale (`origin`: `PLATFORM_PAY`, `EXCLUSIVE_SALE`, `CAMPAIGN`); repeat for several. */
+                /** @description Origins of the sale (`origin`: `PLATFORM_PAY`, `EXCLUSIVE_SALE`, `CAMPAIGN`, `CATALOGUE`); repeat for several. */
                 cridOrigin?: string[];
                 /** @description Ids of courses; sales with any of them. Repeat for several; values that are not integers are ignored. */
                 courseId?: string[];

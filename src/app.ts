@@ -13,6 +13,7 @@ import { mountApi } from './http/openapi.js';
 import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
+import { storefrontPages } from './partner/storefront/page-routes.js';
 import { receiptInvoicePages } from './partner/receipts/invoice-page.js';
 import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
@@ -52,7 +53,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
 
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
   app.use(paymentPages(ctx));
-  app.use(checkoutPages(ctx), receiptInvoicePages(ctx));
+  app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
 
   app.use(rejectMalformedPath, plainQueryString);
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);

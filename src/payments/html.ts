@@ -78,6 +78,10 @@ export interface PageFrame {
   brand?: string;
   /** The sandbox banner; on unless the caller knows it runs in production. */
   sandbox?: boolean;
+  /** Under the brand. (Default: `Pagamento seguro`) */
+  tagline?: string;
+  /** What the footer tells the reader about the link. (Default: a personal link, not to be shared) */
+  footer?: string;
 }
 
 export function page(title: string, body: SafeHtml, frame: PageFrame = {}): string {
@@ -92,11 +96,11 @@ export function page(title: string, body: SafeHtml, frame: PageFrame = {}): stri
 </head>
 <body>
 ${frame.sandbox === false ? '' : html`<p class="sandbox-banner" role="note">Ambiente de testes (sandbox): nenhum valor real é cobrado.</p>`}
-<header class="brand"><div>${frame.brand ? html`<strong>${frame.brand}</strong>` : ''}<p>Pagamento seguro</p></div></header>
+<header class="brand"><div>${frame.brand ? html`<strong>${frame.brand}</strong>` : ''}<p>${frame.tagline ?? 'Pagamento seguro'}</p></div></header>
 <main>
 ${body}
 </main>
-<footer>Link pessoal de pagamento: não o compartilhe.</footer>
+<footer>${frame.footer ?? 'Link pessoal de pagamento: não o compartilhe.'}</footer>
 <script type="module">${new SafeHtml(PAGE_JS)}</script>
 </body>
 </html>`.value;

@@ -64,6 +64,18 @@ p[id^="linha-"] code { font-size: 1rem; word-break: normal; overflow-wrap: anywh
 ul.charges { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
 ul.charges > li { border: 1px solid var(--line); border-radius: .5rem; padding: .25rem .75rem .75rem; }
 p.code-label { margin: .5rem 0 0; font-weight: 600; }
+a.button { display: inline-flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: .6rem 1.1rem; font-weight: 600;
+  border-radius: .5rem; background: var(--brand); color: #fff; text-decoration: none; }
+a.button:hover { background: var(--brand-dark); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+ul.methods { margin: 0 0 1rem; padding-left: 1.25rem; }
+ul.offers { list-style: none; margin: .75rem 0 0; padding: 0; display: grid; gap: .75rem; }
+ul.offers > li { display: flex; flex-wrap: wrap; gap: .75rem; justify-content: space-between; align-items: center; border-top: 1px solid var(--line); padding-top: .75rem; }
+ul.offers .item { display: block; font-weight: 600; } ul.offers .sub { display: block; color: var(--muted); font-size: .9rem; }
+ul.offers .buy { display: flex; gap: .75rem; align-items: center; }
+ul.offers .price { font-weight: 700; font-size: 1.1rem; font-variant-numeric: tabular-nums; white-space: nowrap; }
+nav.pages { display: flex; flex-wrap: wrap; gap: 1rem; justify-content: center; align-items: center; }
+p.back { margin: 0; }
 footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 0 1rem 2rem; }
 `;
 

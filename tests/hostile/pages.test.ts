@@ -5,7 +5,7 @@ import { BROKEN_BODIES, HOSTILE_URL_VALUES } from './hostile-values.js';
 import { knownPageClassOf } from './known-500s.js';
 import type { WireRequest } from './mutations.js';
 
-/** Routes outside both documents: payment pages, the sandbox provider, the reference pages and raw documents. */
+/** Routes outside both documents: payment pages, campaign and catalogue pages, the sandbox provider, the reference pages and raw documents. */
 const TOKENS = [...HOSTILE_URL_VALUES, 'pl_' + 'a'.repeat(40), '5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d'];
 const PAGE_ROUTES = [
   '/pay/{t}',
@@ -14,6 +14,14 @@ const PAGE_ROUTES = [
   '/pay/{t}/card',
   '/pay/{t}/charges/{t}/simulate-payment',
   '/pay/{t}/charges/{t}/simulate-expiry',
+];
+/** The campaign page and the catalogue, read and posted; `{t}` also stands for the class id. */
+const STOREFRONT_ROUTES: [string, string][] = [
+  ['GET', '/campaigns/{t}'],
+  ['POST', '/campaigns/{t}'],
+  ['GET', '/catalogue/{t}'],
+  ['GET', '/catalogue/{t}/turmas/{t}'],
+  ['POST', '/catalogue/{t}/turmas/{t}'],
 ];
 const SANDBOX_ROUTES = ['/sandbox/charges/{t}', '/sandbox/charges/{t}/pay', '/sandbox/charges/{t}/expire'];
 const FORM_BODIES = [
@@ -62,6 +70,13 @@ function cases(): Case[] {
         json: false,
       });
     }
+    for (const [method, route] of STOREFRONT_ROUTES) {
+      out.push({
+        label: `${method} ${route} t=${token.slice(0, 30)}`,
+        request: wire(method, route.replaceAll('{t}', token)),
+        json: false,
+      });
+    }
     for (const route of SANDBOX_ROUTES) {
       const method = route.endsWith('{t}') ? 'GET' : 'POST';
       out.push({
@@ -78,6 +93,19 @@ function cases(): Case[] {
       request: wire(
         'POST',
         `/pay/${token}/card`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        Buffer.from(body),
+      ),
+      json: false,
+    });
+  }
+  // A campaign that does not exist: every form is read (or refused) before the campaign is looked up.
+  for (const body of [...FORM_BODIES, 'name=%00&email=a%00@b.c&phone=%00&cpf=%00', 'cpf=' + '9'.repeat(9000)]) {
+    out.push({
+      label: `campaign form ${body.slice(0, 40)}`,
+      request: wire(
+        'POST',
+        '/campaigns/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d',
         { 'content-type': 'application/x-www-form-urlencoded' },
         Buffer.from(body),
       ),
@@ -148,7 +176,7 @@ describe('hostile requests to the pages outside both documents', () => {
     await t?.close();
   });
 
-  it('payment pages, sandbox, docs and raw documents never answer 5xx, answer within 10 s and write nothing when refusing', async () => {
+  it('payment, campaign and catalogue pages, sandbox, docs and raw documents never answer 5xx, answer within 10 s and write nothing when refusing', async () => {
     const failures: string[] = [];
     let before = await snapshot();
     const all = cases();

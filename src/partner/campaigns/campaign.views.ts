@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { campaigns } from '../../db/schema/index.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { isUuid } from '../../core/stable-id.js';
 import { loadCampaignCourses, toCampaignCourses, type SelectedCourse } from './campaign-courses.js';
 
 type Campaign = components['schemas']['Campaign'];
@@ -38,11 +39,9 @@ export const toCampaign = (ctx: AppContext, row: CampaignRow, selected: Selected
   updatedAt: row.updatedAt.toISOString(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A campaign of the partner, or undefined; any other string is simply no campaign. */
 export async function findCampaign(db: Queryable, partnerId: string, id: string): Promise<CampaignRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
     .from(campaigns)

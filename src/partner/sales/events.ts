@@ -41,7 +41,7 @@ const EVENT_METHODS: [string, WebhookCheckout['paymentMethods'][number]][] = [
  * (something left to finance after the entry, see `simulateFinancing`).
  */
 export function offeredMethods(
-  sale: SaleRow,
+  sale: Parameters<typeof saleFinancing>[0],
   campaignMethods: string[] | undefined,
 ): WebhookCheckout['paymentMethods'] {
   const financeable = saleFinancing(sale) !== undefined;

@@ -37,6 +37,7 @@ import {
   SaleCourseNotFound,
   SaleCourseRepeated,
   UpfrontOutOfBounds,
+  type SaleOrigin,
 } from './sales.rules.js';
 import { loadTransitions, recordTransition, type SaleRow } from './sql.js';
 
@@ -142,11 +143,15 @@ function upfrontOf(sent: number | undefined, floor: number | null, price: number
   return sent;
 }
 
-/** Creates an exclusive sale for one CPF from courses and classes, or from an active campaign. */
+/**
+ * Creates an exclusive sale for one CPF from courses and classes, or from an active campaign.
+ * `origin` names where a buyer started it when not through this API (the catalogue page).
+ */
 export async function createExclusiveSale(
   ctx: AppContext,
   partnerId: string,
   input: ExclusiveSaleRequest,
+  origin?: SaleOrigin,
 ): Promise<ExclusiveSale> {
   assertCpf(input.cpf);
   const selection = await select(ctx.db, partnerId, input);
@@ -167,7 +172,7 @@ export async function createExclusiveSale(
       .insert(sales)
       .values({
         partnerId,
-        origin: selection.campaignId ? 'CAMPAIGN' : 'EXCLUSIVE_SALE',
+        origin: origin ?? (selection.campaignId ? 'CAMPAIGN' : 'EXCLUSIVE_SALE'),
         status: 'not_logged',
         productType: SALE_PRODUCT_TYPE,
         cpf: input.cpf,

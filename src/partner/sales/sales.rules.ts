@@ -29,13 +29,14 @@ export const API_CREATOR = 'API';
 export const SALE_PRODUCT_TYPE = COURSE_PRODUCT_TYPE;
 /**
  * How a sale was created (`origin`, the `cridOrigin` filter), with the label `GET /sales/filters`
- * shows: a checkout sale (#15), an exclusive sale (#16), a sale of a campaign (#16 with
- * `campaign_id`).
+ * shows: a checkout sale (#15), an exclusive sale (#16), a sale of a campaign (its page, or #16
+ * with `campaign_id`) and a purchase on the partner's catalogue page.
  */
 export const SALE_ORIGINS = {
   PLATFORM_PAY: 'Checkout da integração',
   EXCLUSIVE_SALE: 'Venda exclusiva',
   CAMPAIGN: 'Campanha',
+  CATALOGUE: 'Catálogo do parceiro',
 } as const;
 export type SaleOrigin = keyof typeof SALE_ORIGINS;
 

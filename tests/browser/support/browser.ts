@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import type { TestContext } from '../../support/context.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestContext, type TestContext } from '../../support/context.js';
 
 // Test-only path: the app's config never reads it.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -80,4 +80,24 @@ export async function checkStep(page: Page, name: string) {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * A test context served on a free port and one Chromium page at 1280 × 900, created before the
+ * tests of the calling block and closed after them; read the fields inside hooks and tests only.
+ */
+export function useBrowserPage() {
+  const fixture = {} as { t: TestContext; server: Awaited<ReturnType<typeof serve>>; browser: Browser; page: Page };
+  beforeAll(async () => {
+    fixture.t = await createTestContext();
+    fixture.server = await serve(fixture.t);
+    fixture.browser = await launchChromium();
+    fixture.page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+    await fixture.t?.close();
+  });
+  return fixture;
 }

@@ -121,6 +121,7 @@ describe('GET /sales/filters', () => {
       { value: 'PLATFORM_PAY', label: 'Checkout da integração' },
       { value: 'EXCLUSIVE_SALE', label: 'Venda exclusiva' },
       { value: 'CAMPAIGN', label: 'Campanha' },
+      { value: 'CATALOGUE', label: 'Catálogo do parceiro' },
     ]);
     expect(filters.productType).toEqual([{ value: 'COURSE', label: 'Curso' }]);
     expect(await listed('?cridOrigin=CAMPAIGN')).toEqual([id.campaign]);
