@@ -83,8 +83,9 @@ export interface paths {
          * List original installments
          * @description The institution's original installments, built from the installments it submitted and from the
          *     payments made, in creation order, 100 per page. Every filter is optional and they combine (AND);
-         *     text filters match exactly. Date ranges are inclusive and compare dates (Brasília); a
-         *     date-time is read as its date. A start date after the end date answers `PARCELA-001`.
+         *     text filters match exactly. Date ranges are inclusive and compare days: each date filter reads
+         *     the calendar date written first, and a time of day or a zone after it (`Z`, `-03:00`) is
+         *     accepted and not used (see `DayFilter`). A start date after the end date answers `PARCELA-001`.
          *
          *     Paging: when more rows follow, `metadata.continuable` carries a signed token; send it back as
          *     `continuable` (with the same filters) for the next page. It is absent on the last page. An
@@ -603,6 +604,18 @@ export interface components {
             itensFatura?: components["schemas"]["InvoiceItem"][];
             pagamento?: components["schemas"]["InstallmentSettlement"];
         };
+        /**
+         * @description A day of a date filter. Due and payment dates are days, so the filter compares days: it reads
+         *     the calendar date written first (`YYYY-MM-DD`) and nothing else. Accepted forms: a date
+         *     (`2026-11-01`), a date-time without zone (`2026-11-01T00:00:00`, Brasília), or a date-time with
+         *     a zone (`2026-11-01T00:00:00Z`, `2026-11-01T00:00:00-03:00`); the time and zone must be real but
+         *     are not used, so all four name 1 November 2026. A `+` offset sent unencoded arrives as a space
+         *     (form encoding) and is read as `+`; the `:` may be sent as is or encoded (`%3A`).
+         * @example 2026-11-01
+         * @example 2026-11-01T00:00:00
+         * @example 2026-11-01T00:00:00-03:00
+         */
+        DayFilter: string;
         /**
          * @description An original installment (parcela original) as the platform sees it: built from the last
          *     submission of the installment and from the payments made. Values unknown to the platform are
@@ -1341,14 +1354,14 @@ export interface operations {
                 acordo_situacao?: "ATIVO" | "QUITADO" | "CANCELADO";
                 /** @description How the installment was settled. */
                 tipo_pagamento?: "Pago na Plataforma" | "Pago na IES" | "Cancelado na IES";
-                /** @description Due date from (inclusive); `YYYY-MM-DD` or a date-time without zone. */
-                data_inicial_vencimento?: components["schemas"]["LocalDateTime"];
-                /** @description Due date up to (inclusive); `YYYY-MM-DD` or a date-time without zone. */
-                data_final_vencimento?: components["schemas"]["LocalDateTime"];
-                /** @description Payment date from (inclusive); `YYYY-MM-DD` or a date-time without zone. */
-                data_inicial_pagamento?: components["schemas"]["LocalDateTime"];
-                /** @description Payment date up to (inclusive); `YYYY-MM-DD` or a date-time without zone. */
-                data_final_pagamento?: components["schemas"]["LocalDateTime"];
+                /** @description First due day (inclusive): the date written, its time and zone not used. */
+                data_inicial_vencimento?: components["schemas"]["DayFilter"];
+                /** @description Last due day (inclusive): the date written, its time and zone not used. */
+                data_final_vencimento?: components["schemas"]["DayFilter"];
+                /** @description First payment day (inclusive): the date written, its time and zone not used. */
+                data_inicial_pagamento?: components["schemas"]["DayFilter"];
+                /** @description Last payment day (inclusive): the date written, its time and zone not used. */
+                data_final_pagamento?: components["schemas"]["DayFilter"];
             };
             header?: never;
             path?: never;

@@ -231,12 +231,16 @@ export interface paths {
          *
          *     - Without `CreditRequestId`, sales with status `not_logged`, `canceled_by_partner` and
          *       `expired` are not listed.
-         *     - A parameter with a wrong name or type is ignored: this operation never answers 400 for its
-         *       query. Unknown parameters are accepted, and every parameter is declared as a string and
-         *       parsed leniently by the service (a `page` that is not a positive integer is page 1, a date
-         *       that is not `AAAA-MM-DD` is no filter, and so on).
+         *     - A parameter with a wrong name or type is ignored: unknown parameters are accepted, and every
+         *       parameter is declared as a string and parsed leniently by the service (a `page` or `limit`
+         *       that is not a positive integer is the default, a date that is not `AAAA-MM-DD` is no filter,
+         *       and so on). The one 400 of its query is a `limit` above 100 (`VALIDATION-001`), as on every
+         *       list of this API: a client never silently gets fewer items than it asked for.
          *     - The array parameters (`status`, `cridOrigin`, `courseId`, `productType`, `creator`,
-         *       `campaign`) may be repeated: `?status=made_effective&status=expired`.
+         *       `campaign`) may be repeated: `?status=made_effective&status=expired`. Bracket notation as
+         *       PHP, Rails and `qs` write it is the same array (`status[]=made_effective&status[]=expired`,
+         *       or `status[0]=…`); any other bracket name (`filter[cpf]=1`) is a wrong name, ignored. An
+         *       empty value (`?status=`) or a bare name (`?courseId`) is no value: the filter is off.
          *     - Dates are `AAAA-MM-DD` and ranges include both ends. When only the start date of a range is
          *       sent it is also used as the end date.
          *     - Filters combine with AND; the values of one array parameter combine with OR.
@@ -3114,7 +3118,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1. Not a positive integer: ignored (page 1). */
                 page?: string;
-                /** @description Items per page, 10 by default, at most 100. Not a positive integer: ignored (10); above 100: 100. */
+                /** @description Items per page, 10 by default, at most 100: a larger value is refused with `VALIDATION-001`. Not a positive integer: ignored (10). */
                 limit?: string;
                 /** @description Id of one sale. With it, sales with status `not_logged`, `canceled_by_partner` and `expired` are listed too. Not an integer: ignored. */
                 CreditRequestId?: string;
@@ -3187,7 +3191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Never answered for the query (wrong parameters are ignored); listed for the contract's error shape only. */
+            /** @description A `limit` above 100 (`VALIDATION-001`); every other wrong parameter is ignored. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -51,6 +51,19 @@ export function parseLocalDateTime(value: unknown): string | undefined {
   return isCalendarDate(date) && (time === '' || LOCAL_TIME.test(time)) ? date : undefined;
 }
 
+/**
+ * The day a date filter names: the calendar date written first, whatever follows it. Accepted: a
+ * date, a date-time without zone, or one with `Z` or an offset (a `+` sent unencoded in a query
+ * arrives as a space and is read as `+`); the time and zone must be real but are not used.
+ */
+export function parseFilterDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const local = parseLocalDateTime(value);
+  if (local) return local;
+  const zoned = value.replace(/ (\d{2}:\d{2})$/, '+$1');
+  return parseDateTime(zoned) ? zoned.slice(0, 10) : undefined;
+}
+
 /** Format checks for the contracts' validator: the same reading as the code's. */
 export const DATE_FORMATS = {
   date: (value: string) => parseDate(value) !== undefined,

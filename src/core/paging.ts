@@ -31,8 +31,9 @@ const positiveInteger = (value: unknown): number | undefined => {
 };
 
 /**
- * The page asked for. Routes validated by the documents never pass bad values; lists that parse
- * their query leniently (the sales list ignores wrong parameters) get defaults and a clamped size.
+ * The page asked for. Routes validated by the documents never pass bad values; a list that parses
+ * its query leniently (the sales list ignores wrong parameters) gets the defaults for values that
+ * are not positive integers, and refuses a size above the largest itself.
  */
 export function pageRequest(page?: unknown, size?: unknown): PageRequest {
   const p = positiveInteger(page) ?? 1;

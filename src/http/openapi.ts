@@ -6,6 +6,7 @@ import { listOperations, type OpenApiDocument } from '../contract/documents.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';
+import { rejectBracketNames } from './query-string.js';
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {
@@ -49,7 +50,8 @@ function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
 
 /**
  * One router per API document: every operation of the document gets a route, in the order
- * authenticate → parse body → `before` → validate against the document → handler (or 501).
+ * authenticate → parse body → `before` → refuse bracket names → validate against the document →
+ * handler (or 501).
  */
 export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
   const router = Router();
@@ -88,6 +90,7 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
           : jsonBody(served?.bodyLimit ?? '1mb', served?.tooLargeCode ?? 'BODY-001'),
         rejectNulCharacters,
         ...(served?.before ?? []),
+        rejectBracketNames,
         ...validator,
         rejectNonFiniteNumbers,
         handler,

@@ -15,7 +15,7 @@ import { createExclusiveSale } from './sales/exclusive-sale.js';
 import { salesFilterValues } from './sales/filter-values.js';
 import { listSales } from './sales/list.js';
 import { parseSalesFilters } from './sales/list-filters.js';
-import { lenientSalesQuery } from './sales/list-query.js';
+import { lenientSalesQuery, salesPageRequest } from './sales/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { rateLimit } from '../http/rate-limit.js';
@@ -90,7 +90,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       before: [lenientSalesQuery],
       handler: async (req, res) => {
         const query = req.query as Record<string, unknown>;
-        res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), pageRequest(query.page, query.limit)));
+        res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), salesPageRequest(query)));
       },
     },
     listSalesFilterValues: {

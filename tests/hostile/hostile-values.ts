@@ -100,6 +100,9 @@ export const HOSTILE_URL_VALUES = [
   '2025-02-30',
   '10000-01-01',
   '2016-12-31T23:59:60Z',
+  "a:b@c/d,e$f;g=h!i'j(k)*l?m[n]",
+  '2026-11-01T00:00:00-03:00',
+  '2026-11-01T00:00:00+03:00',
 ];
 
 /** Bodies that are not the JSON of a request, as bytes. */

@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lte, or, sql, type Column, type Placeholder, typ
 import type { operations } from '../../../generated/institution.js';
 import { installments } from '../../db/schema/index.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
-import { parseLocalDateTime } from '../../core/dates.js';
+import { parseFilterDay } from '../../core/dates.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';
 
 export type OriginalsQuery = NonNullable<operations['listOriginalInstallments']['parameters']['query']>;
@@ -56,9 +56,9 @@ function guarantorIs(document: string): SQL[] {
   return [sql`${i.studentCpf} = ${document}`, sql`${i.guarantorDocument} <> ${i.studentCpf}`];
 }
 
-/** `YYYY-MM-DD` of a filter value (a date or a date-time without zone). */
+/** `YYYY-MM-DD` of a filter value: the date written, its time and zone not used (see `parseFilterDay`). */
 export function filterDate(name: string, value: unknown): string {
-  const date = parseLocalDateTime(value);
+  const date = parseFilterDay(value);
   if (!date)
     throw new ValidationFailed(`query.${name} ${String(value)} is not a real date`, [
       { path: `query.${name}`, message: 'must be a real date' },

@@ -1,18 +1,50 @@
 import type { RequestHandler } from 'express';
+import { ValidationFailed } from '../../core/errors.js';
+import { MAX_PAGE_SIZE, pageRequest, type PageRequest } from '../../core/paging.js';
 
 /** The array parameters of the sales list; every other parameter is read as one string. */
 const ARRAY_PARAMETERS = new Set(['status', 'cridOrigin', 'courseId', 'productType', 'creator', 'campaign']);
 
+/** `status[]` (PHP, Rails) and `status[0]` (qs): an array parameter in bracket notation. */
+const BRACKETED_ARRAY = /^([A-Za-z]+)\[\d*\]$/;
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
 /**
- * The sales list ignores parameters of the wrong type instead of refusing them (spec rule 3):
- * before validation, a repeated single-value parameter keeps its first value. Express 5 exposes
- * `req.query` as a getter, so the cleaned copy is defined on the request itself.
+ * The sales list ignores parameters of a wrong name or type instead of refusing them (spec rule
+ * 3), before validation:
+ * - an array parameter in bracket notation (`status[]=a`, `status[0]=a`) is that array; any other
+ *   bracket name (`filter[cpf]=1`) is a wrong name, dropped;
+ * - an empty value of an array parameter (`status=`, a bare `courseId`) is no value, and an array
+ *   left with none is absent;
+ * - a repeated single-value parameter keeps its first value.
+ * Express 5 exposes `req.query` as a getter, so the cleaned copy is defined on the request itself.
  */
 export const lenientSalesQuery: RequestHandler = (req, _res, next) => {
   const query: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
-    query[name] = Array.isArray(value) && !ARRAY_PARAMETERS.has(name) ? value[0] : value;
+  for (const [sent, value] of Object.entries(req.query as Record<string, unknown>)) {
+    const name = BRACKETED_ARRAY.exec(sent)?.[1] ?? sent;
+    if (ARRAY_PARAMETERS.has(name)) {
+      const values = [...asList(query[name] ?? []), ...asList(value).filter((v) => v !== '')];
+      if (values.length) query[name] = values;
+    } else if (!sent.includes('[') && !sent.includes(']')) {
+      query[name] = Array.isArray(value) ? value[0] : value;
+    }
   }
   Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
   next();
 };
+
+/**
+ * The page the sales list is asked for, read leniently like its filters (a `page` or `limit` that
+ * is not a positive integer is the default), except a `limit` above 100: every list of this API
+ * refuses it with `VALIDATION-001` rather than answering fewer items than asked.
+ */
+export function salesPageRequest(query: Record<string, unknown>): PageRequest {
+  const limit = typeof query.limit === 'string' ? query.limit.trim() : '';
+  if (/^\d+$/.test(limit) && Number(limit) > MAX_PAGE_SIZE)
+    throw new ValidationFailed(`The request does not match the contract: query.limit must be <= ${MAX_PAGE_SIZE}`, [
+      { path: 'query.limit', message: `must be <= ${MAX_PAGE_SIZE}` },
+    ]);
+  return pageRequest(query.page, query.limit);
+}
