@@ -89,7 +89,8 @@ export interface paths {
          *
          *     Paging: when more rows follow, `metadata.continuable` carries a signed token; send it back as
          *     `continuable` (with the same filters) for the next page. It is absent on the last page. An
-         *     altered token answers `PAGING-001`. Rows created while paging appear at the end, never twice.
+         *     altered token, or one sent with other filters than the page that issued it, answers
+         *     `PAGING-001`. Rows created while paging appear at the end, never twice.
          */
         get: operations["listOriginalInstallments"];
         put?: never;
@@ -152,7 +153,8 @@ export interface paths {
          *
          *     Paging: when more rows follow, `metadata.continuable` carries a signed token; send it back as
          *     `continuable` (with the same filters) for the next page. Without it the first page is returned.
-         *     An altered token answers `PAGING-001`.
+         *     An altered token, or one sent with other filters than the page that issued it, answers
+         *     `PAGING-001`.
          */
         get: operations["listSubmittedInstallments"];
         put?: never;
@@ -246,7 +248,7 @@ export interface paths {
          *     `liquidacao_gestao_id`. Without `continuable` the first page is returned; the `continuable` of
          *     `metadata` asks for the next page and is absent on the last one. The token is opaque and signed:
          *     one that was altered, or sent with other filters than those of the first page, answers 400
-         *     `VALIDATION-001` naming `query.continuable`.
+         *     `PAGING-001`.
          *
          *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
          *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
@@ -285,7 +287,7 @@ export interface paths {
          *     `fechamento.competencia`, then `parcela_id_externo`. Without `continuable` the first page is
          *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
          *     The token is opaque and signed: one that was altered, or sent with other filters than those of
-         *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         *     the first page, answers 400 `PAGING-001`.
          *
          *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
          *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
@@ -325,7 +327,7 @@ export interface paths {
          *     `fechamento.competencia`, then `parcela_id_externo`. Without `continuable` the first page is
          *     returned; the `continuable` of `metadata` asks for the next page and is absent on the last one.
          *     The token is opaque and signed: one that was altered, or sent with other filters than those of
-         *     the first page, answers 400 `VALIDATION-001` naming `query.continuable`.
+         *     the first page, answers 400 `PAGING-001`.
          *
          *     **CSV.** With `Accept: text/csv` the whole statement for the filters comes as one CSV file
          *     (no paging; `continuable` is not needed): UTF-8 with a byte order mark, `;` between fields, CRLF
@@ -1196,7 +1198,9 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
-         *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+         *     Without it the first page is returned, with the same filters as the page that issued it. Tokens
+         *     are signed and bound to those filters: an altered one, or one sent with other filters, answers
+         *     `PAGING-001`.
          */
         Continuable: string;
         /**
@@ -1321,7 +1325,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
-                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 *     Without it the first page is returned, with the same filters as the page that issued it. Tokens
+                 *     are signed and bound to those filters: an altered one, or one sent with other filters, answers
+                 *     `PAGING-001`.
                  */
                 continuable?: components["parameters"]["Continuable"];
                 /**
@@ -1380,7 +1386,7 @@ export interface operations {
             };
             /**
              * @description A query parameter breaks the contract (`VALIDATION-001`), a start date is after its end
-             *     date (`PARCELA-001`) or `continuable` was altered (`PAGING-001`).
+             *     date (`PARCELA-001`) or `continuable` was altered or sent with other filters (`PAGING-001`).
              */
             400: {
                 headers: {
@@ -1435,7 +1441,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
-                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 *     Without it the first page is returned, with the same filters as the page that issued it. Tokens
+                 *     are signed and bound to those filters: an altered one, or one sent with other filters, answers
+                 *     `PAGING-001`.
                  */
                 continuable?: components["parameters"]["Continuable"];
                 /** @description Batch id. */
@@ -1488,7 +1496,7 @@ export interface operations {
             };
             /**
              * @description A query parameter breaks the contract (`VALIDATION-001`), `data_inicial_envio` is after
-             *     `data_final_envio` (`PARCELA-001`) or `continuable` was altered (`PAGING-001`).
+             *     `data_final_envio` (`PARCELA-001`) or `continuable` was altered or sent with other filters (`PAGING-001`).
              */
             400: {
                 headers: {
@@ -1536,7 +1544,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Token for the next page: the `metadata.continuable` of the previous page, sent back unchanged.
-                 *     Without it the first page is returned. Tokens are signed: an altered one answers `PAGING-001`.
+                 *     Without it the first page is returned, with the same filters as the page that issued it. Tokens
+                 *     are signed and bound to those filters: an altered one, or one sent with other filters, answers
+                 *     `PAGING-001`.
                  */
                 continuable?: components["parameters"]["Continuable"];
             };
@@ -1607,7 +1617,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            /** @description A filter in the wrong form (`VALIDATION-001`), or a `continuable` that was altered or belongs to other filters (`PAGING-001`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1653,7 +1663,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            /** @description A filter in the wrong form (`VALIDATION-001`), or a `continuable` that was altered or belongs to other filters (`PAGING-001`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1699,7 +1709,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A filter in the wrong form, or a `continuable` that was altered or belongs to other filters (`VALIDATION-001`). */
+            /** @description A filter in the wrong form (`VALIDATION-001`), or a `continuable` that was altered or belongs to other filters (`PAGING-001`). */
             400: {
                 headers: {
                     [name: string]: unknown;

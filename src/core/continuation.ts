@@ -23,6 +23,18 @@ export interface ContinuationScope {
   tenantId: string;
 }
 
+/**
+ * The scope of a listing's tokens bound to the filters of the page that issued them: a token sent
+ * with other filters would page through another result (an empty page under the old total), so it
+ * is refused like an altered one. `continuable` itself and absent filters are left out.
+ */
+export function filteredScope(listing: string, tenantId: string, filters: object): ContinuationScope {
+  const bound = Object.entries(filters)
+    .filter(([name, value]) => name !== 'continuable' && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { listing: `${listing}:${JSON.stringify(bound)}`, tenantId };
+}
+
 const sign = (secret: string, scope: ContinuationScope, body: string) =>
   createHmac('sha256', secret).update(`${scope.listing}\n${scope.tenantId}\n${body}`).digest('base64url');
 

@@ -10,7 +10,7 @@ import {
   encodeContinuation,
   PAGE_SIZE,
   toPage,
-  type ContinuationScope,
+  filteredScope,
 } from '../../core/continuation.js';
 import { localDate } from '../../core/local-date.js';
 import { stableId } from '../../core/stable-id.js';
@@ -204,7 +204,7 @@ export async function listOriginalInstallments(
   query: OriginalsQuery,
 ): Promise<OriginalInstallmentPage> {
   const today = localDate(ctx.clock.now());
-  const scope: ContinuationScope = { listing: 'original-installments', tenantId: institutionId };
+  const scope = filteredScope('original-installments', institutionId, query);
   const [after, carried] = query.continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isSeqPosition)
     : [0];

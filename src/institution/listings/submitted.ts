@@ -9,7 +9,7 @@ import {
   encodeContinuation,
   PAGE_SIZE,
   toPage,
-  type ContinuationScope,
+  filteredScope,
 } from '../../core/continuation.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import { readItemsAt } from '../intake/item-blocks.js';
@@ -98,7 +98,7 @@ export async function listSubmittedInstallments(
   query: SubmittedQuery,
 ): Promise<SubmittedPage> {
   const filters = submittedFilters(institutionId, query);
-  const scope: ContinuationScope = { listing: 'submitted-installments', tenantId: institutionId };
+  const scope = filteredScope('submitted-installments', institutionId, query);
   const [afterSeq, afterIndex, carried] = query.continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition)
     : [0, -1];

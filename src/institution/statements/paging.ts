@@ -1,24 +1,10 @@
-import {
-  decodeContinuation,
-  encodeContinuation,
-  InvalidContinuation,
-  type ContinuationScope,
-} from '../../core/continuation.js';
-import { ValidationFailed } from '../../core/errors.js';
-
-export class StatementTokenInvalid extends ValidationFailed {
-  constructor() {
-    super('The request does not match the contract: query.continuable is not a token of this statement and filters', [
-      { path: 'query.continuable', message: 'is not a token of this statement and filters' },
-    ]);
-  }
-}
+import { decodeContinuation, encodeContinuation, filteredScope } from '../../core/continuation.js';
 
 const isPosition = (p: unknown[]): p is [string, string] => p.length === 2 && p.every((v) => typeof v === 'string');
 
 /**
  * Keyset tokens of one statement, bound to the tenant and to the filters of the first page: a
- * token replayed with other filters is refused like an altered one.
+ * token altered, or replayed with other filters, is refused (`PAGING-001`).
  */
 export function statementCursor(
   secret: string,
@@ -26,20 +12,10 @@ export function statementCursor(
   tenantId: string,
   filters: Record<string, string | undefined>,
 ) {
-  const scope: ContinuationScope = {
-    listing: `statement:${statement}:${JSON.stringify(Object.entries(filters).filter(([, v]) => v !== undefined))}`,
-    tenantId,
-  };
+  const scope = filteredScope(`statement:${statement}`, tenantId, filters);
   return {
-    decode(token: string | undefined): [string, string] | undefined {
-      if (token === undefined) return undefined;
-      try {
-        return decodeContinuation(secret, scope, token, isPosition);
-      } catch (error) {
-        if (error instanceof InvalidContinuation) throw new StatementTokenInvalid();
-        throw error;
-      }
-    },
+    decode: (token: string | undefined): [string, string] | undefined =>
+      token === undefined ? undefined : decodeContinuation(secret, scope, token, isPosition),
     encode: (position: (string | number)[]) => encodeContinuation(secret, scope, position),
   };
 }

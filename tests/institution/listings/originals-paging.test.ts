@@ -72,6 +72,26 @@ describe('GET /v1/parcela/originais paging', () => {
     }
   });
 
+  it('refuses a continuable sent with other filters (PAGING-001), as an altered one', async () => {
+    const page = await request(t.app).get('/v1/parcela/originais').set(inst.headers).expect(200);
+    const token: string = page.body.metadata.continuable;
+    for (const filters of [{ situacao: 'PAGO' }, { id_externo: 'P1' }, { em_acordo: 'false' }]) {
+      const res = await request(t.app)
+        .get('/v1/parcela/originais')
+        .query({ ...filters, continuable: token })
+        .set(inst.headers);
+      expect(res.status, JSON.stringify(filters)).toBe(400);
+      expect(res.body.code).toBe('PAGING-001');
+    }
+    const filtered = await request(t.app).get('/v1/parcela/originais').query({ situacao: 'ABERTO' }).set(inst.headers);
+    const same = await request(t.app)
+      .get('/v1/parcela/originais')
+      .query({ situacao: 'ABERTO', continuable: filtered.body.metadata.continuable })
+      .set(inst.headers)
+      .expect(200);
+    expect(same.body.data).toHaveLength(100);
+  });
+
   it('refuses a token of another institution (PAGING-001)', async () => {
     const other = await givenInstitution(t.ctx, 'Outra');
     const page = await request(t.app).get('/v1/parcela/originais').set(inst.headers).expect(200);

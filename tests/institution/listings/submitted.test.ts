@@ -120,7 +120,7 @@ describe('GET /importacao/enviados/parcelas', () => {
     expect(malformed.body.code).toBe('VALIDATION-001');
   });
 
-  it('pages with continuable, each item once, and refuses an altered token', async () => {
+  it('pages with continuable, each item once, and refuses an altered token or one sent with other filters', async () => {
     const other = await givenInstitution(t.ctx, 'Paginada');
     await submit(
       t,
@@ -155,6 +155,13 @@ describe('GET /importacao/enviados/parcelas', () => {
       .set(other.headers);
     expect(tampered.status).toBe(400);
     expect(tampered.body.code).toBe('PAGING-001');
+    const firstPage = await request(t.app).get('/importacao/enviados/parcelas').set(other.headers).expect(200);
+    const otherFilters = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query({ id_parcela: 'R5', continuable: firstPage.body.metadata.continuable })
+      .set(other.headers);
+    expect(otherFilters.status).toBe(400);
+    expect(otherFilters.body.code).toBe('PAGING-001');
   });
 
   it('shows nothing of another institution', async () => {

@@ -410,13 +410,21 @@ describe('tenancy, errors and the cron job', () => {
     ['/v1/extrato/gestao', { competencia_vencimento: '13/2026' }, 'query.competencia_vencimento'],
     ['/v1/extrato/gestao', { data_repasse: '2026-02-30' }, 'query.data_repasse'],
     ['/v1/extrato/cessoes_parcelas', { fechamento_competencia: '03/2026' }, 'query.fechamento_competencia'],
-    ['/v1/extrato/receita_garantida', { continuable: 'abc.def' }, 'query.continuable'],
   ])('%s with %o answers 400 VALIDATION-001 naming the field', async (path, query, field) => {
     const res = await request(t.app).get(path).query(query).set(month.garantida.headers);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION-001');
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(field);
   });
+
+  it.each(['/v1/extrato/gestao', '/v1/extrato/cessoes_parcelas', '/v1/extrato/receita_garantida'])(
+    '%s refuses an altered continuable with PAGING-001, as every listing does',
+    async (path) => {
+      const res = await request(t.app).get(path).query({ continuable: 'abc.def' }).set(month.garantida.headers);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('PAGING-001');
+    },
+  );
 
   it('answers 401 without an apikey', async () => {
     expect((await request(t.app).get('/v1/extrato/gestao')).status).toBe(401);
@@ -466,7 +474,8 @@ describe('tenancy, errors and the cron job', () => {
       .get('/v1/extrato/receita_garantida')
       .query({ continuable: first.body.metadata.continuable, fechamento_competencia: '2026-03-01' })
       .set(big.headers);
-    expect(otherFilters.body.code).toBe('VALIDATION-001');
+    expect(otherFilters.status).toBe(400);
+    expect(otherFilters.body.code).toBe('PAGING-001');
     const otherTenant = await request(t.app)
       .get('/v1/extrato/receita_garantida')
       .query({ continuable: first.body.metadata.continuable })
