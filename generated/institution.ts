@@ -620,8 +620,11 @@ export interface components {
         DayFilter: string;
         /**
          * @description An original installment (parcela original) as the platform sees it: built from the last
-         *     submission of the installment and from the payments made. Values unknown to the platform are
-         *     null; `id_externo` is present only when the institution sent `idParcela`.
+         *     submission of the installment and from the payments made. A text the institution did not send
+         *     (`contrato_id`, `numero`, `curso`, `polo_campus`, names and `ra`) is an empty string, never null,
+         *     as the interface types them; the agreement and payment fields are null until they apply (an
+         *     installment that is not of an agreement, or not paid). `id_externo` is present only when the
+         *     institution sent `idParcela`.
          */
         OriginalInstallment: {
             /** @description The platform's id of the installment. */
@@ -638,27 +641,27 @@ export interface components {
                 id: string;
                 /** @description CPF or CNPJ, digits only (the student's CPF when no guarantor was sent). */
                 documento: string;
-                /** @description Name, from the student records sent with `POST /v1/aluno`; null when unknown. */
-                nome: string | null;
+                /** @description Name, from the student records sent with `POST /v1/aluno`; an empty string when unknown (as in the management statement's `responsavel_financeiro_nome`). */
+                nome: string;
             };
             /** @description Student. */
             aluno: {
-                /** @description Registration (`alunoRa`, or the student record's `ra`). */
-                ra: string | null;
+                /** @description Registration (`alunoRa`, or the student record's `ra`); an empty string when unknown. */
+                ra: string;
                 /** @description CPF, digits only. */
                 cpf: string;
-                /** @description Name, from the student record, else from `itensFatura[0].alunoNome`; null when unknown. */
-                nome: string | null;
+                /** @description Name, from the student record, else from `itensFatura[0].alunoNome`; an empty string when unknown. */
+                nome: string;
             };
-            /** @description Contract number (`numeroContrato`). */
-            contrato_id: string | null;
+            /** @description Contract number (`numeroContrato`); an empty string when not sent. */
+            contrato_id: string;
             /**
              * Format: date
              * @description Due date.
              */
             data_vencimento: string;
-            /** @description Installment number (`numeroParcela`). */
-            numero: string | null;
+            /** @description Installment number (`numeroParcela`); an empty string when not sent. */
+            numero: string;
             /** @description Principal (`valorBoleto`). */
             valor_principal: number;
             /** @description What is owed when paid on time with the best on-time discount of `descontosAdimplencia` (the principal when there is none). */
@@ -679,10 +682,10 @@ export interface components {
              * @enum {string}
              */
             produto: "Gestão" | "Receita Garantida";
-            /** @description Course name (`nomeCurso`). */
-            curso: string | null;
-            /** @description Campus name (`nomePolo`). */
-            polo_campus: string | null;
+            /** @description Course name (`nomeCurso`); an empty string when not sent. */
+            curso: string;
+            /** @description Campus name (`nomePolo`); an empty string when not sent. */
+            polo_campus: string;
             /**
              * @description Days late: for an open or partly paid installment, days from the due date to today
              *     (Brasília); for a paid one, days from the due date to the payment; otherwise 0.

@@ -1338,7 +1338,7 @@ export interface components {
             isFullTime: boolean;
             /** @description Id of the chosen class; one item. */
             courseClassIds: number[];
-            /** @description SKU of the course, its `internalPartnerProductId`, or else its id as text. */
+            /** @description SKU of the course, its `internalPartnerProductId`; an empty string when it has none. The same value as the sale lookup's `productSKU` and the webhooks' `productSku` for the course. */
             courseSKU: string;
         };
         /**
@@ -1370,16 +1370,21 @@ export interface components {
             /** @description `total_amount_in_cents` minus `checkout_price_in_cents`. */
             discount_price_in_cents: number;
             courses: components["schemas"]["CampaignCourse"][];
-            customIdentifier: string | null;
+            /** @description The partner's own identifier of the campaign, as sent; an empty string when none was sent. */
+            customIdentifier: string;
             /**
              * Format: date-time
              * @description The `startsAt` sent, or the creation instant.
              */
             startsAt: string;
-            /** Format: date-time */
-            endsAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the campaign is deactivated automatically. Absent when the campaign has no end (it then stays active until deactivated otherwise); never null.
+             */
+            endsAt?: string;
             payment_methods: components["schemas"]["PaymentMethod"][];
-            consultant_id: string | null;
+            /** @description The partner's id of the consultant (seller) of the campaign's sales, as sent; an empty string when none was sent. */
+            consultant_id: string;
             maxInstallmentsToApply: number;
             active: boolean;
             /** Format: date-time */
@@ -1455,7 +1460,7 @@ export interface components {
             id: number;
             /** @description Name of the campaign the sale came from; null otherwise. */
             campaignName: string | null;
-            /** @description The campaign's `customIdentifier`; null when the sale did not come from a campaign or the campaign has none. */
+            /** @description The campaign's `customIdentifier`, as the campaign answers it (an empty string when it has none); null when the sale did not come from a campaign. */
             campaignCustomIdentifier: string | null;
             /**
              * Format: date
@@ -1630,8 +1635,8 @@ export interface components {
             id: number;
             /** @description CPF of the buyer, digits only. */
             cpf: string;
-            /** @description Full name of the buyer as sent (`full_name`); null when not sent. The interface types it string; null is this service's value for "not sent". */
-            fullName: string | null;
+            /** @description Full name of the buyer as sent (`full_name`, trimmed), the `fullName` the sales list shows; an empty string when not sent. */
+            fullName: string;
             /** @description Last status of the sale notified to the partner, in the list vocabulary (`resumeStatus` old names), such as `not_logged`. */
             webhook: string;
             /** @description URL of the hosted checkout of the sale, to hand to the buyer. */
@@ -1675,8 +1680,8 @@ export interface components {
                  */
                 createdAt: string;
             }[];
-            /** @description The partner's id of the consultant, as sent; null when not sent. The interface types it string; null is this service's value for "not sent". */
-            consultant_id: string | null;
+            /** @description The partner's id of the consultant, as sent; an empty string when not sent. */
+            consultant_id: string;
             /** @description Who created the sale, the `Api-Token` integration (`API`) or a consultant e-mail. */
             creator: string;
             /** @description Version of the exclusive sale format; 2 for sales created through this API. */
@@ -1740,7 +1745,7 @@ export interface components {
          *     here, `productSku` and `variantSku` in the creation body.
          */
         SaleProduct: {
-            /** @description The partner's id of the course; empty string when the course has none. */
+            /** @description The partner's id of the course (`internalPartnerProductId`); an empty string when the course has none. The same value as a campaign's `courseSKU` and the webhooks' `productSku`. */
             productSKU: string;
             /** @description Name of the course. */
             productName: string;
@@ -1884,8 +1889,8 @@ export interface components {
             };
             /** @description Number of installments (parcelas de financiamento) of the buyer's financing; 0 for a sale paid at sight. */
             pfCount: number;
-            /** @description Id of the next installment the buyer pays. Null when none is left; the interface shows only integers. */
-            nextPaymentInstallmentId: number | null;
+            /** @description Id of the next installment the buyer pays. Absent when none is left to pay (the interface types it integer, so it is never null). */
+            nextPaymentInstallmentId?: number;
             /** @description Whether the partner may see every detail of the financing (installments, dates). */
             showFullPlatformDetails: boolean;
             /** @description Whether the partner may see a summary of the financing. */
@@ -2351,14 +2356,14 @@ export interface components {
             products: {
                 /** @description Id of the course. */
                 productId: number;
-                /** @description The partner's id of the course; null when it has none. */
-                productSku: string | null;
+                /** @description The partner's id of the course (`internalPartnerProductId`); an empty string when it has none. The same value as a campaign's `courseSKU` and the sale lookup's `productSKU`. */
+                productSku: string;
                 /** @description Name of the course. */
                 productName: string;
                 /** @description Id of the class. */
                 variantId: number;
-                /** @description The partner's id of the class (`partnerSKU`); null when it has none. */
-                variantSku: string | null;
+                /** @description The partner's id of the class (`partnerSKU`); an empty string when it has none, as the sale lookup's `variantSKU`. */
+                variantSku: string;
                 /** @description Name of the class. */
                 variantName: string;
                 /** @description Price of the class in reais, decimal string. */

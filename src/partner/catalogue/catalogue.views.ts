@@ -21,9 +21,12 @@ export const modalityName = (modalityId: number): string => MODALITIES[modalityI
 /** `CourseClassPeriodId` 1 is full-time. */
 export const FULL_TIME_PERIOD = 1;
 
-/** A course's SKU: the partner's own product id, else the course id. */
-export const courseSku = (course: Pick<CourseRow, 'id' | 'internalPartnerProductId'>): string =>
-  course.internalPartnerProductId ?? String(course.id);
+/**
+ * A course's SKU, the same in every response (campaign `courseSKU`, sale `productSKU`, webhook
+ * `productSku`): the partner's own product id, or an empty string when the course has none.
+ */
+export const courseSku = (course: Pick<CourseRow, 'internalPartnerProductId'>): string =>
+  course.internalPartnerProductId ?? '';
 
 export const toCourseClass = (row: CourseClassRow): CourseClass => ({
   id: row.id,

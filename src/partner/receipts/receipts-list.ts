@@ -150,7 +150,7 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
       state: row.buyer_state,
     },
     pfCount: row.financed_installments,
-    nextPaymentInstallmentId: row.next_payment_installment_id,
+    ...(row.next_payment_installment_id !== null ? { nextPaymentInstallmentId: row.next_payment_installment_id } : {}),
     showFullPlatformDetails: row.financed_installments > 0,
     showPlatformDetails: true,
     isRenegotiated: row.agreement_date !== null,

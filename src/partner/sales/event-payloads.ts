@@ -109,10 +109,10 @@ function checkoutOf(f: EventFacts): WebhookCheckout {
     // The spec: currently a single item even for a sale of several products.
     products: f.products.slice(0, 1).map((p) => ({
       productId: p.courseId,
-      productSku: p.courseSku,
+      productSku: p.courseSku ?? '',
       productName: p.courseName,
       variantId: p.classId,
-      variantSku: p.classSku,
+      variantSku: p.classSku ?? '',
       variantName: p.className,
       variantPrice: formatCents(p.priceInCents),
     })),

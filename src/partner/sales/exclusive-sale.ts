@@ -209,15 +209,10 @@ export async function createExclusiveSale(
     await scheduleSaleExpiry(tx, row);
     return row;
   });
-  return toExclusiveSale(ctx, sale, selection.selected, input.full_name ?? null);
+  return toExclusiveSale(ctx, sale, selection.selected);
 }
 
-async function toExclusiveSale(
-  ctx: AppContext,
-  sale: SaleRow,
-  selected: SelectedCourse[],
-  fullName: string | null,
-): Promise<ExclusiveSale> {
+async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: SelectedCourse[]): Promise<ExclusiveSale> {
   const logs = (await loadTransitions(ctx.db, sale.id)).map((l) => ({
     webhook: listStatusName(l.toStatus as never, false),
     createdAt: localDate(l.createdAt),
@@ -226,7 +221,7 @@ async function toExclusiveSale(
   return {
     id: sale.id,
     cpf: sale.cpf,
-    fullName,
+    fullName: sale.buyerName,
     webhook: status,
     redirect_url: checkoutUrlOf(ctx.config, sale.checkoutToken),
     checkout_price_in_cents: sale.checkoutPriceInCents,
@@ -242,7 +237,7 @@ async function toExclusiveSale(
       first_installment_paid_date: null,
     },
     logs,
-    consultant_id: sale.consultantId,
+    consultant_id: sale.consultantId ?? '',
     creator: sale.creator,
     version: EXCLUSIVE_SALE_VERSION,
     maxInstallmentsToApply: sale.maxInstallmentsToApply,

@@ -207,7 +207,8 @@ export async function listSales(
     content: rows.map(({ sale, campaignName, campaignCustomIdentifier }) => ({
       id: sale.id,
       campaignName,
-      campaignCustomIdentifier,
+      // The campaign's `customIdentifier` as the campaign answers it: empty when it has none.
+      campaignCustomIdentifier: sale.campaignId ? (campaignCustomIdentifier ?? '') : null,
       createdAt: localDate(sale.createdAt),
       updatedAt: localDate(sale.updatedAt),
       resumeStatus: listStatusName(stateOf(sale), filters.useNewStatusTranslation),

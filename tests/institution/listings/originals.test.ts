@@ -152,6 +152,29 @@ describe('GET /v1/parcela/originais', () => {
     });
   });
 
+  it('answers a text that was not sent as an empty string, never null', async () => {
+    const bare = await givenInstitution(t.ctx, 'Faculdade Sem Dados');
+    await submitAndProcess(t, bare.headers, [
+      installment({
+        idParcela: 'BARE',
+        alunoRa: undefined,
+        numeroContrato: undefined,
+        numeroParcela: undefined,
+        nomeCurso: undefined,
+        nomePolo: undefined,
+      }),
+    ]);
+    const [row] = await listAll(t, bare.headers, { id_externo: 'BARE' });
+    expect(row).toMatchObject({
+      contrato_id: '',
+      numero: '',
+      curso: '',
+      polo_campus: '',
+      aluno: { ra: '', nome: '' },
+      responsavel_financeiro: { nome: '' },
+    });
+  });
+
   it('shows agreement installments (Negociacao) with their agreement', async () => {
     const [a3] = await listAll(t, inst.headers, { id_externo: 'A3' });
     const [a6] = await listAll(t, inst.headers, { id_externo: 'A6' });

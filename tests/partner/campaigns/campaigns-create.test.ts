@@ -70,19 +70,20 @@ describe('POST /campaigns', () => {
           modality: 'remote',
           isFullTime: false,
           courseClassIds: [f.c.excelRemote.id],
-          courseSKU: String(f.c.excel.id),
+          courseSKU: '',
         },
       ],
-      customIdentifier: null,
+      customIdentifier: '',
       startsAt: '2026-01-15T12:00:00.000Z',
-      endsAt: null,
       payment_methods: ['CreditCard', 'Boleto', 'CourseFinancing', 'Pix'],
-      consultant_id: null,
+      consultant_id: '',
       maxInstallmentsToApply: 10,
       active: true,
       createdAt: '2026-01-15T12:00:00.000Z',
       updatedAt: '2026-01-15T12:00:00.000Z',
     });
+    // No end: no `endsAt` at all, never null (the interface types it a date-time).
+    expect(res.body.content).not.toHaveProperty('endsAt');
     expect(await jobWithKey(t, `campaign-start:${id}`)).toBeUndefined();
     expect(await jobWithKey(t, `campaign-end:${id}`)).toBeUndefined();
   });

@@ -235,6 +235,13 @@ describe('receipts', () => {
       ).toBe('');
   });
 
+  it('leaves nextPaymentInstallmentId out, never null, when nothing is left to pay', async () => {
+    for (const crid of [C, P]) {
+      const [item] = (await list(`?CreditRequestId=${crid}`)).body.content;
+      expect(item).not.toHaveProperty('nextPaymentInstallmentId');
+    }
+  });
+
   it('shows the card sale charged back: three paid card installments, the reversal, nothing more expected', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${C}`).set(partner.headers).expect(200)).body;
     expect(

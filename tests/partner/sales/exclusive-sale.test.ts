@@ -3,6 +3,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
+import { BUYER_FORM, eventsOf, expectContractPayloads, post as checkoutPost } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
@@ -63,7 +64,7 @@ describe('POST /sales/exclusive-sale', () => {
           modality: 'remote',
           isFullTime: false,
           courseClassIds: [f.c.excelRemote.id],
-          courseSKU: String(f.c.excel.id),
+          courseSKU: '',
         },
       ],
       snapshot: {
@@ -84,6 +85,47 @@ describe('POST /sales/exclusive-sale', () => {
     });
     const lookup = await request(t.app).get(`/sales/purchase/${id}`).set(f.partner.headers).expect(200);
     expect(lookup.body[0]).toMatchObject({ externalSaleId: '', status: 'Não iniciado', checkoutPriceInCents: 800000 });
+  });
+
+  it('one representation per field: no name or consultant is an empty string, and a course without SKU has the same empty SKU everywhere', async () => {
+    const excel = [{ id: f.c.excel.id, courseClassId: f.c.excelRemote.id }];
+    const res = await post({ cpf: '52998224725', checkout_price_in_cents: 300000, courses: excel }).expect(201);
+    const sale = res.body.content;
+    expect(sale).toMatchObject({ fullName: '', consultant_id: '', courses: [{ courseSKU: '' }] });
+    const campaign = await givenCampaign(t, f.partner, {
+      name: 'Sem SKU',
+      checkout_price_in_cents: 300000,
+      courses: excel,
+    });
+    expect(campaign).toMatchObject({ customIdentifier: '', consultant_id: '', courses: [{ courseSKU: '' }] });
+    const [lookup] = (await request(t.app).get(`/sales/purchase/${sale.id}`).set(f.partner.headers).expect(200)).body;
+    expect(lookup.products[0]).toMatchObject({ productSKU: '' });
+    const token = new URL(sale.redirect_url).pathname;
+    await checkoutPost(t, `${token}/dados`, BUYER_FORM);
+    await checkoutPost(t, `${token}/pix`);
+    const [event] = await eventsOf(t, sale.id);
+    expect(event!.payload).toMatchObject({ checkout: { products: [{ productSku: '', variantSku: '' }] } });
+    await expectContractPayloads([event!]);
+    const listed = await request(t.app).get('/sales').query({ CreditRequestId: sale.id }).set(f.partner.headers);
+    expect(listed.body.content[0]).toMatchObject({ fullName: 'Ana Beatriz Souza' });
+    const named = await post({
+      cpf: '52998224725',
+      checkout_price_in_cents: 300000,
+      courses: excel,
+      full_name: ' Ana ',
+    });
+    const listedNamed = await request(t.app)
+      .get('/sales')
+      .query({ CreditRequestId: named.body.content.id })
+      .set(f.partner.headers);
+    expect(named.body.content.fullName).toBe('Ana');
+    expect(listedNamed.body.content[0].fullName).toBe('Ana');
+    const fromCampaign = await post({ cpf: '52998224725', campaign_id: campaign.id }).expect(201);
+    const listedCampaign = await request(t.app)
+      .get('/sales')
+      .query({ CreditRequestId: fromCampaign.body.content.id })
+      .set(f.partner.headers);
+    expect(listedCampaign.body.content[0]).toMatchObject({ campaignName: 'Sem SKU', campaignCustomIdentifier: '' });
   });
 
   it('requires price and courses without campaign_id (SALE-008)', async () => {
