@@ -1055,7 +1055,7 @@ export interface components {
             valor_principal: number;
             /** @description Value when paid on time, with the best on-time discount applied. */
             valor_adimplencia: number;
-            /** @description Commission of the operator, percent. */
+            /** @description Commission of the operator, percent; 0 for an installment not assigned (nothing is guaranteed, so nothing is charged). */
             comissao_percentual: number;
             /** @description Commission of the operator on this installment. */
             comissao_valor: number;
@@ -1067,14 +1067,14 @@ export interface components {
             valor_garantido_segundo_repasse: number;
             /**
              * Format: date
-             * @description Date of the first transfer.
+             * @description Date of the first transfer; null for an installment not assigned (`parcela_cedida` `"false"`), which is not transferred.
              */
-            data_primeiro_repasse: string;
+            data_primeiro_repasse: string | null;
             /**
              * Format: date
-             * @description Date of the second transfer.
+             * @description Date of the second transfer; null for an installment not assigned.
              */
-            data_segundo_repasse: string;
+            data_segundo_repasse: string | null;
         };
         /**
          * @description One installment of a `Receita Garantida` (guaranteed revenue) contract in a monthly closing. The

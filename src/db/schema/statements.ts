@@ -87,8 +87,9 @@ export const installmentAssignments = pgTable(
     guaranteedValue: money().notNull(),
     firstTransferValue: money().notNull(),
     secondTransferValue: money().notNull(),
-    firstTransferOn: date({ mode: 'string' }).notNull(),
-    secondTransferOn: date({ mode: 'string' }).notNull(),
+    /** Null for an installment not assigned: nothing is transferred. */
+    firstTransferOn: date({ mode: 'string' }),
+    secondTransferOn: date({ mode: 'string' }),
   },
   (t) => [
     uniqueIndex().on(t.closingId, t.installmentId),

@@ -4,7 +4,7 @@ import type { ContractTerms } from '../contracts.js';
 /**
  * Writes the assignments of one closing: every `Receita Garantida` installment due in `month`.
  * Cancelled installments and those the institution settled itself are listed as not assigned,
- * with nothing guaranteed. For the others, in SQL numeric, each step rounded half up to the cent:
+ * with nothing guaranteed: no commission (0 %), no transfer and no transfer dates. For the others, in SQL numeric, each step rounded half up to the cent:
  * commission = on-time value × commission %; guaranteed = on-time value × guaranteed % − commission;
  * first transfer = guaranteed × first share %; second = guaranteed − first. The first transfer is
  * on its day of the next month, the second on its day of the month after (the last day of a
@@ -31,12 +31,13 @@ export function assignmentsInsert(closingId: string, institutionId: string, mont
       first_transfer_on, second_transfer_on)
     select ${closingId}, ${institutionId}, v.id, ${month}::date, coalesce(v.external_id, v.id::text), v.assigned,
            ${terms.guaranteeType ?? 'RECEITA_GARANTIDA'}, coalesce(${terms.transferAllocation}::text, inst.name),
-           v.principal, v.on_time_value, ${terms.commissionPercent}::numeric,
+           v.principal, v.on_time_value, case when v.assigned then ${terms.commissionPercent}::numeric else 0 end,
            case when v.assigned then v.commission else 0 end,
            v.guaranteed,
            round(v.guaranteed * ${terms.firstTransferPercent}::numeric / 100, 2),
            v.guaranteed - round(v.guaranteed * ${terms.firstTransferPercent}::numeric / 100, 2),
-           ${transferOn(1, terms.firstTransferDay)}, ${transferOn(2, terms.secondTransferDay)}
+           case when v.assigned then ${transferOn(1, terms.firstTransferDay)} end,
+           case when v.assigned then ${transferOn(2, terms.secondTransferDay)} end
       from valued v join institutions inst on inst.id = v.institution_id
     returning id`;
 }

@@ -36,8 +36,9 @@ export interface AssignmentRow {
   guaranteed_value: string;
   first_transfer_value: string;
   second_transfer_value: string;
-  first_transfer_on: string;
-  second_transfer_on: string;
+  /** Null when not assigned (see `assignmentsInsert`). */
+  first_transfer_on: string | null;
+  second_transfer_on: string | null;
 }
 
 /** The guaranteed-revenue record (decimal strings); `today` says whether both transfers were made. */
@@ -48,7 +49,7 @@ export function toGuaranteedRecord(row: AssignmentRow, today: string): Guarantee
     fechamento: {
       data: row.closed_at,
       competencia: row.month,
-      status: today >= row.second_transfer_on ? 'REPASSADO' : 'FECHADO',
+      status: row.second_transfer_on !== null && today >= row.second_transfer_on ? 'REPASSADO' : 'FECHADO',
     },
     aluno_cpf: row.student_cpf,
     responsavel_financeiro_documento: row.guarantor_document,
@@ -67,8 +68,9 @@ export function toGuaranteedRecord(row: AssignmentRow, today: string): Guarantee
     valor_garantido: row.guaranteed_value,
     valor_garantido_primeiro_repasse: row.first_transfer_value,
     valor_garantido_segundo_repasse: row.second_transfer_value,
-    data_primeiro_repasse: row.first_transfer_on,
-    data_segundo_repasse: row.second_transfer_on,
+    // Only assigned installments are listed here, and they always have their transfer dates.
+    data_primeiro_repasse: row.first_transfer_on!,
+    data_segundo_repasse: row.second_transfer_on!,
   };
 }
 
@@ -81,6 +83,8 @@ export function toAssignmentRecord(row: AssignmentRow, today: string): Assignmen
   return {
     ...g,
     parcela_cedida: row.assigned ? 'true' : 'false',
+    data_primeiro_repasse: row.first_transfer_on,
+    data_segundo_repasse: row.second_transfer_on,
     valor_principal: Number(g.valor_principal),
     valor_adimplencia: Number(g.valor_adimplencia),
     comissao_percentual: Number(g.comissao_percentual),

@@ -287,6 +287,26 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
     });
   });
 
+  it('an installment not assigned shows what is true: 0 %, nothing guaranteed, no transfer dates', async () => {
+    const rows = await all('/v1/extrato/cessoes_parcelas', month.garantida);
+    for (const id of ['R23', 'R24'])
+      expect(rows.find((r) => r.parcela_id_externo === id)).toMatchObject({
+        parcela_cedida: 'false',
+        comissao_percentual: 0,
+        comissao_valor: 0,
+        valor_garantido: 0,
+        data_primeiro_repasse: null,
+        data_segundo_repasse: null,
+        fechamento: { status: 'FECHADO' },
+      });
+    const sheet = await csv('/v1/extrato/cessoes_parcelas', month.garantida);
+    expect(sheet.find((r) => r.parcela_id_externo === 'R23')).toMatchObject({
+      comissao_percentual: '0,00',
+      data_primeiro_repasse: '',
+      data_segundo_repasse: '',
+    });
+  });
+
   it('#8 lists the assigned ones with decimal strings; totals equal the rows and the hand-computed month', async () => {
     const rows = await all('/v1/extrato/receita_garantida', month.garantida, { fechamento_competencia: '2026-03-31' });
     expect(rows).toHaveLength(22);
