@@ -2300,8 +2300,10 @@ export interface components {
              * @description Step of the financing flow the buyer is on: `Informações básicas do aluno`,
              *     `Indicação do avalista`, `Documentos do aluno`, `Documentos do avalista` (also sent as
              *     `Documentos do Avalista`), `Assinatura do contrato`, `Pagamento da entrada`; null when no
-             *     step applies (for example after a cancellation). Compare ignoring case, and tolerate
-             *     values outside this list without failing.
+             *     step applies (for example after a cancellation). A denial keeps the step the buyer was on:
+             *     `Informações básicas do aluno` when the buyer's own credit analysis denies it,
+             *     `Indicação do avalista` when the guarantor named is refused. Compare ignoring case, and
+             *     tolerate values outside this list without failing.
              * @example Pagamento da entrada
              */
             currentStep: string | null;

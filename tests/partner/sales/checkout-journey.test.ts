@@ -182,8 +182,14 @@ describe('the buyer journey at the hosted checkout', () => {
     expect(pix.text).toContain('Pix copia e cola');
     const events = await eventsOf(t, sale.saleId);
     expect(events.map((e) => e.name)).toEqual(['financingDenied', 'invoiceCreated']);
+    // Denied at the credit analysis of the buyer's basic data: the step the buyer was on.
     expect(events[0]!.payload).toMatchObject({
-      checkout: { financingDetails: { deniedReason: 'Crédito não aprovado na análise de risco' } },
+      checkout: {
+        financingDetails: {
+          currentStep: 'Informações básicas do aluno',
+          deniedReason: 'Crédito não aprovado na análise de risco',
+        },
+      },
     });
     expect(events[0]!.payload).not.toHaveProperty('payment');
     await expectContractPayloads(events);

@@ -46,7 +46,18 @@ import { recordActivity } from './sale-schedules.js';
 
 const TOKEN = /^c_[A-Za-z0-9_-]{24}$/;
 const CLOSED = ['made_effective', 'canceled', 'canceled_by_partner', 'expired'];
-export const FINANCING_STEPS = { sign: 'Assinatura do contrato', guarantor: 'Indicação do avalista' } as const;
+export const FINANCING_STEPS = {
+  basicInfo: 'Informações básicas do aluno',
+  sign: 'Assinatura do contrato',
+  guarantor: 'Indicação do avalista',
+} as const;
+
+/** Where the credit decision leaves the buyer: a denial leaves them on the step they were on. */
+const STEP_AFTER: Record<CreditDecision, string> = {
+  approved: FINANCING_STEPS.sign,
+  guarantor: FINANCING_STEPS.guarantor,
+  denied: FINANCING_STEPS.basicInfo,
+};
 export const MAX_CARD_INSTALLMENTS = 12;
 
 export async function saleOfToken(db: Queryable, token: string): Promise<SaleRow> {
@@ -146,11 +157,7 @@ export function requestFinancing(ctx: AppContext, token: string): Promise<Credit
     if (sale.status === 'denied' || sale.deniedReason) throw new FinancingAlreadyDenied();
     const ready = await readyToPay(tx, txCtx, sale, FINANCING_METHOD);
     const decision = creditDecision(ready.cpf);
-    await financingRequested(
-      txCtx,
-      ready.id,
-      decision === 'guarantor' ? FINANCING_STEPS.guarantor : FINANCING_STEPS.sign,
-    );
+    await financingRequested(txCtx, ready.id, STEP_AFTER[decision]);
     if (decision === 'denied') await financingDenied(txCtx, ready.id, DENIED_REASON);
     return decision;
   });
