@@ -199,6 +199,7 @@ export interface paths {
          *     | `CAMPAIGN-005` | each `courses[].id` is a course of this partner |
          *     | `CAMPAIGN-006` | each `courses[].courseClassId` is a class of that course |
          *     | `CAMPAIGN-007` | a course appears once: a course accepts one class |
+         *     | `CAMPAIGN-011` | every class is on sale: visible and not past its `expiresAt` (the courses reused from `campaign_id` too) |
          *     | `CAMPAIGN-008` | `checkout_price_in_cents` does not exceed the sum of the course prices |
          *     | `CAMPAIGN-009` | `endsAt` is after `startsAt` |
          *     | `CAMPAIGN-010` | `endsAt` is in the future |
@@ -3107,7 +3108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body breaks the contract (`VALIDATION-001`) or a campaign rule (`CAMPAIGN-001` to `CAMPAIGN-010`). */
+            /** @description The body breaks the contract (`VALIDATION-001`) or a campaign rule (`CAMPAIGN-001` to `CAMPAIGN-011`). */
             400: {
                 headers: {
                     [name: string]: unknown;

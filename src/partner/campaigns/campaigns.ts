@@ -18,6 +18,7 @@ export class CampaignCoursesMissing extends ruleError('CAMPAIGN-002', 'courses')
 export class SourceCampaignNotFound extends ruleError('CAMPAIGN-003', 'campaign_id') {}
 export class SourceCampaignInactive extends ruleError('CAMPAIGN-004', 'campaign_id') {}
 export class CampaignPriceAboveTotal extends ruleError('CAMPAIGN-008', 'checkout_price_in_cents') {}
+export class CampaignClassNotOnSale extends ruleError('CAMPAIGN-011', 'courses') {}
 export class CampaignEndsBeforeStart extends ruleError('CAMPAIGN-009', 'endsAt') {}
 export class CampaignEndsInPast extends ruleError('CAMPAIGN-010', 'endsAt') {}
 
@@ -49,6 +50,22 @@ const duplicateName = (name: string, taken: { name: string }) =>
       detail: 'already used',
     },
   );
+
+/**
+ * Every class of the campaign is still on sale: visible, and not past its `expiresAt` (even when
+ * the schedule that hides it has not run yet). Reused courses are checked as sent ones are.
+ */
+function assertOnSale(selected: SelectedCourse[], input: CampaignInput, now: Date): void {
+  selected.forEach(({ courseClass }, index) => {
+    const expired = courseClass.expiresAt !== null && courseClass.expiresAt.getTime() <= now.getTime();
+    if (courseClass.visible && !expired) return;
+    const why = expired ? `expired at ${courseClass.expiresAt!.toISOString()}` : 'is not visible';
+    throw new CampaignClassNotOnSale(`class ${courseClass.id} ${why}; a campaign sells classes on sale only`, {
+      field: input.courses ? `courses[${index}].courseClassId` : 'campaign_id',
+      detail: `class ${courseClass.id} ${why}`,
+    });
+  });
+}
 
 /** The courses of the new campaign: those sent, or those of the active campaign `campaign_id`. */
 async function selectCourses(db: Queryable, partnerId: string, input: CampaignInput): Promise<SelectedCourse[]> {
@@ -109,6 +126,8 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
   const taken = await nameHolder(ctx.db, partnerId, slug);
   if (taken) throw duplicateName(name, taken);
   const selected = await selectCourses(ctx.db, partnerId, input);
+  const now = ctx.clock.now();
+  assertOnSale(selected, input, now);
   const total = selected.reduce((sum, s) => sum + s.priceInCents, 0);
   if (input.checkout_price_in_cents > total) {
     throw new CampaignPriceAboveTotal(
@@ -116,7 +135,6 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
       { detail: `must be at most ${total}` },
     );
   }
-  const now = ctx.clock.now();
   const { startsAt, endsAt } = schedule(input, now);
   const active = startsAt.getTime() <= now.getTime();
   const courseMaxima = selected.map((s) => s.course.maxInstallmentsToApply).filter((n): n is number => n !== null);

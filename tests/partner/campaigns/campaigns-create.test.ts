@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
-import { countRows, jobWithKey } from '../../support/catalogue.js';
+import { countRows, givenClass, jobWithKey } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 
@@ -244,6 +244,47 @@ describe('POST /campaigns', () => {
       { id: f.c.nursing.id, courseClassId: f.c.nursingRemote.id },
     ];
     await refused(body({ courses: twice, checkout_price_in_cents: 100000 }), 'CAMPAIGN-007', 'body.courses[1].id');
+  });
+
+  it('CAMPAIGN-011: every class is on sale, not invisible nor past its expiry, reused courses included', async () => {
+    const started = t.clock.now();
+    const hidden = await givenClass(t, f.partner.headers, f.c.excel.id, { name: 'Oculta', visible: false });
+    const expiring = await givenClass(t, f.partner.headers, f.c.excel.id, {
+      name: 'Expira',
+      expiresAt: '2026-01-20T00:00:00Z',
+    });
+    const excelWith = (courseClassId: number) => [{ id: f.c.excel.id, courseClassId }];
+    const invisible = body({ courses: excelWith(hidden.id), checkout_price_in_cents: 1000 });
+    const { message } = await refused(invisible, 'CAMPAIGN-011', 'body.courses[0].courseClassId');
+    expect(message).toContain(`class ${hidden.id} is not visible`);
+    const reused = await givenCampaign(
+      t,
+      f.partner,
+      body({ courses: excelWith(expiring.id), checkout_price_in_cents: 1000 }),
+    );
+    try {
+      // Past the expiry, before the schedule hides it: refused all the same.
+      t.clock.set('2026-01-20T00:00:00Z');
+      await refused(
+        body({ courses: excelWith(expiring.id), checkout_price_in_cents: 1000 }),
+        'CAMPAIGN-011',
+        'body.courses[0].courseClassId',
+      );
+      await refused(
+        body({ courses: undefined, campaign_id: reused.id, checkout_price_in_cents: 1000 }),
+        'CAMPAIGN-011',
+        'body.campaign_id',
+      );
+      await t.runJobs();
+      await refused(
+        body({ courses: excelWith(expiring.id), checkout_price_in_cents: 1000 }),
+        'CAMPAIGN-011',
+        'body.courses[0].courseClassId',
+      );
+      await post(body({ courses: excelWith(f.c.excelRemote.id), checkout_price_in_cents: 1000 })).expect(201);
+    } finally {
+      t.clock.set(started.toISOString());
+    }
   });
 
   it('CAMPAIGN-008: the price does not exceed the sum of the course prices', async () => {
