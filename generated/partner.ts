@@ -1508,7 +1508,7 @@ export interface components {
             madeEffectiveDate: string | null;
             /** @description Courses of the sale. The interface shows only empty arrays; this service fills it with one item per course sold. */
             courses: components["schemas"]["SaleCourse"][];
-            /** @description Who created the sale, a consultant e-mail or a system name such as `API` or `CAMPAIGN`. */
+            /** @description Who sold it, the consultant (the exclusive sale's or its campaign's `consultant_id`) when there is one, otherwise a system name such as `API`. */
             creator: string;
             /** @description Whether the sale is a checkout sale (#15, origin `PLATFORM_PAY`). */
             isPlatformPay: boolean;
@@ -1613,7 +1613,11 @@ export interface components {
             running_days_to_expire?: number;
             /** @description Largest number of installments offered to the buyer. When absent the partner's default applies. */
             maxInstallmentsToApply?: number;
-            /** @description The partner's id of the consultant (seller) who made the sale. */
+            /**
+             * @description The partner's id of the consultant (seller) who made the sale, their e-mail recommended. It
+             *     becomes the sale's `creator` (sales list, `creator` filter) and the events' `checkout.seller`.
+             *     Without it, a sale from a campaign takes the campaign's `consultant_id`.
+             */
             consultant_id?: string;
             /** @description Full name of the buyer. */
             full_name?: string;
@@ -1683,7 +1687,7 @@ export interface components {
             }[];
             /** @description The partner's id of the consultant, as sent; an empty string when not sent. */
             consultant_id: string;
-            /** @description Who created the sale, the `Api-Token` integration (`API`) or a consultant e-mail. */
+            /** @description Who sold it, as the sales list's `creator`. The consultant (`consultant_id`, sent or the campaign's) when there is one, otherwise the `Api-Token` integration (`API`). */
             creator: string;
             /** @description Version of the exclusive sale format; 2 for sales created through this API. */
             version: number;
@@ -2326,7 +2330,7 @@ export interface components {
             checkoutUrl: string;
             /** @description Id of the sale (`saleId` of the lookups, `crid` of the receipts); a JSON number. */
             saleId: number;
-            /** @description E-mail of the seller (consultant) linked to the sale; null when none. */
+            /** @description The seller (consultant) linked to the sale, the `consultant_id` of the exclusive sale or of its campaign as the partner sent it (their e-mail is recommended); null when none. */
             seller: string | null;
             /**
              * Format: date-time

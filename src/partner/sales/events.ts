@@ -50,8 +50,8 @@ export function offeredMethods(
   ).map(([, method]) => method);
 }
 
-/** The seller of the events: the creator when it is a consultant's e-mail. */
-const sellerOf = (creator: string) => (creator.includes('@') ? creator : null);
+/** The seller of the events: the sale's consultant, else the creator when it is a consultant's e-mail. */
+const sellerOf = (sale: SaleRow) => sale.consultantId ?? (sale.creator.includes('@') ? sale.creator : null);
 
 /** What an event says about a sale, read in the transaction of the event. */
 export async function loadEventFacts(
@@ -65,7 +65,7 @@ export async function loadEventFacts(
     saleId: sale.id,
     priceInCents: sale.checkoutPriceInCents,
     checkoutUrl: checkoutUrlOf(config, sale.checkoutToken),
-    seller: sellerOf(sale.creator),
+    seller: sellerOf(sale),
     createdAt: sale.createdAt,
     updatedAt: sale.updatedAt,
     canceledAt: sale.canceledAt,

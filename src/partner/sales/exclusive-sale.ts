@@ -71,6 +71,8 @@ interface Selection {
   selected: SelectedCourse[];
   priceInCents: number;
   campaignId: string | null;
+  /** The campaign's consultant, when the sale comes from a campaign that has one. */
+  consultantId?: string;
   runningDaysToFirstInstallment?: number;
   runningDaysToExpire?: number;
   maxInstallmentsToApply?: number;
@@ -87,6 +89,7 @@ async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequ
       selected: (await loadCampaignCourses(db, [campaign.id])).get(campaign.id) ?? [],
       priceInCents: campaign.checkoutPriceInCents,
       campaignId: campaign.id,
+      consultantId: campaign.consultantId ?? undefined,
       runningDaysToFirstInstallment: campaign.runningDaysToFirstInstallment,
       runningDaysToExpire: campaign.runningDaysToExpire,
       maxInstallmentsToApply: campaign.maxInstallmentsToApply,
@@ -166,6 +169,8 @@ export async function createExclusiveSale(
     selection.maxInstallmentsToApply ??
     input.maxInstallmentsToApply ??
     (maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS);
+  // The consultant who sold it (sent, or the campaign's) is the sale's creator and its events' seller.
+  const consultantId = input.consultant_id ?? selection.consultantId ?? null;
   const now = ctx.clock.now();
   const sale = await ctx.db.transaction(async (tx) => {
     const [row] = (await tx
@@ -187,8 +192,8 @@ export async function createExclusiveSale(
         runningDaysToExpire:
           selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
         campaignId: selection.campaignId,
-        consultantId: input.consultant_id ?? null,
-        creator: API_CREATOR,
+        consultantId,
+        creator: consultantId ?? API_CREATOR,
         ...buyerColumns({ name: input.full_name, email: input.email, phone: input.phone }),
         checkoutToken: newCheckoutToken(),
         notificationUrl: input.notification_url ?? null,

@@ -77,7 +77,7 @@ describe('POST /sales/exclusive-sale', () => {
       },
       logs: [{ webhook: 'not_logged', createdAt: '2026-01-15' }],
       consultant_id: 'CONS-1',
-      creator: 'API',
+      creator: 'CONS-1',
       version: 2,
       maxInstallmentsToApply: 10,
       createdAt: '2026-01-15',
@@ -126,6 +126,40 @@ describe('POST /sales/exclusive-sale', () => {
       .query({ CreditRequestId: fromCampaign.body.content.id })
       .set(f.partner.headers);
     expect(listedCampaign.body.content[0]).toMatchObject({ campaignName: 'Sem SKU', campaignCustomIdentifier: '' });
+  });
+
+  it("the consultant is the seller: creator in the sale and the list, checkout.seller in the events (sent, or the campaign's)", async () => {
+    const excel = [{ id: f.c.excel.id, courseClassId: f.c.excelRemote.id }];
+    const consultant = 'marina@escola.example';
+    const res = await post({
+      cpf: '52998224725',
+      checkout_price_in_cents: 300000,
+      courses: excel,
+      consultant_id: consultant,
+    }).expect(201);
+    expect(res.body.content).toMatchObject({ consultant_id: consultant, creator: consultant });
+    const token = new URL(res.body.content.redirect_url).pathname;
+    await checkoutPost(t, `${token}/dados`, BUYER_FORM);
+    await checkoutPost(t, `${token}/pix`);
+    const [event] = await eventsOf(t, res.body.content.id);
+    expect(event!.payload).toMatchObject({ checkout: { seller: consultant } });
+    const listed = await request(t.app).get('/sales').query({ creator: consultant }).set(f.partner.headers);
+    expect(listed.body.content.map((s: { id: number }) => s.id)).toEqual([res.body.content.id]);
+    expect(listed.body.metaData.salesBySellers).toEqual([{ creator: consultant, count: 1, totalValue: 300000 }]);
+
+    const campaign = await givenCampaign(t, f.partner, {
+      name: 'Da Consultora',
+      checkout_price_in_cents: 300000,
+      courses: excel,
+      consultant_id: 'joana@escola.example',
+    });
+    const fromCampaign = await post({ cpf: '52998224725', campaign_id: campaign.id }).expect(201);
+    expect(fromCampaign.body.content).toMatchObject({
+      consultant_id: 'joana@escola.example',
+      creator: 'joana@escola.example',
+    });
+    const withoutConsultant = await post({ cpf: '52998224725', checkout_price_in_cents: 300000, courses: excel });
+    expect(withoutConsultant.body.content.creator).toBe('API');
   });
 
   it('requires price and courses without campaign_id (SALE-008)', async () => {
