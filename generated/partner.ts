@@ -568,7 +568,9 @@ export interface paths {
          * Change a webhook configuration
          * @description Changes the keys sent and leaves the others as they are: name, URL, events (the list sent
          *     replaces the old one), token (`null` removes it) and `active` (false stops the deliveries of
-         *     new events and abandons pending retries; true reactivates). The same rules as at creation
+         *     new events and pauses the deliveries still due, which send nothing meanwhile; true reactivates
+         *     and resumes them, each attempt due when it was or at once when that time passed, so nothing
+         *     in flight is lost). The same rules as at creation
          *     (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`). A body without any key is refused (`VALIDATION-001`).
          */
         patch: operations["updateWebhookConfiguration"];
@@ -657,7 +659,7 @@ export interface paths {
          * @description Beyond the interface. Sends the event of a finished delivery (succeeded or failed) again to
          *     the same configuration, as a new delivery with the same body and `X-Webhook-Event-Id`, its
          *     first attempt due at once and, on failure, the usual retries. The configuration must be
-         *     active (`WEBHOOK-004`); a delivery still pending cannot be repeated (`WEBHOOK-010`).
+         *     active (`WEBHOOK-004`); a delivery still pending, or paused with its configuration, cannot be repeated (`WEBHOOK-010`).
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -2232,11 +2234,12 @@ export interface components {
              */
             redeliveryOf: string | null;
             /**
-             * @description `pending` while an attempt is due, `succeeded` after a 2XX, `failed` after the 4th failed
-             *     attempt or when the configuration was deactivated with attempts still due.
+             * @description `pending` while an attempt is due, `paused` while its configuration is inactive (reactivating
+             *     it resumes the delivery, its next attempt due when it was, or at once when that time passed),
+             *     `succeeded` after a 2XX, `failed` after the 4th failed attempt.
              * @enum {string}
              */
-            status: "pending" | "succeeded" | "failed";
+            status: "pending" | "paused" | "succeeded" | "failed";
             /** @description Attempts made, oldest first. */
             attempts: {
                 /** @description Number of the attempt, sent in the `X-Webhook-Attempt` header. */
@@ -3721,7 +3724,7 @@ export interface operations {
                 /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only deliveries in this status. */
-                status?: "pending" | "succeeded" | "failed";
+                status?: "pending" | "paused" | "succeeded" | "failed";
                 /** @description Only deliveries of this event. */
                 event?: components["schemas"]["WebhookEventName"];
             };

@@ -46,7 +46,7 @@ export const webhookDeliveries = pgTable(
     test: boolean().notNull().default(false),
     /** The delivery this one repeats (`POST /webhooks/deliveries/{id}/redeliver`). */
     redeliveryOf: uuid(),
-    /** `pending`, `succeeded` or `failed`. */
+    /** `pending`, `succeeded`, `failed`, or `paused` while its configuration is inactive. */
     status: text().notNull().default('pending'),
     attemptsMade: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }),
@@ -55,7 +55,7 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestampNow(),
   },
   (t) => [
-    check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    check('webhook_deliveries_status', sql`${t.status} in ('pending', 'paused', 'succeeded', 'failed')`),
     // A fan-out that runs twice for one event creates nothing twice; redeliveries are extra rows.
     uniqueIndex('webhook_deliveries_event_key')
       .on(t.configurationId, t.eventId)

@@ -2,7 +2,8 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
+import { webhookConfigurations } from '../../db/schema/index.js';
+import { pauseDeliveries, resumeDeliveries } from './pauses.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } from './errors.js';
 import { checkEnabledEvents } from './events.js';
@@ -95,8 +96,8 @@ export async function listConfigurations(
 }
 
 /**
- * Changes only the keys sent. Deactivation abandons the pending deliveries (their jobs find them
- * failed and send nothing); reactivation receives the events that happen from then on.
+ * Changes only the keys sent. Deactivation pauses the deliveries still due (see `pauseDeliveries`),
+ * and reactivation resumes them as well as receiving the events that happen from then on.
  */
 export async function updateConfiguration(
   ctx: AppContext,
@@ -131,12 +132,8 @@ export async function updateConfiguration(
       .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
       .returning();
     if (!row) throw new WebhookConfigurationNotFound();
-    if (patch.active === false) {
-      await tx
-        .update(webhookDeliveries)
-        .set({ status: 'failed', nextAttemptAt: null, updatedAt: now })
-        .where(and(eq(webhookDeliveries.configurationId, id), eq(webhookDeliveries.status, 'pending')));
-    }
+    if (patch.active === false) await pauseDeliveries(tx, id, now);
+    if (patch.active === true) await resumeDeliveries(tx, id, now);
     return toWebhookConfiguration(row, secret);
   });
 }

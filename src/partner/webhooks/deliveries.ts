@@ -92,7 +92,7 @@ export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: 
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookConfigurations.partnerId, partnerId)));
     if (!found) throw new WebhookDeliveryNotFound();
     const { delivery } = found;
-    if (delivery.status === 'pending') throw new WebhookDeliveryPending();
+    if (delivery.status === 'pending' || delivery.status === 'paused') throw new WebhookDeliveryPending();
     if (!found.active) throw new WebhookNotTestable('Only an active configuration can receive a redelivery');
     const now = ctx.clock.now();
     const [row] = await tx

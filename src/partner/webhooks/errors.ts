@@ -64,7 +64,11 @@ export class WebhookDeliveryNotFound extends ApiError {
 
 export class WebhookDeliveryPending extends ApiError {
   constructor() {
-    super(400, 'WEBHOOK-010', 'The delivery is still pending; it can be repeated once it succeeded or failed');
+    super(
+      400,
+      'WEBHOOK-010',
+      'The delivery is still pending (or paused with its configuration); it can be repeated once it succeeded or failed',
+    );
   }
 }
 

@@ -162,30 +162,59 @@ describe('webhook delivery', () => {
     expect(strangers.received).toHaveLength(0);
   });
 
-  it('abandons pending retries on deactivation, and delivers new events after PATCH reactivation', async () => {
+  it('pauses the deliveries still due on deactivation and resumes them on reactivation, losing nothing in flight', async () => {
     const partner = await givenPartner(t.ctx);
     const hook = await receiver(() => 500);
     const config = await givenConfiguration(t, partner.headers, hook.url);
     const t0 = t.clock.now();
-    await emit(eventFor(partner));
+    const inFlight = eventFor(partner);
+    await emit(inFlight);
     await at(15_000, t0);
+    expect(hook.received).toHaveLength(1);
     await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ active: false }).expect(200);
+    const paused = await deliveriesOf(partner, config.id, '?status=paused');
+    expect(paused.content).toMatchObject([{ eventId: inFlight.id, status: 'paused', attempts: [{ number: 1 }] }]);
+    // Paused an hour: the second attempt, due 2 min after the first, is not made meanwhile.
     await at(15_000 + 3_600_000, t0);
     expect(hook.received).toHaveLength(1);
+    const redeliver = await request(t.app)
+      .post(`/webhooks/deliveries/${paused.content[0].id}/redeliver`)
+      .set(partner.headers)
+      .expect(400);
+    expect(redeliver.body.code).toBe('WEBHOOK-010');
     const duringOff = eventFor(partner);
     await emit(duringOff);
-    await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ active: true }).expect(200);
+
     hook.respond(() => 200);
+    await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ active: true }).expect(200);
     const t1 = t.clock.now();
+    await deliverDue(t);
+    expect(hook.received.map((r) => [r.headers['x-webhook-event-id'], r.headers['x-webhook-attempt']])).toEqual([
+      [inFlight.id, '1'],
+      [inFlight.id, '2'],
+    ]);
     const afterOn = eventFor(partner);
     await emit(afterOn);
     await at(15_000, t1);
-    expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual([
-      hook.received[0]!.headers['x-webhook-event-id'],
-      afterOn.id,
-    ]);
+    expect(hook.received.map((r) => r.headers['x-webhook-event-id'])).toEqual([inFlight.id, inFlight.id, afterOn.id]);
     const log = await deliveriesOf(partner, config.id);
-    expect(log.content.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'failed']);
+    expect(log.content.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('a delivery paused before its first attempt resumes with that attempt, due when it was', async () => {
+    const partner = await givenPartner(t.ctx);
+    const hook = await receiver(() => 200);
+    const config = await givenConfiguration(t, partner.headers, hook.url);
+    const t0 = t.clock.now();
+    const event = eventFor(partner);
+    await emit(event);
+    await at(5_000, t0);
+    await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ active: false }).expect(200);
+    await request(t.app).patch(`/webhooks/${config.id}`).set(partner.headers).send({ active: true }).expect(200);
+    await at(14_999, t0);
+    expect(hook.received).toHaveLength(0);
+    await at(15_000, t0);
+    expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1']);
   });
 
   it('fails an attempt after the timeout, without an answer, and schedules the next', async () => {

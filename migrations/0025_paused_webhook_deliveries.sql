@@ -1,0 +1,4 @@
+ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "webhook_deliveries_status";--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_status" CHECK ("webhook_deliveries"."status" in ('pending', 'paused', 'succeeded', 'failed'));--> statement-breakpoint
+-- Deliveries a deactivation abandoned before (failed before their 4th attempt) wait paused for their configuration to come back.
+UPDATE "webhook_deliveries" d SET "status" = 'paused' FROM "webhook_configurations" c WHERE c."id" = d."configuration_id" AND NOT c."active" AND d."status" = 'failed' AND d."attempts_made" < 4;
