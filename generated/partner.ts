@@ -796,6 +796,10 @@ export interface webhooks {
          *     guarantor who has not started the acceptance; had the financing denied; or has a guarantor who
          *     depends on a manual credit or risk analysis.
          *
+         *     Only a phone or e-mail the buyer filled in counts: one the partner sent when creating the sale
+         *     does not, until the buyer sends their data at the checkout. A buyer who only opened the link
+         *     gets no event.
+         *
          *     Delivered as `POST` with a JSON body to every active configuration that has the event enabled
          *     (or `all`), with the headers `Content-Type: application/json`, `authorization` (the
          *     configuration's token exactly as registered, only when it has one), `X-Webhook-Event-Id` and

@@ -59,6 +59,20 @@ describe('sale schedules and operator moves', () => {
     expect(await jobWithKey(t, `cart-abandonment:${sale.saleId}`)).toBeUndefined();
   });
 
+  it('a buyer who only opened the link ends the check quietly: the phone and e-mail the partner sent do not count', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, {
+      externalSaleId: 'OPENED-ONLY',
+      buyer: { name: 'Ana Souza', email: 'ana@example.com', phone: '11987654321' },
+    });
+    await request(t.app).get(sale.path).expect(200);
+    expect(await jobWithKey(t, `cart-abandonment:${sale.saleId}`)).toBeDefined();
+    await cartCheckAt(sale.saleId, new Date(t.clock.now().getTime() + 31 * MINUTE));
+    expect(await names(sale.saleId)).toEqual([]);
+    // Completed, not failed and waiting for a retry.
+    expect(await jobWithKey(t, `cart-abandonment:${sale.saleId}`)).toBeUndefined();
+    expect(await status(sale.saleId)).toBe('Não iniciado');
+  });
+
   it('sends no cartAbandonment when the last activity is more than 90 minutes old', async () => {
     const sale = await givenCheckoutSale(t, partner.headers, {
       externalSaleId: 'STALE',
