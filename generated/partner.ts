@@ -321,7 +321,8 @@ export interface paths {
          *       largest default applies (`SALE-003`). Without `upfront_amount_in_cents` the default is the
          *       upfront. A default that is not lower than the price (the sale's own, or the campaign's)
          *       leaves no upfront possible: the sale is refused with `SALE-014`, whether an upfront was sent
-         *       or not. The operator sets the partner's default (`npm run admin -- partner:settings`).
+         *       or not. The operator sets the defaults: a course's with `npm run admin -- course:settings`,
+         *       the partner's with `partner:settings`.
          *     - The financing is offered at the checkout only when something is left to finance after the
          *       entry, in installments of at least one cent.
          *     - Deadlines and `maxInstallmentsToApply` not sent take the partner's defaults.

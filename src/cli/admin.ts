@@ -10,6 +10,7 @@ import { migrateDatabase } from '../db/migrate.js';
 import { UsageError, type Command } from './commands/command.js';
 import { closingCommands } from './commands/closings.js';
 import { contractCommands } from './commands/contracts.js';
+import { courseSettingsCommands } from './commands/course-settings.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
@@ -18,6 +19,7 @@ import { tenantCommands } from './commands/tenants.js';
 const commands: Record<string, Command> = {
   ...tenantCommands,
   ...partnerSettingsCommands,
+  ...courseSettingsCommands,
   ...contractCommands,
   ...closingCommands,
   ...saleCommands,
@@ -57,6 +59,8 @@ export async function main(argv: string[]): Promise<number> {
       'min-sale-cents': { type: 'string' },
       'grace-period-days': { type: 'string' },
       'default-upfront-cents': { type: 'string' },
+      // course:settings
+      course: { type: 'string' },
       // institution:contract
       product: { type: 'string' },
       commission: { type: 'string' },

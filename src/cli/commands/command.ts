@@ -13,6 +13,8 @@ export interface CommandOptions {
   'min-sale-cents'?: string;
   'grace-period-days'?: string;
   'default-upfront-cents'?: string;
+  // course:settings
+  course?: string;
   // institution:contract
   product?: string;
   commission?: string;

@@ -1,0 +1,38 @@
+import { systemClock } from '../../core/clock.js';
+import { courseSettings } from '../../partner/catalogue/course-settings.js';
+import { requireTenant } from './tenants.js';
+import { UsageError, type Command } from './command.js';
+
+/** `--default-upfront-cents`: whole cents, or `none` to drop the course's own default. */
+function upfrontOf(raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'none') return null;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647)
+    throw new UsageError(`--default-upfront-cents takes whole cents or none, got "${raw}"`);
+  return Number(raw);
+}
+
+/** The operator's side of a course's defaults. */
+export const courseSettingsCommands: Record<string, Command> = {
+  'course:settings': {
+    usage:
+      'course:settings --partner ID --course ID [--default-upfront-cents N|none]\n' +
+      "                                    show or change a course's default upfront of exclusive sales (none: the partner's applies)",
+    run: async (db, options) => {
+      if (!options.partner || !options.course)
+        throw new UsageError('course:settings needs --partner ID and --course ID');
+      await requireTenant(db, 'partner', options.partner);
+      if (!/^\d{1,10}$/.test(options.course) || Number(options.course) > 2_147_483_647)
+        throw new UsageError(`--course takes a course id, got "${options.course}"`);
+      const settings = await courseSettings(
+        db,
+        options.partner,
+        Number(options.course),
+        { defaultUpfrontInCents: upfrontOf(options['default-upfront-cents']) },
+        systemClock.now(),
+      );
+      if (!settings) throw new UsageError(`partner ${options.partner} has no course ${options.course}`);
+      return { partner: options.partner, ...settings };
+    },
+  },
+};
