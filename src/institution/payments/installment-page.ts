@@ -113,10 +113,10 @@ export function renderInstallmentPage(
   <section class="card" aria-labelledby="parcela">
   <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>
   <dl class="facts">
-    <dt>Aluno</dt><dd>${i.aluno.nome ?? `CPF ${maskCpf(i.aluno.cpf)}`}</dd>
-    <dt>Responsável financeiro</dt><dd>${i.responsavel_financeiro.nome ?? maskCpf(i.responsavel_financeiro.documento)}</dd>
+    <dt>Aluno</dt><dd>${i.aluno.nome || `CPF ${maskCpf(i.aluno.cpf)}`}</dd>
+    <dt>Responsável financeiro</dt><dd>${i.responsavel_financeiro.nome || maskCpf(i.responsavel_financeiro.documento)}</dd>
     ${i.curso ? html`<dt>Curso</dt><dd>${i.curso}</dd>` : ''}
-    <dt>Parcela</dt><dd>${i.numero ?? i.id_externo ?? i.id} (${i.tipo})</dd>
+    <dt>Parcela</dt><dd>${i.numero || (i.id_externo ?? i.id)} (${i.tipo})</dd>
     <dt>Vencimento</dt><dd>${formatDateBr(i.data_vencimento)}</dd>
     <dt>Valor original</dt><dd>${money(view.principal)}</dd>
     ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd><dt>Saldo restante</dt><dd>${formatBrl(Math.round(i.saldo_atual * 100))}</dd>` : ''}

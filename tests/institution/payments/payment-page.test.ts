@@ -44,6 +44,8 @@ describe('hosted payment page and sandbox payments', () => {
     expect(page.text).toContain('Multa por atraso (2%)</td><td class="amount">R$ 20,00');
     expect(page.text).toContain('Juros de 46 dia(s) (1% ao mês)</td><td class="amount">R$ 15,33');
     expect(page.text).toContain('Total</td><td class="amount">R$ 1.035,33');
+    // No student record with a name: the student's CPF, masked, never an empty name.
+    expect(page.text).toContain('<dt>Aluno</dt><dd>CPF ***.982.247-**</dd>');
 
     const withPix = await submitForm(t, `${path}/pix`);
     expect(withPix.text).toContain('Pix gerado');
