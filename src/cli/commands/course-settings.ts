@@ -2,15 +2,11 @@ import { systemClock } from '../../core/clock.js';
 import { courseSettings } from '../../partner/catalogue/course-settings.js';
 import { requireTenant } from './tenants.js';
 import { UsageError, type Command } from './command.js';
+import { cents } from './partner-settings.js';
 
 /** `--default-upfront-cents`: whole cents, or `none` to drop the course's own default. */
-function upfrontOf(raw: string | undefined): number | null | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === 'none') return null;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647)
-    throw new UsageError(`--default-upfront-cents takes whole cents or none, got "${raw}"`);
-  return Number(raw);
-}
+const upfrontOf = (raw: string | undefined): number | null | undefined =>
+  raw === 'none' ? null : cents('default-upfront-cents', raw);
 
 /** The operator's side of a course's defaults. */
 export const courseSettingsCommands: Record<string, Command> = {

@@ -9,7 +9,8 @@ import {
 import { requireTenant } from './tenants.js';
 import { UsageError, type Command, type CommandOptions } from './command.js';
 
-function cents(name: string, raw: string | undefined): number | undefined {
+/** A whole number option (cents or days), or undefined when absent. */
+export function cents(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647)
     throw new UsageError(`--${name} takes a whole number (cents or days), got "${raw}"`);
