@@ -4,6 +4,24 @@ import { fileURLToPath } from 'node:url';
 
 export type Role = 'all' | 'api' | 'worker';
 export type NodeEnv = 'development' | 'test' | 'production';
+export type PaymentProviderName = 'sandbox' | 'stripe';
+
+/** A setting the service cannot start with; its message names the variable to set. */
+export class ConfigError extends Error {}
+
+/** The Stripe account the `stripe` provider charges through. */
+export interface StripeSettings {
+  /** `STRIPE_SECRET_KEY`: `sk_live_…` (or `sk_test_…`, or a restricted `rk_…` key). */
+  readonly secretKey: string;
+  /** `STRIPE_PUBLISHABLE_KEY`: `pk_live_…` or `pk_test_…`, handed to Stripe.js on the card step. */
+  readonly publishableKey: string;
+  /** `STRIPE_WEBHOOK_SECRET`: `whsec_…`, the signing secret of the endpoint `POST /psp/stripe/webhook`. */
+  readonly webhookSecret: string;
+  /** `STRIPE_API_BASE`: another origin for Stripe's API (a local double, a staging proxy). (Default: Stripe's own) */
+  readonly apiBase: URL | undefined;
+  /** Whether the keys are test-mode keys: Stripe moves no real money. */
+  readonly testMode: boolean;
+}
 
 export interface Config {
   /** `NODE_ENV`. Production never seeds demo tenants and hides internal details. (Default: development) */
@@ -48,6 +66,13 @@ export interface Config {
    * subnets or Express names such as `loopback`); empty trusts none. (Default: none)
    */
   readonly trustProxy: string[];
+  /**
+   * `PAYMENT_PROVIDER`: `sandbox` (nothing is charged; simulate buttons and routes) or `stripe`.
+   * Production refuses the sandbox. (Default: sandbox outside production, none in production)
+   */
+  readonly paymentProvider: PaymentProviderName;
+  /** The Stripe keys, present exactly when `paymentProvider` is `stripe`. */
+  readonly stripe: StripeSettings | undefined;
 }
 
 /** The nearest folder above this module holding `package.json`: the same from `src/` (tsx) and `dist/src/` (compiled). */
@@ -60,10 +85,70 @@ function findProjectRoot(from: string): string {
   }
 }
 
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: { pattern: /^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, shape: 'sk_live_… (or sk_test_…)' },
+  STRIPE_PUBLISHABLE_KEY: { pattern: /^pk_(live|test)_[A-Za-z0-9_]+$/, shape: 'pk_live_… (or pk_test_…)' },
+  STRIPE_WEBHOOK_SECRET: { pattern: /^whsec_[A-Za-z0-9_+/=]+$/, shape: 'whsec_…' },
+} as const;
+
+function stripeKey(env: NodeJS.ProcessEnv, name: keyof typeof STRIPE_KEYS): string {
+  const value = env[name]?.trim();
+  const { pattern, shape } = STRIPE_KEYS[name];
+  if (!value) throw new ConfigError(`${name} is required when PAYMENT_PROVIDER=stripe: set it to ${shape}`);
+  if (!pattern.test(value)) throw new ConfigError(`${name} must look like ${shape}`);
+  return value;
+}
+
+function stripeApiBase(raw: string | undefined): URL | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`STRIPE_API_BASE must be an http or https origin, like https://api.stripe.com, got "${raw}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.username)
+    throw new ConfigError(`STRIPE_API_BASE must be an http or https origin, like https://api.stripe.com, got "${raw}"`);
+  return url;
+}
+
+function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings {
+  const secretKey = stripeKey(env, 'STRIPE_SECRET_KEY');
+  const publishableKey = stripeKey(env, 'STRIPE_PUBLISHABLE_KEY');
+  const webhookSecret = stripeKey(env, 'STRIPE_WEBHOOK_SECRET');
+  const testMode = secretKey.includes('_test_');
+  if (testMode !== publishableKey.includes('_test_'))
+    throw new ConfigError(
+      'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY must be of the same mode: both live or both test keys',
+    );
+  return Object.freeze({
+    secretKey,
+    publishableKey,
+    webhookSecret,
+    apiBase: stripeApiBase(env.STRIPE_API_BASE),
+    testMode,
+  });
+}
+
+/** The payment provider: never the sandbox in production, where its simulate routes would mark anything paid. */
+function paymentProvider(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): PaymentProviderName {
+  const raw = env.PAYMENT_PROVIDER?.trim() || (nodeEnv === 'production' ? '' : 'sandbox');
+  if (!raw)
+    throw new ConfigError('PAYMENT_PROVIDER=stripe is required when NODE_ENV=production (the sandbox charges nothing)');
+  if (raw !== 'sandbox' && raw !== 'stripe')
+    throw new ConfigError(`PAYMENT_PROVIDER must be sandbox or stripe, got "${raw}"`);
+  if (raw === 'sandbox' && nodeEnv === 'production')
+    throw new ConfigError(
+      'PAYMENT_PROVIDER=sandbox is refused when NODE_ENV=production: set PAYMENT_PROVIDER=stripe and the STRIPE_* keys',
+    );
+  return raw;
+}
+
 function integer(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -71,24 +156,25 @@ function boolean(name: string, raw: string | undefined, fallback: boolean): bool
   if (raw === undefined || raw === '') return fallback;
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new Error(`${name} must be true or false, got "${raw}"`);
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = (env.NODE_ENV ?? 'development') as NodeEnv;
   if (!['development', 'test', 'production'].includes(nodeEnv)) {
-    throw new Error(`NODE_ENV must be development, test or production, got "${nodeEnv}"`);
+    throw new ConfigError(`NODE_ENV must be development, test or production, got "${nodeEnv}"`);
   }
   const port = integer('PORT', env.PORT, 3000);
   const cursorSecret = env.CURSOR_SECRET ?? (nodeEnv === 'production' ? '' : 'development-cursor-secret');
-  if (!cursorSecret) throw new Error('CURSOR_SECRET is required when NODE_ENV=production');
+  if (!cursorSecret) throw new ConfigError('CURSOR_SECRET is required when NODE_ENV=production');
   const workerHeartbeatMs = integer('WORKER_HEARTBEAT_MS', env.WORKER_HEARTBEAT_MS, 10_000);
   const workerDeadAfterMs = integer('WORKER_DEAD_AFTER_MS', env.WORKER_DEAD_AFTER_MS, 45_000);
   if (workerHeartbeatMs === 0 || workerDeadAfterMs <= workerHeartbeatMs) {
-    throw new Error(
+    throw new ConfigError(
       `WORKER_HEARTBEAT_MS must be above 0 and below WORKER_DEAD_AFTER_MS, got ${workerHeartbeatMs} and ${workerDeadAfterMs}`,
     );
   }
+  const provider = paymentProvider(env, nodeEnv);
   return Object.freeze({
     env: nodeEnv,
     port,
@@ -111,5 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean),
+    paymentProvider: provider,
+    stripe: provider === 'stripe' ? stripeSettings(env) : undefined,
   });
 }

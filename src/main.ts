@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, type Role } from './config.js';
+import { ConfigError, loadConfig, type Config, type Role } from './config.js';
 import { createLogger } from './http/logging.js';
 import { startService } from './service.js';
 
@@ -10,7 +10,15 @@ if (!['all', 'api', 'worker'].includes(role)) {
   process.exit(2);
 }
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  // One line a process manager shows as is: what to set, and nothing started.
+  console.error(`Configuration error: ${error.message}`);
+  process.exit(78); // EX_CONFIG
+}
 const logger = createLogger(config.logLevel);
 const service = await startService({ config, role, logger });
 
