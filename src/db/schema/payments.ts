@@ -7,6 +7,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -18,9 +19,9 @@ import { sales } from './sales.js';
 import { institutions } from './tenants.js';
 
 /**
- * Charges of the payment provider (the sandbox for now): Pix, bank slip or card, in integer cents.
- * `referenceKind` says what the charge pays: an installment (`referenceId`) or a sale (`saleId`),
- * exactly one of the two.
+ * Charges of the payment provider (`sandbox` or `stripe`): Pix, bank slip or card, in integer
+ * cents. `referenceKind` says what the charge pays: an installment (`referenceId`) or a sale
+ * (`saleId`), exactly one of the two.
  */
 export const paymentCharges = pgTable(
   'payment_charges',
@@ -41,23 +42,41 @@ export const paymentCharges = pgTable(
     referenceId: uuid(),
     /** The sale paid at its checkout, for `referenceKind` sale. */
     saleId: integer().references(() => sales.id),
+    /** The provider's own id of the charge: a Stripe PaymentIntent (`pi_…`). */
+    providerRef: text(),
     /** Pix copy-and-paste text. */
     pixCode: text(),
+    /** The provider's image of the Pix QR code, when it hosts one. */
+    pixQrImageUrl: text(),
     /** Bank slip digitable line. */
     digitableLine: text(),
+    /** The provider's page of the bank slip (the voucher to print or download). */
+    voucherUrl: text(),
     cardBrand: text(),
     cardLastFour: text(),
     /** Card installments the payer chose (1 for a single payment); null for Pix and bank slip. */
     cardInstallments: integer(),
     declinedReason: text(),
+    /**
+     * Paid at the provider but refused by what it paid for (an installment already settled, a sale
+     * closed): the money is kept on the charge for the operator to refund.
+     */
+    unappliedReason: text(),
     expiresAt: timestamp({ withTimezone: true }),
     paidAt: timestamp({ withTimezone: true }),
+    /** When the reconciliation last read this pending charge from its provider. */
+    checkedAt: timestamp({ withTimezone: true }),
     createdAt: timestampNow(),
     updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.referenceKind, t.referenceId),
     index('payment_charges_sale').on(t.saleId, t.createdAt),
+    uniqueIndex('payment_charges_provider_ref').on(t.provider, t.providerRef),
+    // The reconciliation's walk: pending charges of a provider, least recently read first.
+    index('payment_charges_pending')
+      .on(t.provider, t.checkedAt)
+      .where(sql`status = 'PENDING'`),
     check(
       'payment_charges_one_reference',
       sql`num_nonnulls(${t.referenceId}, ${t.saleId}) = 1 and (${t.saleId} is null) = (${t.referenceKind} <> 'sale')`,
@@ -105,4 +124,24 @@ export const installmentPayments = pgTable(
     createdAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.chargeId), index().on(t.installmentId)],
+);
+
+/**
+ * Events received from a payment provider (Stripe's webhooks), one row per event id, written in
+ * the transaction that applies the event: a redelivered event finds its row and changes nothing.
+ */
+export const paymentProviderEvents = pgTable(
+  'payment_provider_events',
+  {
+    provider: text().notNull(),
+    /** The provider's event id (`evt_…`). */
+    eventId: text().notNull(),
+    type: text().notNull(),
+    /** The charge it concerned, when it is one of ours. */
+    chargeId: uuid().references(() => paymentCharges.id),
+    /** `applied` (the charge moved), `unchanged` (it was there already) or `ignored` (not a charge of ours). */
+    outcome: text().notNull(),
+    receivedAt: timestampNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index().on(t.chargeId)],
 );
