@@ -19,6 +19,7 @@ import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { sandboxApi } from './payments/sandbox-api.js';
+import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {
   /** The Redoc pages served at `/docs/{api}`. (Default: pages built at their first request) */
@@ -54,6 +55,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
   app.use(paymentPages(ctx));
   app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
+  // The provider's events: signed by the provider, outside both documents and their keys.
+  if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
 
   app.use(rejectMalformedPath, plainQueryString);
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
@@ -75,8 +78,10 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
     }),
   );
 
-  // The sandbox operator API (charges and sales): outside both documents, never in production.
-  if (ctx.config.env !== 'production') app.use(sandboxApi(ctx), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
+  // The sandbox operator API (charges, sales, receipts): outside both documents, and only with the
+  // sandbox provider, which production refuses.
+  const sandbox = ctx.payments.sandbox;
+  if (sandbox) app.use(sandboxApi(ctx, sandbox), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler());

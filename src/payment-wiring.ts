@@ -1,26 +1,42 @@
 import type { AppContext } from './context.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
-import { confirmSaleCharge, saleInvoiceExpired } from './partner/sales/checkout/sale-charges.js';
+import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
+import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import { createSandboxProvider } from './payments/sandbox.js';
+import { createStripeClient } from './payments/stripe/client.js';
+import { createStripeProvider } from './payments/stripe/provider.js';
 
 /** A context before the payment provider and the sale ledger are wired into it. */
 export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger'>;
 
+/** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
+function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
+  const account = parts.config.stripe;
+  if (parts.config.paymentProvider === 'sandbox' || !account) return createSandboxProvider(parts.clock, listeners);
+  if (account.testMode && parts.config.env === 'production')
+    parts.logger.warn('Stripe test-mode keys in production: no real money moves');
+  return createStripeProvider({
+    stripe: createStripeClient(account),
+    account,
+    clock: parts.clock,
+    logger: parts.logger,
+    listeners,
+  });
+}
+
 /**
  * The context with the payment provider of this deployment and the listener of every kind of
- * charge: the payments room knows neither installments nor sales, so they meet here. Only the
- * sandbox exists today; a real provider is chosen here (by configuration) when one is contracted.
- * The receipts ledger follows sales the same way: sales tell it of confirmations and reversals
- * without importing it.
+ * charge: the payments room knows neither installments nor sales, so they meet here. The receipts
+ * ledger follows sales the same way: sales tell it of confirmations and reversals without
+ * importing it.
  */
 export function wireContext(parts: ContextParts): AppContext {
   const ctx = { ...parts } as AppContext;
-  const payments = createSandboxProvider(
-    parts.clock,
-    { installment: settleInstallmentCharge(parts.clock), sale: confirmSaleCharge(ctx) },
-    { sale: saleInvoiceExpired(ctx) },
-  );
+  const payments = paymentProvider(parts, {
+    installment: { paid: settleInstallmentCharge(parts.clock) },
+    sale: saleChargeListener(ctx),
+  });
   const saleLedger: AppContext['saleLedger'] = {
     opened: (tx, sale) => openReceipt(tx, parts.clock, sale),
     reversed: (tx, saleId, kind, valueCents, reason) =>

@@ -4,9 +4,12 @@
  */
 
 const TOKEN_PATH = /^(\/(?:pay|checkout)\/)[^/?#]+/;
+/** Stripe adds the PaymentIntent's client secret to the card step's return address. */
+const CLIENT_SECRET = /([?&]payment_intent_client_secret=)[^&#]*/g;
 
 /** `/pay/pl_abc/card?x=1` → `/pay/[token]/card?x=1`: the shape of the path stays readable. */
-export const redactUrl = (url: string): string => url.replace(TOKEN_PATH, '$1[token]');
+export const redactUrl = (url: string): string =>
+  url.replace(TOKEN_PATH, '$1[token]').replace(CLIENT_SECRET, '$1[redacted]');
 
 const PERSONAL = [
   // CPF or CNPJ, bare or punctuated: 11 or 14 digits in a run.

@@ -7,6 +7,7 @@ import applySaleSchedule from './apply-sale-schedule.js';
 import compactInstallmentCounts, { COUNTS_CRONTAB } from './compact-installment-counts.js';
 import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import webhookAttempt from './webhook-attempt.js';
+import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import { startHeartbeats } from './heartbeats.js';
 
 /** Every task of the service, bound to the context. */
@@ -20,6 +21,7 @@ export function taskList(ctx: AppContext): TaskList {
     'compact-installment-counts': compactInstallmentCounts(ctx),
     'webhook-attempt': webhookAttempt(ctx),
     'legacy-webhook-dispatch': legacyWebhookDispatch(ctx),
+    'reconcile-payments': reconcilePayments(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
@@ -77,7 +79,8 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     // the worker's immediate look for more work; only the poll finds it. A second at most between
     // two batches of an institution was most of the time of a large import.
     pollInterval: 100,
-    crontab: [CLOSING_CRONTAB, COUNTS_CRONTAB].join('\n'),
+    // Reconciliation only where the provider reports by events, which can be lost.
+    crontab: [CLOSING_CRONTAB, COUNTS_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n'),
     logger: workerLogger(ctx),
   }).catch(async (error: unknown) => {
     await heartbeats.stop();

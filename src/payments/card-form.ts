@@ -1,6 +1,6 @@
 import { errorSummary, fieldInput, type SummaryItem } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
-import type { CardErrors, CardField } from './provider.js';
+import { MAX_CARD_INSTALLMENTS, type CardErrors, type CardField } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
 
 /** The card form of both hosted pages: ids, names and labels of its fields, in page order. */
@@ -90,4 +90,16 @@ export function renderCardForm(v: CardFormView): SafeHtml {
     <button type="submit">Pagar com cartão</button>
   </form>
   ${v.sandbox ? html`<p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>` : ''}`;
+}
+
+/**
+ * The card choice where the provider takes the card in its own fields (Stripe): a button that opens
+ * the card step, which mounts them. The installments are chosen there, with the card.
+ */
+export function renderCardStart(action: string): SafeHtml {
+  return html`<h3>Cartão de crédito</h3>
+  <form method="post" action="${action}">
+    <p class="hint">Em até ${MAX_CARD_INSTALLMENTS}x. Você digita o cartão no formulário seguro da Stripe, na próxima página.</p>
+    <button type="submit">Pagar com cartão</button>
+  </form>`;
 }

@@ -1,15 +1,35 @@
-import { groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
+import { localDate } from '../core/local-date.js';
+import { formatDateBr, groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
+import type { Charge } from './provider.js';
 
-/** The code to pay with, as a QR image beside the copy-and-paste text (Pix) or the grouped digitable line. */
-export function payCode(id: string, charge: { pixCode?: string | null; digitableLine?: string | null }): SafeHtml {
+type Payable = Partial<Pick<Charge, 'pixCode' | 'pixQrImageUrl' | 'digitableLine' | 'voucherUrl' | 'expiresAt'>>;
+
+/** `Pague até 23:59 de 15/01/2026`: the last minute of the day the charge quotes (it expires at the next midnight). */
+function deadline(expiresAt: Date | null | undefined): SafeHtml {
+  if (!expiresAt) return html``;
+  const day = formatDateBr(localDate(new Date(expiresAt.getTime() - 1)));
+  return html`<p class="hint">Pague até 23:59 de ${day} (horário de Brasília).</p>`;
+}
+
+/**
+ * The code to pay with: the Pix QR image (the provider's own, or drawn here from the code) beside
+ * the copy-and-paste text, or the bank slip's grouped digitable line with the provider's voucher;
+ * each with its deadline.
+ */
+export function payCode(id: string, charge: Payable): SafeHtml {
+  const label = 'QR code do Pix: leia com o app do seu banco';
   if (charge.pixCode) {
-    return html`<div class="pay-code">${pixQrImage(charge.pixCode, 'QR code do Pix: leia com o app do seu banco')}
+    const image = charge.pixQrImageUrl
+      ? html`<img src="${charge.pixQrImageUrl}" alt="${label}" width="192" height="192">`
+      : pixQrImage(charge.pixCode, label);
+    return html`<div class="pay-code">${image}
       <div><p class="code-label" id="pix-${id}">Pix copia e cola: <code>${charge.pixCode}</code></p>
-      <button type="button" class="secondary" data-copy="pix-${id}">Copiar código Pix</button></div></div>`;
+      <button type="button" class="secondary" data-copy="pix-${id}">Copiar código Pix</button>${deadline(charge.expiresAt)}</div></div>`;
   }
   if (charge.digitableLine) {
     return html`<p class="code-label" id="linha-${id}">Linha digitável: <code>${groupDigitableLine(charge.digitableLine)}</code></p>
-      <button type="button" class="secondary" data-copy="linha-${id}">Copiar linha digitável</button>`;
+      <button type="button" class="secondary" data-copy="linha-${id}">Copiar linha digitável</button>
+      ${charge.voucherUrl ? html`<p><a href="${charge.voucherUrl}" target="_blank" rel="noopener">Abrir o boleto para imprimir ou baixar</a></p>` : ''}${deadline(charge.expiresAt)}`;
   }
   return html``;
 }

@@ -36,3 +36,54 @@ export class ChargeNotPaid extends ApiError {
     super(400, 'PAYMENT-006', `Charge ${id} is ${status}; only a paid charge can be refunded or charged back`);
   }
 }
+
+export class CardSessionsNotOffered extends ApiError {
+  constructor(provider: string) {
+    super(400, 'PAYMENT-007', `The ${provider} provider takes cards on its own form, not in a card session`);
+  }
+}
+
+/** The provider refused to create or move a charge (an amount below its minimum, a payer it does not accept…). */
+export class ProviderRefused extends ApiError {
+  constructor(message: string) {
+    super(400, 'PAYMENT-008', `The payment provider refused the charge: ${message}`);
+  }
+}
+
+/** The provider could not be reached or failed: nothing was charged here, and the request may be repeated. */
+export class ProviderUnavailable extends ApiError {
+  constructor(message: string) {
+    super(503, 'PAYMENT-009', `The payment provider is not answering now: ${message}`, undefined, {
+      'Retry-After': '30',
+    });
+  }
+}
+
+/** Chargebacks come from the card networks: with a real provider they are its events, never an operator's move. */
+export class ChargebackByProviderOnly extends ApiError {
+  constructor(provider: string) {
+    super(
+      400,
+      'PAYMENT-010',
+      `Chargebacks are reported by ${provider} (charge.dispute.created); an operator cannot register one`,
+    );
+  }
+}
+
+/** A charge of another provider than the one this deployment runs (a sandbox charge after switching to Stripe). */
+export class ChargeOfAnotherProvider extends ApiError {
+  constructor(id: string, provider: string) {
+    super(
+      400,
+      'PAYMENT-011',
+      `Charge ${id} was made with the ${provider} provider, which this deployment does not run`,
+    );
+  }
+}
+
+/** A bank slip of a provider that registers it with the payer's name, e-mail and address, asked without them. */
+export class PayerDataMissing extends ApiError {
+  constructor() {
+    super(400, 'PAYMENT-012', "A bank slip needs the payer's name, e-mail and address");
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
-import { PAGE_CSS, PAGE_JS } from './page-style.js';
+import { PAGE_CSS, PAGE_JS, SANDBOX_CSS } from './page-style.js';
 /** Server-rendered HTML of the hosted pages: every interpolated value goes through `html`'s escaping. */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -25,19 +25,46 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]!) : ''), ''));
 }
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+export const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** What a page may load besides its own stylesheet and copy script: a provider's images, scripts and frames. */
+export interface PageSources {
+  images?: readonly string[];
+  /** Inline scripts of the page, allowed by their hash. */
+  inlineScripts?: readonly string[];
+  scripts?: readonly string[];
+  frames?: readonly string[];
+  connect?: readonly string[];
+}
 
 /**
  * Headers of every hosted page: no caching, no framing, no sniffing, no referrer (the link token is in
- * the URL), and only our own stylesheet and copy script (by hash), data-URI images and own forms.
+ * the URL), and only our own stylesheet and copy script (by hash), data-URI images, own forms, and
+ * the sources a page names (the card step's Stripe.js).
  */
-export const HOSTED_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(PAGE_JS)}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-  'Referrer-Policy': 'no-referrer',
-};
+export function hostedPageHeaders(sources: PageSources = {}): Readonly<Record<string, string>> {
+  const list = (...items: (readonly string[] | undefined)[]) => items.flatMap((i) => i ?? []).join(' ');
+  const directives = [
+    "default-src 'none'",
+    `style-src ${sha256Source(PAGE_CSS)} ${sha256Source(SANDBOX_CSS)}`,
+    `script-src ${list([PAGE_JS, ...(sources.inlineScripts ?? [])].map(sha256Source), sources.scripts)}`,
+    `img-src ${list(['data:'], sources.images)}`,
+    ...(sources.frames?.length ? [`frame-src ${list(sources.frames)}`] : []),
+    ...(sources.connect?.length ? [`connect-src ${list(sources.connect)}`] : []),
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ];
+  return {
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': directives.join('; '),
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+export const HOSTED_PAGE_HEADERS = hostedPageHeaders();
 
 /** The Pix code as a QR image (SVG data URI), drawn from the module matrix so pages render synchronously. */
 export function pixQrImage(text: string, label: string): SafeHtml {
@@ -76,12 +103,14 @@ export const formatDateBr = (date: string): string => date.split('-').reverse().
 export interface PageFrame {
   /** Who the payer deals with: the institution or partner, shown at the top of the page. */
   brand?: string;
-  /** The sandbox banner; on unless the caller knows it runs in production. */
+  /** The sandbox banner: only where the sandbox provider runs, never in production. */
   sandbox?: boolean;
   /** Under the brand. (Default: `Pagamento seguro`) */
   tagline?: string;
   /** What the footer tells the reader about the link. (Default: a personal link, not to be shared) */
   footer?: string;
+  /** Scripts of the page besides the copy script, already safe (the card step's Stripe.js and its mount). */
+  scripts?: SafeHtml;
 }
 
 export function page(title: string, body: SafeHtml, frame: PageFrame = {}): string {
@@ -92,16 +121,17 @@ export function page(title: string, body: SafeHtml, frame: PageFrame = {}): stri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<style>${new SafeHtml(PAGE_CSS)}</style>
+<style>${new SafeHtml(PAGE_CSS)}</style>${frame.sandbox ? html`<style>${new SafeHtml(SANDBOX_CSS)}</style>` : ''}
 </head>
 <body>
-${frame.sandbox === false ? '' : html`<p class="sandbox-banner" role="note">Ambiente de testes (sandbox): nenhum valor real é cobrado.</p>`}
+${frame.sandbox ? html`<p class="sandbox-banner" role="note">Ambiente de testes (sandbox): nenhum valor real é cobrado.</p>` : ''}
 <header class="brand"><div>${frame.brand ? html`<strong>${frame.brand}</strong>` : ''}<p>${frame.tagline ?? 'Pagamento seguro'}</p></div></header>
 <main>
 ${body}
 </main>
 <footer>${frame.footer ?? 'Link pessoal de pagamento: não o compartilhe.'}</footer>
 <script type="module">${new SafeHtml(PAGE_JS)}</script>
+${frame.scripts ?? ''}
 </body>
 </html>`.value;
 }

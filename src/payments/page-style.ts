@@ -3,8 +3,8 @@ export const PAGE_CSS = `
 :root { --ink: #1c2530; --muted: #52606d; --line: #d9e2ec; --bg: #f3f6f9; --card: #fff; --brand: #0b5cad; --brand-dark: #084a8c;
   --ok: #116b3a; --ok-bg: #e3f6ea; --err: #a61b1b; --err-bg: #fdecec; --info-bg: #e8f1fb; --warn: #7a4d00; --warn-bg: #fff4d6; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; background: var(--bg); color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.sandbox-banner { margin: 0; padding: .5rem 1rem; background: var(--warn-bg); color: var(--warn); border-bottom: 2px solid #e0a800; text-align: center; font-weight: 600; font-size: .9rem; }
 header.brand { background: var(--card); border-bottom: 1px solid var(--line); }
 header.brand div, main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 header.brand p { margin: 0; color: var(--muted); font-size: .9rem; }
@@ -29,7 +29,6 @@ tr.total td { font-weight: 700; font-size: 1.1rem; border-bottom: 0; }
 .due strong { font-size: 2rem; line-height: 1.2; font-variant-numeric: tabular-nums; }
 .notice { margin: 0; padding: .75rem 1rem; border-radius: .5rem; background: var(--ok-bg); color: var(--ok); border-left: 4px solid var(--ok); font-weight: 500; }
 .notice.error { background: var(--err-bg); color: var(--err); border-left-color: var(--err); }
-.sandbox { margin: .75rem 0 0; padding: .5rem .75rem; border: 1px dashed #c98f00; border-radius: .5rem; background: var(--warn-bg); color: var(--warn); font-size: .85rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
 form.inline { display: inline; margin: 0; }
 label { display: block; margin: .75rem 0 .25rem; font-weight: 600; font-size: .95rem; }
@@ -50,7 +49,6 @@ button { display: inline-flex; align-items: center; justify-content: center; min
 button:hover { background: var(--brand-dark); }
 button.secondary { background: #fff; color: var(--brand); }
 button.secondary:hover { background: var(--info-bg); }
-button.sandbox-action { background: var(--warn-bg); color: var(--warn); border: 1px dashed #c98f00; font-weight: 500; }
 form > button[type="submit"]:last-child { margin-top: 1rem; }
 form + h2, table + .notice, .notice + .actions { margin-top: 1.5rem; }
 :focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
@@ -76,7 +74,15 @@ ul.offers .buy { display: flex; gap: .75rem; align-items: center; }
 ul.offers .price { font-weight: 700; font-size: 1.1rem; font-variant-numeric: tabular-nums; white-space: nowrap; }
 nav.pages { display: flex; flex-wrap: wrap; gap: 1rem; justify-content: center; align-items: center; }
 p.back { margin: 0; }
+.card-element { min-height: 3rem; margin: .75rem 0; }
 footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 0 1rem 2rem; }
+`;
+
+/** The sandbox's banner, hints and simulate buttons: only on the pages of the sandbox provider. */
+export const SANDBOX_CSS = `
+.sandbox-banner { margin: 0; padding: .5rem 1rem; background: var(--warn-bg); color: var(--warn); border-bottom: 2px solid #e0a800; text-align: center; font-weight: 600; font-size: .9rem; }
+.sandbox { margin: .75rem 0 0; padding: .5rem .75rem; border: 1px dashed #c98f00; border-radius: .5rem; background: var(--warn-bg); color: var(--warn); font-size: .85rem; }
+button.sandbox-action { background: var(--warn-bg); color: var(--warn); border: 1px dashed #c98f00; font-weight: 500; }
 `;
 
 /** Copies the Pix code; the page works without it (the code can be selected by hand). */

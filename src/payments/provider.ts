@@ -1,9 +1,11 @@
 import type { Queryable } from '../db/client.js';
+import type { PageSources } from './html.js';
 
 /**
- * The payment provider seen by the rest of the service: create a charge, read it, and (sandbox
- * only) simulate its payment or expiry. Amounts are integer cents. A real provider (an acquirer, a
- * bank) implements the same interface and calls the same listeners from its webhooks.
+ * The payment provider seen by the rest of the service: create a charge, read it, refund it.
+ * Amounts are integer cents. Two implementations: the sandbox (nothing leaves the service; its
+ * `sandbox` controls pay or expire charges by hand) and Stripe (`payments/stripe/`), whose events
+ * and reconciliation call the same listeners.
  */
 
 export type PaymentMethod = 'PIX' | 'BOLETO' | 'CARD';
@@ -13,6 +15,13 @@ export type ChargeStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'DECLINED' | 'REFUND
 export interface ChargeReference {
   kind: string;
   id: string;
+}
+
+export interface CardFacts {
+  brand: string;
+  lastFour: string;
+  /** The card installments the payer chose (1 for a single payment). */
+  installments: number;
 }
 
 export interface Charge {
@@ -28,11 +37,17 @@ export interface Charge {
   reference: ChargeReference;
   /** Pix copy-and-paste text (PIX). */
   pixCode: string | null;
+  /** The provider's image of the Pix QR code; when absent the page draws it from `pixCode`. */
+  pixQrImageUrl: string | null;
   /** Bank slip digitable line (BOLETO). */
   digitableLine: string | null;
-  /** Card charges: brand, last digits and the card installments the payer chose (1 for a single payment). */
-  card: { brand: string; lastFour: string; installments: number } | null;
+  /** The provider's page of the bank slip, to print or download. */
+  voucherUrl: string | null;
+  /** Card charges, once the card is known: brand, last digits and installments. */
+  card: CardFacts | null;
   declinedReason: string | null;
+  /** Paid at the provider but refused by what it paid for; the money waits for a refund. */
+  unappliedReason: string | null;
   expiresAt: Date | null;
   paidAt: Date | null;
   createdAt: Date;
@@ -55,32 +70,142 @@ export type CardField = keyof CardInput;
 /** Field → the pt-BR message shown next to it, for a card refused before charging. */
 export type CardErrors = Partial<Record<CardField, string>>;
 
+/** Who pays. A bank slip at Stripe needs the e-mail and the address as well (`PaymentProvider.boletoNeedsAddress`). */
+export interface Payer {
+  name: string | null;
+  /** CPF or CNPJ, digits only. */
+  document: string;
+  email?: string;
+  address?: PayerAddress;
+}
+
+export interface PayerAddress {
+  street: string;
+  number: string;
+  complement?: string;
+  district: string;
+  city: string;
+  /** UF, two letters. */
+  state: string;
+  /** CEP, 8 digits. */
+  zipCode: string;
+}
+
 export interface CreateChargeInput {
   method: PaymentMethod;
   amountCents: number;
   description: string;
-  payer: { name: string | null; document: string };
+  payer: Payer;
   reference: ChargeReference;
-  /** Required for CARD: the card is charged at once (PAID or DECLINED). */
+  /** CARD with the sandbox's own form: the card is charged at once (PAID or DECLINED). */
   card?: CardInput;
 }
 
+/** A card payment to be entered in the provider's own fields (Stripe's Payment Element). */
+export type CardSessionInput = Omit<CreateChargeInput, 'method' | 'card'>;
+
+/** What the page needs to mount the provider's card fields for a pending card charge. */
+export interface CardSession {
+  publishableKey: string;
+  clientSecret: string;
+}
+
 /**
- * Called inside the transaction that marks a charge paid, by reference kind. Throwing refuses the
- * payment: the charge stays as it was.
+ * How the payer enters a card: `form`, the sandbox's own fields posted to this service; `element`,
+ * the provider's fields in the browser (Stripe.js), so no card number ever reaches the service.
  */
-export type ChargeListener = (db: Queryable, charge: Charge) => Promise<void>;
+export type CardEntry = 'form' | 'element';
+
+/**
+ * What a charge pays for hears of its moves, in the transaction of the move. `paid` may throw to
+ * refuse: the sandbox then leaves the charge as it was; Stripe has taken the money already, so the
+ * charge stays paid with `unappliedReason`.
+ */
+export interface ChargeListener {
+  paid(db: Queryable, charge: Charge): Promise<void>;
+  /** A card attempt was declined. */
+  declined?(db: Queryable, charge: Charge): Promise<void>;
+  /** A Pix, bank slip or card session ended unpaid. */
+  expired?(db: Queryable, charge: Charge): Promise<void>;
+  /** The provider reports a paid charge refunded or disputed (not an operator's own `reverse`). */
+  reversed?(db: Queryable, charge: Charge): Promise<void>;
+}
 export type ChargeListeners = Record<string, ChargeListener>;
 
+/** The sandbox's hands: what a bank or an acquirer would report, done by a button or an operator. */
+export interface SandboxControls {
+  /** The payer pays a pending Pix or bank slip, in full or `amountCents` of it. */
+  simulatePayment(db: Queryable, id: string, options?: { amountCents?: number }): Promise<Charge>;
+  /** A pending Pix or bank slip expires unpaid. */
+  simulateExpiry(db: Queryable, id: string): Promise<Charge>;
+}
+
+export interface ReconcileReport {
+  /** Pending charges read from the provider. */
+  checked: number;
+  /** Of those, the ones that moved. */
+  changed: number;
+}
+
 export interface PaymentProvider {
-  readonly name: string;
+  readonly name: 'sandbox' | 'stripe';
+  readonly cardEntry: CardEntry;
+  /** Whether a bank slip needs the payer's e-mail and address (`Payer.email`, `Payer.address`). */
+  readonly boletoNeedsAddress: boolean;
+  /** What the hosted pages may load from the provider: its Pix QR images. */
+  readonly pageSources: PageSources;
+  /** What the card step may load besides: the provider's card fields (scripts, frames, API). */
+  readonly cardStepSources: PageSources;
+  /** Pix or bank slip (pending until paid or expired); CARD with `card` on the `form` entry. */
   createCharge(db: Queryable, input: CreateChargeInput): Promise<Charge>;
+  /** `element` entry: a pending card charge whose card the payer enters in the provider's fields. */
+  startCardSession(db: Queryable, input: CardSessionInput): Promise<Charge>;
+  /** The provider's fields of a pending card charge; undefined when it can no longer take a card. */
+  cardSession(db: Queryable, id: string): Promise<CardSession | undefined>;
   getCharge(db: Queryable, id: string): Promise<Charge | undefined>;
   listCharges(db: Queryable, reference: ChargeReference): Promise<Charge[]>;
-  /** Sandbox: the payer pays a pending Pix or bank slip, in full or `amountCents` of it. */
-  simulatePayment(db: Queryable, id: string, options?: { amountCents?: number }): Promise<Charge>;
-  /** Sandbox: a pending Pix or bank slip expires unpaid. */
-  simulateExpiry(db: Queryable, id: string): Promise<Charge>;
-  /** A paid charge given back to the payer (`REFUNDED`) or contested by them (`CHARGED_BACK`). */
+  /**
+   * Asks the provider where a charge stands and applies it as its event would, in a transaction of
+   * its own opened on `db` (the provider is asked before it opens). The sandbox reads it only.
+   */
+  refresh(db: Queryable, id: string): Promise<Charge | undefined>;
+  /** Reads the pending charges not heard of for a while from the provider and applies what it says. */
+  reconcile(db: Queryable): Promise<ReconcileReport>;
+  /** An operator gives a paid charge back to the payer (`REFUNDED`) or records it contested (`CHARGED_BACK`). */
   reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK'): Promise<Charge>;
+  /** Present on the sandbox only: its simulate buttons and operator routes exist only then. */
+  readonly sandbox?: SandboxControls;
+  /** Present on a provider that reports by events: the endpoint it posts them to. */
+  readonly webhook?: ProviderWebhook;
 }
+
+/** How one event was taken: `duplicate` when its id was seen before, `ignored` when it is no charge of ours. */
+export interface WebhookOutcome {
+  eventId: string;
+  type: string;
+  outcome: 'applied' | 'unchanged' | 'ignored' | 'duplicate';
+}
+
+export interface ProviderWebhook {
+  /** The path the provider posts to, outside both API documents. */
+  path: string;
+  /** The request header carrying the provider's signature of the raw body. */
+  signatureHeader: string;
+  /** Verifies the signature of the raw body and applies the event once. */
+  receive(db: Queryable, body: Buffer, signature: string | undefined): Promise<WebhookOutcome>;
+}
+
+/** What the hosted pages show of the provider. */
+export interface ProviderView {
+  /** The sandbox's banner, simulate buttons and test-card hints. */
+  sandbox: boolean;
+  cardEntry: CardEntry;
+  /** The bank slip asks the payer's name, e-mail and address first. */
+  boletoForm: boolean;
+}
+
+export const providerView = (provider: PaymentProvider): ProviderView => ({
+  sandbox: provider.sandbox !== undefined,
+  cardEntry: provider.cardEntry,
+  boletoForm: provider.boletoNeedsAddress,
+});

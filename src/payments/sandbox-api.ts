@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { ValidationFailed } from '../core/errors.js';
 import { ChargeNotFound } from './errors.js';
-import type { Charge } from './provider.js';
+import type { Charge, SandboxControls } from './provider.js';
 
 const toJson = (charge: Charge) => ({
   ...charge,
@@ -22,10 +22,11 @@ function amountCents(body: unknown): number | undefined {
 }
 
 /**
- * The sandbox's operator API (JSON, outside both OpenAPI documents, never mounted in production):
- * read a charge, pay it (in full or `amountCents` of it) or let it expire, as a bank would report.
+ * The sandbox's operator API (JSON, outside both OpenAPI documents, mounted only with the sandbox
+ * provider, so never in production): read a charge, pay it (in full or `amountCents` of it) or let
+ * it expire, as a bank would report.
  */
-export function sandboxApi(ctx: AppContext): Router {
+export function sandboxApi(ctx: AppContext, sandbox: SandboxControls): Router {
   const router = Router();
   const provider = ctx.payments;
   router.use('/sandbox', express.json({ limit: '10kb' }));
@@ -37,12 +38,12 @@ export function sandboxApi(ctx: AppContext): Router {
   router.post('/sandbox/charges/:id/pay', async (req, res) => {
     const amount = amountCents(req.body);
     const charge = await ctx.db.transaction((tx) =>
-      provider.simulatePayment(tx, req.params.id, amount === undefined ? {} : { amountCents: amount }),
+      sandbox.simulatePayment(tx, req.params.id, amount === undefined ? {} : { amountCents: amount }),
     );
     res.json(toJson(charge));
   });
   router.post('/sandbox/charges/:id/expire', async (req, res) => {
-    res.json(toJson(await ctx.db.transaction((tx) => provider.simulateExpiry(tx, req.params.id))));
+    res.json(toJson(await ctx.db.transaction((tx) => sandbox.simulateExpiry(tx, req.params.id))));
   });
   return router;
 }

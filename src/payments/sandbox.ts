@@ -1,91 +1,52 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
 import type { Clock } from '../core/clock.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
-import { ChargeNotFound, ChargeNotPaid, ChargeNotPending, InvalidAmount, InvalidCard } from './errors.js';
+import { chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge, type ChargeRow } from './charges.js';
+import {
+  CardSessionsNotOffered,
+  ChargeNotFound,
+  ChargeNotPaid,
+  ChargeNotPending,
+  InvalidAmount,
+  InvalidCard,
+} from './errors.js';
 import {
   MAX_CARD_INSTALLMENTS,
   type Charge,
+  type ChargeListener,
   type ChargeListeners,
-  type ChargeReference,
   type CreateChargeInput,
   type PaymentProvider,
+  type SandboxControls,
 } from './provider.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
-type ChargeRow = typeof paymentCharges.$inferSelect;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const toCharge = (row: ChargeRow): Charge => ({
-  id: row.id,
-  provider: row.provider,
-  method: row.method as Charge['method'],
-  status: row.status as Charge['status'],
-  amountCents: row.amountCents,
-  paidAmountCents: row.paidAmountCents,
-  description: row.description,
-  payer: { name: row.payerName, document: row.payerDocument },
-  reference: { kind: row.referenceKind, id: row.referenceId ?? String(row.saleId) },
-  pixCode: row.pixCode,
-  digitableLine: row.digitableLine,
-  card:
-    row.cardBrand && row.cardLastFour
-      ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 }
-      : null,
-  declinedReason: row.declinedReason,
-  expiresAt: row.expiresAt,
-  paidAt: row.paidAt,
-  createdAt: row.createdAt,
-});
-
-const SALE = 'sale';
-
-/** A sale is referenced by its integer id, anything else by a uuid. */
-const referenceColumns = (reference: ChargeReference) =>
-  reference.kind === SALE
-    ? { referenceKind: SALE, referenceId: null, saleId: Number(reference.id) }
-    : { referenceKind: reference.kind, referenceId: reference.id, saleId: null };
-
-const referenceIs = (reference: ChargeReference) =>
-  reference.kind === SALE
-    ? and(eq(paymentCharges.referenceKind, SALE), eq(paymentCharges.saleId, Number(reference.id)))
-    : and(eq(paymentCharges.referenceKind, reference.kind), eq(paymentCharges.referenceId, reference.id));
-
 /**
  * The sandbox provider: charges live in `payment_charges`; nothing leaves the service. Pix and bank
  * slips stay pending until simulated paid or expired (or the day ends: they quote the amount owed
- * that day); cards are decided at once by the documented test numbers. `expiryListeners` hear of
- * an expiry simulated by the operator; expiries found by time are the schedules' to report.
+ * that day); cards are decided at once by the documented test numbers. The listeners hear of a
+ * payment, a decline and an expiry simulated by hand; expiries found by time are the schedules'
+ * to report.
  */
-export function createSandboxProvider(
-  clock: Clock,
-  listeners: ChargeListeners,
-  expiryListeners: ChargeListeners = {},
-): PaymentProvider {
-  async function notifyPaid(db: Queryable, charge: Charge): Promise<void> {
+export function createSandboxProvider(clock: Clock, listeners: ChargeListeners): PaymentProvider {
+  const listenerOf = (charge: Charge): ChargeListener => {
     const listener = listeners[charge.reference.kind];
     if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
-    await listener(db, charge);
+    return listener;
+  };
+
+  /** A pending charge past its expiry is expired on reading. */
+  async function expireIfDue(db: Queryable, row: ChargeRow): Promise<ChargeRow> {
+    if (row.status !== 'PENDING' || !row.expiresAt || row.expiresAt > clock.now()) return row;
+    return updateCharge(db, row.id, { status: 'EXPIRED', updatedAt: clock.now() });
   }
 
-  /** A pending charge past its expiry is expired: read with a row lock when it may change. */
   async function load(db: Queryable, id: string, lock: boolean): Promise<ChargeRow | undefined> {
-    if (!UUID.test(id)) return undefined;
-    const query = db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
-    const [row] = lock ? await query.for('update') : await query;
-    if (row?.status === 'PENDING' && row.expiresAt && row.expiresAt <= clock.now()) {
-      const [expired] = await db
-        .update(paymentCharges)
-        .set({ status: 'EXPIRED', updatedAt: clock.now() })
-        .where(eq(paymentCharges.id, id))
-        .returning();
-      return expired;
-    }
-    return row;
+    const row = await findChargeRow(db, id, lock);
+    return row && expireIfDue(db, row);
   }
 
   async function createCharge(db: Queryable, input: CreateChargeInput): Promise<Charge> {
@@ -93,18 +54,7 @@ export function createSandboxProvider(
       throw new InvalidAmount(input.amountCents, Number.MAX_SAFE_INTEGER);
     const now = clock.now();
     const id = randomUUID();
-    const base = {
-      id,
-      provider: 'sandbox',
-      method: input.method,
-      amountCents: input.amountCents,
-      description: input.description,
-      payerName: input.payer.name,
-      payerDocument: input.payer.document,
-      ...referenceColumns(input.reference),
-      createdAt: now,
-      updatedAt: now,
-    };
+    const base = newChargeColumns(id, 'sandbox', input, now);
     if (input.method !== 'CARD') {
       const pix = input.method === 'PIX';
       const [row] = await db
@@ -141,26 +91,13 @@ export function createSandboxProvider(
       })
       .returning();
     const charge = toCharge(row!);
-    if (decision.approved) await notifyPaid(db, charge);
+    const listener = listenerOf(charge);
+    if (decision.approved) await listener.paid(db, charge);
+    else await listener.declined?.(db, charge);
     return charge;
   }
 
-  return {
-    name: 'sandbox',
-    createCharge,
-    async getCharge(db, id) {
-      const row = await load(db, id, false);
-      return row && toCharge(row);
-    },
-    async listCharges(db, reference: ChargeReference) {
-      const rows = await db
-        .select({ id: paymentCharges.id })
-        .from(paymentCharges)
-        .where(referenceIs(reference))
-        .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.id));
-      const charges = await Promise.all(rows.map((r) => load(db, r.id, false)));
-      return charges.filter((c): c is ChargeRow => c !== undefined).map(toCharge);
-    },
+  const sandbox: SandboxControls = {
     async simulatePayment(db, id, options = {}) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
@@ -169,38 +106,51 @@ export function createSandboxProvider(
       if (!Number.isSafeInteger(amount) || amount < 1 || amount > row.amountCents)
         throw new InvalidAmount(amount, row.amountCents);
       const now = clock.now();
-      const [paid] = await db
-        .update(paymentCharges)
-        .set({ status: 'PAID', paidAmountCents: amount, paidAt: now, updatedAt: now })
-        .where(eq(paymentCharges.id, id))
-        .returning();
-      const charge = toCharge(paid!);
-      await notifyPaid(db, charge);
+      const charge = toCharge(
+        await updateCharge(db, id, { status: 'PAID', paidAmountCents: amount, paidAt: now, updatedAt: now }),
+      );
+      await listenerOf(charge).paid(db, charge);
       return charge;
     },
     async simulateExpiry(db, id) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PENDING') throw new ChargeNotPending(id, row.status);
-      const [expired] = await db
-        .update(paymentCharges)
-        .set({ status: 'EXPIRED', updatedAt: clock.now() })
-        .where(eq(paymentCharges.id, id))
-        .returning();
-      const charge = toCharge(expired!);
-      await expiryListeners[charge.reference.kind]?.(db, charge);
+      const charge = toCharge(await updateCharge(db, id, { status: 'EXPIRED', updatedAt: clock.now() }));
+      await listenerOf(charge).expired?.(db, charge);
       return charge;
     },
+  };
+
+  return {
+    name: 'sandbox',
+    cardEntry: 'form',
+    boletoNeedsAddress: false,
+    pageSources: {},
+    cardStepSources: {},
+    createCharge,
+    startCardSession: () => Promise.reject(new CardSessionsNotOffered('sandbox')),
+    cardSession: () => Promise.resolve(undefined),
+    async getCharge(db, id) {
+      const row = await load(db, id, false);
+      return row && toCharge(row);
+    },
+    async listCharges(db, reference) {
+      const rows = await chargeRowsOf(db, reference);
+      return Promise.all(rows.map(async (row) => toCharge(await expireIfDue(db, row))));
+    },
+    // Nothing to ask: the sandbox is its own bank. Reading expires what is past its time.
+    async refresh(db, id) {
+      const row = await db.transaction((tx) => load(tx, id, true));
+      return row && toCharge(row);
+    },
+    reconcile: () => Promise.resolve({ checked: 0, changed: 0 }),
     async reverse(db, id, status) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      const [reversed] = await db
-        .update(paymentCharges)
-        .set({ status, updatedAt: clock.now() })
-        .where(eq(paymentCharges.id, id))
-        .returning();
-      return toCharge(reversed!);
+      return toCharge(await updateCharge(db, id, { status, updatedAt: clock.now() }));
     },
+    sandbox,
   };
 }

@@ -23,6 +23,8 @@ declare global {
       'apply-sale-schedule': { kind: SaleScheduleKind; id: string; at: string };
       /** From the crontab only: folds the installment counter rows into one per group. */
       'compact-installment-counts': { _cron?: unknown };
+      /** From the crontab only: reads the pending charges not heard of for a while from the payment provider. */
+      'reconcile-payments': { _cron?: unknown };
     }
   }
 }

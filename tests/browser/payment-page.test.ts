@@ -49,7 +49,7 @@ describe('installment payment page in Chromium', () => {
     const response = await open('late');
     const headers = response.headers();
     expect(headers['content-security-policy']).toMatch(
-      /default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; img-src data:/,
+      /default-src 'none'; style-src 'sha256-[^']+' 'sha256-[^']+'; script-src 'sha256-[^']+'; img-src data:/,
     );
     expect(headers).toMatchObject({
       'x-content-type-options': 'nosniff',

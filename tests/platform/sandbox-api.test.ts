@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stripeSettings } from '../support/stripe.js';
 import { createTestContext, useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../support/payments.js';
@@ -57,8 +58,10 @@ describe('sandbox operator API', () => {
 });
 
 describe('sandbox operator API in production', () => {
-  it('is not mounted', async () => {
-    const t = await createTestContext({ config: { env: 'production' } });
+  it('is not mounted: production runs Stripe, never the sandbox', async () => {
+    const t = await createTestContext({
+      config: { env: 'production', paymentProvider: 'stripe', stripe: stripeSettings('http://127.0.0.1:9') },
+    });
     try {
       const res = await request(t.app).post('/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay').send({});
       expect(res.status).toBe(404);

@@ -51,7 +51,7 @@ export function debtOf(installment: Installment): Debt {
  * the installment to PAGO or PARCIALMENTE_PAGO, `Pago na Plataforma`.
  */
 export const settleInstallmentCharge =
-  (clock: Clock): ChargeListener =>
+  (clock: Clock): ChargeListener['paid'] =>
   async (db: Queryable, charge: Charge) => {
     const [installment] = await db
       .select()

@@ -1,9 +1,16 @@
 import type { PaymentPage } from './payment-page.js';
 import { parseCents } from '../../core/money.js';
-import { cardErrorSummary, renderCardForm, type CardFormState } from '../../payments/card-form.js';
+import { cardErrorSummary, renderCardForm, renderCardStart, type CardFormState } from '../../payments/card-form.js';
 import { payCode } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
-import { MAX_CARD_INSTALLMENTS, type Charge } from '../../payments/provider.js';
+import {
+  emptyPayerValues,
+  payerErrorSummary,
+  renderPayerForm,
+  type PayerErrors,
+  type PayerValues,
+} from '../../payments/payer-form.js';
+import { MAX_CARD_INSTALLMENTS, type Charge, type ProviderView } from '../../payments/provider.js';
 
 const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({
   value: i + 1,
@@ -17,6 +24,7 @@ export const NOTICES = {
   pago: 'Pagamento confirmado. Obrigado!',
   recusado: 'O pagamento com cartão foi recusado; veja o motivo abaixo.',
   expirado: 'A cobrança expirou sem pagamento.',
+  processando: 'Pagamento com cartão em processamento: esta página mostra o resultado assim que o banco confirmar.',
 } as const;
 export type Notice = keyof typeof NOTICES;
 
@@ -31,36 +39,56 @@ export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
 };
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 
-function chargeItem(base: string, charge: Charge): SafeHtml {
+function chargeItem(base: string, charge: Charge, provider: ProviderView): SafeHtml {
   const action = (path: string, label: string) =>
     html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
   const pending = charge.status === 'PENDING';
   // The bank may report less than the charge asked for: the payer sees both.
   const partial =
     charge.status === 'PAID' && charge.paidAmountCents !== null && charge.paidAmountCents < charge.amountCents;
+  const next =
+    charge.method === 'CARD'
+      ? html`<p><a href="${base}/card/${charge.id}">Continuar o pagamento com cartão</a></p>`
+      : html`${payCode(charge.id, charge)}${
+          provider.sandbox
+            ? html`<div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>`
+            : ''
+        }`;
   return html`<li>
     <table><tr>
       <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
       <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
       <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
     </tr></table>
-    ${
-      pending
-        ? html`${payCode(charge.id, charge)}
-    <div class="actions">${action('simulate-payment', 'Simular pagamento (sandbox)')} ${action('simulate-expiry', 'Simular expiração (sandbox)')}</div>`
-        : ''
-    }
+    ${pending ? next : ''}
   </li>`;
 }
 
-function paymentForms(base: string, card: CardFormState | undefined): SafeHtml {
+/** A bank slip form refused: the values as sent and each message next to its field. */
+export interface PayerFormState {
+  values: PayerValues;
+  errors: PayerErrors;
+}
+
+function paymentForms(base: string, view: PaymentPage, card?: CardFormState, payer?: PayerFormState): SafeHtml {
+  const { provider } = view;
   return html`<section class="card" aria-labelledby="como-pagar">
   <h2 id="como-pagar">Como pagar</h2>
   <div class="actions">
     <form class="inline" method="post" action="${base}/pix"><button type="submit">Gerar Pix</button></form>
-    <form class="inline" method="post" action="${base}/boleto"><button type="submit" class="secondary">Gerar boleto</button></form>
+    ${provider.boletoForm ? '' : html`<form class="inline" method="post" action="${base}/boleto"><button type="submit" class="secondary">Gerar boleto</button></form>`}
   </div>
-  ${renderCardForm({ action: `${base}/card`, installmentOptions: CARD_INSTALLMENT_CHOICES, state: card, sandbox: true })}
+  ${provider.boletoForm ? renderPayerForm(`${base}/boleto`, payer ?? { values: view.payer ?? emptyPayerValues(), errors: {} }) : ''}
+  ${
+    provider.cardEntry === 'form'
+      ? renderCardForm({
+          action: `${base}/card`,
+          installmentOptions: CARD_INSTALLMENT_CHOICES,
+          state: card,
+          sandbox: provider.sandbox,
+        })
+      : renderCardStart(`${base}/card`)
+  }
   </section>`;
 }
 
@@ -87,13 +115,17 @@ const TYPE_NAMES: Record<string, string> = {
   OUTROS: 'Outros',
 };
 
+export interface PageExtras {
+  notice?: { text: string; error?: boolean };
+  /** A card refused before charging (the sandbox's form). */
+  card?: CardFormState;
+  /** A bank slip form refused. */
+  payer?: PayerFormState;
+}
+
 /** The hosted payment page of one installment. */
-export function renderInstallmentPage(
-  base: string,
-  view: PaymentPage,
-  notice?: { text: string; error?: boolean },
-  card?: CardFormState,
-): string {
+export function renderInstallmentPage(base: string, view: PaymentPage, extras: PageExtras = {}): string {
+  const { notice, card, payer } = extras;
   const i = view.installment;
   const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'
@@ -104,12 +136,12 @@ export function renderInstallmentPage(
   // A code waiting to be paid is what the payer came back for: it goes above the ways to pay.
   const pendingFirst = view.charges.some((c) => c.status === 'PENDING');
   const charges = view.charges.length
-    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c))}</ul></section>`
+    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c, view.provider))}</ul></section>`
     : '';
   return page(
     `Pagamento de parcela - ${view.institutionName}`,
     html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
-  ${cardErrorSummary(card)}
+  ${cardErrorSummary(card)}${payerErrorSummary(payer)}
   <section class="card" aria-labelledby="parcela">
   <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>
   <dl class="facts">
@@ -122,8 +154,8 @@ export function renderInstallmentPage(
     ${i.situacao === 'PARCIALMENTE_PAGO' ? html`<dt>Já pago</dt><dd>${money(i.valor_liquidado.recebido)}</dd><dt>Saldo restante</dt><dd>${formatBrl(Math.round(i.saldo_atual * 100))}</dd>` : ''}
   </dl></section>
   ${pendingFirst ? charges : ''}
-  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, card)}</div>` : settled}
+  ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, view, card, payer)}</div>` : settled}
   ${pendingFirst ? '' : charges}`,
-    { brand: view.institutionName },
+    { brand: view.institutionName, sandbox: view.provider.sandbox },
   );
 }

@@ -4,12 +4,15 @@ import { toApiError } from '../../http/error-handler.js';
 import { redactText } from '../../http/log-redaction.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
-import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
+import { hostedPageHeaders } from '../../payments/html.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { NOTICES, renderInstallmentPage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from '../../payments/provider.js';
 import { keptCardValues } from '../../payments/card-form.js';
+import { cardStepHeaders, renderCardStep } from '../../payments/card-step.js';
 import { InvalidCard } from '../../payments/errors.js';
+import { PayerFormRefused, readPayerForm } from '../../payments/payer-form.js';
+import { finishCardStep, openCardStep, startCardPayment } from './card-payment.js';
 
 const field = (body: Record<string, unknown>, name: string) =>
   typeof body[name] === 'string' ? (body[name] as string).trim() : '';
@@ -26,6 +29,7 @@ function cardFrom(req: Request): CardInput {
   };
 }
 
+const PENDING_NOTICES: Record<Charge['method'], Notice> = { PIX: 'pix', BOLETO: 'boleto', CARD: 'processando' };
 const noticeFor = (charge: Charge): Notice =>
   charge.status === 'PAID'
     ? 'pago'
@@ -33,15 +37,15 @@ const noticeFor = (charge: Charge): Notice =>
       ? 'recusado'
       : charge.status === 'EXPIRED'
         ? 'expirado'
-        : charge.method === 'PIX'
-          ? 'pix'
-          : 'boleto';
+        : PENDING_NOTICES[charge.method];
 
 /** What the payer reads for the errors a payer can meet; others keep their (English) message. */
 const PAYER_MESSAGES: Record<string, string> = {
   'PAYMENT-003': 'Esta cobrança não está mais pendente.',
   'LINK-003': 'Esta parcela foi cancelada pela instituição e não pode ser paga.',
   'LINK-004': 'Esta parcela já está paga.',
+  'PAYMENT-008': 'O provedor de pagamentos recusou esta cobrança. Tente outra forma de pagamento.',
+  'PAYMENT-009': 'O provedor de pagamentos não respondeu agora. Tente de novo em instantes.',
 };
 
 /** Post/redirect/get: a reload never repeats a payment. */
@@ -50,10 +54,13 @@ const backToPage = (req: Request, res: Response, notice: Notice) =>
 
 /**
  * The hosted payment page of installments (`/pay/{token}`), outside both OpenAPI documents: HTML for
- * people, with form posts for Pix, bank slip, card and the sandbox's simulate buttons.
+ * people, with form posts for Pix, bank slip and card, the card step of a provider whose card
+ * fields live in the browser, and (sandbox only) the simulate buttons.
  */
 export function paymentPages(ctx: AppContext): Router {
   const router = Router();
+  const provider = ctx.payments;
+  const link = (req: Request) => `/pay/${encodeURIComponent(String(req.params.token))}`;
   const notFound = (res: Response, status = 404) =>
     res
       .status(status)
@@ -61,41 +68,69 @@ export function paymentPages(ctx: AppContext): Router {
       .send(renderMessagePage('Link de pagamento', 'Este link de pagamento não existe ou não está mais disponível.'));
   // A link whose token the router cannot decode (`%zz`) or that holds NUL is no link of ours.
   router.use('/pay', (req, res, next) => (isReadablePath(req.path) ? next() : notFound(res)));
-  // The card form has five fields: 20 are plenty, and a flood of them is refused (413 BODY-001).
+  // The largest form (the bank slip's payer) has nine fields: 20 are plenty, and a flood is refused (413 BODY-001).
   router.use('/pay', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 }));
+  const headers = hostedPageHeaders(provider.pageSources);
   router.use('/pay', (_req, res, next) => {
-    res.set(HOSTED_PAGE_HEADERS);
+    res.set(headers);
     next();
   });
 
   router.get('/pay/:token', async (req, res) => {
     const view = await openPaymentPage(ctx, req.params.token);
     const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
-    res
-      .type('html')
-      .send(
-        renderInstallmentPage(
-          `/pay/${encodeURIComponent(req.params.token)}`,
-          view,
-          notice ? { text: notice } : undefined,
-        ),
-      );
+    res.type('html').send(renderInstallmentPage(link(req), view, notice ? { notice: { text: notice } } : {}));
   });
   router.post('/pay/:token/pix', async (req, res) =>
     backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'PIX'))),
   );
-  router.post('/pay/:token/boleto', async (req, res) =>
-    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO'))),
-  );
-  router.post('/pay/:token/card', async (req, res) =>
-    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'CARD', cardFrom(req)))),
-  );
-  router.post('/pay/:token/charges/:chargeId/simulate-payment', async (req, res) =>
-    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'pay'))),
-  );
-  router.post('/pay/:token/charges/:chargeId/simulate-expiry', async (req, res) =>
-    backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'expire'))),
-  );
+  router.post('/pay/:token/boleto', async (req, res) => {
+    const payer = provider.boletoNeedsAddress ? readPayerForm(req.body) : undefined;
+    backToPage(req, res, noticeFor(await startPayment(ctx, req.params.token, 'BOLETO', payer ? { payer } : {})));
+  });
+  router.post('/pay/:token/card', async (req, res) => {
+    if (provider.cardEntry === 'form')
+      return backToPage(
+        req,
+        res,
+        noticeFor(await startPayment(ctx, req.params.token, 'CARD', { card: cardFrom(req) })),
+      );
+    const charge = await startCardPayment(ctx, req.params.token);
+    res.redirect(303, `${link(req)}/card/${charge.id}`);
+  });
+  if (provider.cardEntry === 'element') {
+    const cardHeaders = cardStepHeaders(provider);
+    router.get('/pay/:token/card/:chargeId', async (req, res) => {
+      const step = await openCardStep(ctx, req.params.token, req.params.chargeId);
+      if (!step.session) {
+        const charge = await finishCardStep(ctx, req.params.token, req.params.chargeId);
+        return backToPage(req, res, noticeFor(charge));
+      }
+      res
+        .set(cardHeaders)
+        .type('html')
+        .send(
+          renderCardStep({
+            brand: step.institutionName,
+            charge: step.charge,
+            session: step.session,
+            returnUrl: `${ctx.config.publicBaseUrl}${link(req)}/card/${step.charge.id}/retorno`,
+            backUrl: link(req),
+          }),
+        );
+    });
+    router.get('/pay/:token/card/:chargeId/retorno', async (req, res) =>
+      backToPage(req, res, noticeFor(await finishCardStep(ctx, req.params.token, req.params.chargeId))),
+    );
+  }
+  if (provider.sandbox) {
+    router.post('/pay/:token/charges/:chargeId/simulate-payment', async (req, res) =>
+      backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'pay'))),
+    );
+    router.post('/pay/:token/charges/:chargeId/simulate-expiry', async (req, res) =>
+      backToPage(req, res, noticeFor(await simulateOnPage(ctx, req.params.token, req.params.chargeId, 'expire'))),
+    );
+  }
 
   // People get a page, not JSON: a refused card comes back with the page and the reason.
   const htmlErrors: ErrorRequestHandler = async (thrown, req, res, next) => {
@@ -106,11 +141,16 @@ export function paymentPages(ctx: AppContext): Router {
     try {
       const view = await openPaymentPage(ctx, String(req.params.token));
       const base = `/pay/${encodeURIComponent(String(req.params.token))}`;
-      // A card refused before charging: the form again, each message next to its field.
-      const page =
+      // A card refused before charging, a bank slip form refused: the form again, each message next to its field.
+      const page = renderInstallmentPage(
+        base,
+        view,
         error instanceof InvalidCard
-          ? renderInstallmentPage(base, view, undefined, { values: keptCardValues(req.body), errors: error.fields })
-          : renderInstallmentPage(base, view, { text: PAYER_MESSAGES[error.code] ?? error.message, error: true });
+          ? { card: { values: keptCardValues(req.body), errors: error.fields } }
+          : error instanceof PayerFormRefused
+            ? { payer: { values: error.values, errors: error.fields } }
+            : { notice: { text: PAYER_MESSAGES[error.code] ?? error.message, error: true } },
+      );
       res.status(error.status).type('html').send(page);
     } catch (inner) {
       // The token itself is unknown: the original status, on the page for links that do not exist.

@@ -3,9 +3,23 @@ import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, RouteNotFound } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
-import type { CardInput, Charge, PaymentMethod } from '../../payments/provider.js';
+import {
+  checkPayerForm,
+  emptyPayerValues,
+  payerOfForm,
+  PayerFormRefused,
+  type PayerValues,
+} from '../../payments/payer-form.js';
+import {
+  providerView,
+  type CardInput,
+  type Charge,
+  type PaymentMethod,
+  type ProviderView,
+} from '../../payments/provider.js';
+import { boletoPayerDefaults } from './boleto-payer.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
 import { findOriginalInstallment } from '../listings/originals.js';
 import { quote, type Quote } from './late-charges.js';
@@ -32,9 +46,12 @@ export interface PaymentPage {
   quote?: Quote;
   today: string;
   charges: Charge[];
+  provider: ProviderView;
+  /** What the bank slip form starts with, for a provider that registers the payer. */
+  payer?: PayerValues;
 }
 
-async function linkedInstallment(db: Queryable, token: string, lock = false): Promise<Installment> {
+export async function linkedInstallment(db: Queryable, token: string, lock = false): Promise<Installment> {
   const query = db
     .select({ installment: installments })
     .from(paymentLinks)
@@ -45,14 +62,16 @@ async function linkedInstallment(db: Queryable, token: string, lock = false): Pr
   return found.installment;
 }
 
-const reference = (installment: Installment) => ({ kind: 'installment', id: installment.id });
+export const installmentReference = (installment: Installment) => ({ kind: 'installment', id: installment.id });
 
 export async function openPaymentPage(ctx: AppContext, token: string): Promise<PaymentPage> {
   const installment = await linkedInstallment(ctx.db, token);
-  const [view, [institution], charges] = await Promise.all([
+  const provider = providerView(ctx.payments);
+  const [view, [institution], charges, payer] = await Promise.all([
     findOriginalInstallment(ctx, installment.id),
     ctx.db.select({ name: institutions.name }).from(institutions).where(eq(institutions.id, installment.institutionId)),
-    ctx.payments.listCharges(ctx.db, reference(installment)),
+    ctx.payments.listCharges(ctx.db, installmentReference(installment)),
+    provider.boletoForm ? boletoPayerDefaults(ctx.db, installment) : undefined,
   ]);
   const today = localDate(ctx.clock.now());
   const payable = installment.status !== 'PAGO' && installment.status !== 'CANCELADO_IES';
@@ -62,35 +81,64 @@ export async function openPaymentPage(ctx: AppContext, token: string): Promise<P
     principal: installment.principal,
     today,
     charges,
+    provider,
+    ...(payer ? { payer } : {}),
     ...(payable ? { quote: quote(debtOf(installment), today) } : {}),
   };
 }
 
+/** The amount owed today and how the payer is named, for a charge of the installment locked in `tx`. */
+export function chargeBasis(ctx: AppContext, installment: Installment) {
+  assertPayable(installment);
+  const label = installment.externalId ?? installment.number ?? installment.id;
+  return {
+    amountCents: quote(debtOf(installment), localDate(ctx.clock.now())).total,
+    description: `Parcela ${label}`,
+    reference: installmentReference(installment),
+  };
+}
+
+export interface PaymentOptions {
+  /** The sandbox's card form. */
+  card?: CardInput;
+  /** The bank slip form, for a provider that registers the payer. */
+  payer?: PayerValues;
+}
+
 /**
  * Starts a payment of the whole amount owed today: a Pix or bank slip to pay (valid until the end
- * of the day, the quote's validity) or a card charged at once.
+ * of the day, the quote's validity) or, on the sandbox's form, a card charged at once.
  */
 export async function startPayment(
   ctx: AppContext,
   token: string,
   method: PaymentMethod,
-  card?: CardInput,
+  options: PaymentOptions = {},
 ): Promise<Charge> {
+  const form =
+    method === 'BOLETO' && ctx.payments.boletoNeedsAddress ? (options.payer ?? emptyPayerValues()) : undefined;
+  const refused = form && checkPayerForm(form);
+  if (form && refused && Object.keys(refused).length) throw new PayerFormRefused(form, refused);
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
-    assertPayable(installment);
-    const today = localDate(ctx.clock.now());
-    const amount = quote(debtOf(installment), today).total;
-    const label = installment.externalId ?? installment.number ?? installment.id;
+    const basis = chargeBasis(ctx, installment);
+    const document = installment.guarantorDocument;
     return ctx.payments.createCharge(tx, {
       method,
-      amountCents: amount,
-      description: `Parcela ${label}`,
-      payer: { name: null, document: installment.guarantorDocument },
-      reference: reference(installment),
-      ...(card ? { card } : {}),
+      ...basis,
+      payer: form ? payerOfForm(document, form) : { name: null, document },
+      ...(options.card ? { card: options.card } : {}),
     });
   });
+}
+
+/** One of this link's charges, or the same 404 as a charge that does not exist. */
+export async function chargeOfLink(ctx: AppContext, db: Queryable, token: string, chargeId: string): Promise<Charge> {
+  const installment = await linkedInstallment(db, token);
+  const charge = await ctx.payments.getCharge(db, chargeId);
+  if (!charge || charge.reference.kind !== 'installment' || charge.reference.id !== installment.id)
+    throw new ChargeOfAnotherLink(chargeId);
+  return charge;
 }
 
 /** Sandbox buttons of the page: pay or expire one of this link's pending charges. */
@@ -100,12 +148,10 @@ export async function simulateOnPage(
   chargeId: string,
   action: 'pay' | 'expire',
 ): Promise<Charge> {
+  const sandbox = ctx.payments.sandbox;
+  if (!sandbox) throw new RouteNotFound('POST', `/pay/{token}/charges/{chargeId}/simulate-${action}`);
   return ctx.db.transaction(async (tx) => {
-    const installment = await linkedInstallment(tx, token);
-    const provider = ctx.payments;
-    const charge = await provider.getCharge(tx, chargeId);
-    if (!charge || charge.reference.kind !== 'installment' || charge.reference.id !== installment.id)
-      throw new ChargeOfAnotherLink(chargeId);
-    return action === 'pay' ? provider.simulatePayment(tx, chargeId) : provider.simulateExpiry(tx, chargeId);
+    await chargeOfLink(ctx, tx, token, chargeId);
+    return action === 'pay' ? sandbox.simulatePayment(tx, chargeId) : sandbox.simulateExpiry(tx, chargeId);
   });
 }

@@ -84,7 +84,7 @@ export function receiptInvoicePages(ctx: AppContext): Router {
     const number = String(req.params.number);
     if (!/^\d{1,4}$/.test(number)) throw new InvoiceNotFound();
     const invoice = await loadInvoice(ctx.db, String(req.params.token), Number(number), localDate(ctx.clock.now()));
-    res.type('html').send(renderInvoicePage(invoice, ctx.config.env !== 'production'));
+    res.type('html').send(renderInvoicePage(invoice, ctx.payments.sandbox !== undefined));
   });
   const notFound: ErrorRequestHandler = (error, _req, res, next) => {
     if (!(error instanceof InvoiceNotFound)) return next(error);

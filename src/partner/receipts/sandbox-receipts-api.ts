@@ -13,8 +13,9 @@ const body = (req: express.Request): Record<string, unknown> =>
   req.body && typeof req.body === 'object' ? req.body : {};
 
 /**
- * The sandbox's operator routes for receipts (JSON, outside both documents, never mounted in
- * production). Chargebacks and cancellations are the sale actions `POST /sandbox/sales/{saleId}/…`.
+ * The sandbox's operator routes for receipts (JSON, outside both documents, mounted only with the
+ * sandbox provider, so never in production). Chargebacks and cancellations are the sale actions
+ * `POST /sandbox/sales/{saleId}/…`.
  */
 export function sandboxReceiptsApi(ctx: AppContext): Router {
   const router = Router();

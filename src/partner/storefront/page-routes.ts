@@ -43,7 +43,7 @@ const param = (req: Request, name: string) => String(req.params[name]);
  */
 export function storefrontPages(ctx: AppContext): Router {
   const router = Router();
-  const sandbox = ctx.config.env !== 'production';
+  const sandbox = ctx.payments.sandbox !== undefined;
   const now = () => ctx.clock.now();
 
   // A link whose id the router cannot decode (`%zz`) or that holds NUL is no link of ours.

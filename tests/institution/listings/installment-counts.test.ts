@@ -100,7 +100,7 @@ describe('totalItems of status and type filters, from the installment counters',
       responsavelFinanceiroDocumento: CPF.pedro,
       parcelaOriginalIdExterno: 'C6',
     });
-    await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', APPROVED_CARD);
+    await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', { card: APPROVED_CARD });
     const seen = await totalsAndRows(inst.headers);
     expect(seen.map((s) => s.total)).toEqual(seen.map((s) => s.rows));
     expect(await firstPageTotal(inst.headers, { situacao: 'PAGO' })).toBe(3);

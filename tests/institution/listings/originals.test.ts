@@ -97,7 +97,7 @@ describe('GET /v1/parcela/originais', () => {
       responsavelFinanceiroDocumento: CPF.pedro,
       parcelaOriginalIdExterno: 'A2',
     });
-    await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', APPROVED_CARD);
+    await startPayment(t.ctx, link.link_pagamento_url.split('/pay/')[1]!, 'CARD', { card: APPROVED_CARD });
   });
 
   const ids = async (query: Record<string, string>) => (await listAll(t, inst.headers, query)).map((r) => r.id_externo);

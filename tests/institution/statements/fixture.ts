@@ -24,7 +24,7 @@ export async function payByInvoice(
 ) {
   t.clock.set(`${day}T15:00:00Z`);
   const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), method);
-  await t.ctx.payments.simulatePayment(t.ctx.db, charge.id, cents === undefined ? {} : { amountCents: cents });
+  await t.ctx.payments.sandbox!.simulatePayment(t.ctx.db, charge.id, cents === undefined ? {} : { amountCents: cents });
 }
 
 export async function payByCard(t: TestContext, tenant: Tenant, idParcela: string, day: string, installments: number) {
@@ -37,7 +37,7 @@ export async function payByCard(t: TestContext, tenant: Tenant, idParcela: strin
     cvv: '123',
     installments,
   };
-  const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), 'CARD', card);
+  const charge = await startPayment(t.ctx, await token(t, tenant, idParcela), 'CARD', { card });
   if (charge.status !== 'PAID') throw new Error(`card declined: ${charge.declinedReason}`);
 }
 

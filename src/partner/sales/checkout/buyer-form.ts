@@ -1,27 +1,19 @@
 import { isValidCpf } from '../../../core/documents.js';
+import { checkPayerForm, PAYER_FIELDS, PAYER_MAX_LENGTH } from '../../../payments/payer-form.js';
 import type { BuyerData } from '../sale-flow.js';
 
-/** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows. */
+/** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows: a payer's, with a phone and the CPF. */
 export const PERSON_FIELDS = [
-  ['name', 'Nome completo'],
-  ['email', 'E-mail'],
+  PAYER_FIELDS[0],
+  PAYER_FIELDS[1],
   ['phone', 'Celular com DDD'],
   ['cpf', 'CPF'],
-  ['zipCode', 'CEP'],
-  ['street', 'Rua'],
-  ['number', 'Número'],
-  ['complement', 'Complemento (opcional)'],
-  ['district', 'Bairro'],
-  ['city', 'Cidade'],
-  ['state', 'UF'],
+  ...PAYER_FIELDS.slice(2),
 ] as const;
 export type PersonField = (typeof PERSON_FIELDS)[number][0];
 export type PersonForm = Record<PersonField, string>;
 /** Field → message, shown next to the field. */
 export type FormErrors = Partial<Record<PersonField, string>>;
-
-const UFS = 'AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO'.split(' ');
-const MAX_LENGTH = 120;
 
 /** The form's values as sent: strings trimmed, anything else (arrays, absent) empty. */
 export function readPersonForm(body: unknown): PersonForm {
@@ -34,18 +26,14 @@ const digits = (value: string) => value.replace(/\D/g, '');
 
 /** The messages of a person form; empty when every field is acceptable. */
 export function checkPersonForm(form: PersonForm): FormErrors {
-  const errors: FormErrors = {};
-  for (const [name] of PERSON_FIELDS) {
-    if (name !== 'complement' && !form[name]) errors[name] = 'Preencha este campo.';
-    else if (form[name].length > MAX_LENGTH) errors[name] = `Use no máximo ${MAX_LENGTH} caracteres.`;
+  const errors: FormErrors = checkPayerForm(form);
+  for (const name of ['phone', 'cpf'] as const) {
+    if (!form[name]) errors[name] = 'Preencha este campo.';
+    else if (form[name].length > PAYER_MAX_LENGTH) errors[name] = `Use no máximo ${PAYER_MAX_LENGTH} caracteres.`;
   }
-  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email))
-    errors.email = 'Informe um e-mail válido, como nome@exemplo.com.';
   if (!errors.phone && !/^\d{10,11}$/.test(digits(form.phone)))
     errors.phone = 'Informe o DDD e o número, com 10 ou 11 dígitos.';
   if (!errors.cpf && !isValidCpf(digits(form.cpf))) errors.cpf = 'CPF inválido: confira os dígitos.';
-  if (!errors.zipCode && !/^\d{8}$/.test(digits(form.zipCode))) errors.zipCode = 'Informe os 8 dígitos do CEP.';
-  if (!errors.state && !UFS.includes(form.state.toUpperCase())) errors.state = 'Informe a sigla do estado, como SP.';
   return errors;
 }
 

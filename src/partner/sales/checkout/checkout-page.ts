@@ -1,6 +1,6 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
-import type { Charge } from '../../../payments/provider.js';
-import { cardErrorSummary, renderCardForm, type CardFormState } from '../../../payments/card-form.js';
+import type { Charge, ProviderView } from '../../../payments/provider.js';
+import { cardErrorSummary, renderCardForm, renderCardStart, type CardFormState } from '../../../payments/card-form.js';
 import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
@@ -18,6 +18,7 @@ export const CHECKOUT_NOTICES = {
   expirado: 'A cobrança expirou sem pagamento; escolha como pagar de novo.',
   financiamento: 'Análise de crédito concluída.',
   avalista: 'Avalista aprovado: aguardando o aceite e a assinatura do avalista.',
+  processando: 'Pagamento com cartão em processamento: esta página mostra o resultado assim que o banco confirmar.',
 } as const;
 export type CheckoutNotice = keyof typeof CHECKOUT_NOTICES;
 
@@ -27,8 +28,8 @@ export interface CheckoutView {
   products: SaleProductRow[];
   methods: WebhookCheckout['paymentMethods'];
   charges: Charge[];
-  /** Show the sandbox's simulate buttons (never in production). */
-  sandbox: boolean;
+  /** The provider: the sandbox's banner and simulate buttons, and how cards are entered. */
+  provider: ProviderView;
   notice?: { text: string; error?: boolean };
   buyerForm?: { values: PersonForm; errors: FormErrors };
   guarantorForm?: { values: PersonForm; errors: FormErrors };
@@ -85,7 +86,13 @@ function cardForm(v: CheckoutView): SafeHtml {
     value: i + 1,
     label: `${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}`,
   }));
-  return renderCardForm({ action: `${v.base}/cartao`, installmentOptions, state: v.cardForm, sandbox: v.sandbox });
+  if (v.provider.cardEntry === 'element') return renderCardStart(`${v.base}/cartao`);
+  return renderCardForm({
+    action: `${v.base}/cartao`,
+    installmentOptions,
+    state: v.cardForm,
+    sandbox: v.provider.sandbox,
+  });
 }
 
 function methodStep(v: CheckoutView): SafeHtml {
@@ -99,7 +106,7 @@ function methodStep(v: CheckoutView): SafeHtml {
   ${v.methods.includes('bankSlip') ? post(`${v.base}/boleto`, 'Pagar com boleto à vista') : ''}
   ${financingOpen ? post(`${v.base}/financiamento`, 'Boleto parcelado (financiamento com entrada)') : ''}
   ${v.methods.includes('creditCard') ? cardForm(v) : ''}
-  ${v.sandbox && financingOpen ? html`<p class="sandbox">Financiamento no sandbox: CPF terminado em 0 a 5 aprova, 6 ou 7 pede avalista, 8 ou 9 nega.</p>` : ''}`;
+  ${v.provider.sandbox && financingOpen ? html`<p class="sandbox">Financiamento no sandbox: CPF terminado em 0 a 5 aprova, 6 ou 7 pede avalista, 8 ou 9 nega.</p>` : ''}`;
 }
 
 function simulation(sale: SaleRow): SafeHtml {
@@ -120,7 +127,7 @@ function financingStep(v: CheckoutView): SafeHtml {
   if (v.sale.status === 'guarantor_needed') {
     return html`<h2>Financiamento: aguardando o avalista</h2>${simulation(v.sale)}
     <p class="notice">O avalista foi aprovado e precisa aceitar e assinar o contrato.</p>
-    ${v.sandbox ? sandboxPost(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
+    ${v.provider.sandbox ? sandboxPost(`${v.base}/financiamento/avalista/aceite`, 'Simular aceite e assinatura do avalista (sandbox)') : ''}`;
   }
   if (v.sale.financingStep === FINANCING_STEPS.guarantor) {
     const form = v.guarantorForm ?? {
@@ -147,8 +154,8 @@ function invoiceStep(v: CheckoutView): SafeHtml {
   return html`<h2>Pagamento</h2>
   <p>${payment.paymentMethod === 'pix' ? 'Pix' : payment.paymentMethod === 'bankSlip' ? 'Boleto à vista' : 'Boleto de entrada do financiamento'}, vencimento ${formatDateBr(payment.dueDate ?? '')}.</p>
   ${charge ? html`<p class="due"><span>Valor a pagar</span><strong>${formatBrl(charge.amountCents)}</strong></p>` : ''}
-  ${payCode('compra', { pixCode: payment.pix?.pixQrCodeText, digitableLine: payment.digitableLine })}
-  ${v.sandbox && charge ? html`<div class="actions">${sandboxPost(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${sandboxPost(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}</div>` : ''}`;
+  ${payCode('compra', charge ?? { pixCode: payment.pix?.pixQrCodeText, digitableLine: payment.digitableLine })}
+  ${v.provider.sandbox && charge ? html`<div class="actions">${sandboxPost(`${v.base}/cobrancas/${charge.id}/pagar`, 'Simular pagamento (sandbox)')} ${sandboxPost(`${v.base}/cobrancas/${charge.id}/expirar`, 'Simular expiração (sandbox)')}</div>` : ''}`;
 }
 
 const FINAL: Record<string, string> = {
@@ -180,6 +187,6 @@ export function renderCheckoutPage(v: CheckoutView): string {
   ${personSummary('comprador', v.buyerForm)}${personSummary('avalista', v.guarantorForm)}${cardErrorSummary(v.cardForm)}
   <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1><p class="seller">Vendido por <strong>${v.partnerName}</strong></p>${total}</section>
   <section class="card">${body}</section>`,
-    { sandbox: v.sandbox, brand: v.partnerName },
+    { sandbox: v.provider.sandbox, brand: v.partnerName },
   );
 }

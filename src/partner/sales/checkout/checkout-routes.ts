@@ -3,9 +3,11 @@ import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { keptCardValues } from '../../../payments/card-form.js';
 import { InvalidCard } from '../../../payments/errors.js';
-import { HOSTED_PAGE_HEADERS } from '../../../payments/html.js';
+import { cardStepHeaders, renderCardStep } from '../../../payments/card-step.js';
+import { hostedPageHeaders } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
-import type { CardInput, Charge } from '../../../payments/provider.js';
+import { providerView, type CardInput, type Charge } from '../../../payments/provider.js';
+import { finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
 import { loadSaleProducts, partnerName } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
@@ -37,6 +39,7 @@ function cardFrom(req: Request): CardInput {
     expiryMonth: Number(text(req.body, 'expiryMonth')),
     expiryYear: Number(text(req.body, 'expiryYear')),
     cvv: text(req.body, 'cvv'),
+    installments: Number(text(req.body, 'installments') || '1'),
   };
 }
 
@@ -60,7 +63,7 @@ async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string
     methods,
     charges,
     partnerName: seller,
-    sandbox: ctx.config.env !== 'production',
+    provider: providerView(ctx.payments),
     ...extra,
   });
 }
@@ -68,15 +71,14 @@ async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string
 /** Post/redirect/get: a reload never repeats a step. */
 const back = (req: Request, res: Response, notice?: CheckoutNotice) =>
   res.redirect(303, `${base(req)}${notice ? `?aviso=${notice}` : ''}`);
+const PENDING_NOTICES: Record<Charge['method'], CheckoutNotice> = { PIX: 'pix', BOLETO: 'boleto', CARD: 'processando' };
 const chargeNotice = (charge: Charge): CheckoutNotice | undefined =>
   charge.status === 'DECLINED'
     ? 'recusado'
     : charge.status === 'EXPIRED'
       ? 'expirado'
       : charge.status === 'PENDING'
-        ? charge.method === 'PIX'
-          ? 'pix'
-          : 'boleto'
+        ? PENDING_NOTICES[charge.method]
         : undefined;
 
 /**
@@ -85,9 +87,11 @@ const chargeNotice = (charge: Charge): CheckoutNotice | undefined =>
  */
 export function checkoutPages(ctx: AppContext): Router {
   const router = Router();
+  const provider = ctx.payments;
   router.use('/checkout', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 50 }));
+  const headers = hostedPageHeaders(provider.pageSources);
   router.use('/checkout', (_req, res, next) => {
-    res.set(HOSTED_PAGE_HEADERS);
+    res.set(headers);
     next();
   });
 
@@ -119,13 +123,36 @@ export function checkoutPages(ctx: AppContext): Router {
   router.post('/checkout/:token/boleto', async (req, res) =>
     back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))),
   );
-  router.post('/checkout/:token/cartao', async (req, res) =>
-    back(
-      req,
-      res,
-      chargeNotice(await payByCard(ctx, token(req), cardFrom(req), Number(text(req.body, 'installments') || '1'))),
-    ),
-  );
+  router.post('/checkout/:token/cartao', async (req, res) => {
+    if (provider.cardEntry === 'form')
+      return back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req))));
+    const charge = await startCardPayment(ctx, token(req));
+    res.redirect(303, `${base(req)}/cartao/${charge.id}`);
+  });
+  if (provider.cardEntry === 'element') {
+    const cardHeaders = cardStepHeaders(provider);
+    router.get('/checkout/:token/cartao/:chargeId', async (req, res) => {
+      const step = await openCardStep(ctx, token(req), String(req.params.chargeId));
+      if (!step.session)
+        return back(req, res, chargeNotice(await finishCardStep(ctx, token(req), String(req.params.chargeId))));
+      const seller = await partnerName(ctx.db, step.sale.partnerId);
+      res
+        .set(cardHeaders)
+        .type('html')
+        .send(
+          renderCardStep({
+            brand: seller,
+            charge: step.charge,
+            session: step.session,
+            returnUrl: `${ctx.config.publicBaseUrl}${base(req)}/cartao/${step.charge.id}/retorno`,
+            backUrl: base(req),
+          }),
+        );
+    });
+    router.get('/checkout/:token/cartao/:chargeId/retorno', async (req, res) =>
+      back(req, res, chargeNotice(await finishCardStep(ctx, token(req), String(req.params.chargeId)))),
+    );
+  }
   router.post('/checkout/:token/financiamento', async (req, res) => {
     // A denial is told by the page itself, in red: no "analysis done" notice above it.
     const decision = await requestFinancing(ctx, token(req));
@@ -134,7 +161,8 @@ export function checkoutPages(ctx: AppContext): Router {
   router.post('/checkout/:token/financiamento/aceite', async (req, res) =>
     back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))),
   );
-  if (ctx.config.env !== 'production') {
+  // The sandbox's hands: only with the sandbox provider, which production refuses.
+  if (provider.sandbox) {
     router.post('/checkout/:token/financiamento/avalista/aceite', async (req, res) =>
       back(req, res, chargeNotice(await guarantorSigned(ctx, token(req)))),
     );

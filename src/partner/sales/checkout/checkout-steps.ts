@@ -1,16 +1,10 @@
 import type { AppContext } from '../../../context.js';
+import { RouteNotFound } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../event-payloads.js';
 import { offeredMethods } from '../events.js';
-import {
-  buyerDataFilled,
-  financingDenied,
-  financingRequested,
-  guarantorNeeded,
-  paymentDeclined,
-  purchaseConfirmed,
-} from '../sale-flow.js';
+import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../sale-flow.js';
 import { campaignPaymentMethods, findSaleByToken, lockSale, type SaleRow } from '../sql.js';
 import { stateOf } from '../transitions.js';
 import {
@@ -38,7 +32,7 @@ import {
   GUARANTOR_DENIED_REASON,
   guarantorApproved,
 } from './financing.js';
-import { createInvoice, saleReference, type InvoiceMethod } from './sale-charges.js';
+import { createInvoice, payerOf, saleReference, type InvoiceMethod } from './sale-charges.js';
 import { inTransaction } from './sale-context.js';
 import { recordActivity } from './sale-schedules.js';
 
@@ -78,7 +72,7 @@ export async function openCheckout(ctx: AppContext, token: string): Promise<Sale
 }
 
 /** Runs a step on the locked, still open sale of `token`, recording the buyer's activity. */
-async function step<T>(
+export async function step<T>(
   ctx: AppContext,
   token: string,
   run: (tx: Queryable, sale: SaleRow, txCtx: AppContext) => Promise<T>,
@@ -124,30 +118,31 @@ export function generateInvoice(ctx: AppContext, token: string, method: 'pix' | 
   );
 }
 
-/** A card charged at once: approved confirms the purchase, declined sends `paymentDeclined` and allows a retry. */
-export function payByCard(ctx: AppContext, token: string, card: CardInput, installments: number): Promise<Charge> {
+/** The sale ready for a card: data filled in, card offered, nothing else under way. */
+export async function readyForCard(tx: Queryable, txCtx: AppContext, sale: SaleRow): Promise<SaleRow> {
+  const ready = await readyToPay(tx, txCtx, sale, 'creditCard');
+  if (stateOf(ready) !== 'in_progress') throw new StepNotAvailable('card payment', ready.status);
+  return ready;
+}
+
+/**
+ * The sandbox's card form: the card is charged at once, and the charge's listener confirms the
+ * purchase (approved) or sends `paymentDeclined` and allows a retry (declined).
+ */
+export function payByCard(ctx: AppContext, token: string, card: CardInput): Promise<Charge> {
   return step(ctx, token, async (tx, sale, txCtx) => {
+    const installments = card.installments ?? 1;
     if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS)
       throw new CardInstallmentsInvalid(MAX_CARD_INSTALLMENTS);
-    const ready = await readyToPay(tx, txCtx, sale, 'creditCard');
-    if (stateOf(ready) !== 'in_progress') throw new StepNotAvailable('card payment', ready.status);
-    const charge = await ctx.payments.createCharge(tx, {
+    const ready = await readyForCard(tx, txCtx, sale);
+    return ctx.payments.createCharge(tx, {
       method: 'CARD',
       amountCents: ready.checkoutPriceInCents,
       description: `Compra ${ready.id}`,
-      payer: { name: ready.buyerName, document: ready.cpf },
+      payer: payerOf(ready),
       reference: saleReference(ready.id),
       card,
     });
-    const creditCard = {
-      cardBrand: charge.card!.brand,
-      lastFourDigits: charge.card!.lastFour,
-      numberOfInstallments: installments,
-    };
-    if (charge.status === 'PAID')
-      await purchaseConfirmed(txCtx, ready.id, { payment: { paymentMethod: 'creditCard', creditCard } });
-    else await paymentDeclined(txCtx, ready.id, { reason: charge.declinedReason!, ...creditCard });
-    return charge;
   });
 }
 
@@ -195,6 +190,19 @@ export function guarantorSigned(ctx: AppContext, token: string): Promise<Charge>
   });
 }
 
+/** One of this checkout's charges, or the same 404 as a charge that does not exist. */
+export async function chargeOfCheckout(
+  ctx: AppContext,
+  db: Queryable,
+  sale: SaleRow,
+  chargeId: string,
+): Promise<Charge> {
+  const charge = await ctx.payments.getCharge(db, chargeId);
+  if (!charge || charge.reference.kind !== 'sale' || charge.reference.id !== String(sale.id))
+    throw new ChargeOfAnotherSale(chargeId);
+  return charge;
+}
+
 /** Sandbox: pays or expires an invoice of this checkout, as the bank would report it. */
 export async function simulateOnCheckout(
   ctx: AppContext,
@@ -202,13 +210,12 @@ export async function simulateOnCheckout(
   chargeId: string,
   action: 'pay' | 'expire',
 ): Promise<Charge> {
+  const sandbox = ctx.payments.sandbox;
+  if (!sandbox) throw new RouteNotFound('POST', `/checkout/{token}/cobrancas/{chargeId}`);
   const sale = await saleOfToken(ctx.db, token);
-  const provider = ctx.payments;
   return ctx.db.transaction(async (tx) => {
-    const charge = await provider.getCharge(tx, chargeId);
-    if (!charge || charge.reference.kind !== 'sale' || charge.reference.id !== String(sale.id))
-      throw new ChargeOfAnotherSale(chargeId);
-    return action === 'pay' ? provider.simulatePayment(tx, chargeId) : provider.simulateExpiry(tx, chargeId);
+    await chargeOfCheckout(ctx, tx, sale, chargeId);
+    return action === 'pay' ? sandbox.simulatePayment(tx, chargeId) : sandbox.simulateExpiry(tx, chargeId);
   });
 }
 

@@ -66,6 +66,8 @@ export const BUYER_MESSAGES: Record<string, string> = {
   'CHECKOUT-007': 'Escolha um número de parcelas válido.',
   'PAYMENT-003': 'Esta cobrança não está mais pendente.',
   'PAYMENT-005': 'Cobrança não encontrada.',
+  'PAYMENT-008': 'O provedor de pagamentos recusou esta cobrança. Tente outra forma de pagamento.',
+  'PAYMENT-009': 'O provedor de pagamentos não respondeu agora. Tente de novo em instantes.',
   'SALE-011': 'Esta etapa não está disponível agora.',
   'SALE-013': 'A compra mudou enquanto você a via; confira a página de novo.',
 };

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import type { Charge } from '../../../payments/provider.js';
 import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
-import { SaleNotFound } from '../transitions.js';
+import { SaleNotFound, stateOf } from '../transitions.js';
 import { NotCardPaid } from './checkout.rules.js';
-import { saleReference } from './sale-charges.js';
+import { saleIdOf, saleReference } from './sale-charges.js';
 import { inTransaction } from './sale-context.js';
 
 /** What the operator (sandbox API, CLI) can do to a sale, as the provider or the partner would report it. */
@@ -34,6 +36,8 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
     const txCtx = inTransaction(ctx, tx);
     if (action === 'cancel-by-partner') return (await cancelByPartner(txCtx, saleId)).sale;
     if (action === 'expire') return (await expireSale(txCtx, saleId)).sale;
+    // The move first: a sale that cannot be cancelled is refused before any money is given back.
+    const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
     let reversedCents = 0;
     if (action !== 'cancel') {
       const provider = ctx.payments;
@@ -42,17 +46,40 @@ export async function operateSale(ctx: AppContext, saleId: number, action: Opera
       for (const charge of paid) {
         if (action !== 'refund' && charge.method !== 'CARD') continue;
         await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
-        reversedCents += charge.paidAmountCents ?? charge.amountCents;
+        // A payment kept unapplied (paid twice) goes back too, but was never part of the receipt.
+        if (!charge.unappliedReason) reversedCents += charge.paidAmountCents ?? charge.amountCents;
       }
     }
-    const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
-    await ctx.saleLedger.reversed(
-      tx,
-      saleId,
-      action === 'chargeback' ? 'chargeback' : 'cancellation',
-      reversedCents,
-      REVERSAL_REASONS[action] ?? null,
-    );
+    await recordReversal(ctx, tx, saleId, action, reversedCents);
     return cancelled;
   });
+}
+
+/** The receipt's side of a cancellation, refund or chargeback of a confirmed sale. */
+const recordReversal = (
+  ctx: AppContext,
+  tx: Queryable,
+  saleId: number,
+  action: 'cancel' | 'refund' | 'chargeback',
+  reversedCents: number,
+) =>
+  ctx.saleLedger.reversed(
+    tx,
+    saleId,
+    action === 'chargeback' ? 'chargeback' : 'cancellation',
+    reversedCents,
+    REVERSAL_REASONS[action] ?? null,
+  );
+
+/**
+ * The provider reports the payment of a confirmed sale refunded or disputed (a refund made in its
+ * dashboard, a chargeback): the sale is cancelled with `purchaseCancelled`, once, in the
+ * transaction of the charge's move. A sale no longer confirmed (cancelled already) changes nothing.
+ */
+export async function saleChargeReversed(ctx: AppContext, tx: Queryable, charge: Charge): Promise<void> {
+  const sale = await lockSale(tx, saleIdOf(charge));
+  if (!sale || stateOf(sale) !== 'made_effective') return;
+  await purchaseCancelled(inTransaction(ctx, tx), sale.id);
+  const action = charge.status === 'CHARGED_BACK' ? 'chargeback' : 'refund';
+  await recordReversal(ctx, tx, sale.id, action, charge.paidAmountCents ?? charge.amountCents);
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { localDate } from '../../../core/local-date.js';
-import type { Charge, ChargeListener, PaymentProvider } from '../../../payments/provider.js';
+import type { Charge, ChargeListener, Payer, PaymentProvider } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../event-payloads.js';
 import { checkoutUrlOf } from '../events.js';
 import { invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
@@ -12,12 +12,32 @@ import { saleFinancing, toWebhookFinancing } from './financing.js';
 import { inTransaction } from './sale-context.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
-/** Charges of the sandbox provider that pay a sale at its checkout. */
+/** Charges of the payment provider that pay a sale at its checkout. */
 
 export const saleReference = (saleId: number) => ({ kind: 'sale', id: String(saleId) });
 export const saleIdOf = (charge: Charge) => Number(charge.reference.id);
 
 export type InvoiceMethod = 'pix' | 'bankSlip' | typeof FINANCING_METHOD;
+
+/** The buyer as the provider registers the payer (a bank slip at Stripe needs the e-mail and the address). */
+export const payerOf = (sale: SaleRow): Payer => ({
+  name: sale.buyerName || null,
+  document: sale.cpf,
+  ...(sale.buyerEmail ? { email: sale.buyerEmail } : {}),
+  ...(sale.buyerStreet
+    ? {
+        address: {
+          street: sale.buyerStreet,
+          number: sale.buyerNumber,
+          complement: sale.buyerComplement,
+          district: sale.buyerDistrict,
+          city: sale.buyerCity,
+          state: sale.buyerState,
+          zipCode: sale.buyerZipCode,
+        },
+      }
+    : {}),
+});
 
 /** The invoice in the shape of the events' `payment`. */
 function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: InvoiceMethod): WebhookPayment {
@@ -28,7 +48,11 @@ function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: 
       paymentMethod: 'pix',
       url,
       dueDate,
-      pix: { pixQrCode: `https://sandbox.pix.invalid/qr/${charge.id}`, pixQrCodeText: charge.pixCode! },
+      pix: {
+        // The provider's image of the code; the sandbox names one no bank can reach.
+        pixQrCode: charge.pixQrImageUrl ?? `https://sandbox.pix.invalid/qr/${charge.id}`,
+        pixQrCodeText: charge.pixCode!,
+      },
     };
   }
   return { paymentMethod: method, url, dueDate, digitableLine: charge.digitableLine! };
@@ -53,7 +77,7 @@ export async function createInvoice(
     method: method === 'pix' ? 'PIX' : 'BOLETO',
     amountCents,
     description: entry ? `Entrada do financiamento da compra ${sale.id}` : `Compra ${sale.id}`,
-    payer: { name: sale.buyerName || null, document: sale.cpf },
+    payer: payerOf(sale),
     reference: saleReference(sale.id),
   });
   await invoiceCreated(inTransaction(ctx, tx), sale.id, invoicePayment(ctx, sale, charge, method));
@@ -72,16 +96,25 @@ export function isLinkedInvoice(sale: SaleRow, charge: Charge): boolean {
 }
 
 /**
- * A Pix or bank slip of a sale was paid: the purchase is confirmed in the same transaction (a
- * refusal, such as a sale already expired, refuses the payment). Card charges are confirmed by the
- * checkout itself, which knows the installments chosen.
+ * A charge of a sale was paid: the purchase is confirmed in the same transaction (a refusal, such
+ * as a sale already expired, refuses the payment). A card confirms with its brand, last digits and
+ * installments; the financing entry with the financing contract.
  */
 export const confirmSaleCharge =
-  (ctx: AppContext): ChargeListener =>
+  (ctx: AppContext): ChargeListener['paid'] =>
   async (db, charge) => {
-    if (charge.method === 'CARD') return;
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale) throw new Error(`charge ${charge.id} pays sale ${charge.reference.id}, which does not exist`);
+    if (charge.method === 'CARD') {
+      const creditCard = {
+        ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
+        numberOfInstallments: charge.card?.installments ?? 1,
+      };
+      await purchaseConfirmed(inTransaction(ctx, db), sale.id, {
+        payment: { paymentMethod: 'creditCard', creditCard },
+      });
+      return;
+    }
     const offer = sale.paymentMethod === FINANCING_METHOD ? saleFinancing(sale) : undefined;
     const financing = offer ? toWebhookFinancing(offer) : undefined;
     await purchaseConfirmed(inTransaction(ctx, db), sale.id, financing ? { financing } : {});
@@ -92,7 +125,7 @@ export const confirmSaleCharge =
  * checkout with `invoiceExpired`. An older invoice, or a sale that moved on, changes nothing.
  */
 export const saleInvoiceExpired =
-  (ctx: AppContext): ChargeListener =>
+  (ctx: AppContext): NonNullable<ChargeListener['expired']> =>
   async (db, charge) => {
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale || stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, charge)) return;

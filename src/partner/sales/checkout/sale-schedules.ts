@@ -7,6 +7,7 @@ import { canTransition } from '../sale-states.js';
 import { lockSale } from '../sql.js';
 import { stateOf } from '../transitions.js';
 import { CART_ACTIVITY_WINDOW_MS, CART_IDLE_MS, cartVerdict } from './cart-abandonment.rules.js';
+import { ProviderUnavailable } from '../../../payments/errors.js';
 import { saleInvoiceExpired } from './sale-charges.js';
 import { inTransaction } from './sale-context.js';
 import { saleDeadline, scheduleCartCheck, type SaleScheduleKind } from './schedule-jobs.js';
@@ -34,15 +35,18 @@ async function expireSaleIfDue(ctx: AppContext, saleId: number): Promise<Schedul
 }
 
 async function expireInvoiceIfDue(ctx: AppContext, chargeId: string): Promise<ScheduleOutcome> {
-  return ctx.db.transaction(async (tx) => {
-    // Reading a pending charge past its due time marks it expired.
-    const charge = await ctx.payments.getCharge(tx, chargeId);
-    if (!charge || charge.reference.kind !== 'sale') return 'nothing';
-    if (charge.status === 'PENDING') return 'not-due';
-    if (charge.status !== 'EXPIRED') return 'nothing';
-    await saleInvoiceExpired(ctx)(tx, charge);
-    return 'applied';
+  // The provider first: the sandbox expires what is past its time; Stripe says whether the bank
+  // paid it at the last minute. A provider that cannot answer now is asked again later.
+  const charge = await ctx.payments.refresh(ctx.db, chargeId).catch((error: unknown) => {
+    if (error instanceof ProviderUnavailable) return 'unavailable' as const;
+    throw error;
   });
+  if (charge === 'unavailable') return 'not-due';
+  if (!charge || charge.reference.kind !== 'sale') return 'nothing';
+  if (charge.status === 'PENDING') return 'not-due';
+  if (charge.status !== 'EXPIRED') return 'nothing';
+  await ctx.db.transaction((tx) => saleInvoiceExpired(ctx)(tx, charge));
+  return 'applied';
 }
 
 async function abandonCartIfDue(ctx: AppContext, saleId: number): Promise<ScheduleOutcome> {

@@ -5,8 +5,9 @@ import { SaleNotFound, stateOf } from '../transitions.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from './operator.js';
 
 /**
- * The sandbox's operator routes for sales (JSON, outside both OpenAPI documents, never mounted in
- * production): `POST /sandbox/sales/{saleId}/{action}` with an action of `OPERATOR_ACTIONS`.
+ * The sandbox's operator routes for sales (JSON, outside both OpenAPI documents, mounted only with
+ * the sandbox provider, so never in production): `POST /sandbox/sales/{saleId}/{action}` with an
+ * action of `OPERATOR_ACTIONS`. Their production twins are the operator's CLI (`sale:refund`…).
  */
 export function sandboxSalesApi(ctx: AppContext): Router {
   const router = Router();

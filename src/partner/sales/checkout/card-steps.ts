@@ -1,0 +1,48 @@
+import type { AppContext } from '../../../context.js';
+import { resumableCardSession } from '../../../payments/charges.js';
+import type { CardSession, Charge } from '../../../payments/provider.js';
+import type { SaleRow } from '../sql.js';
+import { chargeOfCheckout, readyForCard, saleOfToken, step } from './checkout-steps.js';
+import { payerOf, saleReference } from './sale-charges.js';
+
+/**
+ * The card step where the provider takes the card in its own fields (Stripe's Payment Element):
+ * a card session for the sale's price, confirmed by the buyer in the browser; what comes of it
+ * reaches the sale through the charge's listener (the return page, Stripe's events or the
+ * reconciliation, whichever first). One open session at a time: asking again resumes it.
+ */
+export function startCardPayment(ctx: AppContext, token: string): Promise<Charge> {
+  return step(ctx, token, async (tx, sale, txCtx) => {
+    const ready = await readyForCard(tx, txCtx, sale);
+    const charges = await ctx.payments.listCharges(tx, saleReference(ready.id));
+    const open = resumableCardSession(charges, ready.checkoutPriceInCents, ctx.clock.now());
+    if (open) return open;
+    return ctx.payments.startCardSession(tx, {
+      amountCents: ready.checkoutPriceInCents,
+      description: `Compra ${ready.id}`,
+      payer: payerOf(ready),
+      reference: saleReference(ready.id),
+    });
+  });
+}
+
+export interface CardStep {
+  sale: SaleRow;
+  charge: Charge;
+  /** Absent when the session can no longer take a card (paid, refused, ended): the page reads it again. */
+  session?: CardSession;
+}
+
+export async function openCardStep(ctx: AppContext, token: string, chargeId: string): Promise<CardStep> {
+  const sale = await saleOfToken(ctx.db, token);
+  const charge = await chargeOfCheckout(ctx, ctx.db, sale, chargeId);
+  const session = charge.method === 'CARD' ? await ctx.payments.cardSession(ctx.db, chargeId) : undefined;
+  return { sale, charge, ...(session ? { session } : {}) };
+}
+
+/** The buyer is back from the card step: the charge as the provider has it now, applied to the sale. */
+export async function finishCardStep(ctx: AppContext, token: string, chargeId: string): Promise<Charge> {
+  const sale = await saleOfToken(ctx.db, token);
+  await chargeOfCheckout(ctx, ctx.db, sale, chargeId);
+  return (await ctx.payments.refresh(ctx.db, chargeId))!;
+}

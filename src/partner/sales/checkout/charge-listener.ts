@@ -1,0 +1,33 @@
+import type { AppContext } from '../../../context.js';
+import type { ChargeListener } from '../../../payments/provider.js';
+import { paymentDeclined } from '../sale-flow.js';
+import { lockSale } from '../sql.js';
+import { stateOf } from '../transitions.js';
+import { saleChargeReversed } from './operator.js';
+import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';
+import { inTransaction } from './sale-context.js';
+
+/** The issuer's reason when the provider gives none. */
+const DECLINED = 'Cartão recusado pelo emissor';
+
+/**
+ * What a sale does when one of its charges moves, whoever reports it (the sandbox at once, Stripe
+ * by its events, the buyer's return or the reconciliation), always in the transaction of the move.
+ */
+export function saleChargeListener(ctx: AppContext): ChargeListener {
+  return {
+    paid: confirmSaleCharge(ctx),
+    /** A card refused: `paymentDeclined`, unless the buyer has moved on (a Pix generated since) or the sale closed. */
+    async declined(db, charge) {
+      const sale = await lockSale(db, saleIdOf(charge));
+      if (!sale || stateOf(sale) !== 'in_progress') return;
+      await paymentDeclined(inTransaction(ctx, db), sale.id, {
+        reason: charge.declinedReason ?? DECLINED,
+        ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
+        numberOfInstallments: charge.card?.installments ?? 1,
+      });
+    },
+    expired: saleInvoiceExpired(ctx),
+    reversed: (db, charge) => saleChargeReversed(ctx, db, charge),
+  };
+}

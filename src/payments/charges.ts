@@ -1,0 +1,102 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { paymentCharges } from '../db/schema/index.js';
+import type { Charge, ChargeReference, CreateChargeInput } from './provider.js';
+
+/** The `payment_charges` rows every provider keeps, and the one mapping of a row to a `Charge`. */
+
+export type ChargeRow = typeof paymentCharges.$inferSelect;
+export type NewChargeRow = typeof paymentCharges.$inferInsert;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const toCharge = (row: ChargeRow): Charge => ({
+  id: row.id,
+  provider: row.provider,
+  method: row.method as Charge['method'],
+  status: row.status as Charge['status'],
+  amountCents: row.amountCents,
+  paidAmountCents: row.paidAmountCents,
+  description: row.description,
+  payer: { name: row.payerName, document: row.payerDocument },
+  reference: { kind: row.referenceKind, id: row.referenceId ?? String(row.saleId) },
+  pixCode: row.pixCode,
+  pixQrImageUrl: row.pixQrImageUrl,
+  digitableLine: row.digitableLine,
+  voucherUrl: row.voucherUrl,
+  card:
+    row.cardBrand && row.cardLastFour
+      ? { brand: row.cardBrand, lastFour: row.cardLastFour, installments: row.cardInstallments ?? 1 }
+      : null,
+  declinedReason: row.declinedReason,
+  unappliedReason: row.unappliedReason,
+  expiresAt: row.expiresAt,
+  paidAt: row.paidAt,
+  createdAt: row.createdAt,
+});
+
+const SALE = 'sale';
+
+/** A sale is referenced by its integer id, anything else by a uuid. */
+const referenceColumns = (reference: ChargeReference) =>
+  reference.kind === SALE
+    ? { referenceKind: SALE, referenceId: null, saleId: Number(reference.id) }
+    : { referenceKind: reference.kind, referenceId: reference.id, saleId: null };
+
+export const referenceIs = (reference: ChargeReference) =>
+  reference.kind === SALE
+    ? and(eq(paymentCharges.referenceKind, SALE), eq(paymentCharges.saleId, Number(reference.id)))
+    : and(eq(paymentCharges.referenceKind, reference.kind), eq(paymentCharges.referenceId, reference.id));
+
+/** The columns of a new charge that every provider fills the same way. */
+export function newChargeColumns(
+  id: string,
+  provider: string,
+  input: Omit<CreateChargeInput, 'card'>,
+  now: Date,
+): Omit<NewChargeRow, 'status'> {
+  return {
+    id,
+    provider,
+    method: input.method,
+    amountCents: input.amountCents,
+    description: input.description,
+    payerName: input.payer.name,
+    payerDocument: input.payer.document,
+    ...referenceColumns(input.reference),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A charge row by id, locked for the move about to be made when `lock`; undefined for anything but a known uuid. */
+export async function findChargeRow(db: Queryable, id: string, lock = false): Promise<ChargeRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const query = db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** The charges of a reference, oldest first. */
+export function chargeRowsOf(db: Queryable, reference: ChargeReference): Promise<ChargeRow[]> {
+  return db
+    .select()
+    .from(paymentCharges)
+    .where(referenceIs(reference))
+    .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.id));
+}
+
+export async function updateCharge(db: Queryable, id: string, set: Partial<NewChargeRow>): Promise<ChargeRow> {
+  const [row] = await db.update(paymentCharges).set(set).where(eq(paymentCharges.id, id)).returning();
+  return row!;
+}
+
+/** A card session of the same amount still open: asking again resumes it rather than opening another. */
+export const resumableCardSession = (charges: Charge[], amountCents: number, now: Date): Charge | undefined =>
+  charges.find(
+    (c) =>
+      c.method === 'CARD' &&
+      c.status === 'PENDING' &&
+      c.amountCents === amountCents &&
+      (!c.expiresAt || c.expiresAt > now),
+  );

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { Queryable } from '../../db/client.js';
+import { paymentCharges } from '../../db/schema/index.js';
+import { chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge, type ChargeRow } from '../charges.js';
+import {
+  CardSessionsNotOffered,
+  ChargebackByProviderOnly,
+  ChargeNotFound,
+  ChargeNotPaid,
+  ChargeOfAnotherProvider,
+  InvalidAmount,
+} from '../errors.js';
+import type { Charge, CreateChargeInput, PaymentProvider } from '../provider.js';
+import { applyObserved, payColumns, type ApplyDeps } from './apply.js';
+import { callStripe, idempotencyKey, retrieveIntent, type StripeAccount } from './client.js';
+import { receiveStripeEvent } from './events.js';
+import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
+import { STRIPE_JS_SOURCES } from '../card-step.js';
+import { boletoIntent, cardIntent, endOfLocalDay, pixIntent } from './intents.js';
+import { reconcileStripeCharges } from './reconcile.js';
+
+export interface StripeProviderOptions extends ApplyDeps {
+  stripe: Stripe;
+  account: StripeAccount;
+}
+
+/** States in which the Payment Element can still take a card for the intent. */
+const CONFIRMABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation'];
+
+/**
+ * Charges through Stripe (`stripe` npm SDK): Pix and bank slips as PaymentIntents confirmed at
+ * once, whose `next_action` the pages show; cards as PaymentIntents the buyer confirms in Stripe's
+ * own fields. What happens next comes from Stripe (its events, the buyer's return, the
+ * reconciliation) and goes through `applyObserved`.
+ */
+export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
+  const { stripe, account, clock } = options;
+
+  function checkAmount(amountCents: number): void {
+    if (!Number.isSafeInteger(amountCents) || amountCents < 1)
+      throw new InvalidAmount(amountCents, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Creates the intent (idempotent by our charge id), then the row that points at it, in the caller's transaction. */
+  async function create(
+    db: Queryable,
+    input: CreateChargeInput,
+    params: (id: string) => Stripe.PaymentIntentCreateParams,
+    expiresAt?: Date,
+  ): Promise<Charge> {
+    checkAmount(input.amountCents);
+    const id = randomUUID();
+    const intent = await callStripe(() =>
+      stripe.paymentIntents.create(params(id), { idempotencyKey: idempotencyKey(id, 'create') }),
+    );
+    const observed = observeIntent(intent, input.method);
+    const [row] = await db
+      .insert(paymentCharges)
+      .values({
+        ...newChargeColumns(id, 'stripe', input, clock.now()),
+        status: 'PENDING',
+        providerRef: intent.id,
+        ...(expiresAt ? { expiresAt } : {}),
+        ...payColumns(observed),
+      })
+      .returning();
+    // Confirmed at once, a Pix or bank slip is pending; anything else is applied as an event would be.
+    return observed.status === 'PENDING' ? toCharge(row!) : (await applyObserved(db, row!, observed, options)).charge;
+  }
+
+  /** Reads a charge's intent from Stripe, then applies it under the row's lock. */
+  async function refresh(db: Queryable, id: string): Promise<Charge | undefined> {
+    const row = await findChargeRow(db, id);
+    if (!row || row.provider !== 'stripe' || !row.providerRef) return row && toCharge(row);
+    const intent = await retrieveIntent(stripe, row.providerRef);
+    return db.transaction(async (tx) => {
+      const locked = (await findChargeRow(tx, id, true))!;
+      const applied = await applyObserved(
+        tx,
+        locked,
+        observeIntent(intent, locked.method as Charge['method']),
+        options,
+      );
+      await updateCharge(tx, id, { checkedAt: clock.now() });
+      return applied.charge;
+    });
+  }
+
+  async function stripeRow(db: Queryable, id: string): Promise<ChargeRow & { providerRef: string }> {
+    const row = await findChargeRow(db, id, true);
+    if (!row) throw new ChargeNotFound(id);
+    if (row.provider !== 'stripe' || !row.providerRef) throw new ChargeOfAnotherProvider(id, row.provider);
+    return row as ChargeRow & { providerRef: string };
+  }
+
+  return {
+    name: 'stripe',
+    cardEntry: 'element',
+    boletoNeedsAddress: true,
+    pageSources: { images: [STRIPE_IMAGES] },
+    cardStepSources: STRIPE_JS_SOURCES,
+    createCharge(db, input) {
+      if (input.method === 'PIX') return create(db, input, (id) => pixIntent(id, input, clock.now()));
+      if (input.method === 'BOLETO') return create(db, input, (id) => boletoIntent(id, input));
+      // A card number must never reach this service: cards go through `startCardSession`.
+      throw new CardSessionsNotOffered('stripe');
+    },
+    startCardSession(db, input) {
+      // The session quotes today's amount (late charges, discounts): the reconciliation cancels it after the day.
+      return create(db, { ...input, method: 'CARD' }, (id) => cardIntent(id, input), endOfLocalDay(clock.now()));
+    },
+    async cardSession(db, id) {
+      const row = await findChargeRow(db, id);
+      if (row?.provider !== 'stripe' || row.method !== 'CARD' || row.status !== 'PENDING' || !row.providerRef)
+        return undefined;
+      const ref = row.providerRef;
+      const intent = await callStripe(() => stripe.paymentIntents.retrieve(ref));
+      if (!CONFIRMABLE.includes(intent.status) || !intent.client_secret) return undefined;
+      return { publishableKey: account.publishableKey, clientSecret: intent.client_secret };
+    },
+    async getCharge(db, id) {
+      const row = await findChargeRow(db, id);
+      return row && toCharge(row);
+    },
+    async listCharges(db, reference) {
+      return (await chargeRowsOf(db, reference)).map(toCharge);
+    },
+    refresh,
+    reconcile: (db) => reconcileStripeCharges(db, { ...options, refresh }),
+    async reverse(db, id, status) {
+      if (status === 'CHARGED_BACK') throw new ChargebackByProviderOnly('Stripe');
+      const row = await stripeRow(db, id);
+      if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
+      await callStripe(() =>
+        stripe.refunds.create(
+          { payment_intent: row.providerRef, reason: 'requested_by_customer', metadata: { chargeId: id } },
+          { idempotencyKey: idempotencyKey(id, 'refund') },
+        ),
+      );
+      return toCharge(await updateCharge(db, id, { status: 'REFUNDED', updatedAt: clock.now() }));
+    },
+    webhook: {
+      path: '/psp/stripe/webhook',
+      signatureHeader: 'stripe-signature',
+      receive: (db, body, signature) => receiveStripeEvent(db, body, signature, options),
+    },
+  };
+}

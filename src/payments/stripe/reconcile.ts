@@ -1,0 +1,80 @@
+import { and, asc, eq, lte, or, isNull, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { Queryable } from '../../db/client.js';
+import { paymentCharges } from '../../db/schema/index.js';
+import type { Charge, ReconcileReport } from '../provider.js';
+import type { ApplyDeps } from './apply.js';
+import { callStripe, idempotencyKey } from './client.js';
+
+export interface ReconcileDeps extends ApplyDeps {
+  stripe: Stripe;
+  /** Reads one charge's intent and applies it, exactly as its webhook event would. */
+  refresh(db: Queryable, id: string): Promise<Charge | undefined>;
+}
+
+/** A charge is left to its events this long before the reconciliation asks Stripe about it. */
+export const RECONCILE_AFTER_MS = 5 * 60_000;
+/** Charges read per run; the oldest read first, so that every pending charge has its turn. */
+const BATCH = 100;
+
+/**
+ * A lost webhook never leaves a paid charge pending: the pending Stripe charges older than five
+ * minutes are read from Stripe and what it says is applied through the webhook's own path (so a
+ * late event, or this run twice, changes nothing more). A charge is read again after a quarter of
+ * its age (5 minutes to an hour), since a bank slip can wait days for its bank. A card session
+ * still open after its day is cancelled at Stripe: it quoted that day's amount.
+ */
+export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps): Promise<ReconcileReport> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const due = await db
+    .select({ id: paymentCharges.id })
+    .from(paymentCharges)
+    .where(
+      and(
+        eq(paymentCharges.provider, 'stripe'),
+        eq(paymentCharges.status, 'PENDING'),
+        lte(paymentCharges.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
+        or(
+          isNull(paymentCharges.checkedAt),
+          sql`${paymentCharges.checkedAt} <= ${at}::timestamptz - least(interval '1 hour', greatest(interval '5 minutes', (${at}::timestamptz - ${paymentCharges.createdAt}) / 4))`,
+        ),
+      ),
+    )
+    .orderBy(sql`${paymentCharges.checkedAt} asc nulls first`, asc(paymentCharges.createdAt))
+    .limit(BATCH);
+  let changed = 0;
+  for (const { id } of due) {
+    // Its turn is taken even when Stripe cannot answer now: it waits its backoff, not the next run.
+    await db.update(paymentCharges).set({ checkedAt: now }).where(eq(paymentCharges.id, id));
+    try {
+      let charge = await deps.refresh(db, id);
+      if (charge?.status === 'PENDING' && charge.method === 'CARD' && charge.expiresAt && charge.expiresAt <= now)
+        charge = await cancelCardSession(db, id, deps);
+      if (charge && charge.status !== 'PENDING') changed++;
+    } catch (error) {
+      // One charge Stripe cannot answer for now does not hold back the others; it is read again next run.
+      deps.logger.error({ err: error, chargeId: id }, 'reconciliation of a Stripe charge failed');
+    }
+  }
+  return { checked: due.length, changed };
+}
+
+async function cancelCardSession(db: Queryable, id: string, deps: ReconcileDeps): Promise<Charge | undefined> {
+  const [row] = await db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
+  const ref = row?.providerRef;
+  if (!ref) return undefined;
+  try {
+    await callStripe(() =>
+      deps.stripe.paymentIntents.cancel(
+        ref,
+        { cancellation_reason: 'abandoned' },
+        { idempotencyKey: idempotencyKey(id, 'cancel') },
+      ),
+    );
+  } catch (error) {
+    // Paid or cancelled in the meantime: Stripe refuses, and reading it again tells which.
+    deps.logger.info({ err: error, chargeId: id }, 'card session could not be cancelled');
+  }
+  return deps.refresh(db, id);
+}

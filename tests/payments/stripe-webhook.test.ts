@@ -1,0 +1,198 @@
+import { eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index.js';
+import { operateSale } from '../../src/partner/sales/checkout/operator.js';
+import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
+import { signedDelivery } from '../support/stripe-double.js';
+import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
+import { givenPartner } from '../support/tenants.js';
+
+type Partner = Awaited<ReturnType<typeof givenPartner>>;
+
+describe('Stripe events at POST /psp/stripe/webhook', () => {
+  const s = useStripeContext();
+  const { t } = s;
+  let partner: Partner;
+
+  beforeAll(async () => {
+    partner = await givenPartner(t.ctx);
+  });
+
+  const lookup = async (saleId: number) =>
+    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers).expect(200)).body[0];
+  const chargeOf = async (saleId: number) =>
+    (await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.saleId, saleId)))[0]!;
+  const storedEvents = async () =>
+    (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from payment_provider_events`))[0]!.n;
+
+  /** A sale waiting for its Pix at Stripe; answers the sale and the PaymentIntent's id. */
+  async function pixSale(externalSaleId: string) {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    return { ...sale, intentId: (await chargeOf(sale.saleId)).providerRef! };
+  }
+
+  async function paidSale(externalSaleId: string) {
+    const sale = await pixSale(externalSaleId);
+    await expectDelivered(s, s.stripe.succeed(sale.intentId), 'applied');
+    return sale;
+  }
+
+  /** What a refused delivery must leave as it was: the charge, the sale and the stored events. */
+  async function snapshot(saleId: number) {
+    return {
+      charge: await chargeOf(saleId),
+      sale: await lookup(saleId),
+      events: await eventsOf(t, saleId),
+      stored: await storedEvents(),
+    };
+  }
+
+  it('refuses a missing, forged, tampered, other-secret or stale signature with 400 PSP-001 and changes nothing', async () => {
+    const sale = await pixSale('SIG');
+    const event = s.stripe.succeed(sale.intentId);
+    const before = await snapshot(sale.saleId);
+    const good = signedDelivery(event, STRIPE_TEST_KEYS.webhookSecret, t.clock.now());
+    const attempts: [string, string | undefined, string][] = [
+      ['missing', undefined, good.body],
+      ['forged', 't=1768478400,v1=' + 'ab'.repeat(32), good.body],
+      ['tampered body', good.signature, good.body.replace('"amount":359000', '"amount":1')],
+      ['other secret', signedDelivery(event, 'whsec_someoneElse', t.clock.now()).signature, good.body],
+      [
+        'six minutes old',
+        signedDelivery(event, STRIPE_TEST_KEYS.webhookSecret, new Date(t.clock.now().getTime() - 360_000)).signature,
+        good.body,
+      ],
+      ['not JSON', good.signature, 'not json'],
+    ];
+    for (const [label, signature, body] of attempts) {
+      const req = request(t.app).post('/psp/stripe/webhook').set('Content-Type', 'application/json');
+      const res = await (signature ? req.set('Stripe-Signature', signature) : req).send(body);
+      expect(res.status, label).toBe(400);
+      expect(res.body.code, label).toBe('PSP-001');
+    }
+    expect(await snapshot(sale.saleId)).toEqual(before);
+    expect(before.charge.status).toBe('PENDING');
+  });
+
+  it('applies an event id once: a redelivery is answered 200 duplicate and changes nothing', async () => {
+    const sale = await pixSale('DUP');
+    const event = s.stripe.succeed(sale.intentId);
+    await expectDelivered(s, event, 'applied');
+    const after = await snapshot(sale.saleId);
+    await expectDelivered(s, event, 'duplicate');
+    await expectDelivered(s, event, 'duplicate');
+    expect(await snapshot(sale.saleId)).toEqual(after);
+    expect(after.events.map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
+    const [stored] = await t.ctx.db
+      .select()
+      .from(paymentProviderEvents)
+      .where(eq(paymentProviderEvents.eventId, event.id));
+    expect(stored).toMatchObject({
+      provider: 'stripe',
+      type: 'payment_intent.succeeded',
+      chargeId: after.charge.id,
+      outcome: 'applied',
+    });
+  });
+
+  it('acknowledges an event of a PaymentIntent that is no charge of ours without changing anything', async () => {
+    const sale = await pixSale('FOREIGN');
+    const event = s.stripe.succeed(sale.intentId);
+    const foreign = { ...event, id: 'evt_foreign1', data: { object: { ...event.data.object, id: 'pi_notOurs' } } };
+    await expectDelivered(s, foreign, 'ignored');
+    expect((await chargeOf(sale.saleId)).status).toBe('PENDING');
+  });
+
+  it('expiry: payment_intent.canceled sends invoiceExpired and the buyer is back at the checkout', async () => {
+    const sale = await pixSale('EXPIRED');
+    await expectDelivered(s, s.stripe.expire(sale.intentId), 'applied');
+    expect((await chargeOf(sale.saleId)).status).toBe('EXPIRED');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['invoiceCreated', 'invoiceExpired']);
+    expect((await lookup(sale.saleId)).status).toBe('Em andamento');
+  });
+
+  it('a refund made in Stripe’s dashboard cancels the confirmed sale with purchaseCancelled once; a redelivery or a later dispute changes nothing', async () => {
+    const sale = await paidSale('REFUND');
+    const refunded = s.stripe.refundInDashboard(sale.intentId);
+    await expectDelivered(s, refunded, 'applied');
+    await expectDelivered(s, refunded, 'duplicate');
+    await expectDelivered(s, s.stripe.disputeCharge(sale.intentId), 'unchanged');
+    expect((await chargeOf(sale.saleId)).status).toBe('REFUNDED');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual([
+      'invoiceCreated',
+      'purchaseConfirmed',
+      'purchaseCancelled',
+    ]);
+    const receipt = await request(t.app).get(`/receipts/detail/${sale.saleId}`).set(partner.headers).expect(200);
+    expect(receipt.body.cancellation).toMatchObject({ isCancellation: true, data: [{ value: 359000 }] });
+  });
+
+  it('a dispute (charge.dispute.created) cancels the sale as a chargeback with purchaseCancelled once', async () => {
+    const sale = await paidSale('DISPUTE');
+    const disputed = s.stripe.disputeCharge(sale.intentId);
+    await expectDelivered(s, disputed, 'applied');
+    await expectDelivered(s, { ...disputed, id: 'evt_sameDisputeAgain' }, 'unchanged');
+    expect((await chargeOf(sale.saleId)).status).toBe('CHARGED_BACK');
+    expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(1);
+    const receipt = await request(t.app).get(`/receipts/detail/${sale.saleId}`).set(partner.headers).expect(200);
+    expect(receipt.body.chargeBack).toMatchObject({ isChargeBack: true, data: [{ value: 359000 }] });
+  });
+
+  it('sale:refund refunds through Stripe’s Refunds API with a key of the charge; Stripe’s charge.refunded after it changes nothing', async () => {
+    const sale = await paidSale('OPERATOR');
+    const charge = await chargeOf(sale.saleId);
+    const cancelled = await operateSale(t.ctx, sale.saleId, 'refund');
+    expect(cancelled.status).toBe('canceled');
+    const refundCall = s.stripe.requests.filter((r) => r.path === '/v1/refunds');
+    expect(refundCall).toEqual([
+      expect.objectContaining({
+        idempotencyKey: `edufin-charge-${charge.id}-refund`,
+        params: { payment_intent: sale.intentId, reason: 'requested_by_customer', metadata: { chargeId: charge.id } },
+      }),
+    ]);
+    expect((await chargeOf(sale.saleId)).status).toBe('REFUNDED');
+    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'unchanged');
+    expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(1);
+  });
+
+  it('sale:chargeback is refused with Stripe (PAYMENT-010): disputes come from Stripe, and nothing changes', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'NO-CB' });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await request(t.app).post(`${sale.path}/cartao`).type('form').send({}).expect(303);
+    const card = await chargeOf(sale.saleId);
+    s.stripe.succeed(card.providerRef!, { brand: 'visa', last4: '4242' });
+    await request(t.app).get(`${sale.path}/cartao/${card.id}/retorno`).expect(303);
+    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    await expect(operateSale(t.ctx, sale.saleId, 'chargeback')).rejects.toMatchObject({ code: 'PAYMENT-010' });
+    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    expect((await chargeOf(sale.saleId)).status).toBe('PAID');
+  });
+
+  it('a second Pix of a sale already confirmed, paid too, stays paid with the reason it was not applied; its refund leaves the sale confirmed', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'TWICE' });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    await post(t, `${sale.path}/pix`);
+    const [older, newer] = await t.ctx.db
+      .select()
+      .from(paymentCharges)
+      .where(eq(paymentCharges.saleId, sale.saleId))
+      .orderBy(paymentCharges.createdAt, paymentCharges.providerRef);
+    await expectDelivered(s, s.stripe.succeed(newer!.providerRef!), 'applied');
+    await expectDelivered(s, s.stripe.succeed(older!.providerRef!), 'applied');
+    const [kept] = await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.id, older!.id));
+    expect(kept).toMatchObject({ status: 'PAID', unappliedReason: expect.stringMatching(/^SALE-011: /) });
+    expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseConfirmed')).toHaveLength(1);
+    await expectDelivered(s, s.stripe.refundInDashboard(older!.providerRef!), 'applied');
+    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).not.toContain('purchaseCancelled');
+  });
+
+  it('answers 405 to anything but POST', async () => {
+    const res = await request(t.app).get('/psp/stripe/webhook');
+    expect(res.status).toBe(405);
+  });
+});

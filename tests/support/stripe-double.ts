@@ -1,0 +1,347 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { addDays, localDate, startOfLocalDay } from '../../src/core/local-date.js';
+import {
+  boletoNextAction,
+  charge,
+  dispute,
+  disputeEvent,
+  intentEvent,
+  paymentIntent,
+  pixNextAction,
+  refund,
+  refundedEvent,
+  type CardSeed,
+  type IntentEvent,
+} from './stripe-objects.js';
+
+/**
+ * A local HTTP double of exactly the Stripe endpoints the provider calls (create, retrieve and
+ * cancel a PaymentIntent; create a refund), answering the SDK's own types. It records every
+ * request, so tests assert the amount, the currency, the idempotency key and the metadata sent,
+ * and it lets a test act as Stripe would (the buyer pays, the card is refused, the Pix expires,
+ * a refund or a dispute), each answering the event Stripe would send.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  /** The form body (or query) decoded into nested objects, values as strings. */
+  params: Record<string, unknown>;
+}
+
+interface Entry {
+  intent: Stripe.PaymentIntent;
+  charge?: Stripe.Charge;
+}
+
+type Nested = Record<string, unknown>;
+
+/** `a[b][0]=x&a[c]=y` → `{ a: { b: ['x'], c: 'y' } }`, as Stripe's servers read the SDK's encoding. */
+export function decodeStripeForm(text: string): Nested {
+  const root: Nested = {};
+  for (const pair of text.split('&').filter(Boolean)) {
+    const [rawKey, rawValue = ''] = pair.split('=');
+    const key = decodeURIComponent(rawKey!.replace(/\+/g, ' '));
+    const value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    const path = key.split(/\[|\]\[|\]/).filter((p) => p !== '');
+    let node = root;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Nested;
+    });
+  }
+  const arrays = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const entries = Object.entries(value as Nested).map(([k, v]) => [k, arrays(v)] as const);
+    return entries.length > 0 && entries.every(([k], i) => k === String(i))
+      ? entries.map(([, v]) => v)
+      : Object.fromEntries(entries);
+  };
+  return arrays(root) as Nested;
+}
+
+const at = (path: Nested, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((node, key) => (node as Nested | undefined)?.[key], path);
+
+/** Answers Stripe's error body; undefined, so that a route can `return stripeError(…)`. */
+function stripeError(res: ServerResponse, status: number, code: string, message: string): undefined {
+  const type = status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type, code, message } }));
+  return undefined;
+}
+
+export class StripeDouble {
+  readonly requests: RecordedRequest[] = [];
+  private readonly entries = new Map<string, Entry>();
+  /** Answers already given per idempotency key: Stripe replays them. */
+  private readonly replies = new Map<string, string>();
+  private sequence = 0;
+  /** When set, every API call fails as if Stripe were down. */
+  unavailable = false;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly secretKey: string,
+    private readonly now: () => Date,
+  ) {}
+
+  static async start(secretKey: string, now: () => Date): Promise<StripeDouble> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const double = new StripeDouble(server, `http://127.0.0.1:${port}`, secretKey, now);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      double.handle(req, res).catch((error: unknown) => stripeError(res, 500, 'double_failed', String(error)));
+    });
+    return double;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  private seconds = () => Math.floor(this.now().getTime() / 1000);
+  private nextId = (prefix: string) => `${prefix}_double${String(++this.sequence).padStart(6, '0')}`;
+
+  /** The PaymentIntent as Stripe holds it now. */
+  intent(id: string): Stripe.PaymentIntent {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`the double has no PaymentIntent ${id}`);
+    return entry.intent;
+  }
+
+  /** The create calls received, in order. */
+  creates(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', this.url);
+    const params = decodeStripeForm(req.method === 'GET' ? url.search.slice(1) : Buffer.concat(chunks).toString());
+    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+    this.requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey, params });
+    if (this.unavailable) return stripeError(res, 500, 'api_error', 'The double is down');
+    if (req.headers.authorization !== `Bearer ${this.secretKey}`)
+      return stripeError(res, 401, 'invalid_api_key', 'Invalid API Key provided');
+    const replay = idempotencyKey && this.replies.get(`${req.method} ${url.pathname} ${idempotencyKey}`);
+    if (replay) {
+      res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' }).end(replay);
+      return;
+    }
+    const answer = this.route(req.method ?? '', url.pathname, params, res);
+    if (answer === undefined) return;
+    const body = JSON.stringify(answer);
+    if (idempotencyKey) this.replies.set(`${req.method} ${url.pathname} ${idempotencyKey}`, body);
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${this.sequence}` }).end(body);
+  }
+
+  private route(method: string, path: string, params: Nested, res: ServerResponse): object | undefined {
+    const intentPath = /^\/v1\/payment_intents\/([\w]+)(\/cancel)?$/.exec(path);
+    if (method === 'POST' && path === '/v1/payment_intents') return this.createIntent(params, res);
+    if (intentPath && !this.entries.has(intentPath[1]!))
+      return stripeError(res, 404, 'resource_missing', `No such payment_intent: '${intentPath[1]}'`);
+    if (method === 'GET' && intentPath && !intentPath[2]) return this.withCharge(intentPath[1]!, params);
+    if (method === 'POST' && intentPath?.[2]) return this.cancelIntent(intentPath[1]!, res);
+    if (method === 'POST' && path === '/v1/refunds') return this.createRefund(params, res);
+    return stripeError(res, 404, 'unknown_route', `Unrecognized request URL (${method}: ${path})`);
+  }
+
+  private createIntent(params: Nested, res: ServerResponse): Stripe.PaymentIntent | undefined {
+    const amount = Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 50)
+      return stripeError(res, 400, 'amount_too_small', 'Amount must be at least R$ 0,50 brl');
+    if (params.currency !== 'brl') return stripeError(res, 400, 'parameter_invalid', 'Invalid currency');
+    const allowed = (params.allowed_payment_method_types ?? []) as Stripe.PaymentIntent.AllowedPaymentMethodType[];
+    const id = this.nextId('pi');
+    const seed = {
+      id,
+      amount,
+      created: this.seconds(),
+      description: (params.description as string | undefined) ?? null,
+      metadata: (params.metadata ?? {}) as Stripe.Metadata,
+      allowed,
+    };
+    const method = allowed[0];
+    let intent: Stripe.PaymentIntent;
+    if (method === 'pix' && params.confirm === 'true') {
+      const expiresAt = Number(at(params, 'payment_method_options', 'pix', 'expires_at'));
+      const code = `00020101021226930014br.gov.bcb.pix2571qr.stripe.com/pix/${id}5204000053039865802BR6304ABCD`;
+      intent = paymentIntent(seed, { status: 'requires_action', next_action: pixNextAction(id, code, expiresAt) });
+    } else if (method === 'boleto' && params.confirm === 'true') {
+      const missing = ['name', 'email'].filter((k) => !at(params, 'payment_method_data', 'billing_details', k));
+      if (!at(params, 'payment_method_data', 'billing_details', 'address', 'line1')) missing.push('address');
+      if (!at(params, 'payment_method_data', 'boleto', 'tax_id')) missing.push('tax_id');
+      if (missing.length)
+        return stripeError(res, 400, 'parameter_missing', `Missing boleto data: ${missing.join(', ')}`);
+      const days = Number(at(params, 'payment_method_options', 'boleto', 'expires_after_days') ?? 3);
+      const due = Math.floor(startOfLocalDay(addDays(localDate(this.now()), days + 1)).getTime() / 1000) - 1;
+      const line = `23793381286000${String(this.sequence).padStart(6, '0')}2500063305${String(amount).padStart(17, '0')}`;
+      intent = paymentIntent(seed, { status: 'requires_action', next_action: boletoNextAction(id, line, due) });
+    } else {
+      intent = paymentIntent(seed, {
+        payment_method_options: {
+          card: {
+            installments: {
+              available_plans: [],
+              enabled: at(params, 'payment_method_options', 'card', 'installments', 'enabled') === 'true',
+              plan: null,
+            },
+            mandate_options: null,
+            network: null,
+            request_three_d_secure: 'automatic',
+          },
+        },
+      });
+    }
+    this.entries.set(id, { intent });
+    return intent;
+  }
+
+  private withCharge(id: string, params: Nested): Stripe.PaymentIntent {
+    const entry = this.entries.get(id)!;
+    const expand = (params.expand ?? []) as string[];
+    return expand.includes('latest_charge') && entry.charge
+      ? { ...entry.intent, latest_charge: entry.charge }
+      : entry.intent;
+  }
+
+  private cancelIntent(id: string, res: ServerResponse): Stripe.PaymentIntent | undefined {
+    const entry = this.entries.get(id)!;
+    if (entry.intent.status === 'succeeded' || entry.intent.status === 'canceled')
+      return stripeError(
+        res,
+        400,
+        'payment_intent_unexpected_state',
+        `You cannot cancel this PaymentIntent because it has a status of ${entry.intent.status}.`,
+      );
+    return this.set(id, {
+      status: 'canceled',
+      canceled_at: this.seconds(),
+      cancellation_reason: 'abandoned',
+      next_action: null,
+    });
+  }
+
+  private createRefund(params: Nested, res: ServerResponse): Stripe.Refund | undefined {
+    const entry = this.entries.get(String(params.payment_intent));
+    if (!entry?.charge) return stripeError(res, 400, 'resource_missing', 'This PaymentIntent has no charge to refund');
+    if (entry.charge.refunded)
+      return stripeError(res, 400, 'charge_already_refunded', 'Charge has already been refunded');
+    entry.charge = { ...entry.charge, refunded: true, amount_refunded: entry.charge.amount };
+    return refund(this.nextId('re'), entry.charge, this.seconds(), (params.metadata ?? {}) as Stripe.Metadata);
+  }
+
+  private set(id: string, state: Partial<Stripe.PaymentIntent>): Stripe.PaymentIntent {
+    const entry = this.entries.get(id)!;
+    entry.intent = { ...entry.intent, ...state };
+    return entry.intent;
+  }
+
+  private event(type: IntentEvent['type'], id: string): IntentEvent {
+    return intentEvent(this.nextId('evt'), this.seconds(), type, this.intent(id));
+  }
+
+  /**
+   * The buyer pays (the Pix, the bank slip, or the card in the Payment Element, with its installment
+   * plan); `amountReceived` when less arrived than was asked.
+   */
+  succeed(id: string, card?: CardSeed, amountReceived?: number): IntentEvent {
+    const paid = this.intent(id);
+    const charged = charge(paid, this.seconds(), card);
+    this.entries.get(id)!.charge = charged;
+    this.set(id, {
+      status: 'succeeded',
+      amount_received: amountReceived ?? paid.amount,
+      latest_charge: charged.id,
+      next_action: null,
+      last_payment_error: null,
+    });
+    return this.event('payment_intent.succeeded', id);
+  }
+
+  /** The issuer refuses the card: the intent takes another card. */
+  decline(id: string, card: CardSeed, declineCode = 'generic_decline'): IntentEvent {
+    this.set(id, {
+      status: 'requires_payment_method',
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: declineCode,
+        message: 'Your card was declined.',
+        payment_method: {
+          id: `pm_${id.slice(3)}`,
+          object: 'payment_method',
+          allow_redisplay: 'unspecified',
+          billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
+          card: {
+            brand: card.brand,
+            checks: null,
+            country: 'BR',
+            display_brand: card.brand,
+            exp_month: 12,
+            exp_year: 2030,
+            funding: 'credit',
+            generated_from: null,
+            last4: card.last4,
+            networks: null,
+            regulated_status: 'unregulated',
+            three_d_secure_usage: null,
+            wallet: null,
+          },
+          created: this.seconds(),
+          customer: null,
+          customer_account: null,
+          livemode: false,
+          metadata: {},
+          type: 'card',
+        },
+      },
+    });
+    return this.event('payment_intent.payment_failed', id);
+  }
+
+  /** The Pix or bank slip ran out unpaid: Stripe cancels it. */
+  expire(id: string): IntentEvent {
+    this.set(id, {
+      status: 'canceled',
+      canceled_at: this.seconds(),
+      cancellation_reason: 'expired',
+      next_action: null,
+    });
+    return this.event('payment_intent.canceled', id);
+  }
+
+  /** A refund made in Stripe's dashboard. */
+  refundInDashboard(id: string): Stripe.ChargeRefundedEvent {
+    const entry = this.entries.get(id)!;
+    entry.charge = { ...entry.charge!, refunded: true, amount_refunded: entry.charge!.amount };
+    return refundedEvent(this.nextId('evt'), this.seconds(), entry.charge);
+  }
+
+  /** The cardholder disputes the payment with their bank. */
+  disputeCharge(id: string): Stripe.ChargeDisputeCreatedEvent {
+    const entry = this.entries.get(id)!;
+    entry.charge = { ...entry.charge!, disputed: true };
+    return disputeEvent(this.nextId('evt'), this.seconds(), dispute(this.nextId('dp'), entry.charge, this.seconds()));
+  }
+}
+
+/** A delivery as Stripe signs it, with the SDK's own test helper. */
+export function signedDelivery(event: Stripe.Event, secret: string, at: Date): { body: string; signature: string } {
+  const body = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret,
+    timestamp: Math.floor(at.getTime() / 1000),
+  });
+  return { body, signature };
+}

@@ -1,0 +1,77 @@
+import type Stripe from 'stripe';
+import request from 'supertest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { StripeSettings } from '../../src/config.js';
+import { useTestContext, type TestContext, type TestContextOptions } from './context.js';
+import { signedDelivery, StripeDouble } from './stripe-double.js';
+
+export const STRIPE_TEST_KEYS = {
+  secretKey: 'sk_test_double51H8x',
+  publishableKey: 'pk_test_double51H8x',
+  webhookSecret: 'whsec_doubleSigningSecret',
+} as const;
+
+export const stripeSettings = (apiBase: string): StripeSettings => ({
+  ...STRIPE_TEST_KEYS,
+  apiBase: new URL(apiBase),
+  testMode: true,
+});
+
+export interface StripeTestContext {
+  t: TestContext;
+  /** Stripe, as far as this service can tell: the double on loopback. */
+  stripe: StripeDouble;
+  /** Posts an event to `POST /psp/stripe/webhook`, signed as Stripe signs it (now, by the service clock). */
+  deliver(event: Stripe.Event, options?: { secret?: string; at?: Date }): Promise<request.Response>;
+}
+
+/**
+ * A test context whose payment provider is Stripe, pointed at a double of its own through
+ * `STRIPE_API_BASE`: the same wiring production uses, with no internet.
+ */
+export function useStripeContext(options: TestContextOptions | (() => TestContextOptions) = {}): StripeTestContext {
+  let double: StripeDouble | undefined;
+  beforeAll(async () => {
+    double = await StripeDouble.start(STRIPE_TEST_KEYS.secretKey, () => t.clock.now());
+  });
+  const t = useTestContext(() => {
+    const given = typeof options === 'function' ? options() : options;
+    return { ...given, config: { paymentProvider: 'stripe', stripe: stripeSettings(double!.url), ...given.config } };
+  });
+  afterAll(async () => {
+    await double?.close();
+  });
+  const stripe = new Proxy({} as StripeDouble, {
+    get(_target, key) {
+      if (!double) throw new Error('the Stripe double is read outside the hooks and tests of its block');
+      const value = Reflect.get(double, key);
+      return typeof value === 'function' ? value.bind(double) : value;
+    },
+    set(_target, key, value) {
+      return Reflect.set(double!, key, value);
+    },
+  });
+  return {
+    t,
+    stripe,
+    async deliver(event, { secret = STRIPE_TEST_KEYS.webhookSecret, at = t.clock.now() } = {}) {
+      const { body, signature } = signedDelivery(event, secret, at);
+      return request(t.app)
+        .post('/psp/stripe/webhook')
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', signature)
+        .send(body);
+    },
+  };
+}
+
+/** Delivers an event and expects it taken with `outcome`. */
+export async function expectDelivered(
+  s: StripeTestContext,
+  event: Stripe.Event,
+  outcome: 'applied' | 'unchanged' | 'ignored' | 'duplicate',
+) {
+  const res = await s.deliver(event);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toEqual({ received: true, eventId: event.id, type: event.type, outcome });
+}
