@@ -25,6 +25,10 @@ export function taskList(ctx: AppContext): TaskList {
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
+/** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */
+export const crontabOf = (ctx: AppContext): string =>
+  [CLOSING_CRONTAB, COUNTS_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n');
+
 /** The tasks that send webhooks: waiting on receivers, not on the CPU or the database. */
 const DELIVERY_TASKS: readonly string[] = [
   'webhook-attempt',
@@ -79,8 +83,7 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     // the worker's immediate look for more work; only the poll finds it. A second at most between
     // two batches of an institution was most of the time of a large import.
     pollInterval: 100,
-    // Reconciliation only where the provider reports by events, which can be lost.
-    crontab: [CLOSING_CRONTAB, COUNTS_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n'),
+    crontab: crontabOf(ctx),
     logger: workerLogger(ctx),
   }).catch(async (error: unknown) => {
     await heartbeats.stop();

@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentCharges } from '../../src/db/schema/index.js';
+import { crontabOf } from '../../src/jobs/worker.js';
 import { enqueue } from '../../src/queue/enqueue.js';
+import { useTestContext } from '../support/context.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { expectDelivered, useStripeContext } from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
@@ -96,5 +98,15 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     expect((await chargeOf(sale.saleId)).status).toBe('EXPIRED');
     expect((await lookup(sale.saleId)).status).toBe('Em andamento');
     expect(await eventsOf(t, sale.saleId)).toEqual([]);
+  });
+});
+
+describe('the reconciliation schedule', () => {
+  const sandbox = useTestContext();
+  const s = useStripeContext();
+
+  it('runs every five minutes with Stripe, and not at all with the sandbox, whose charges no event can miss', () => {
+    expect(crontabOf(s.t.ctx).split('\n')).toContain('*/5 * * * * reconcile-payments');
+    expect(crontabOf(sandbox.ctx)).not.toContain('reconcile-payments');
   });
 });

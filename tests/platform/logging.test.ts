@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { errorForLog } from '../../src/http/log-redaction.js';
+import { errorForLog, redactUrl } from '../../src/http/log-redaction.js';
 import { useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
@@ -61,6 +61,14 @@ describe('request logs', () => {
     const posted = entries.find((e) => e.req?.id === 'log-pay-2' && e.res);
     expect(posted.req.url).toBe('/pay/[token]/pix');
     expect(posted.res.headers.location).toBe('/pay/[token]?aviso=pix');
+  });
+
+  it('never logs the client secret Stripe adds to the card step’s return address', () => {
+    const back =
+      '/cartao/5b1e7c2a/retorno?payment_intent=pi_1&payment_intent_client_secret=pi_1_secret_x9&redirect_status=failed';
+    expect(redactUrl(`/checkout/c_abcdefghijklmnopqrstuvwx${back}`)).toBe(
+      '/checkout/[token]/cartao/5b1e7c2a/retorno?payment_intent=pi_1&payment_intent_client_secret=[redacted]&redirect_status=failed',
+    );
   });
 
   it('error lines hold no CPF: an expected error naming a document logs it redacted', async () => {
