@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentCharges } from '../../src/db/schema/index.js';
 import { crontabOf } from '../../src/jobs/worker.js';
 import { enqueue } from '../../src/queue/enqueue.js';
 import { useTestContext } from '../support/context.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
-import { expectDelivered, useStripeContext } from '../support/stripe.js';
+import { expectDelivered, saleCharges, saleLookup, useStripeContext } from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -21,10 +19,8 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     partner = await givenPartner(t.ctx);
   });
 
-  const lookup = async (saleId: number) =>
-    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers).expect(200)).body[0];
-  const chargeOf = async (saleId: number) =>
-    (await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.saleId, saleId)))[0]!;
+  const lookup = (saleId: number) => saleLookup(t, partner.headers, saleId);
+  const chargeOf = async (saleId: number) => (await saleCharges(t, saleId))[0]!;
   /** The job as the crontab adds it, run by the worker. */
   async function reconcileJob() {
     await enqueue(t.ctx.db, 'reconcile-payments', {});

@@ -5,7 +5,7 @@ import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index
 import { operateSale } from '../../src/partner/sales/checkout/operator.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { signedDelivery } from '../support/stripe-double.js';
-import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
+import { expectDelivered, saleCharges, saleLookup, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -19,10 +19,8 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     partner = await givenPartner(t.ctx);
   });
 
-  const lookup = async (saleId: number) =>
-    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers).expect(200)).body[0];
-  const chargeOf = async (saleId: number) =>
-    (await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.saleId, saleId)))[0]!;
+  const lookup = (saleId: number) => saleLookup(t, partner.headers, saleId);
+  const chargeOf = async (saleId: number) => (await saleCharges(t, saleId))[0]!;
   const storedEvents = async () =>
     (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from payment_provider_events`))[0]!.n;
 
@@ -55,23 +53,25 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     const event = s.stripe.succeed(sale.intentId);
     const before = await snapshot(sale.saleId);
     const good = signedDelivery(event, STRIPE_TEST_KEYS.webhookSecret, t.clock.now());
-    const attempts: [string, string | undefined, string][] = [
-      ['missing', undefined, good.body],
-      ['forged', 't=1768478400,v1=' + 'ab'.repeat(32), good.body],
-      ['tampered body', good.signature, good.body.replace('"amount":359000', '"amount":1')],
-      ['other secret', signedDelivery(event, 'whsec_someoneElse', t.clock.now()).signature, good.body],
+    const noMatch = "Stripe-Signature does not sign this body: no signature matches the endpoint's secret";
+    const attempts: [string, string | undefined, string, string][] = [
+      ['missing', undefined, good.body, 'Stripe-Signature does not sign this body: the header is missing'],
+      ['forged', 't=1768478400,v1=' + 'ab'.repeat(32), good.body, noMatch],
+      ['tampered body', good.signature, good.body.replace('"amount":359000', '"amount":1'), noMatch],
+      ['other secret', signedDelivery(event, 'whsec_someoneElse', t.clock.now()).signature, good.body, noMatch],
       [
         'six minutes old',
         signedDelivery(event, STRIPE_TEST_KEYS.webhookSecret, new Date(t.clock.now().getTime() - 360_000)).signature,
         good.body,
+        'Stripe-Signature does not sign this body: signed more than 300 s ago',
       ],
-      ['not JSON', good.signature, 'not json'],
+      ['not JSON', good.signature, 'not json', noMatch],
     ];
-    for (const [label, signature, body] of attempts) {
+    for (const [label, signature, body, message] of attempts) {
       const req = request(t.app).post('/psp/stripe/webhook').set('Content-Type', 'application/json');
       const res = await (signature ? req.set('Stripe-Signature', signature) : req).send(body);
       expect(res.status, label).toBe(400);
-      expect(res.body.code, label).toBe('PSP-001');
+      expect(res.body, label).toEqual({ code: 'PSP-001', message });
     }
     expect(await snapshot(sale.saleId)).toEqual(before);
     expect(before.charge.status).toBe('PENDING');

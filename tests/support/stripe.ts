@@ -1,7 +1,9 @@
+import { asc, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import request from 'supertest';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { StripeSettings } from '../../src/config.js';
+import { paymentCharges } from '../../src/db/schema/index.js';
 import { useTestContext, type TestContext, type TestContextOptions } from './context.js';
 import { signedDelivery, StripeDouble } from './stripe-double.js';
 
@@ -75,3 +77,18 @@ export async function expectDelivered(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toEqual({ received: true, eventId: event.id, type: event.type, outcome });
 }
+
+/** A sale as its partner looks it up (`GET /sales/purchase/{saleId}`): `status` in the lookup's words. */
+export async function saleLookup(t: TestContext, headers: Record<string, string>, saleId: number) {
+  return (await request(t.app).get(`/sales/purchase/${saleId}`).set(headers).expect(200)).body[0] as {
+    status: string;
+  };
+}
+
+/** The charges of a sale, oldest first (charges made in one instant by their Stripe id, which grows). */
+export const saleCharges = (t: TestContext, saleId: number) =>
+  t.ctx.db
+    .select()
+    .from(paymentCharges)
+    .where(eq(paymentCharges.saleId, saleId))
+    .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.providerRef));

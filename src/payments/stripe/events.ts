@@ -80,7 +80,10 @@ function verify(body: Buffer, signature: string | undefined, deps: EventDeps): S
       at,
     );
   } catch (error) {
-    throw new InvalidSignature(error instanceof Error ? error.message : 'unreadable');
+    const message = error instanceof Error ? error.message : '';
+    if (/tolerance/i.test(message)) throw new InvalidSignature(`signed more than ${TOLERANCE_SECONDS} s ago`);
+    if (error instanceof SyntaxError) throw new InvalidSignature('the body is not an event');
+    throw new InvalidSignature("no signature matches the endpoint's secret");
   }
 }
 

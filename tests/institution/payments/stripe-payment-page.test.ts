@@ -104,7 +104,7 @@ describe('the installment payment page paid through Stripe', () => {
     expect((await request(t.app).get(path)).text).toContain('Parcela paga em 25/02/2026: recebido R$ 1.035,33.');
   });
 
-  it('on-time card: the card step opens a session of the principal less the discount; back from Stripe paid in 2 installments, the installment is PAGO', async () => {
+  it('on-time card: the card step opens a session of the principal less the discount; paid in 2 installments, Stripe’s signed event settles the installment PAGO and the payer’s return shows it', async () => {
     t.clock.set('2026-01-15T12:00:00Z');
     const path = await open('ontime');
     const page = await request(t.app).get(path);
@@ -113,9 +113,9 @@ describe('the installment payment page paid through Stripe', () => {
     const opened = await request(t.app).post(`${path}/card`).type('form').send({}).expect(303);
     const charge = await lastCharge((await original('ontime')).id);
     expect(opened.headers.location).toBe(`${path}/card/${charge.id}`);
-    expect(s.stripe.creates().at(-1)!.params).toMatchObject({
-      amount: '112500',
-      allowed_payment_method_types: ['card'],
+    expect(s.stripe.creates().at(-1)).toMatchObject({
+      idempotencyKey: `edufin-charge-${charge.id}-create`,
+      params: { amount: '112500', currency: 'brl', allowed_payment_method_types: ['card'] },
     });
     const step = await request(t.app)
       .get(opened.headers.location as string)
@@ -123,15 +123,20 @@ describe('the installment payment page paid through Stripe', () => {
     expect(step.text).toContain(`data-secret="${s.stripe.intent(charge.providerRef!).client_secret}"`);
     expect(step.headers['content-security-policy']).toContain('frame-src https://js.stripe.com');
 
-    s.stripe.succeed(charge.providerRef!, { brand: 'visa', last4: '4242', installments: 2 });
-    const back = await request(t.app).get(`${path}/card/${charge.id}/retorno`).expect(303);
-    expect(back.headers.location).toBe(`${path}?aviso=pago`);
-    const shown = await request(t.app).get(back.headers.location as string);
-    expect(shown.text).toContain('Visa final 4242');
+    await expectDelivered(
+      s,
+      s.stripe.succeed(charge.providerRef!, { brand: 'visa', last4: '4242', installments: 2 }),
+      'applied',
+    );
     expect(await original('ontime')).toMatchObject({
       situacao: 'PAGO',
       valor_liquidado: { desconto: '125.00', recebido: '1125.00' },
     });
+    const back = await request(t.app).get(`${path}/card/${charge.id}/retorno`).expect(303);
+    expect(back.headers.location).toBe(`${path}?aviso=pago`);
+    const shown = await request(t.app).get(back.headers.location as string);
+    expect(shown.text).toContain('Pagamento confirmado');
+    expect(shown.text).toContain('Visa final 4242');
   });
 
   it('boleto: the form starts with the guarantor the institution sent; a refused form keeps the values with each message; the boleto is registered with them', async () => {

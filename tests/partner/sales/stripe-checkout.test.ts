@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentCharges } from '../../../src/db/schema/index.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../../support/checkout.js';
-import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../../support/stripe.js';
+import { expectDelivered, saleCharges, saleLookup, STRIPE_TEST_KEYS, useStripeContext } from '../../support/stripe.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from '../webhooks/support.js';
 
@@ -21,9 +19,8 @@ describe('the checkout paid through Stripe', () => {
     partner = await givenPartner(t.ctx);
   });
 
-  const lookup = async (saleId: number) =>
-    (await request(t.app).get(`/sales/purchase/${saleId}`).set(partner.headers).expect(200)).body[0];
-  const chargesOf = (saleId: number) => t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.saleId, saleId));
+  const lookup = (saleId: number) => saleLookup(t, partner.headers, saleId);
+  const chargesOf = (saleId: number) => saleCharges(t, saleId);
 
   /** A sale with the buyer's data, its receiver of purchaseConfirmed and purchaseCancelled. */
   async function readySale(externalSaleId: string, overrides: Record<string, unknown> = {}) {
