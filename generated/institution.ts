@@ -20,7 +20,7 @@ export interface paths {
          *     - `cpf` is required, 11 digits with valid check digits;
          *     - `nomeCompleto` is required; `nomeCompleto` and `ra` at most 255 characters;
          *     - `dataNascimento` (of the student and of `responsavelFinanceiro`) a calendar date of the years 0001 to 9999;
-         *     - text is valid Unicode: no lone UTF-16 surrogate (such as `\ud800`), which cannot be stored.
+         *     - text is valid Unicode: no lone UTF-16 surrogate (U+D800 to U+DFFF), which cannot be stored.
          *
          *     A student is identified by institution and `cpf`: sending the same CPF again updates it.
          *     At most 10,000 students per batch (413 `BATCH-001` above that). Follow the processing with
@@ -519,8 +519,8 @@ export interface components {
          * @description One installment as the institution sends it (every field of `dadosEnviados`). Fields not listed
          *     here are accepted and kept as sent. Checked while the batch is processed, item by item: the types,
          *     formats and lengths given here (ids, names and codes at most 255 characters, descriptions at most
-         *     1000), text that is valid Unicode without the NUL character (`\u0000`) or a lone UTF-16
-         *     surrogate (such as `\ud800`), and the rules below; an item that breaks one is reported in
+         *     1000), text that is valid Unicode without the NUL character (U+0000) or a lone UTF-16
+         *     surrogate (U+D800 to U+DFFF), and the rules below; an item that breaks one is reported in
          *     `GET /v1/lotes/{id}/erros` without stopping the rest of the batch:
          *
          *     - required: `alunoCpf`, `valorBoleto`, `dataVencimento`, `tipoParcela`;
@@ -693,11 +693,8 @@ export interface components {
             dias_atraso: number;
             /** @description True for an installment of a debt agreement (`tipoParcela` `Negociacao`). */
             em_acordo: boolean;
-            /**
-             * @description Agreement installments only: `ATIVO` owed, `QUITADO` paid, `CANCELADO` cancelled; otherwise null.
-             * @enum {string|null}
-             */
-            acordo_situacao: "ATIVO" | "QUITADO" | "CANCELADO" | null;
+            /** @description Agreement installments only: `ATIVO` owed, `QUITADO` paid, `CANCELADO` cancelled; otherwise null. */
+            acordo_situacao: ("ATIVO" | "QUITADO" | "CANCELADO") | null;
             /** @description Agreement installments only, the agreement number (`numeroContrato`); otherwise null. */
             acordo_efetivado_numero: string | null;
             /** @description Agreement installments only, the platform's id of the agreement, stable per institution and agreement number; otherwise null. */
@@ -709,11 +706,8 @@ export interface components {
              * @description Date of the (last) payment; null when unpaid.
              */
             data_pagamento: string | null;
-            /**
-             * @description How it was settled; null while open.
-             * @enum {string|null}
-             */
-            tipo_pagamento: "Pago na Plataforma" | "Pago na IES" | "Cancelado na IES" | null;
+            /** @description How it was settled; null while open. */
+            tipo_pagamento: ("Pago na Plataforma" | "Pago na IES" | "Cancelado na IES") | null;
             /** @description Amounts settled so far, decimal strings ("0.00" when none). */
             valor_liquidado: {
                 /** @description Late fine (2% of the principal owed). */
@@ -1141,10 +1135,7 @@ export interface components {
         };
     };
     responses: {
-        /**
-         * @description Missing or unknown credential (`AUTH-001`); on the Partner API also a request that carries
-         *     `Authorization` together with `Api-Token` (`AUTH-002`).
-         */
+        /** @description Missing or unknown `apikey` (`AUTH-001`). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;

@@ -1259,23 +1259,14 @@ export interface components {
              * @enum {integer}
              */
             CourseClassAttendTypeId: 1 | 2 | 3;
-            /**
-             * @description Unit of `durationTime`, 1 days, 2 weeks, 3 months, 4 years; 5 lifetime access (then `durationTime` is not sent).
-             * @enum {integer|null}
-             */
-            CourseClassDurationId?: 1 | 2 | 3 | 4 | 5 | null;
+            /** @description Unit of `durationTime`, 1 days, 2 weeks, 3 months, 4 years; 5 lifetime access (then `durationTime` is not sent). */
+            CourseClassDurationId?: (1 | 2 | 3 | 4 | 5) | null;
             /** @description How many units of `CourseClassDurationId` the subscription lasts. */
             durationTime?: number | null;
-            /**
-             * @description 1 full-time, 2 half-time (then `CourseClassTimeId` is needed).
-             * @enum {integer|null}
-             */
-            CourseClassPeriodId?: 1 | 2 | null;
-            /**
-             * @description 1 morning, 2 afternoon, 3 night.
-             * @enum {integer|null}
-             */
-            CourseClassTimeId?: 1 | 2 | 3 | null;
+            /** @description 1 full-time, 2 half-time (then `CourseClassTimeId` is needed). */
+            CourseClassPeriodId?: (1 | 2) | null;
+            /** @description 1 morning, 2 afternoon, 3 night. */
+            CourseClassTimeId?: (1 | 2 | 3) | null;
             /** @description A campus registered by this partner (`POST /campuses`). */
             CampusId?: number | null;
             /** @description The class id in the partner's system (recommended); unique among the classes of the course. */
@@ -2684,8 +2675,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description Missing or unknown credential (`AUTH-001`); on the Partner API also a request that carries
-         *     `Authorization` together with `Api-Token` (`AUTH-002`).
+         * @description Missing or unknown `Api-Token` (`AUTH-001`), or a request that carries `Authorization` together
+         *     with `Api-Token` (`AUTH-002`).
          */
         Unauthorized: {
             headers: {

@@ -77,9 +77,12 @@ describe('Prism mock of the Partner API (npm run mock:partner)', () => {
     expect(await res.json()).toEqual(documentedExample(doc, route));
   });
 
-  it('answers 401 without the Api-Token header', async () => {
-    for (const url of ['/receipts', '/sales/filters', '/receipts/filters'])
-      expect((await fetch(`${prism.base}${url}`)).status, url).toBe(401);
+  it('answers 401 naming the Api-Token header without it', async () => {
+    for (const url of ['/receipts', '/sales/filters', '/receipts/filters']) {
+      const res = await fetch(`${prism.base}${url}`);
+      expect(res.status, url).toBe(401);
+      expect(await res.json(), url).toEqual({ code: 'AUTH-001', message: 'Missing or unknown Api-Token' });
+    }
   });
 });
 
