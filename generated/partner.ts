@@ -2321,6 +2321,11 @@ export interface components {
          *     with the suffix `Z`, but the value is Brasília time (UTC−3), not UTC: add 3 hours to get UTC.
          *     For example `2026-03-10T14:30:00.000Z` is 17:30 UTC. This reproduces the behaviour receivers
          *     already handle; the fields of our other resources are true UTC.
+         *
+         *     Beside each of them, `createdAtUtc`, `updatedAtUtc`, `canceledAtUtc` and `madeEffectiveAtUtc`
+         *     carry the same instant in true UTC (`2026-03-10T17:30:00.000Z` in the example above), null
+         *     exactly when their twin is: read these with a generic date parser (`new Date()`,
+         *     `Instant.parse`, `datetime.fromisoformat`), which takes the `Z` at its word.
          */
         WebhookCheckout: {
             /** @description Total value of the sale in reais, decimal string (`1990.00`). */
@@ -2338,9 +2343,19 @@ export interface components {
             createdAt: string | null;
             /**
              * Format: date-time
+             * @description Creation of the sale in UTC (`createdAt` plus 3 hours).
+             */
+            createdAtUtc: string;
+            /**
+             * Format: date-time
              * @description Last change of the sale; Brasília time written with `Z` (add 3 hours for UTC).
              */
             updatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Last change of the sale in UTC (`updatedAt` plus 3 hours).
+             */
+            updatedAtUtc: string;
             /**
              * Format: date-time
              * @description Cancellation of the sale, null unless cancelled; Brasília time written with `Z` (add 3 hours for UTC).
@@ -2348,9 +2363,19 @@ export interface components {
             canceledAt: string | null;
             /**
              * Format: date-time
+             * @description Cancellation of the sale in UTC (`canceledAt` plus 3 hours), null unless cancelled.
+             */
+            canceledAtUtc: string | null;
+            /**
+             * Format: date-time
              * @description When the sale was made effective, null until then; Brasília time written with `Z` (add 3 hours for UTC).
              */
             madeEffectiveAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the sale was made effective, in UTC (`madeEffectiveAt` plus 3 hours); null until then.
+             */
+            madeEffectiveAtUtc: string | null;
             /**
              * @description Payment methods offered at the checkout: the campaign's `payment_methods` for a campaign sale,
              *     otherwise all. `creditAsAService` (the financing) only when the sale has something to finance:

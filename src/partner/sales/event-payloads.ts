@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/partner.js';
 import { formatCents } from '../../core/money.js';
+import { checkoutDates } from '../webhooks/checkout-dates.js';
 
 type Schemas = components['schemas'];
 export type WebhookPerson = Schemas['WebhookPerson'];
@@ -72,39 +73,13 @@ export type SaleEventPayload = Schemas['WebhookEventBase'] & {
   guarantor?: WebhookPerson | null;
 };
 
-const brasiliaParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Sao_Paulo',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/**
- * The documented quirk of the checkout dates: Brasília wall-clock time written with a `Z`
- * (receivers add 3 hours to get UTC).
- */
-export function brasiliaWithZ(at: Date): string {
-  const p = Object.fromEntries(brasiliaParts.formatToParts(at).map((part) => [part.type, part.value]));
-  const ms = String(at.getUTCMilliseconds()).padStart(3, '0');
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}.${ms}Z`;
-}
-
-const orNull = (at: Date | null) => (at ? brasiliaWithZ(at) : null);
-
 function checkoutOf(f: EventFacts): WebhookCheckout {
   const checkout: WebhookCheckout = {
     price: formatCents(f.priceInCents),
     checkoutUrl: f.checkoutUrl,
     saleId: f.saleId,
     seller: f.seller,
-    createdAt: brasiliaWithZ(f.createdAt),
-    updatedAt: brasiliaWithZ(f.updatedAt),
-    canceledAt: orNull(f.canceledAt),
-    madeEffectiveAt: orNull(f.madeEffectiveAt),
+    ...checkoutDates(f),
     paymentMethods: f.paymentMethods,
     // The spec: currently a single item even for a sale of several products.
     products: f.products.slice(0, 1).map((p) => ({

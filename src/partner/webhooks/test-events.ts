@@ -3,6 +3,7 @@ import type { operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { WebhookNotTestable } from './errors.js';
 import { eventsOf, type WebhookEventName } from './events.js';
+import { checkoutDates } from './checkout-dates.js';
 import { fanOutEvent } from './fan-out.js';
 import { findConfiguration } from './configurations.js';
 
@@ -26,9 +27,6 @@ const person = (name: string, email: string, document: string) => ({
   address,
 });
 
-/** Brasília time written with `Z`, as every checkout date of the payloads (interface, Dates). */
-const brasiliaZ = (at: Date) => new Date(at.getTime() - 3 * 3_600_000).toISOString();
-
 /** Fictional data for an event, shaped by that event's schema in the `webhooks` section. */
 export function fictionalPayload(event: WebhookEventName, at: Date): Record<string, unknown> {
   const financingOnly = event === 'financingDenied' || event === 'guarantorNeeded';
@@ -37,10 +35,12 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
     checkoutUrl: 'https://checkout.example.com/teste',
     saleId: 0,
     seller: null,
-    createdAt: brasiliaZ(at),
-    updatedAt: brasiliaZ(at),
-    canceledAt: event === 'purchaseCancelled' ? brasiliaZ(at) : null,
-    madeEffectiveAt: event === 'purchaseConfirmed' || event === 'purchaseCancelled' ? brasiliaZ(at) : null,
+    ...checkoutDates({
+      createdAt: at,
+      updatedAt: at,
+      canceledAt: event === 'purchaseCancelled' ? at : null,
+      madeEffectiveAt: event === 'purchaseConfirmed' || event === 'purchaseCancelled' ? at : null,
+    }),
     paymentMethods: ['bankSlip', 'pix', 'creditCard', 'creditAsAService'],
     products: [
       {
