@@ -4,7 +4,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'migrations/', 'node_modules/', '.data/', 'coverage/'] },
+  {
+    ignores: ['dist/', 'generated/', 'clients/*/src/schema.ts', 'migrations/', 'node_modules/', '.data/', 'coverage/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
