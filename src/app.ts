@@ -6,6 +6,7 @@ import { DocsPages, docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
+import { metricsRouter, requestMetrics } from './http/metrics.js';
 import { plainQueryString } from './http/query-string.js';
 import { rejectMalformedPath } from './http/request-path.js';
 import { loadDocument } from './contract/documents.js';
@@ -34,7 +35,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.set('query parser', 'simple');
   // `req.ip` (the receipts rate limit) reads X-Forwarded-For only from the proxies named here.
   app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
-  app.use(httpLogger(ctx.logger));
+  app.use(httpLogger(ctx.logger), requestMetrics(ctx.metrics));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -48,6 +49,9 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
       res.status(503).json({ status: 'database unreachable' });
     }
   });
+
+  // Prometheus metrics of this process: outside both APIs, behind METRICS_TOKEN when set.
+  app.use(metricsRouter(ctx));
 
   // Reference pages and raw documents: outside both APIs, no authentication.
   app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));

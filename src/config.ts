@@ -73,6 +73,13 @@ export interface Config {
   readonly paymentProvider: PaymentProviderName;
   /** The Stripe keys, present exactly when `paymentProvider` is `stripe`. */
   readonly stripe: StripeSettings | undefined;
+  /**
+   * `METRICS_TOKEN`: the bearer token `GET /metrics` asks for. Without it `/metrics` is open outside
+   * production and absent in production. (Default: none)
+   */
+  readonly metricsToken: string | undefined;
+  /** `METRICS_PORT`: a port on which the worker role serves `GET /metrics` and `GET /health`. (Default: none) */
+  readonly metricsPort: number | undefined;
 }
 
 /** The nearest folder above this module holding `package.json`: the same from `src/` (tsx) and `dist/src/` (compiled). */
@@ -199,5 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     paymentProvider: provider,
     stripe: provider === 'stripe' ? stripeSettings(env) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0) : undefined,
   });
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Database, Sql } from './db/client.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { SaleLedger } from './partner/sales/sale-ledger.js';
 import type { PaymentProvider } from './payments/provider.js';
 
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly databaseUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The Prometheus metrics of this process (`GET /metrics`). */
+  readonly metrics: Metrics;
   /** The payment provider, with the listeners of every kind of charge (see `payment-wiring.ts`). */
   readonly payments: PaymentProvider;
   /** The receipts ledger, told of confirmed and reversed sales (see `payment-wiring.ts`). */

@@ -2,13 +2,14 @@ import type { AppContext } from './context.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
+import { createMetrics } from './metrics/metrics.js';
 import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import { createSandboxProvider } from './payments/sandbox.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
 
-/** A context before the payment provider and the sale ledger are wired into it. */
-export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger'>;
+/** A context before the payment provider, the sale ledger and the metrics are wired into it. */
+export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics'>;
 
 /** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
@@ -32,7 +33,7 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
  * importing it.
  */
 export function wireContext(parts: ContextParts): AppContext {
-  const ctx = { ...parts } as AppContext;
+  const ctx = { ...parts, metrics: createMetrics() } as AppContext;
   const payments = paymentProvider(parts, {
     installment: { paid: settleInstallmentCharge(parts.clock) },
     sale: saleChargeListener(ctx),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema/index.js';
@@ -8,7 +9,13 @@ export interface DatabaseOptions {
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}) {
-  const sql = postgres(url, { max: options.max ?? 10, idle_timeout: 30, onnotice: () => {} });
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    idle_timeout: 30,
+    onnotice: () => {},
+    // A name of this pool's own, by which the metrics count its connections in pg_stat_activity.
+    connection: { application_name: `edufin ${randomBytes(4).toString('hex')}` },
+  });
   const db = drizzle(sql, { schema, casing: 'snake_case' });
   return { sql, db };
 }

@@ -7,6 +7,7 @@ import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';
 import { rejectBracketNames } from './query-string.js';
+import { operationLabel } from './metrics.js';
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {
@@ -84,6 +85,7 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
         ((_req, _res, next) => next(new NotImplemented(operation.operationId)));
       router[operation.method](
         expressPath,
+        operationLabel(operation.operationId),
         options.authenticate,
         served?.rawArray
           ? rawArrayBody(served.rawArray, served.bodyLimit ?? '1mb', served.tooLargeCode ?? 'BODY-001')
