@@ -11,7 +11,7 @@ import {
   ValidationFailed,
   type ErrorDetail,
 } from '../core/errors.js';
-import { errorForLog, redactText } from './log-redaction.js';
+import { noteErrorOnRequestLog } from './logging.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {
@@ -95,7 +95,7 @@ export function errorHandler(): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = toApiError(error, req.method, req.path);
     if (!apiError) {
-      req.log.error({ err: errorForLog(error) }, 'unexpected error');
+      res.err = error as Error; // pino-http logs the request's one line with it, at error level
       if (res.headersSent) return;
       res
         .status(500)
@@ -103,7 +103,7 @@ export function errorHandler(): ErrorRequestHandler {
         .json({ code: 'INTERNAL', message: `Internal error; quote request id ${String(req.id)} to support` });
       return;
     }
-    req.log.info({ code: apiError.code, status: apiError.status }, redactText(apiError.message));
+    noteErrorOnRequestLog(res, apiError);
     if (res.headersSent) return;
     // `type` first: a route may have set another type (a page) before failing.
     res

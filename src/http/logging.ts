@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { Response } from 'express';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { errorForLog, redactUrl } from './log-redaction.js';
+import type { NodeEnv } from '../config.js';
+import { errorForLog, redactText, redactUrl } from './log-redaction.js';
 
 /** Header values that must never reach a log line. */
 export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization'];
@@ -19,9 +22,69 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   );
 }
 
+/** pino-pretty's options: one line per entry, a request as `GET /path 200 (12 ms)` before its message. */
+const PRETTY = {
+  colorize: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,req,res,responseTime',
+  singleLine: true,
+  messageFormat: '{if req.method}{req.method} {req.url} {res.statusCode} ({responseTime} ms) {end}{msg}',
+};
+
+function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false; // a production install without dev dependencies
+  }
+}
+
+/**
+ * Where the service's log lines go: readable lines (pino-pretty, in a worker thread) when stdout is
+ * a terminal outside production, JSON lines on stdout otherwise (undefined: pino's default). A
+ * terminal without pino-pretty installed gets JSON as well.
+ */
+export function logDestination(
+  env: NodeEnv,
+  stdout: { isTTY?: boolean } = process.stdout,
+): DestinationStream | undefined {
+  if (env === 'production' || !stdout.isTTY || !prettyInstalled()) return undefined;
+  return pino.transport({ target: 'pino-pretty', options: PRETTY });
+}
+
+/** What a handler adds to its request's one log line. */
+interface RequestNote {
+  fields: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * Adds fields, and a message instead of `request completed`, to the one line pino-http writes when
+ * the request completes: an expected error's code and its message (personal data redacted) go
+ * there rather than on a line of their own.
+ */
+export function noteOnRequestLog(res: Response, fields: Record<string, unknown>, message?: string): void {
+  const note = res.locals.logNote as RequestNote | undefined;
+  res.locals.logNote = {
+    fields: { ...note?.fields, ...fields },
+    message: message === undefined ? note?.message : redactText(message),
+  } satisfies RequestNote;
+}
+
+/** An expected error on its request's log line: `code`, `status` and the redacted message. */
+export const noteErrorOnRequestLog = (res: Response, error: { code: string; status: number; message: string }) =>
+  noteOnRequestLog(res, { code: error.code, status: error.status }, error.message);
+
+const noteOf = (res: unknown): RequestNote | undefined =>
+  (res as Partial<Response>).locals?.logNote as RequestNote | undefined;
+
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-/** JSON request logs; each request carries an id (the caller's X-Request-Id when sane) echoed back. */
+/**
+ * One log line per request, written when it completes (with what handlers noted on it, see
+ * `noteOnRequestLog`); each request carries an id (the caller's X-Request-Id when sane) echoed back.
+ */
 export function httpLogger(logger: Logger) {
   return pinoHttp({
     logger,
@@ -45,5 +108,8 @@ export function httpLogger(logger: Logger) {
       if (error || res.statusCode >= 500) return 'error';
       return 'info';
     },
+    customSuccessMessage: (_req, res) => noteOf(res)?.message ?? 'request completed',
+    customSuccessObject: (_req, res, value: Record<string, unknown>) => ({ ...value, ...noteOf(res)?.fields }),
+    customErrorObject: (_req, res, _error, value: Record<string, unknown>) => ({ ...value, ...noteOf(res)?.fields }),
   });
 }

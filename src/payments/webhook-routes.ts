@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import { MethodNotAllowed } from '../core/errors.js';
+import { noteOnRequestLog } from '../http/logging.js';
 import type { Database } from '../db/client.js';
 import type { ProviderWebhook } from './provider.js';
 
@@ -14,7 +15,7 @@ export function providerWebhookRoutes(db: Database, webhook: ProviderWebhook): R
   router.post(webhook.path, express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const outcome = await webhook.receive(db, body, req.get(webhook.signatureHeader));
-    req.log.info(outcome, 'payment provider event');
+    noteOnRequestLog(res, { ...outcome }, 'payment provider event');
     res.json({ received: true, ...outcome });
   });
   router.all(webhook.path, (req, _res, next) => next(new MethodNotAllowed(req.method, req.path)));

@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
-import { redactText } from '../../http/log-redaction.js';
+import { noteErrorOnRequestLog } from '../../http/logging.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
 import { hostedPageHeaders } from '../../payments/html.js';
@@ -136,7 +136,7 @@ export function paymentPages(ctx: AppContext): Router {
   const htmlErrors: ErrorRequestHandler = async (thrown, req, res, next) => {
     const error = toApiError(thrown, req.method, req.path);
     if (!error) return next(thrown);
-    req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+    noteErrorOnRequestLog(res, error);
     if (error.status === 404 || !req.params.token) return notFound(res, error.status);
     try {
       const view = await openPaymentPage(ctx, String(req.params.token));

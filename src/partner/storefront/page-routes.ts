@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
-import { redactText } from '../../http/log-redaction.js';
+import { noteErrorOnRequestLog } from '../../http/logging.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
@@ -126,7 +126,7 @@ export function storefrontPages(ctx: AppContext): Router {
     async (thrown, req, res, next) => {
       const error = toApiError(thrown, req.method, req.path);
       if (!error) return next(thrown);
-      req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+      noteErrorOnRequestLog(res, error);
       const unreadable = /^(BODY|VALIDATION|MEDIA-TYPE)-/.test(error.code);
       const state: FormState = {
         values: unreadable ? EMPTY_CONTACT : readContactForm(req.body),

@@ -1,6 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
+import { noteErrorOnRequestLog } from '../../../http/logging.js';
 import { keptCardValues } from '../../../payments/card-form.js';
 import { InvalidCard } from '../../../payments/errors.js';
 import { cardStepHeaders, renderCardStep } from '../../../payments/card-step.js';
@@ -177,7 +178,7 @@ export function checkoutPages(ctx: AppContext): Router {
   // People get a page, not JSON: a refusal comes back with the page and the reason.
   const htmlErrors: ErrorRequestHandler = async (error, req, res, next) => {
     if (!(error instanceof ApiError)) return next(error);
-    req.log.info({ code: error.code, status: error.status }, error.message);
+    noteErrorOnRequestLog(res, error);
     if (error.code === 'CHECKOUT-001' || !req.params.token) {
       res
         .status(404)
