@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import YAML from 'yaml';
 import { buildDocs, canBuildDocs, docsAreFresh, docsHtmlPath, sourcesHash } from './docs-build.js';
 import { ApiError } from '../core/errors.js';
 import { loadDocument, type ApiName } from '../contract/documents.js';
+import { projectRoot } from '../config.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];
 
@@ -82,8 +84,9 @@ export function bundledYaml(api: ApiName): Promise<string> {
 }
 
 /**
- * Routes outside both APIs (no authentication): the Redoc pages at `/docs/{api}` and the bundled
- * documents at `/openapi/{api}.yaml`.
+ * Routes outside both APIs (no authentication): the Redoc pages at `/docs/{api}`, the bundled
+ * documents at `/openapi/{api}.yaml` and their Postman collections at `/postman/{api}.json`
+ * (committed in `clients/postman/`, written by `npm run generate`).
  */
 export function docsRouter(pages: DocsPages): Router {
   const router = Router();
@@ -97,6 +100,12 @@ export function docsRouter(pages: DocsPages): Router {
         .set('Cache-Control', 'no-cache')
         .type('application/yaml; charset=utf-8')
         .send(await bundledYaml(api));
+    });
+    router.get(`/postman/${api}.json`, (_req, res) => {
+      res
+        .set('Cache-Control', 'no-cache')
+        .type('json')
+        .sendFile(path.join(projectRoot, 'clients', 'postman', `${api}.postman_collection.json`));
     });
   }
   return router;
