@@ -48,6 +48,14 @@ module.exports = {
       to: { path: ['^src/(institution|partner|payments|http|jobs|queue|dev|db)/'] },
     },
     {
+      name: 'metrics-knows-no-domain',
+      severity: 'error',
+      comment:
+        'The metrics are instruments and database gauges: HTTP and the worker record into them, never the other way.',
+      from: { path: '^src/metrics/' },
+      to: { path: '^src/', pathNot: '^src/(metrics|db)/' },
+    },
+    {
       name: 'no-folder-cycles',
       severity: 'error',
       comment: 'Folders depend on each other one way only.',
