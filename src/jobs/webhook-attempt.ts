@@ -13,12 +13,25 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
   if (!valid) throw new Error('webhook-attempt needs {deliveryId, attempt 1..4}');
 }
 
-/** One attempt of one webhook delivery; throws (and is retried) only when it could not be recorded or is not due yet. */
+/**
+ * One attempt of one webhook delivery; throws (and is retried) only when it could not be recorded
+ * or is not due yet. Each attempt made is counted in `edufin_webhook_attempts_total` with the event
+ * its delivery carries, read by the attempt itself (the store's `find`).
+ */
 export default function webhookAttemptTask(ctx: AppContext): Task<'webhook-attempt'> {
   const store = batchedAttemptStore(ctx);
   return async (payload) => {
     assertPayload(payload);
-    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt, store);
+    let event = 'unknown';
+    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt, {
+      find: async (id) => {
+        const found = await store.find(id);
+        if (found) event = found.delivery.eventName;
+        return found;
+      },
+      record: (record) => store.record(record),
+    });
+    ctx.metrics.webhookAttempts.inc({ event, attempt: String(payload.attempt), outcome });
     ctx.logger.debug({ delivery: payload.deliveryId, attempt: payload.attempt, outcome }, 'webhook attempt');
   };
 }

@@ -7,6 +7,9 @@ import { metricsRouter } from '../../src/http/metrics.js';
 import { useTestContext, type TestContext } from '../support/context.js';
 import { installment, submit } from '../support/installments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
+import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
+import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
+import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 
 /** The samples of a Prometheus text answer: `name{labels}` → value. */
 function samples(text: string): Map<string, number> {
@@ -26,7 +29,8 @@ const scrape = async (t: TestContext) => {
 };
 
 describe('GET /metrics', () => {
-  const t = useTestContext();
+  const t = useTestContext({ config: { webhookTimeoutMs: 300 } });
+  const receiver = useReceivers();
 
   it('counts each request under its operationId, or the route template of a page, and its status; never the raw path', async () => {
     const partner = await givenPartner(t.ctx);
@@ -69,6 +73,32 @@ describe('GET /metrics', () => {
     expect(after.get('edufin_jobs{task="process-installment-batch",state="due"}')).toBeUndefined();
     expect(after.get('edufin_oldest_due_job_age_seconds{task="process-installment-batch"}')).toBeUndefined();
     expect(after.get('edufin_unfinished_batches{kind="parcela",status="RECEBIDO"}')).toBeUndefined();
+  });
+
+  it('counts webhook attempts by event, attempt number and outcome', async () => {
+    const partner = await givenPartner(t.ctx, 'Escola Métrica');
+    const hook = await receiver((_r, i) => (i === 0 ? 500 : 200));
+    await givenConfiguration(t, partner.headers, hook.url);
+    const at = t.clock.now();
+    await t.ctx.db.transaction((tx) =>
+      fanOutEvent(tx, {
+        id: '6f1d1a52-6c55-4d1a-9d51-3f6f0f6b9a01',
+        partnerId: partner.id,
+        name: 'invoiceCreated',
+        sequence: 1,
+        payload: fictionalPayload('invoiceCreated', at),
+        occurredAt: at,
+      }),
+    );
+    t.clock.set(new Date(at.getTime() + 15_000));
+    await deliverDue(t);
+    t.clock.set(new Date(at.getTime() + 15_000 + 120_000));
+    await deliverDue(t);
+
+    expect(hook.received).toHaveLength(2);
+    const { samples: s } = await scrape(t);
+    expect(s.get('edufin_webhook_attempts_total{event="invoiceCreated",attempt="1",outcome="retrying"}')).toBe(1);
+    expect(s.get('edufin_webhook_attempts_total{event="invoiceCreated",attempt="2",outcome="succeeded"}')).toBe(1);
   });
 
   describe('METRICS_TOKEN', () => {
