@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInstitutionClient } from '../../clients/institution/src/index.js';
 import { createPartnerClient, isApiError, type SaleEvent } from '../../clients/partner/src/index.js';
-import { BUYER_FORM, payButtons, post } from '../support/checkout.js';
+import { BUYER_FORM, CHECKOUT_SALE, payButtons, post } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { installment } from '../support/installments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
@@ -33,22 +33,7 @@ describe('the published clients against the live service', () => {
       body: { configurationName: 'ERP', webhookUrl: hook.url, enabledEvents: [{ name: 'purchaseConfirmed' }] },
     });
     expect(configured.response.status, JSON.stringify(configured.error)).toBe(201);
-    const created = await partner.POST('/sales', {
-      body: {
-        cpf: '52998224725',
-        externalSaleId: 'PED-CLIENT',
-        checkoutPriceInCents: 359000,
-        products: [
-          {
-            productSku: 'CURSO-ENF',
-            productName: 'Técnico em Enfermagem',
-            variantSku: 'TURMA-NOITE',
-            variantName: 'Turma Noite',
-            variantPriceInCents: 359000,
-          },
-        ],
-      },
-    });
+    const created = await partner.POST('/sales', { body: { ...CHECKOUT_SALE, externalSaleId: 'PED-CLIENT' } });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     const sale = created.data!;
 

@@ -24,26 +24,28 @@ export const BUYER_FORM = {
   state: 'SP',
 };
 
+/** The body of a checkout sale of one product (`POST /sales`). */
+export const CHECKOUT_SALE = {
+  cpf: '52998224725',
+  externalSaleId: 'PED-1',
+  checkoutPriceInCents: 359000,
+  products: [
+    {
+      productSku: 'CURSO-ENF',
+      productName: 'Técnico em Enfermagem',
+      variantSku: 'TURMA-NOITE',
+      variantName: 'Turma Noite',
+      variantPriceInCents: 359000,
+    },
+  ],
+};
+
 /** A checkout sale of one product; answers its id and the path of its checkout page. */
 export async function givenCheckoutSale(t: TestContext, headers: Headers, overrides: Record<string, unknown> = {}) {
   const res = await request(t.app)
     .post('/sales')
     .set(headers)
-    .send({
-      cpf: '52998224725',
-      externalSaleId: 'PED-1',
-      checkoutPriceInCents: 359000,
-      products: [
-        {
-          productSku: 'CURSO-ENF',
-          productName: 'Técnico em Enfermagem',
-          variantSku: 'TURMA-NOITE',
-          variantName: 'Turma Noite',
-          variantPriceInCents: 359000,
-        },
-      ],
-      ...overrides,
-    });
+    .send({ ...CHECKOUT_SALE, ...overrides });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { saleId: res.body.saleId as number, path: new URL(res.body.checkoutUrl as string).pathname };
 }
