@@ -1,7 +1,8 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../core/clock.js';
-import type { Sql } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import { ApiError } from '../core/errors.js';
+import { countHit } from '../db/rate-windows.js';
 
 export class TooManyRequests extends ApiError {
   constructor(limit: number, retryAfter: number, headers: Record<string, string>) {
@@ -12,46 +13,37 @@ export class TooManyRequests extends ApiError {
   }
 }
 
+/** The client's address: the socket's, or the one `X-Forwarded-For` names when `TRUST_PROXY` trusts the proxy. */
+export const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
 export interface RateLimitOptions {
-  sql: Sql;
+  db: Queryable;
   clock: Clock;
   /** Requests allowed per window and IP; 0 lets everything through. */
   limit: number;
-  /** Name of the policy in the `RateLimit` headers. */
+  /** Name of the policy in the `RateLimit` headers and in the counts. */
   policy: string;
   /** Length of a window. (Default: 1000 ms) */
   windowMs?: number;
 }
 
 /**
- * A fixed-window limit per client IP whose counts live in PostgreSQL (`rate_limit_windows`, an
- * UNLOGGED table), so that every API process shares them: one upsert per request. Windows older
- * than the previous one are swept when a process first sees a new window.
+ * A fixed-window limit per client IP whose counts live in PostgreSQL (`db/rate-windows.ts`), so
+ * that every API process shares them: one upsert per request.
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
-  const windowMs = options.windowMs ?? 1000;
-  const seconds = Math.ceil(windowMs / 1000);
-  let sweptBefore = 0;
+  const policy = { name: options.policy, limit: options.limit, windowMs: options.windowMs ?? 1000 };
+  const seconds = Math.ceil(policy.windowMs / 1000);
   return async (req, res, next) => {
-    if (options.limit === 0) return next();
-    const now = options.clock.now().getTime();
-    const window = Math.floor(now / windowMs);
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const [row] = await options.sql<{ hits: number }[]>`
-      insert into rate_limit_windows (ip, window_start, hits) values (${ip}, ${window}, 1)
-      on conflict (ip, window_start) do update set hits = rate_limit_windows.hits + 1
-      returning hits`;
-    if (window > sweptBefore) {
-      sweptBefore = window;
-      await options.sql`delete from rate_limit_windows where window_start < ${window - 1}`;
-    }
-    const hits = row?.hits ?? 1;
-    const reset = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
+    if (policy.limit === 0) return next();
+    const now = options.clock.now();
+    const { hits, resetsAt } = await countHit(options.db, policy, clientIp(req), now);
+    const reset = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
     const headers = {
-      'RateLimit-Policy': `"${options.policy}";q=${options.limit};w=${seconds}`,
-      RateLimit: `"${options.policy}";r=${Math.max(0, options.limit - hits)};t=${reset}`,
+      'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${seconds}`,
+      RateLimit: `"${policy.name}";r=${Math.max(0, policy.limit - hits)};t=${reset}`,
     };
-    if (hits > options.limit) throw new TooManyRequests(options.limit, reset, headers);
+    if (hits > policy.limit) throw new TooManyRequests(policy.limit, reset, headers);
     res.set(headers);
     next();
   };

@@ -104,7 +104,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       },
     },
     listReceipts: {
-      before: [rateLimit({ sql: ctx.sql, clock: ctx.clock, limit: ctx.config.receiptsRateLimit, policy: 'receipts' })],
+      before: [rateLimit({ db: ctx.db, clock: ctx.clock, limit: ctx.config.receiptsRateLimit, policy: 'receipts' })],
       handler: async (req, res) => {
         const { page, limit, ...query } = req.query;
         res.json(await listReceipts(ctx, partnerId(req), query, pageRequest(page, limit)));
