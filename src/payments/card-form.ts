@@ -26,6 +26,13 @@ export interface CardFormState {
   errors: CardErrors;
 }
 
+/**
+ * What a payer reads of any declined card, whatever the issuer said: telling "wrong security code"
+ * from "insufficient funds" would tell a card tester which details were right. The reason stays
+ * on the charge and in the sale's `paymentDeclined`.
+ */
+export const CARD_DECLINED = 'Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.';
+
 const REENTER = 'Por segurança, o número do cartão e o CVV não ficam guardados: digite-os de novo.';
 
 /** The values to keep from a posted card form (strings only, trimmed, and short: they are shown again). */

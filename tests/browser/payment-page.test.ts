@@ -114,7 +114,7 @@ describe('installment payment page in Chromium', () => {
     });
   });
 
-  it('a declined card shows the reason, changes nothing, and a retry with another card pays', async () => {
+  it('a declined card is not approved with no reason shown, changes nothing, and a retry with another card pays', async () => {
     t.clock.set('2026-01-20T12:00:00Z');
     await open('decline');
     const pay = async (number: string) => {
@@ -126,7 +126,10 @@ describe('installment payment page in Chromium', () => {
       await page.getByRole('button', { name: 'Pagar com cartão' }).click();
     };
     await pay('4000 0000 0000 0002');
-    expect(await page.locator('.status.DECLINED').textContent()).toMatch(/^Recusado: .+/);
+    expect(await page.locator('.status.DECLINED').textContent()).toBe('Recusado');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.',
+    );
     expect((await original('decline')).situacao).toBe('ABERTO');
     await checkStep(page, 'cartao-recusado');
     await pay('4111 1111 1111 1111');

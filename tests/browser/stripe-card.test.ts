@@ -120,7 +120,9 @@ describe('the Stripe card step in Chromium', () => {
     s.stripe.decline(charge.providerRef!, { brand: 'visa', last4: '0002' });
     await page.getByRole('button', { name: 'Pagar R$ 3.590,00' }).click();
     await page.waitForURL(`${origin()}${sale.path}?aviso=recusado`);
-    expect(await page.locator('.notice.error').textContent()).toBe('Pagamento recusado: Cartão recusado pelo emissor');
+    expect(await page.locator('.notice.error').textContent()).toBe(
+      'Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.',
+    );
     expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['paymentDeclined']);
 
     await page.getByRole('button', { name: 'Pagar com cartão' }).click();

@@ -1,6 +1,12 @@
 import type { PaymentPage } from './payment-page.js';
 import { parseCents } from '../../core/money.js';
-import { cardErrorSummary, renderCardForm, renderCardStart, type CardFormState } from '../../payments/card-form.js';
+import {
+  CARD_DECLINED,
+  cardErrorSummary,
+  renderCardForm,
+  renderCardStart,
+  type CardFormState,
+} from '../../payments/card-form.js';
 import { payCode } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import {
@@ -22,11 +28,13 @@ export const NOTICES = {
   pix: 'Pix gerado: pague com o código abaixo até o fim do dia.',
   boleto: 'Boleto gerado: pague com a linha digitável abaixo até o fim do dia.',
   pago: 'Pagamento confirmado. Obrigado!',
-  recusado: 'O pagamento com cartão foi recusado; veja o motivo abaixo.',
+  recusado: CARD_DECLINED,
   expirado: 'A cobrança expirou sem pagamento.',
   processando: 'Pagamento com cartão em processamento: esta página mostra o resultado assim que o banco confirmar.',
 } as const;
 export type Notice = keyof typeof NOTICES;
+/** Notices that report a failure: shown as an error. */
+const ERROR_NOTICES: readonly string[] = [NOTICES.recusado];
 
 const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
 export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
@@ -58,7 +66,7 @@ function chargeItem(base: string, charge: Charge, provider: ProviderView): SafeH
     <table><tr>
       <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
       <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
-      <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}${charge.declinedReason ? `: ${charge.declinedReason}` : ''}</span></td>
+      <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}</span></td>
     </tr></table>
     ${pending ? next : ''}
   </li>`;
@@ -126,6 +134,7 @@ export interface PageExtras {
 /** The hosted payment page of one installment. */
 export function renderInstallmentPage(base: string, view: PaymentPage, extras: PageExtras = {}): string {
   const { notice, card, payer } = extras;
+  const failed = notice && (notice.error || ERROR_NOTICES.includes(notice.text));
   const i = view.installment;
   const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'
@@ -140,7 +149,7 @@ export function renderInstallmentPage(base: string, view: PaymentPage, extras: P
     : '';
   return page(
     `Pagamento de parcela - ${view.institutionName}`,
-    html`${notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="${notice.error ? 'alert' : 'status'}">${notice.text}</p>` : ''}
+    html`${notice ? html`<p class="notice${failed ? ' error' : ''}" role="${failed ? 'alert' : 'status'}">${notice.text}</p>` : ''}
   ${cardErrorSummary(card)}${payerErrorSummary(payer)}
   <section class="card" aria-labelledby="parcela">
   <h1 id="parcela">${kind} ${i.numero ? `nº ${i.numero}` : ''} — vence em ${formatDateBr(i.data_vencimento)}</h1>

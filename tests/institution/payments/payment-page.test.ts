@@ -120,14 +120,18 @@ describe('hosted payment page and sandbox payments', () => {
     });
   });
 
-  it('a declined card changes nothing and the page says why', async () => {
+  it("a declined card changes nothing and the page says it was not approved, never the issuer's reason", async () => {
     t.clock.set('2026-01-15T12:00:00Z');
     const path = await open('decline');
     const page = await submitForm(t, `${path}/card`, { number: '4000000000000002', ...CARD });
-    expect(page.text).toContain('O pagamento com cartão foi recusado');
-    expect(page.text).toContain('Recusado: Cartão recusado pelo emissor');
+    expect(page.text).toContain(
+      '<p class="notice error" role="alert">Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.</p>',
+    );
+    expect(page.text).toContain('<span class="status DECLINED">Recusado</span>');
+    expect(page.text).not.toContain('Cartão recusado pelo emissor');
     const insufficient = await submitForm(t, `${path}/card`, { number: '4000000000009995', ...CARD });
-    expect(insufficient.text).toContain('Recusado: Saldo insuficiente');
+    expect(insufficient.text).toContain('Pagamento não aprovado.');
+    expect(insufficient.text).not.toContain('Saldo insuficiente');
     expect(await original('decline')).toMatchObject({
       situacao: 'ABERTO',
       tipo_pagamento: null,

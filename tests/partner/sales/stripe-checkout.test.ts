@@ -189,7 +189,9 @@ describe('the checkout paid through Stripe', () => {
     );
     expect(back.status).toBe(303);
     expect(back.headers.location).toBe(`${sale.path}?aviso=recusado`);
-    expect((await request(t.app).get(back.headers.location as string)).text).toContain('Saldo insuficiente');
+    const told = (await request(t.app).get(back.headers.location as string)).text;
+    expect(told).toContain('Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.');
+    expect(told).not.toContain('Saldo insuficiente');
 
     const retry = await request(t.app).post(`${sale.path}/cartao`).type('form').send({});
     const second = (await chargesOf(sale.saleId)).find((c) => c.id !== first!.id)!;

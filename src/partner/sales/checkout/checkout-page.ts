@@ -1,6 +1,12 @@
 import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge, ProviderView } from '../../../payments/provider.js';
-import { cardErrorSummary, renderCardForm, renderCardStart, type CardFormState } from '../../../payments/card-form.js';
+import {
+  CARD_DECLINED,
+  cardErrorSummary,
+  renderCardForm,
+  renderCardStart,
+  type CardFormState,
+} from '../../../payments/card-form.js';
 import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
@@ -14,13 +20,15 @@ export const CHECKOUT_NOTICES = {
   dados: 'Dados salvos. Agora escolha como pagar.',
   pix: 'Pix gerado: pague com o código abaixo.',
   boleto: 'Boleto gerado: pague com a linha digitável abaixo.',
-  recusado: 'O pagamento com cartão foi recusado; veja o motivo abaixo e tente de novo.',
+  recusado: CARD_DECLINED,
   expirado: 'A cobrança expirou sem pagamento; escolha como pagar de novo.',
   financiamento: 'Análise de crédito concluída.',
   avalista: 'Avalista aprovado: aguardando o aceite e a assinatura do avalista.',
   processando: 'Pagamento com cartão em processamento: esta página mostra o resultado assim que o banco confirmar.',
 } as const;
 export type CheckoutNotice = keyof typeof CHECKOUT_NOTICES;
+/** Notices that report a failure: shown as an error. */
+const ERROR_NOTICES: readonly string[] = [CHECKOUT_NOTICES.recusado];
 
 export interface CheckoutView {
   base: string;
@@ -96,11 +104,8 @@ function cardForm(v: CheckoutView): SafeHtml {
 }
 
 function methodStep(v: CheckoutView): SafeHtml {
-  const declined =
-    v.sale.paymentMethod === 'creditCard' ? (v.sale.payment as WebhookPayment | null)?.declinedReason : undefined;
   const financingOpen = v.methods.includes('creditAsAService') && v.sale.status !== 'denied' && !v.sale.deniedReason;
   return html`<h2>2. Forma de pagamento</h2>
-  ${declined ? html`<p class="notice error">Pagamento recusado: ${declined}</p>` : ''}
   ${v.sale.status === 'denied' ? html`<p class="notice error">Financiamento negado: ${v.sale.deniedReason ?? ''}. Escolha outra forma de pagamento.</p>` : ''}
   ${v.methods.includes('pix') ? post(`${v.base}/pix`, 'Pagar com Pix') : ''}
   ${v.methods.includes('bankSlip') ? post(`${v.base}/boleto`, 'Pagar com boleto à vista') : ''}
@@ -168,6 +173,7 @@ const FINAL: Record<string, string> = {
 /** The hosted checkout of one sale, at the step its state says. */
 export function renderCheckoutPage(v: CheckoutView): string {
   const { sale } = v;
+  const failed = v.notice && (v.notice.error || ERROR_NOTICES.includes(v.notice.text));
   const total = html`<table>${v.products.map(
     (p) =>
       html`<tr><td><span class="item">${p.courseName}</span><span class="sub">Turma: ${p.className}</span></td><td class="amount">${formatBrl(p.priceInCents)}</td></tr>`,
@@ -183,7 +189,7 @@ export function renderCheckoutPage(v: CheckoutView): string {
         : html`${buyerStep(v)}${sale.status === 'not_logged' ? '' : methodStep(v)}`;
   return page(
     `Finalizar compra - ${v.partnerName}`,
-    html`${v.notice ? html`<p class="notice${v.notice.error ? ' error' : ''}" role="${v.notice.error ? 'alert' : 'status'}">${v.notice.text}</p>` : ''}
+    html`${v.notice ? html`<p class="notice${failed ? ' error' : ''}" role="${failed ? 'alert' : 'status'}">${v.notice.text}</p>` : ''}
   ${personSummary('comprador', v.buyerForm)}${personSummary('avalista', v.guarantorForm)}${cardErrorSummary(v.cardForm)}
   <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1><p class="seller">Vendido por <strong>${v.partnerName}</strong></p>${total}</section>
   <section class="card">${body}</section>`,
