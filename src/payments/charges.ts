@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
-import type { Charge, ChargeReference, CreateChargeInput } from './provider.js';
+import type { Charge, ChargeReference, CreateChargeInput, PaymentMethod } from './provider.js';
 
 /** The `payment_charges` rows every provider keeps, and the one mapping of a row to a `Charge`. */
 
@@ -91,12 +91,28 @@ export async function updateCharge(db: Queryable, id: string, set: Partial<NewCh
   return row!;
 }
 
-/** A card session of the same amount still open: asking again resumes it rather than opening another. */
-export const resumableCardSession = (charges: Charge[], amountCents: number, now: Date): Charge | undefined =>
-  charges.find(
+/** What a payer asks for: a charge of this method and amount (and description, when given). */
+export interface WantedCharge {
+  method: PaymentMethod;
+  amountCents: number;
+  description?: string;
+}
+
+/**
+ * The latest charge still pending and payable that is what the payer asks for again: a Pix or a
+ * bank slip of the same amount is answered again rather than made anew at every click (a new
+ * amount, such as a later day's interest, is a new charge).
+ */
+export const pendingChargeLike = (charges: readonly Charge[], wanted: WantedCharge, now: Date): Charge | undefined =>
+  charges.findLast(
     (c) =>
-      c.method === 'CARD' &&
+      c.method === wanted.method &&
       c.status === 'PENDING' &&
-      c.amountCents === amountCents &&
+      c.amountCents === wanted.amountCents &&
+      (wanted.description === undefined || c.description === wanted.description) &&
       (!c.expiresAt || c.expiresAt > now),
   );
+
+/** A card session of the same amount still open: asking again resumes it rather than opening another. */
+export const resumableCardSession = (charges: readonly Charge[], amountCents: number, now: Date): Charge | undefined =>
+  pendingChargeLike(charges, { method: 'CARD', amountCents }, now);

@@ -171,11 +171,11 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     expect((await chargeOf(sale.saleId)).status).toBe('PAID');
   });
 
-  it('a second Pix of a sale already confirmed, paid too, stays paid with the reason it was not applied; its refund leaves the sale confirmed', async () => {
+  it('a Pix of a sale already confirmed by its bank slip, paid too, stays paid with the reason it was not applied; its refund leaves the sale confirmed', async () => {
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'TWICE' });
     await post(t, `${sale.path}/dados`, BUYER_FORM);
     await post(t, `${sale.path}/pix`);
-    await post(t, `${sale.path}/pix`);
+    await post(t, `${sale.path}/boleto`);
     const [older, newer] = await t.ctx.db
       .select()
       .from(paymentCharges)

@@ -47,6 +47,20 @@ export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
 };
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 
+/** Charges that ended unpaid (a declined card, an expired Pix or bank slip) shown at most, the latest. */
+export const ENDED_CHARGES_SHOWN = 3;
+const ENDED: readonly Charge['status'][] = ['DECLINED', 'EXPIRED'];
+
+/**
+ * The charges the page lists, oldest first: every one pending or that moved money, and only the
+ * latest few that ended unpaid, so that attempts never make the page grow.
+ */
+export function listedCharges(charges: readonly Charge[]): Charge[] {
+  const ended = charges.filter((c) => ENDED.includes(c.status));
+  const shown = new Set(ended.slice(-ENDED_CHARGES_SHOWN));
+  return charges.filter((c) => !ENDED.includes(c.status) || shown.has(c));
+}
+
 function chargeItem(base: string, charge: Charge, provider: ProviderView): SafeHtml {
   const action = (path: string, label: string) =>
     html`<form class="inline" method="post" action="${base}/charges/${charge.id}/${path}"><button type="submit" class="sandbox-action">${label}</button></form>`;
@@ -135,6 +149,7 @@ export interface PageExtras {
 export function renderInstallmentPage(base: string, view: PaymentPage, extras: PageExtras = {}): string {
   const { notice, card, payer } = extras;
   const failed = notice && (notice.error || ERROR_NOTICES.includes(notice.text));
+  const listed = listedCharges(view.charges);
   const i = view.installment;
   const settled = html`<section class="card"><p class="notice">${
     i.situacao === 'CANCELADO_IES'
@@ -144,8 +159,8 @@ export function renderInstallmentPage(base: string, view: PaymentPage, extras: P
   const kind = TYPE_NAMES[i.tipo] ?? i.tipo;
   // A code waiting to be paid is what the payer came back for: it goes above the ways to pay.
   const pendingFirst = view.charges.some((c) => c.status === 'PENDING');
-  const charges = view.charges.length
-    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${view.charges.map((c) => chargeItem(base, c, view.provider))}</ul></section>`
+  const charges = listed.length
+    ? html`<section class="card" aria-labelledby="cobrancas"><h2 id="cobrancas">Cobranças</h2><ul class="charges">${listed.map((c) => chargeItem(base, c, view.provider))}</ul></section>`
     : '';
   return page(
     `Pagamento de parcela - ${view.institutionName}`,

@@ -19,6 +19,7 @@ import {
   type PaymentMethod,
   type ProviderView,
 } from '../../payments/provider.js';
+import { pendingChargeLike } from '../../payments/charges.js';
 import { boletoPayerDefaults } from './boleto-payer.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
 import { findOriginalInstallment } from '../listings/originals.js';
@@ -107,7 +108,8 @@ export interface PaymentOptions {
 
 /**
  * Starts a payment of the whole amount owed today: a Pix or bank slip to pay (valid until the end
- * of the day, the quote's validity) or, on the sandbox's form, a card charged at once.
+ * of the day, the quote's validity; asked again for the same amount, the one still pending) or,
+ * on the sandbox's form, a card charged at once.
  */
 export async function startPayment(
   ctx: AppContext,
@@ -122,6 +124,11 @@ export async function startPayment(
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
     const basis = chargeBasis(ctx, installment);
+    if (method !== 'CARD') {
+      const charges = await ctx.payments.listCharges(tx, basis.reference);
+      const pending = pendingChargeLike(charges, { method, amountCents: basis.amountCents }, ctx.clock.now());
+      if (pending) return pending;
+    }
     const document = installment.guarantorDocument;
     return ctx.payments.createCharge(tx, {
       method,

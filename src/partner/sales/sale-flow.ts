@@ -52,17 +52,22 @@ export function buyerColumns(buyer: BuyerData) {
 export const buyerDataFilled = (ctx: AppContext, saleId: number, buyer: BuyerData): Promise<TransitionResult> =>
   runStep(ctx, saleId, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
 
+const invoiceColumns = (payment: WebhookPayment) => ({
+  payment,
+  paymentMethod: payment.paymentMethod,
+  ...(payment.paymentMethod === FINANCING_METHOD ? { financingStep: 'Pagamento da entrada' } : {}),
+});
+
 /** A Pix, an at-sight bank slip or the financing entry invoice was generated: `invoiceCreated`. */
 export const invoiceCreated = (ctx: AppContext, saleId: number, payment: WebhookPayment): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({
-    to: 'waiting_payment',
-    set: {
-      payment,
-      paymentMethod: payment.paymentMethod,
-      ...(payment.paymentMethod === FINANCING_METHOD ? { financingStep: 'Pagamento da entrada' } : {}),
-    },
-    event: 'invoiceCreated',
-  }));
+  runStep(ctx, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment), event: 'invoiceCreated' }));
+
+/** The buyer asked again for an invoice still pending: the sale waits for it again, with no second `invoiceCreated`. */
+export const invoiceChosenAgain = (
+  ctx: AppContext,
+  saleId: number,
+  payment: WebhookPayment,
+): Promise<TransitionResult> => runStep(ctx, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment) }));
 
 /** The Pix or bank slip expired unpaid; the buyer is back at the checkout: `invoiceExpired`. */
 export const invoiceExpired = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>

@@ -1,10 +1,11 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { localDate } from '../../../core/local-date.js';
+import { pendingChargeLike } from '../../../payments/charges.js';
 import type { Charge, ChargeListener, Payer, PaymentProvider } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../event-payloads.js';
 import { checkoutUrlOf } from '../events.js';
-import { invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
+import { invoiceChosenAgain, invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
 import { stateOf } from '../transitions.js';
 import { lockSale, type SaleRow } from '../sql.js';
 import { MethodNotOffered } from './checkout.rules.js';
@@ -60,7 +61,9 @@ function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: 
 
 /**
  * Generates a Pix, a bank slip or the financing entry bank slip of a sale, inside `tx`: the
- * charge, the move to `waiting_payment` with `invoiceCreated`, and the job that expires it.
+ * charge, the move to `waiting_payment` with `invoiceCreated`, and the job that expires it. The
+ * same invoice asked again while it is pending is answered again: no second charge, no second
+ * `invoiceCreated` (the sale waits for it again when it had moved to another).
  */
 export async function createInvoice(
   ctx: AppContext,
@@ -72,11 +75,19 @@ export async function createInvoice(
   const entry = method === FINANCING_METHOD;
   const offer = entry ? saleFinancing(sale) : undefined;
   if (entry && !offer) throw new MethodNotOffered(method);
-  const amountCents = offer ? offer.upfrontCents : sale.checkoutPriceInCents;
-  const charge = await provider.createCharge(tx, {
-    method: method === 'pix' ? 'PIX' : 'BOLETO',
-    amountCents,
+  const wanted = {
+    method: method === 'pix' ? ('PIX' as const) : ('BOLETO' as const),
+    amountCents: offer ? offer.upfrontCents : sale.checkoutPriceInCents,
     description: entry ? `Entrada do financiamento da compra ${sale.id}` : `Compra ${sale.id}`,
+  };
+  const pending = pendingChargeLike(await provider.listCharges(tx, saleReference(sale.id)), wanted, ctx.clock.now());
+  if (pending) {
+    if (stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, pending))
+      await invoiceChosenAgain(inTransaction(ctx, tx), sale.id, invoicePayment(ctx, sale, pending, method));
+    return pending;
+  }
+  const charge = await provider.createCharge(tx, {
+    ...wanted,
     payer: payerOf(sale),
     reference: saleReference(sale.id),
   });

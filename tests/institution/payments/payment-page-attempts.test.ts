@@ -1,0 +1,77 @@
+import { asc, eq } from 'drizzle-orm';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentCharges } from '../../../src/db/schema/index.js';
+import { CPF, installment, submitAndProcess } from '../../support/installments.js';
+import { paymentPath, submitForm } from '../../support/payments.js';
+import { givenInstitution } from '../../support/tenants.js';
+import { useTestContext } from '../../support/context.js';
+
+const CARD = { holderName: 'CARLOS E SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123' };
+
+describe('repeated attempts at the installment payment page (sandbox)', () => {
+  const t = useTestContext();
+  let inst: Awaited<ReturnType<typeof givenInstitution>>;
+  const open = (idParcela: string) => paymentPath(t, inst.headers, idParcela, CPF.carlos);
+
+  beforeAll(async () => {
+    inst = await givenInstitution(t.ctx);
+    const late = { valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' };
+    await submitAndProcess(
+      t,
+      inst.headers,
+      ['reuse', 'list'].map((idParcela) => installment({ idParcela, ...late })),
+    );
+  });
+
+  const chargesOf = async (path: string) => {
+    const [link] = await t.ctx.sql<{ installment_id: string }[]>`
+      select installment_id from payment_links where token = ${path.split('/').at(-1)!}`;
+    return t.ctx.db
+      .select()
+      .from(paymentCharges)
+      .where(eq(paymentCharges.referenceId, link!.installment_id))
+      .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.method));
+  };
+
+  it('5 × Pix and 3 × bank slip of the amount owed today make one pending charge per method; a new amount owed the same day makes a new one', async () => {
+    t.clock.set('2026-01-20T13:00:00Z');
+    const path = await open('reuse');
+    for (let i = 0; i < 5; i++) expect((await submitForm(t, `${path}/pix`)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await submitForm(t, `${path}/boleto`)).status).toBe(200);
+    const charges = await chargesOf(path);
+    // 1000.00 ten days late: fine 20.00 and interest 3.33.
+    expect(charges.map((c) => [c.method, c.status, c.amountCents])).toEqual([
+      ['BOLETO', 'PENDING', 102333],
+      ['PIX', 'PENDING', 102333],
+    ]);
+
+    // Part of it paid by the bank slip: what is owed today changes, and so does the Pix asked for.
+    const slip = charges.find((c) => c.method === 'BOLETO')!;
+    await request(t.app).post(`/sandbox/charges/${slip.id}/pay`).send({ amountCents: 52333 }).expect(200);
+    t.clock.advance(1000);
+    await submitForm(t, `${path}/pix`);
+    await submitForm(t, `${path}/pix`);
+    const after = await chargesOf(path);
+    expect(after.filter((c) => c.method === 'PIX').map((c) => [c.status, c.amountCents])).toEqual([
+      ['PENDING', 102333],
+      ['PENDING', 50000],
+    ]);
+  });
+
+  it('lists every pending or paid charge but only the latest 3 that ended unpaid, so the page stops growing', async () => {
+    t.clock.set('2026-01-21T11:00:00Z');
+    const path = await open('list');
+    const sizes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const page = await submitForm(t, `${path}/card`, { number: '4000000000000002', ...CARD });
+      sizes.push(page.text.length);
+      // Past the card limits of the page and of the address.
+      t.clock.advance(61 * 60_000);
+    }
+    const page = (await request(t.app).get(path).expect(200)).text;
+    expect(page.match(/class="status DECLINED"/g)).toHaveLength(3);
+    expect((await chargesOf(path)).filter((c) => c.status === 'DECLINED')).toHaveLength(6);
+    expect(sizes[5]).toBe(sizes[2]);
+  });
+});
