@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../core/clock.js';
 import type { Queryable } from '../db/client.js';
@@ -13,8 +14,15 @@ export class TooManyRequests extends ApiError {
   }
 }
 
-/** The client's address: the socket's, or the one `X-Forwarded-For` names when `TRUST_PROXY` trusts the proxy. */
-export const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/**
+ * The client's address: the socket's, or the one `X-Forwarded-For` names when `TRUST_PROXY` trusts
+ * the proxy. A forwarded value that is no address (a proxy passing on what the client wrote) counts
+ * as the proxy's own, so a client cannot invent a key per request, nor one too long to index.
+ */
+export function clientIp(req: Request): string {
+  const socket = req.socket.remoteAddress ?? 'unknown';
+  return req.ip && isIP(req.ip) ? req.ip : socket;
+}
 
 export interface RateLimitOptions {
   db: Queryable;

@@ -1,5 +1,6 @@
 import { errorSummary, fieldInput, type SummaryItem } from './form-fields.js';
-import { html, type SafeHtml } from './html.js';
+import type { CardPause } from './card-limits.js';
+import { formatTimeBr, html, type SafeHtml } from './html.js';
 import { MAX_CARD_INSTALLMENTS, type CardErrors, type CardField } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
 
@@ -109,4 +110,23 @@ export function renderCardStart(action: string): SafeHtml {
     <p class="hint">Em até ${MAX_CARD_INSTALLMENTS}x. Você digita o cartão no formulário seguro da Stripe, na próxima página.</p>
     <button type="submit">Pagar com cartão</button>
   </form>`;
+}
+
+const inMinutes = (pause: CardPause) => {
+  const minutes = Math.ceil(pause.seconds / 60);
+  return minutes === 1 ? 'daqui a 1 minuto' : `daqui a ${minutes} minutos`;
+};
+
+/** What a payer reads when a card attempt is refused by a pause: when to try again. */
+export function cardPausedMessage(pause: CardPause): string {
+  return `Pagamento com cartão em pausa após tentativas não aprovadas: nenhuma cobrança foi feita. Tente de novo a partir das ${formatTimeBr(pause.until, pause.now)} (horário de Brasília), ${inMinutes(pause)}.`;
+}
+
+/** In place of the card form while card payments are paused on this page or from this address. */
+export function renderCardPause(pause: CardPause): SafeHtml {
+  return html`<h3>Cartão de crédito</h3>
+  <div class="notice error" id="card-pause">
+    <p>Por segurança, depois de algumas tentativas não aprovadas o pagamento com cartão fica em pausa por um tempo.</p>
+    <p>Tente de novo a partir das <strong><time datetime="${pause.until.toISOString()}">${formatTimeBr(pause.until, pause.now)}</time></strong> (horário de Brasília), ${inMinutes(pause)}. Enquanto isso, você pode pagar de outra forma nesta página.</p>
+  </div>`;
 }

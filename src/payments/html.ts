@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { BUSINESS_TIME_ZONE, localDate } from '../core/local-date.js';
 import { PAGE_CSS, PAGE_JS, SANDBOX_CSS } from './page-style.js';
 /** Server-rendered HTML of the hosted pages: every interpolated value goes through `html`'s escaping. */
 
@@ -99,6 +100,19 @@ export const formatBrl = (cents: number): string => brl.format(cents / 100).repl
 
 /** `2026-03-10` → `10/03/2026`. */
 export const formatDateBr = (date: string): string => date.split('-').reverse().join('/');
+
+const timeFormat = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: BUSINESS_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** An instant as a Brasília time, `14:45`, with its date when it is not the day of `today`: `00:15 de 05/03/2026`. */
+export function formatTimeBr(at: Date, today: Date): string {
+  const time = timeFormat.format(at);
+  const day = localDate(at);
+  return day === localDate(today) ? time : `${time} de ${formatDateBr(day)}`;
+}
 
 export interface PageFrame {
   /** Who the payer deals with: the institution or partner, shown at the top of the page. */

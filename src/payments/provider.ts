@@ -99,6 +99,8 @@ export interface CreateChargeInput {
   reference: ChargeReference;
   /** CARD with the sandbox's own form: the card is charged at once (PAID or DECLINED). */
   card?: CardInput;
+  /** The payer's address (the client IP, as `TRUST_PROXY` reads it): card attempts are limited per address as well. */
+  ip?: string;
 }
 
 /** A card payment to be entered in the provider's own fields (Stripe's Payment Element). */

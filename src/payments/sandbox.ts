@@ -21,6 +21,7 @@ import {
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
+import { admitCardAttempt } from './card-limits.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -69,6 +70,9 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
         .returning();
       return toCharge(row!);
     }
+    // Counted before the card is read: a paused page refuses at once, and a card refused before
+    // charging rolls its count back with the caller's transaction.
+    await admitCardAttempt(db, { reference: input.reference, ip: input.ip }, now, { countPage: true });
     if (!input.card) throw new InvalidCard({ number: 'Informe os dados do cartão.' });
     const [year, month] = localDate(now).split('-').map(Number) as [number, number];
     const checked = checkCard(input.card, { year, month });

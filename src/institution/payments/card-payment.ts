@@ -2,16 +2,18 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { institutions } from '../../db/schema/index.js';
 import { resumableCardSession } from '../../payments/charges.js';
+import { refuseWhilePaused } from '../../payments/card-limits.js';
 import type { CardSession, Charge } from '../../payments/provider.js';
 import { chargeBasis, chargeOfLink, installmentReference, linkedInstallment } from './payment-page.js';
 
 /**
  * Cards entered in the provider's own fields (Stripe's Payment Element): the page opens a card
  * session for the amount owed today, the payer confirms it in the browser, and the return page
- * reads where it stands. One open session at a time: asking again resumes it.
+ * reads where it stands. One open session at a time: asking again resumes it. Card attempts are
+ * limited per page and per address (`payments/card-limits.ts`).
  */
 
-export function startCardPayment(ctx: AppContext, token: string): Promise<Charge> {
+export function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
     const basis = chargeBasis(ctx, installment);
@@ -21,6 +23,7 @@ export function startCardPayment(ctx: AppContext, token: string): Promise<Charge
     return ctx.payments.startCardSession(tx, {
       ...basis,
       payer: { name: null, document: installment.guarantorDocument },
+      ip,
     });
   });
 }
@@ -32,9 +35,10 @@ export interface CardStep {
   session?: CardSession;
 }
 
-/** The card step of one of this link's card charges. */
+/** The card step of one of this link's card charges; refused while its declines pause the page. */
 export async function openCardStep(ctx: AppContext, token: string, chargeId: string): Promise<CardStep> {
   const charge = await chargeOfLink(ctx, ctx.db, token, chargeId);
+  if (charge.status === 'PENDING') await refuseWhilePaused(ctx.db, { reference: charge.reference }, ctx.clock.now());
   const { institutionName } = await institutionOf(ctx, token);
   const session = charge.method === 'CARD' ? await ctx.payments.cardSession(ctx.db, chargeId) : undefined;
   return { charge, institutionName, ...(session ? { session } : {}) };

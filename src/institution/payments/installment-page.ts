@@ -4,6 +4,7 @@ import {
   CARD_DECLINED,
   cardErrorSummary,
   renderCardForm,
+  renderCardPause,
   renderCardStart,
   type CardFormState,
 } from '../../payments/card-form.js';
@@ -102,14 +103,16 @@ function paymentForms(base: string, view: PaymentPage, card?: CardFormState, pay
   </div>
   ${provider.boletoForm ? renderPayerForm(`${base}/boleto`, payer ?? { values: view.payer ?? emptyPayerValues(), errors: {} }) : ''}
   ${
-    provider.cardEntry === 'form'
-      ? renderCardForm({
-          action: `${base}/card`,
-          installmentOptions: CARD_INSTALLMENT_CHOICES,
-          state: card,
-          sandbox: provider.sandbox,
-        })
-      : renderCardStart(`${base}/card`)
+    view.cardPause
+      ? renderCardPause(view.cardPause)
+      : provider.cardEntry === 'form'
+        ? renderCardForm({
+            action: `${base}/card`,
+            installmentOptions: CARD_INSTALLMENT_CHOICES,
+            state: card,
+            sandbox: provider.sandbox,
+          })
+        : renderCardStart(`${base}/card`)
   }
   </section>`;
 }

@@ -2,13 +2,15 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
+import { clientIp } from '../../http/rate-limit.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
 import { hostedPageHeaders } from '../../payments/html.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { NOTICES, renderInstallmentPage, type Notice } from './installment-page.js';
 import type { CardInput, Charge } from '../../payments/provider.js';
-import { keptCardValues } from '../../payments/card-form.js';
+import { cardPausedMessage, keptCardValues } from '../../payments/card-form.js';
+import { CardAttemptsPaused } from '../../payments/card-limits.js';
 import { cardStepHeaders, renderCardStep } from '../../payments/card-step.js';
 import { InvalidCard } from '../../payments/errors.js';
 import { PayerFormRefused, readPayerForm } from '../../payments/payer-form.js';
@@ -77,7 +79,7 @@ export function paymentPages(ctx: AppContext): Router {
   });
 
   router.get('/pay/:token', async (req, res) => {
-    const view = await openPaymentPage(ctx, req.params.token);
+    const view = await openPaymentPage(ctx, req.params.token, clientIp(req));
     const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
     res.type('html').send(renderInstallmentPage(link(req), view, notice ? { notice: { text: notice } } : {}));
   });
@@ -93,9 +95,9 @@ export function paymentPages(ctx: AppContext): Router {
       return backToPage(
         req,
         res,
-        noticeFor(await startPayment(ctx, req.params.token, 'CARD', { card: cardFrom(req) })),
+        noticeFor(await startPayment(ctx, req.params.token, 'CARD', { card: cardFrom(req), ip: clientIp(req) })),
       );
-    const charge = await startCardPayment(ctx, req.params.token);
+    const charge = await startCardPayment(ctx, req.params.token, clientIp(req));
     res.redirect(303, `${link(req)}/card/${charge.id}`);
   });
   if (provider.cardEntry === 'element') {
@@ -139,7 +141,7 @@ export function paymentPages(ctx: AppContext): Router {
     noteErrorOnRequestLog(res, error);
     if (error.status === 404 || !req.params.token) return notFound(res, error.status);
     try {
-      const view = await openPaymentPage(ctx, String(req.params.token));
+      const view = await openPaymentPage(ctx, String(req.params.token), clientIp(req));
       const base = `/pay/${encodeURIComponent(String(req.params.token))}`;
       // A card refused before charging, a bank slip form refused: the form again, each message next to its field.
       const page = renderInstallmentPage(
@@ -149,9 +151,15 @@ export function paymentPages(ctx: AppContext): Router {
           ? { card: { values: keptCardValues(req.body), errors: error.fields } }
           : error instanceof PayerFormRefused
             ? { payer: { values: error.values, errors: error.fields } }
-            : { notice: { text: PAYER_MESSAGES[error.code] ?? error.message, error: true } },
+            : error instanceof CardAttemptsPaused
+              ? { notice: { text: cardPausedMessage(error.pause), error: true } }
+              : { notice: { text: PAYER_MESSAGES[error.code] ?? error.message, error: true } },
       );
-      res.status(error.status).type('html').send(page);
+      res
+        .status(error.status)
+        .set(error.headers ?? {})
+        .type('html')
+        .send(page);
     } catch (inner) {
       // The token itself is unknown: the original status, on the page for links that do not exist.
       if (toApiError(inner, req.method, req.path)?.status === 404) return notFound(res, error.status);

@@ -20,6 +20,7 @@ import {
   type ProviderView,
 } from '../../payments/provider.js';
 import { pendingChargeLike } from '../../payments/charges.js';
+import { cardPause, type CardPause } from '../../payments/card-limits.js';
 import { boletoPayerDefaults } from './boleto-payer.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
 import { findOriginalInstallment } from '../listings/originals.js';
@@ -50,6 +51,8 @@ export interface PaymentPage {
   provider: ProviderView;
   /** What the bank slip form starts with, for a provider that registers the payer. */
   payer?: PayerValues;
+  /** Card payments paused on this page or from this address: shown in place of the card form. */
+  cardPause?: CardPause;
 }
 
 export async function linkedInstallment(db: Queryable, token: string, lock = false): Promise<Installment> {
@@ -65,14 +68,17 @@ export async function linkedInstallment(db: Queryable, token: string, lock = fal
 
 export const installmentReference = (installment: Installment) => ({ kind: 'installment', id: installment.id });
 
-export async function openPaymentPage(ctx: AppContext, token: string): Promise<PaymentPage> {
+/** The page of a link, as the payer at `ip` sees it (card payments may be paused for their address). */
+export async function openPaymentPage(ctx: AppContext, token: string, ip?: string): Promise<PaymentPage> {
   const installment = await linkedInstallment(ctx.db, token);
   const provider = providerView(ctx.payments);
-  const [view, [institution], charges, payer] = await Promise.all([
+  const reference = installmentReference(installment);
+  const [view, [institution], charges, payer, pause] = await Promise.all([
     findOriginalInstallment(ctx, installment.id),
     ctx.db.select({ name: institutions.name }).from(institutions).where(eq(institutions.id, installment.institutionId)),
-    ctx.payments.listCharges(ctx.db, installmentReference(installment)),
+    ctx.payments.listCharges(ctx.db, reference),
     provider.boletoForm ? boletoPayerDefaults(ctx.db, installment) : undefined,
+    cardPause(ctx.db, { reference, ip }, ctx.clock.now()),
   ]);
   const today = localDate(ctx.clock.now());
   const payable = installment.status !== 'PAGO' && installment.status !== 'CANCELADO_IES';
@@ -84,6 +90,7 @@ export async function openPaymentPage(ctx: AppContext, token: string): Promise<P
     charges,
     provider,
     ...(payer ? { payer } : {}),
+    ...(pause ? { cardPause: pause } : {}),
     ...(payable ? { quote: quote(debtOf(installment), today) } : {}),
   };
 }
@@ -102,6 +109,8 @@ export function chargeBasis(ctx: AppContext, installment: Installment) {
 export interface PaymentOptions {
   /** The sandbox's card form. */
   card?: CardInput;
+  /** The payer's address: card attempts are limited per page and per address. */
+  ip?: string;
   /** The bank slip form, for a provider that registers the payer. */
   payer?: PayerValues;
 }
@@ -135,6 +144,7 @@ export async function startPayment(
       ...basis,
       payer: form ? payerOfForm(document, form) : { name: null, document },
       ...(options.card ? { card: options.card } : {}),
+      ...(options.ip ? { ip: options.ip } : {}),
     });
   });
 }

@@ -8,6 +8,8 @@ import type { PaymentMethod, WebhookOutcome } from '../provider.js';
 import { applyObserved, applyReversal, type ApplyDeps, type Applied } from './apply.js';
 import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
+import { countCardDecline } from '../card-limits.js';
+import { closeDeclinedSession } from './sessions.js';
 
 /** The signature is missing, forged, of another secret, or older than five minutes (a replay). */
 export class InvalidSignature extends ApiError {
@@ -91,7 +93,9 @@ function verify(body: Buffer, signature: string | undefined, deps: EventDeps): S
  * One delivery of `POST /psp/stripe/webhook`: the signature checked on the raw body with the
  * endpoint's secret, then the event applied once. A PaymentIntent event is applied from the
  * intent as Stripe has it now (events may arrive out of order, and the card's installments are on
- * its charge); the event's id is stored in the transaction of the move it causes.
+ * its charge); the event's id is stored in the transaction of the move it causes. Each declined
+ * card Stripe reports counts for its page's card limit (once, as its event), whether or not the
+ * buyer's return applied the decline first, and the declined session is closed.
  */
 export async function receiveStripeEvent(
   db: Queryable,
@@ -121,8 +125,8 @@ export async function receiveStripeEvent(
     return outcome((await recordOnce(db, event, null, 'ignored')) ? 'ignored' : 'duplicate');
   }
   const intent = target.kind === 'intent' ? await retrieveIntent(deps.stripe, target.intentId) : undefined;
-  return db.transaction(async (tx) => {
-    if (!(await recordOnce(tx, event, row.id, 'applied'))) return outcome('duplicate');
+  const taken = await db.transaction(async (tx) => {
+    if (!(await recordOnce(tx, event, row.id, 'applied'))) return { outcome: outcome('duplicate') };
     const locked = (await findChargeRow(tx, row.id, true))!;
     let applied: Applied;
     if (intent) applied = await applyObserved(tx, locked, observeIntent(intent, locked.method as PaymentMethod), deps);
@@ -132,11 +136,15 @@ export async function receiveStripeEvent(
       deps.logger.warn({ eventId: event.id, chargeId: row.id }, 'partial refund at Stripe: the charge stays paid');
       applied = { charge: toCharge(locked), changed: false };
     }
-    if (applied.changed) return outcome('applied');
+    if (event.type === 'payment_intent.payment_failed' && locked.method === 'CARD')
+      await countCardDecline(tx, applied.charge.reference, deps.clock.now());
+    if (applied.changed) return { outcome: outcome('applied'), charge: applied.charge };
     await tx
       .update(paymentProviderEvents)
       .set({ outcome: 'unchanged' })
       .where(and(eq(paymentProviderEvents.provider, 'stripe'), eq(paymentProviderEvents.eventId, event.id)));
-    return outcome('unchanged');
+    return { outcome: outcome('unchanged'), charge: applied.charge };
   });
+  if (intent && taken.charge) await closeDeclinedSession(deps, taken.charge, intent);
+  return taken.outcome;
 }

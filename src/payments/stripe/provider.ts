@@ -19,6 +19,8 @@ import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
 import { STRIPE_JS_SOURCES } from '../card-step.js';
 import { boletoIntent, cardIntent, endOfLocalDay, pixIntent } from './intents.js';
 import { reconcileStripeCharges } from './reconcile.js';
+import { admitCardAttempt } from '../card-limits.js';
+import { closeDeclinedSession } from './sessions.js';
 
 export interface StripeProviderOptions extends ApplyDeps {
   stripe: Stripe;
@@ -74,7 +76,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     const row = await findChargeRow(db, id);
     if (!row || row.provider !== 'stripe' || !row.providerRef) return row && toCharge(row);
     const intent = await retrieveIntent(stripe, row.providerRef);
-    return db.transaction(async (tx) => {
+    const charge = await db.transaction(async (tx) => {
       const locked = (await findChargeRow(tx, id, true))!;
       const applied = await applyObserved(
         tx,
@@ -85,6 +87,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       await updateCharge(tx, id, { checkedAt: clock.now() });
       return applied.charge;
     });
+    await closeDeclinedSession(options, charge, intent);
+    return charge;
   }
 
   async function stripeRow(db: Queryable, id: string): Promise<ChargeRow & { providerRef: string }> {
@@ -106,7 +110,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       // A card number must never reach this service: cards go through `startCardSession`.
       throw new CardSessionsNotOffered('stripe');
     },
-    startCardSession(db, input) {
+    async startCardSession(db, input) {
+      // Stripe reports a session's declines by its events, which count for the page: opening one
+      // counts for the address, and only checks the page.
+      await admitCardAttempt(db, { reference: input.reference, ip: input.ip }, clock.now(), { countPage: false });
       // The session quotes today's amount (late charges, discounts): the reconciliation cancels it after the day.
       return create(db, { ...input, method: 'CARD' }, (id) => cardIntent(id, input), endOfLocalDay(clock.now()));
     },

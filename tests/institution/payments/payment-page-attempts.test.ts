@@ -20,7 +20,7 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
     await submitAndProcess(
       t,
       inst.headers,
-      ['reuse', 'list'].map((idParcela) => installment({ idParcela, ...late })),
+      ['reuse', 'list', 'pause'].map((idParcela) => installment({ idParcela, ...late })),
     );
   });
 
@@ -73,5 +73,36 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
     expect(page.match(/class="status DECLINED"/g)).toHaveLength(3);
     expect((await chargesOf(path)).filter((c) => c.status === 'DECLINED')).toHaveLength(6);
     expect(sizes[5]).toBe(sizes[2]);
+  });
+
+  it('after 3 declined cards in a quarter of an hour the page pauses the card: it says until when instead of the form, a 4th attempt answers 429 with Retry-After and charges nothing, the next quarter pays', async () => {
+    t.clock.set('2026-01-22T13:20:00Z');
+    const path = await open('pause');
+    for (let i = 1; i <= 3; i++) {
+      const page = await submitForm(t, `${path}/card`, { number: '4000000000009995', ...CARD });
+      expect(page.text).toContain('Pagamento não aprovado. Tente outro cartão ou outra forma de pagamento.');
+      expect(page.text.includes('name="cvv"')).toBe(i < 3);
+    }
+    const paused = (await request(t.app).get(path).expect(200)).text;
+    expect(paused).toContain(
+      'Tente de novo a partir das <strong><time datetime="2026-01-22T13:30:00.000Z">10:30</time></strong> (horário de Brasília), daqui a 10 minutos.',
+    );
+    expect(paused).toContain('Gerar Pix');
+
+    const refused = await request(t.app)
+      .post(`${path}/card`)
+      .type('form')
+      .send({ number: '4111111111111111', ...CARD });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('600');
+    expect(refused.text).toContain(
+      '<p class="notice error" role="alert">Pagamento com cartão em pausa após tentativas não aprovadas: nenhuma cobrança foi feita. Tente de novo a partir das 10:30 (horário de Brasília), daqui a 10 minutos.</p>',
+    );
+    expect((await chargesOf(path)).map((c) => c.status)).toEqual(['DECLINED', 'DECLINED', 'DECLINED']);
+
+    t.clock.set('2026-01-22T13:30:00Z');
+    expect((await submitForm(t, `${path}/card`, { number: '4111111111111111', ...CARD })).text).toContain(
+      'Pagamento confirmado',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
@@ -57,6 +58,14 @@ describe('the rate limit of GET /receipts', () => {
     // Every forged address is the same loopback client: the 11th is refused.
     for (let i = 0; i < 10; i++) expect((await hit(untrusted, `192.0.2.${i}`)).status).toBe(200);
     expect((await hit(untrusted, '192.0.2.99')).status).toBe(429);
+  });
+
+  it('counts an X-Forwarded-For that names no address as the proxy itself', async () => {
+    t.clock.set('2026-03-04T12:04:00.000Z');
+    // Longer than an index entry can hold, and different at each request.
+    const garbage = () => randomBytes(3000).toString('base64');
+    for (let i = 0; i < 10; i++) expect((await hit(t.app, garbage())).status).toBe(200);
+    expect((await hit(t.app, garbage())).status).toBe(429);
   });
 
   it('sweeps windows older than the previous one', async () => {

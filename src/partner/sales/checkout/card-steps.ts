@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { resumableCardSession } from '../../../payments/charges.js';
+import { cardPause, refuseWhilePaused, type CardPause } from '../../../payments/card-limits.js';
 import type { CardSession, Charge } from '../../../payments/provider.js';
 import type { SaleRow } from '../sql.js';
 import { chargeOfCheckout, readyForCard, saleOfToken, step } from './checkout-steps.js';
@@ -9,9 +10,10 @@ import { payerOf, saleReference } from './sale-charges.js';
  * The card step where the provider takes the card in its own fields (Stripe's Payment Element):
  * a card session for the sale's price, confirmed by the buyer in the browser; what comes of it
  * reaches the sale through the charge's listener (the return page, Stripe's events or the
- * reconciliation, whichever first). One open session at a time: asking again resumes it.
+ * reconciliation, whichever first). One open session at a time: asking again resumes it. Card
+ * attempts are limited per checkout and per address (`payments/card-limits.ts`).
  */
-export function startCardPayment(ctx: AppContext, token: string): Promise<Charge> {
+export function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
   return step(ctx, token, async (tx, sale, txCtx) => {
     const ready = await readyForCard(tx, txCtx, sale);
     const charges = await ctx.payments.listCharges(tx, saleReference(ready.id));
@@ -22,9 +24,14 @@ export function startCardPayment(ctx: AppContext, token: string): Promise<Charge
       description: `Compra ${ready.id}`,
       payer: payerOf(ready),
       reference: saleReference(ready.id),
+      ip,
     });
   });
 }
+
+/** The pause of card payments in force for this checkout and, when given, the buyer's address. */
+export const cardPauseOf = (ctx: AppContext, saleId: number, ip?: string): Promise<CardPause | undefined> =>
+  cardPause(ctx.db, { reference: saleReference(saleId), ip }, ctx.clock.now());
 
 export interface CardStep {
   sale: SaleRow;
@@ -33,9 +40,11 @@ export interface CardStep {
   session?: CardSession;
 }
 
+/** The card step of one of this checkout's card charges; refused while its declines pause the checkout. */
 export async function openCardStep(ctx: AppContext, token: string, chargeId: string): Promise<CardStep> {
   const sale = await saleOfToken(ctx.db, token);
   const charge = await chargeOfCheckout(ctx, ctx.db, sale, chargeId);
+  if (charge.status === 'PENDING') await refuseWhilePaused(ctx.db, { reference: charge.reference }, ctx.clock.now());
   const session = charge.method === 'CARD' ? await ctx.payments.cardSession(ctx.db, chargeId) : undefined;
   return { sale, charge, ...(session ? { session } : {}) };
 }

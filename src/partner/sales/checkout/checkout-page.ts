@@ -4,9 +4,11 @@ import {
   CARD_DECLINED,
   cardErrorSummary,
   renderCardForm,
+  renderCardPause,
   renderCardStart,
   type CardFormState,
 } from '../../../payments/card-form.js';
+import type { CardPause } from '../../../payments/card-limits.js';
 import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
 import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
@@ -43,6 +45,8 @@ export interface CheckoutView {
   guarantorForm?: { values: PersonForm; errors: FormErrors };
   /** A card refused before charging: its messages and the values kept. */
   cardForm?: CardFormState;
+  /** Card payments paused on this checkout or from this address: shown in place of the card form. */
+  cardPause?: CardPause | undefined;
   /** Who sells: shown at the top of the page. */
   partnerName: string;
 }
@@ -94,6 +98,7 @@ function cardForm(v: CheckoutView): SafeHtml {
     value: i + 1,
     label: `${i + 1}x de ${formatBrl(Math.round(v.sale.checkoutPriceInCents / (i + 1)))}`,
   }));
+  if (v.cardPause) return renderCardPause(v.cardPause);
   if (v.provider.cardEntry === 'element') return renderCardStart(`${v.base}/cartao`);
   return renderCardForm({
     action: `${v.base}/cartao`,

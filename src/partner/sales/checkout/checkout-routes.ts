@@ -2,13 +2,15 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { noteErrorOnRequestLog } from '../../../http/logging.js';
-import { keptCardValues } from '../../../payments/card-form.js';
+import { clientIp } from '../../../http/rate-limit.js';
+import { cardPausedMessage, keptCardValues } from '../../../payments/card-form.js';
+import { CardAttemptsPaused } from '../../../payments/card-limits.js';
 import { InvalidCard } from '../../../payments/errors.js';
 import { cardStepHeaders, renderCardStep } from '../../../payments/card-step.js';
 import { hostedPageHeaders } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
 import { providerView, type CardInput, type Charge } from '../../../payments/provider.js';
-import { finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
+import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
 import { loadSaleProducts, partnerName } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
@@ -51,11 +53,12 @@ type Extra = Pick<CheckoutView, 'notice' | 'buyerForm' | 'guarantorForm' | 'card
 
 async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string> {
   const sale = await saleOfToken(ctx.db, token(req));
-  const [products, methods, charges, seller] = await Promise.all([
+  const [products, methods, charges, seller, cardPause] = await Promise.all([
     loadSaleProducts(ctx.db, [sale.id]),
     methodsOf(ctx.db, sale),
     chargesOf(ctx, sale.id),
     partnerName(ctx.db, sale.partnerId),
+    cardPauseOf(ctx, sale.id, clientIp(req)),
   ]);
   return renderCheckoutPage({
     base: base(req),
@@ -65,6 +68,7 @@ async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string
     charges,
     partnerName: seller,
     provider: providerView(ctx.payments),
+    cardPause,
     ...extra,
   });
 }
@@ -126,8 +130,8 @@ export function checkoutPages(ctx: AppContext): Router {
   );
   router.post('/checkout/:token/cartao', async (req, res) => {
     if (provider.cardEntry === 'form')
-      return back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req))));
-    const charge = await startCardPayment(ctx, token(req));
+      return back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req), clientIp(req))));
+    const charge = await startCardPayment(ctx, token(req), clientIp(req));
     res.redirect(303, `${base(req)}/cartao/${charge.id}`);
   });
   if (provider.cardEntry === 'element') {
@@ -193,9 +197,12 @@ export function checkoutPages(ctx: AppContext): Router {
       const extra: Extra =
         error instanceof InvalidCard
           ? { cardForm: { values: keptCardValues(req.body), errors: error.fields } }
-          : { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } };
+          : error instanceof CardAttemptsPaused
+            ? { notice: { text: cardPausedMessage(error.pause), error: true } }
+            : { notice: { text: BUYER_MESSAGES[error.code] ?? error.message, error: true } };
       res
         .status(error.status)
+        .set(error.headers ?? {})
         .type('html')
         .send(await view(ctx, req, extra));
     } catch (inner) {

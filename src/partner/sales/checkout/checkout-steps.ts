@@ -127,9 +127,10 @@ export async function readyForCard(tx: Queryable, txCtx: AppContext, sale: SaleR
 
 /**
  * The sandbox's card form: the card is charged at once, and the charge's listener confirms the
- * purchase (approved) or sends `paymentDeclined` and allows a retry (declined).
+ * purchase (approved) or sends `paymentDeclined` and allows a retry (declined), within the card
+ * limits per checkout and per address.
  */
-export function payByCard(ctx: AppContext, token: string, card: CardInput): Promise<Charge> {
+export function payByCard(ctx: AppContext, token: string, card: CardInput, ip: string): Promise<Charge> {
   return step(ctx, token, async (tx, sale, txCtx) => {
     const installments = card.installments ?? 1;
     if (!Number.isInteger(installments) || installments < 1 || installments > MAX_CARD_INSTALLMENTS)
@@ -142,6 +143,7 @@ export function payByCard(ctx: AppContext, token: string, card: CardInput): Prom
       payer: payerOf(ready),
       reference: saleReference(ready.id),
       card,
+      ip,
     });
   });
 }
