@@ -1,24 +1,11 @@
-import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentCharges } from '../../src/db/schema/index.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
-import { paymentPath, submitForm } from '../support/payments.js';
+import { chargesOfLink, PAYER, paymentPath, submitForm } from '../support/payments.js';
 import { expectDelivered, saleCharges, useStripeContext } from '../support/stripe.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 
-const PAYER = {
-  name: 'Carlos Eduardo Souza',
-  email: 'carlos@example.com',
-  zipCode: '01310-100',
-  street: 'Avenida Paulista',
-  number: '900',
-  complement: '',
-  district: 'Bela Vista',
-  city: 'São Paulo',
-  state: 'SP',
-};
 const VISA = { brand: 'visa', last4: '0002' };
 
 describe('card attempts and repeated invoices with Stripe', () => {
@@ -50,11 +37,7 @@ describe('card attempts and repeated invoices with Stripe', () => {
   const openCard = (path: string, ip = '203.0.113.20') =>
     request(t.app).post(path).set('X-Forwarded-For', ip).type('form').send({});
   const cancels = () => s.stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'));
-  const installmentCharges = async (path: string) => {
-    const [link] = await t.ctx.sql<{ installment_id: string }[]>`
-      select installment_id from payment_links where token = ${path.split('/').at(-1)!}`;
-    return t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.referenceId, link!.installment_id));
-  };
+  const installmentCharges = (path: string) => chargesOfLink(t, path);
 
   it('checkout: every payment_intent.payment_failed counts for the checkout, each declined session is closed at Stripe, and after 3 the card step and new sessions answer the pause', async () => {
     t.clock.set('2026-03-04T13:05:00Z');

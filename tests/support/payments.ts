@@ -1,6 +1,21 @@
+import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
+import { paymentCharges } from '../../src/db/schema/index.js';
 import type { TestContext } from './context.js';
+
+/** The bank slip payer form of the installment page with Stripe (the guarantor the fixtures send). */
+export const PAYER = {
+  name: 'Carlos Eduardo Souza',
+  email: 'carlos@example.com',
+  zipCode: '01310-100',
+  street: 'Avenida Paulista',
+  number: '900',
+  complement: '',
+  district: 'Bela Vista',
+  city: 'São Paulo',
+  state: 'sp',
+};
 
 /** The path (`/pay/pl_…`) of the payment link of an installment. */
 export async function paymentPath(
@@ -27,3 +42,14 @@ export async function submitForm(t: TestContext, path: string, form: Record<stri
 /** Ids of the charges listed on a page, in order. */
 export const chargeIds = (html: string) =>
   [...html.matchAll(/charges\/([0-9a-f-]{36})\/simulate-payment/g)].map((m) => m[1]!);
+
+/** The charges of the installment behind a payment page path, oldest first. */
+export async function chargesOfLink(t: TestContext, path: string) {
+  const [link] = await t.ctx.sql<{ installment_id: string }[]>`
+    select installment_id from payment_links where token = ${path.split('/').at(-1)!}`;
+  return t.ctx.db
+    .select()
+    .from(paymentCharges)
+    .where(eq(paymentCharges.referenceId, link!.installment_id))
+    .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.method));
+}

@@ -1,9 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentCharges } from '../../../src/db/schema/index.js';
 import { CPF, installment, submitAndProcess } from '../../support/installments.js';
-import { paymentPath, submitForm } from '../../support/payments.js';
+import { chargesOfLink, paymentPath, submitForm } from '../../support/payments.js';
 import { givenInstitution } from '../../support/tenants.js';
 import { useTestContext } from '../../support/context.js';
 
@@ -24,15 +22,7 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
     );
   });
 
-  const chargesOf = async (path: string) => {
-    const [link] = await t.ctx.sql<{ installment_id: string }[]>`
-      select installment_id from payment_links where token = ${path.split('/').at(-1)!}`;
-    return t.ctx.db
-      .select()
-      .from(paymentCharges)
-      .where(eq(paymentCharges.referenceId, link!.installment_id))
-      .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.method));
-  };
+  const chargesOf = (path: string) => chargesOfLink(t, path);
 
   it('5 × Pix and 3 × bank slip of the amount owed today make one pending charge per method; a new amount owed the same day makes a new one', async () => {
     t.clock.set('2026-01-20T13:00:00Z');

@@ -3,22 +3,11 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentCharges } from '../../../src/db/schema/index.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
-import { paymentPath, submitForm } from '../../support/payments.js';
+import { PAYER, paymentPath, submitForm } from '../../support/payments.js';
 import { expectDelivered, useStripeContext } from '../../support/stripe.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 const SANDBOX_TEXT = /sandbox|Simular|Cartões de teste|Ambiente de testes/i;
-const PAYER = {
-  name: 'Carlos Eduardo Souza',
-  email: 'carlos@example.com',
-  zipCode: '01310-100',
-  street: 'Avenida Paulista',
-  number: '900',
-  complement: '',
-  district: 'Bela Vista',
-  city: 'São Paulo',
-  state: 'sp',
-};
 
 describe('the installment payment page paid through Stripe', () => {
   const s = useStripeContext();
