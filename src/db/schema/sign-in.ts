@@ -1,0 +1,60 @@
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestampNow } from './common.js';
+import { users } from './tenants.js';
+
+/**
+ * A signed-in browser. The cookie holds a random token; only its SHA-256 is kept. A session ends at
+ * `expires_at`, or when idle for longer than the idle limit since `last_seen_at` (written at most
+ * once a minute), or when deleted (sign-out, password change, removal).
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull(),
+    /** The synchronizer token every form of this session carries back. */
+    csrfToken: text().notNull(),
+    createdAt: timestampNow(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex().on(t.tokenHash), index().on(t.userId), index().on(t.expiresAt)],
+);
+
+/**
+ * A one-time link sent to a user: an invitation (sets the first password) or a password reset.
+ * Only the token's SHA-256 is kept; `used_at` makes it single-use.
+ */
+export const userLinks = pgTable(
+  'user_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text().$type<'invitation' | 'password_reset'>().notNull(),
+    tokenHash: text().notNull(),
+    createdAt: timestampNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex().on(t.tokenHash), index().on(t.userId)],
+);
+
+/**
+ * Failed sign-ins counted per key (`email:<address>`, known or not, and `ip:<address>`) in a window;
+ * past the limit the key is locked until `locked_until`. Shared by every API process.
+ */
+export const signInThrottle = pgTable(
+  'sign_in_throttle',
+  {
+    key: text().primaryKey(),
+    failures: integer().notNull(),
+    windowStartedAt: timestamp({ withTimezone: true }).notNull(),
+    lockedUntil: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.windowStartedAt)],
+);

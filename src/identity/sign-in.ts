@@ -1,0 +1,109 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { partners, users } from '../db/schema/index.js';
+import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.js';
+import { findOpenLink, useLink, type LinkPurpose } from './links.js';
+import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './passwords.js';
+import { endUserSessions, type SignedInUser } from './sessions.js';
+import { accountKey, clearFailures, ipKey, lockedUntil, recordFailure, SIGN_IN_POLICIES } from './throttle.js';
+
+export type SignInOutcome =
+  { kind: 'signed-in'; user: SignedInUser } | { kind: 'refused' } | { kind: 'locked'; until: Date };
+
+/**
+ * Checks an e-mail and password. A locked e-mail or IP is refused before the password is read; an
+ * unknown e-mail, a user without a password yet and a wrong password are refused alike, after the
+ * same argon2 work, and each counts as a failure of the e-mail and of the IP.
+ */
+export async function signIn(
+  db: Database,
+  input: { email: string; password: string; ip: string; now: Date },
+): Promise<SignInOutcome> {
+  const email = normaliseEmail(input.email);
+  const keys = [accountKey(email), ipKey(input.ip)];
+  const until = await lockedUntil(db, keys, input.now);
+  if (until) return { kind: 'locked', until };
+  const [user] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      profile: users.profile,
+      passwordHash: users.passwordHash,
+      partnerId: users.partnerId,
+      partnerName: partners.name,
+    })
+    .from(users)
+    .innerJoin(partners, eq(partners.id, users.partnerId))
+    .where(and(eq(users.email, email), isNull(users.removedAt)));
+  const ok = user?.passwordHash
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await verifyNothing(input.password);
+  if (!ok || !user) {
+    await recordFailure(db, keys[0]!, SIGN_IN_POLICIES.account, input.now);
+    await recordFailure(db, keys[1]!, SIGN_IN_POLICIES.ip, input.now);
+    return { kind: 'refused' };
+  }
+  await clearFailures(db, keys[0]!);
+  return {
+    kind: 'signed-in',
+    user: {
+      id: user.id,
+      email: user.email,
+      profile: user.profile as Profile,
+      tenant: { kind: 'partner', id: user.partnerId! },
+      tenantName: user.partnerName,
+    },
+  };
+}
+
+/** Refuses a new password that breaks a rule (length, the e-mail in it, a common one). */
+export function checkNewPassword(password: string, confirmation: string, email: string): void {
+  const problem = passwordProblem(password, email);
+  if (problem) throw new PasswordRefused(problem);
+  if (password !== confirmation) throw new PasswordRefused('As duas senhas não são iguais.', 'confirmation');
+}
+
+/**
+ * Sets the password through an invitation or reset link, once: the link is used, every session of
+ * the user ends and the e-mail's failed sign-ins are forgotten. Undefined when the link no longer
+ * opens (used, expired, replaced, or its user removed).
+ */
+export async function setPasswordWithLink(
+  db: Database,
+  input: { token: string; purpose: LinkPurpose; password: string; confirmation: string; now: Date },
+): Promise<{ email: string } | undefined> {
+  const link = await findOpenLink(db, input.token, input.purpose, input.now);
+  if (!link) return undefined;
+  checkNewPassword(input.password, input.confirmation, link.email);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    if (!(await useLink(tx, link.linkId, input.now))) return undefined;
+    await tx.update(users).set({ passwordHash, passwordChangedAt: input.now }).where(eq(users.id, link.userId));
+    await endUserSessions(tx, link.userId);
+    await clearFailures(tx, accountKey(link.email));
+    return { email: link.email };
+  });
+}
+
+/**
+ * A signed-in user's new password: the current one must be right; every other session of the user
+ * ends, the one making the change stays.
+ */
+export async function changePassword(
+  db: Database,
+  input: { userId: string; sessionId: string; current: string; password: string; confirmation: string; now: Date },
+): Promise<void> {
+  const [user] = await db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, input.current)))
+    throw new PasswordRefused('A senha atual não confere.', 'current');
+  checkNewPassword(input.password, input.confirmation, user.email);
+  if (input.password === input.current) throw new PasswordRefused('A nova senha deve ser diferente da atual.');
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, passwordChangedAt: input.now }).where(eq(users.id, input.userId));
+    await endUserSessions(tx, input.userId, input.sessionId);
+  });
+}
