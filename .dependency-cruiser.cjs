@@ -56,6 +56,29 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(metrics|db)/' },
     },
     {
+      name: 'identity-knows-no-web',
+      severity: 'error',
+      comment:
+        'People, passwords, sessions and links (src/identity/) serve every kind of tenant and every front end: they import the kernel, the database and the tenants, never Express, a page or a tenant domain.',
+      from: { path: '^src/identity/' },
+      to: { path: '^src/', pathNot: '^src/(core|db|tenants|identity)/' },
+    },
+    {
+      name: 'panel-only-from-root',
+      severity: 'error',
+      comment: 'The partner panel (src/panel/) is an HTTP front end: only the composition root (app.ts) mounts it.',
+      from: { path: '^src/', pathNot: ['^src/panel/', '^src/app[.]ts$'] },
+      to: { path: '^src/panel/' },
+    },
+    {
+      name: 'panel-is-an-adapter',
+      severity: 'error',
+      comment:
+        'Panel pages call the domain services (identity/, tenants/, partner/…) as the API handlers do: no SQL of their own, no queue, no worker, no development helper.',
+      from: { path: '^src/panel/' },
+      to: { path: '^src/(db|queue|jobs|dev|cli)/' },
+    },
+    {
       name: 'no-folder-cycles',
       severity: 'error',
       comment: 'Folders depend on each other one way only.',

@@ -78,7 +78,7 @@ async function timeIt(name: string, fn: () => Promise<unknown> | unknown) {
 }
 
 // In-process parts.
-await timeIt('auth lookup (findTenantByKey)', () => findTenantByKey(db, 'institution', a.apikey));
+await timeIt('auth lookup (findTenantByKey)', () => findTenantByKey(db, 'institution', a.apikey, new Date()));
 await timeIt('queries, raw postgres.js (page ‖ count)', () =>
   Promise.all([sql.unsafe(page.sql, page.params as never[]), sql.unsafe(counted.sql, counted.params as never[])]),
 );
@@ -108,7 +108,7 @@ svc.get('/v1/parcela/originais', async (req, res) => {
 layers.push(['HTTP + service (mapping)', svc]);
 const auth = express();
 auth.set('query parser', 'simple');
-auth.get('/v1/parcela/originais', authenticateInstitution(db), async (req, res) => {
+auth.get('/v1/parcela/originais', authenticateInstitution(db, systemClock), async (req, res) => {
   res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never));
 });
 layers.push(['HTTP + service + auth', auth]);
@@ -117,7 +117,7 @@ val.set('query parser', 'simple');
 val.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db),
+    authenticate: authenticateInstitution(db, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: false,
   }),
@@ -129,7 +129,7 @@ withLog.use(httpLogger(logger));
 withLog.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db),
+    authenticate: authenticateInstitution(db, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: false,
   }),
@@ -141,7 +141,7 @@ valResp.set('query parser', 'simple');
 valResp.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db),
+    authenticate: authenticateInstitution(db, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: true,
   }),

@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { migrationsApplied } from './db/migrate.js';
 import { authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DocsPages, docsRouter } from './http/docs.js';
+import type { MailTransport } from './identity/mail.js';
 import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
@@ -19,12 +20,15 @@ import { receiptInvoicePages } from './partner/receipts/invoice-page.js';
 import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './institution/payments/page-routes.js';
+import { panelPages } from './panel/routes.js';
 import { sandboxApi } from './payments/sandbox-api.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {
   /** The Redoc pages served at `/docs/{api}`. (Default: pages built at their first request) */
   docs?: DocsPages;
+  /** How the panel mails invitations and password links. (Default: the log outside production, none in production) */
+  mail?: MailTransport;
 }
 
 /** The HTTP application: both APIs, each validated against its own OpenAPI document, and their docs. */
@@ -59,6 +63,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
   app.use(paymentPages(ctx));
   app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
+  // The partner panel (`/painel`): its own sessions, form checks and error pages.
+  app.use(panelPages(ctx, { mail: options.mail }));
   // The provider's events: signed by the provider, outside both documents and their keys.
   if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
 
@@ -68,7 +74,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(
     mountApi({
       doc: institution,
-      authenticate: authenticateInstitution(ctx.db),
+      authenticate: authenticateInstitution(ctx.db, ctx.clock),
       routes: institutionRoutes(ctx),
       validateResponses,
     }),
@@ -76,7 +82,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(
     mountApi({
       doc: partner,
-      authenticate: authenticatePartner(ctx.db),
+      authenticate: authenticatePartner(ctx.db, ctx.clock),
       routes: partnerRoutes(ctx),
       validateResponses,
     }),

@@ -15,9 +15,12 @@ import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
+import { userCommands } from './commands/users.js';
+import { systemClock } from '../core/clock.js';
 
 const commands: Record<string, Command> = {
   ...tenantCommands,
+  ...userCommands,
   ...partnerSettingsCommands,
   ...courseSettingsCommands,
   ...contractCommands,
@@ -84,6 +87,9 @@ export async function main(argv: string[]): Promise<number> {
       method: { type: 'string' },
       percentage: { type: 'string' },
       'product-type': { type: 'string' },
+      // partner:user:*
+      email: { type: 'string' },
+      profile: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -94,11 +100,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(help());
     return values.help ? 0 : 2;
   }
-  const database = await connectDatabaseServer(loadConfig());
+  const config = loadConfig();
+  const database = await connectDatabaseServer(config);
   const { db, sql } = createDatabase(database.url, { max: 2 });
   try {
     await migrateDatabase(database.url);
-    print(await command.run(db, values, args), values.json);
+    print(await command.run(db, values, args, { config, clock: systemClock }), values.json);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Clock } from '../core/clock.js';
 import type { Database } from '../db/client.js';
 import { findTenantByKey, type Tenant } from '../tenants/credentials.js';
 import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
@@ -10,22 +11,22 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export function authenticateInstitution(db: Database): RequestHandler {
+export function authenticateInstitution(db: Database, clock: Clock): RequestHandler {
   return async (req, _res, next) => {
     const key = req.get('apikey');
-    const tenant = key ? await findTenantByKey(db, 'institution', key) : undefined;
+    const tenant = key ? await findTenantByKey(db, 'institution', key, clock.now()) : undefined;
     if (!tenant) return next(new MissingCredentials('apikey'));
     req.tenant = tenant;
     next();
   };
 }
 
-export function authenticatePartner(db: Database): RequestHandler {
+export function authenticatePartner(db: Database, clock: Clock): RequestHandler {
   return async (req, _res, next) => {
     const token = req.get('api-token');
     // The spec gives Authorization priority over Api-Token and refuses the request outright.
     if (token !== undefined && req.get('authorization') !== undefined) return next(new ConflictingCredentials());
-    const tenant = token ? await findTenantByKey(db, 'partner', token) : undefined;
+    const tenant = token ? await findTenantByKey(db, 'partner', token, clock.now()) : undefined;
     if (!tenant) return next(new MissingCredentials('Api-Token'));
     req.tenant = tenant;
     next();

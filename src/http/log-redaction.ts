@@ -1,9 +1,10 @@
 /**
  * What must never reach a log line: payment-link and checkout tokens (whoever holds one can pay
- * or read the installment), CPFs, CNPJs and the values PostgreSQL quotes back in its messages.
+ * or read the installment), the panel's invitation and password links (whoever holds one sets the
+ * password), CPFs, CNPJs and the values PostgreSQL quotes back in its messages.
  */
 
-const TOKEN_PATH = /^(\/(?:pay|checkout)\/)[^/?#]+/;
+const TOKEN_PATH = /^(\/(?:pay|checkout|painel\/convite|painel\/senha)\/)[^/?#]+/;
 /** Stripe adds the PaymentIntent's client secret to the card step's return address. */
 const CLIENT_SECRET = /([?&]payment_intent_client_secret=)[^&#]*/g;
 

@@ -6,15 +6,19 @@ import { pinoHttp } from 'pino-http';
 import type { NodeEnv } from '../config.js';
 import { errorForLog, redactText, redactUrl } from './log-redaction.js';
 
-/** Header values that must never reach a log line. */
-export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization'];
+/** Header values that must never reach a log line (`cookie` carries the panel's session). */
+export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization', 'cookie'];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
       redact: {
-        paths: REDACTED_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),
+        paths: [
+          ...REDACTED_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),
+          // A sign-in answers the new session in `Set-Cookie`.
+          'res.headers["set-cookie"]',
+        ],
         censor: '[redacted]',
       },
     },

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { preparedPerHandle } from '../db/prepared.js';
-import { credentials, institutions, partners } from '../db/schema/index.js';
+import { credentials, institutions, partners, users } from '../db/schema/index.js';
 
 export type Tenant = { kind: 'institution'; id: string; name: string } | { kind: 'partner'; id: string; name: string };
 
@@ -23,8 +23,15 @@ export interface IssuedKey {
   prefix: string;
 }
 
-/** Issues a key for an institution or a partner. The secret is returned here and never again. */
-export async function issueKey(db: Queryable, tenant: { kind: Tenant['kind']; id: string }): Promise<IssuedKey> {
+/**
+ * Issues a key for an institution or a partner, by the operator or by a panel user (`createdBy`).
+ * The secret is returned here and never again.
+ */
+export async function issueKey(
+  db: Queryable,
+  tenant: { kind: Tenant['kind']; id: string },
+  createdBy?: string,
+): Promise<IssuedKey> {
   const secret = newSecret(tenant.kind);
   const prefix = secret.slice(0, PREFIXES[tenant.kind].length + VISIBLE);
   await db.insert(credentials).values({
@@ -32,18 +39,63 @@ export async function issueKey(db: Queryable, tenant: { kind: Tenant['kind']; id
     partnerId: tenant.kind === 'partner' ? tenant.id : null,
     prefix,
     secretHash: hashSecret(secret),
+    createdBy: createdBy ?? null,
   });
   return { secret, prefix };
 }
 
-/** Revokes the key with this visible prefix; false when no active key has it. */
-export async function revokeKey(db: Queryable, prefix: string, now: Date): Promise<boolean> {
+/**
+ * Revokes the key with this visible prefix (the operator), or the one with this id among a
+ * partner's keys (the panel); false when no such active key exists.
+ */
+export async function revokeKey(
+  db: Queryable,
+  key: string | { partnerId: string; keyId: string },
+  now: Date,
+): Promise<boolean> {
+  const which =
+    typeof key === 'string'
+      ? eq(credentials.prefix, key)
+      : and(eq(credentials.partnerId, key.partnerId), eq(credentials.id, key.keyId));
   const revoked = await db
     .update(credentials)
     .set({ revokedAt: now })
-    .where(and(eq(credentials.prefix, prefix), isNull(credentials.revokedAt)))
+    .where(and(which, isNull(credentials.revokedAt)))
     .returning({ id: credentials.id });
   return revoked.length > 0;
+}
+
+export interface KeyRow {
+  id: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  /** The e-mail of the panel user who issued it; null when the operator did. */
+  createdByEmail: string | null;
+}
+
+const partnerKeys = (db: Queryable, partnerId: string, also?: SQL) =>
+  db
+    .select({
+      id: credentials.id,
+      prefix: credentials.prefix,
+      createdAt: credentials.createdAt,
+      revokedAt: credentials.revokedAt,
+      lastUsedAt: credentials.lastUsedAt,
+      createdByEmail: users.email,
+    })
+    .from(credentials)
+    .leftJoin(users, eq(users.id, credentials.createdBy))
+    .where(and(eq(credentials.partnerId, partnerId), also))
+    .orderBy(desc(credentials.createdAt), desc(credentials.prefix));
+
+/** A partner's keys, newest first, revoked ones included. */
+export const listPartnerKeys = (db: Queryable, partnerId: string): Promise<KeyRow[]> => partnerKeys(db, partnerId);
+
+/** One of a partner's keys by id, or undefined (another partner's key is not found either). */
+export async function findPartnerKey(db: Queryable, partnerId: string, keyId: string): Promise<KeyRow | undefined> {
+  return (await partnerKeys(db, partnerId, eq(credentials.id, keyId)))[0];
 }
 
 /** The owner of each kind of key, and the column of `credentials` naming it. */
@@ -57,7 +109,12 @@ const ownerOfKey = (kind: Tenant['kind']) => {
   const owner = OWNERS[kind];
   return preparedPerHandle((db) =>
     db
-      .select({ id: owner.table.id, name: owner.table.name })
+      .select({
+        id: owner.table.id,
+        name: owner.table.name,
+        keyId: credentials.id,
+        lastUsedAt: credentials.lastUsedAt,
+      })
       .from(credentials)
       .innerJoin(owner.table, eq(owner.table.id, owner.key))
       .where(and(eq(credentials.secretHash, sql.placeholder('hash')), isNull(credentials.revokedAt)))
@@ -66,13 +123,31 @@ const ownerOfKey = (kind: Tenant['kind']) => {
 };
 const KEY_OWNERS = { institution: ownerOfKey('institution'), partner: ownerOfKey('partner') };
 
-/** The tenant owning an active key of the given kind, or undefined. */
+/**
+ * A key's last use is kept to the minute: the lookup every request makes reads it anyway, and only
+ * when it is a minute old or more does the request write it again. One write a minute per key in
+ * use, whatever the traffic; the condition keeps concurrent processes from writing it twice.
+ */
+const LAST_USE_GRANULARITY_MS = 60_000;
+
+/** The tenant owning an active key of the given kind, or undefined; records the key's use at `now`. */
 export async function findTenantByKey(
   db: Queryable,
   kind: Tenant['kind'],
   secret: string,
+  now: Date,
 ): Promise<Tenant | undefined> {
   if (!secret.startsWith(PREFIXES[kind])) return undefined;
   const [row] = await KEY_OWNERS[kind](db).execute({ hash: hashSecret(secret) });
-  return row && { kind, ...row };
+  if (!row) return undefined;
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USE_GRANULARITY_MS) {
+    const stale = new Date(now.getTime() - LAST_USE_GRANULARITY_MS);
+    await db
+      .update(credentials)
+      .set({ lastUsedAt: now })
+      .where(
+        and(eq(credentials.id, row.keyId), or(isNull(credentials.lastUsedAt), lte(credentials.lastUsedAt, stale))),
+      );
+  }
+  return { kind, id: row.id, name: row.name };
 }

@@ -1,3 +1,5 @@
+import { loadConfig, type Config } from '../../config.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 
 /** A mistake of the operator: printed without a stack, exit code 1. */
@@ -40,11 +42,29 @@ export interface CommandOptions {
   method?: string;
   percentage?: string;
   'product-type'?: string;
+  // partner:user:*
+  email?: string;
+  profile?: string;
 }
+
+/** What a command may need besides the database: the links it prints start with `PUBLIC_BASE_URL`. */
+export interface CommandRuntime {
+  config: Config;
+  clock: Clock;
+}
+
+/** The runtime a command was given, or the process's own (environment and system clock). */
+export const runtimeOr = (runtime?: CommandRuntime): CommandRuntime =>
+  runtime ?? { config: loadConfig(), clock: systemClock };
 
 export interface Command {
   /** One help line: the command, its options, what it does. */
   usage: string;
   /** Returns what to print: as `key: value` lines, or one JSON object with --json. */
-  run(db: Database, options: CommandOptions, args: string[]): Promise<Record<string, unknown>>;
+  run(
+    db: Database,
+    options: CommandOptions,
+    args: string[],
+    runtime?: CommandRuntime,
+  ): Promise<Record<string, unknown>>;
 }

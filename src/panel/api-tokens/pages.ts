@@ -1,0 +1,86 @@
+import type { Request, Response } from 'express';
+import type { KeyRow } from '../../tenants/credentials.js';
+import { html, type SafeHtml } from '../../payments/html.js';
+import { panelForm } from '../forms.js';
+import type { Notice, PanelView } from '../layout.js';
+import type { PanelContext } from '../panel-context.js';
+import { formatInstant } from '../time.js';
+
+export const TOKENS_PATH = '/painel/configuracoes/integracoes/api-token';
+const BREADCRUMB = [{ label: 'Configurações' }, { label: 'Integrações' }];
+
+const state = (key: KeyRow) => (key.revokedAt ? `Revogado em ${formatInstant(key.revokedAt)}` : 'Ativo');
+
+function keyRow(key: KeyRow): SafeHtml {
+  return html`<tr>
+  <td><code>${key.prefix}…</code></td>
+  <td>${formatInstant(key.createdAt)}</td>
+  <td>${key.createdByEmail ?? 'operador'}</td>
+  <td>${key.lastUsedAt ? formatInstant(key.lastUsedAt) : 'Nunca usado'}</td>
+  <td>${state(key)}</td>
+  <td>${key.revokedAt ? '' : html`<a href="${TOKENS_PATH}/${key.id}/revogar">Revogar<span class="visually-hidden"> ${key.prefix}</span></a>`}</td>
+</tr>`;
+}
+
+export function tokensView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  keys: KeyRow[],
+  notice?: Notice,
+): PanelView {
+  return {
+    title: 'API Token',
+    breadcrumb: BREADCRUMB,
+    notice,
+    body: html`<section class="card" aria-labelledby="tokens">
+  <h2 id="tokens">Tokens da Partner API</h2>
+  <p>Cada requisição à Partner API leva um destes tokens no cabeçalho <code>Api-Token</code>. Só o começo de cada um fica guardado para reconhecê-lo; o último uso é registrado ao minuto.</p>
+  ${
+    keys.length
+      ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Prefixo</th><th scope="col">Criado em</th><th scope="col">Criado por</th><th scope="col">Último uso</th><th scope="col">Situação</th><th scope="col"><span class="visually-hidden">Ações</span></th></tr></thead>
+    <tbody>${keys.map(keyRow)}</tbody>
+  </table></div>`
+      : html`<p>Nenhum token ainda.</p>`
+  }
+</section>
+<section class="card" aria-labelledby="gerar">
+  <h2 id="gerar">Gerar um token</h2>
+  <p>O token é mostrado uma única vez, logo depois de gerado: guarde-o em um cofre de segredos. Ele passa a valer na hora.</p>
+  ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/gerar`, submit: 'Gerar token', body: html`` })}
+</section>`,
+  };
+}
+
+export function tokenShownView(secret: string, baseUrl: string): PanelView {
+  return {
+    title: 'Token gerado',
+    breadcrumb: [...BREADCRUMB, { label: 'API Token', href: TOKENS_PATH }],
+    body: html`<section class="card">
+  <p><strong>Copie o token agora:</strong> ele não será mostrado de novo.</p>
+  <p class="secret"><span id="token-rotulo">Token</span><code id="novo-token" aria-labelledby="token-rotulo">${secret}</code></p>
+  <p>Experimente:</p>
+  <code>curl -H "Api-Token: ${secret}" ${baseUrl}/courses</code>
+  <p><a href="${TOKENS_PATH}">Voltar para os tokens</a></p>
+</section>`,
+  };
+}
+
+export function revokeView(req: Request, res: Response, panel: PanelContext, key: KeyRow): PanelView {
+  return {
+    title: 'Revogar token',
+    breadcrumb: [...BREADCRUMB, { label: 'API Token', href: TOKENS_PATH }],
+    body: html`<section class="card">
+  ${
+    key.revokedAt
+      ? html`<p>O token <code>${key.prefix}…</code> já foi revogado (${formatInstant(key.revokedAt)}).</p><p><a href="${TOKENS_PATH}">Voltar para os tokens</a></p>`
+      : html`<p>Revogar o token <code>${key.prefix}…</code>, criado em ${formatInstant(key.createdAt)} por ${key.createdByEmail ?? 'operador'}? As integrações que o usam passam a receber 401 na hora, e isso não pode ser desfeito.</p>
+  <div class="actions">
+    ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/${key.id}/revogar`, className: 'inline', submit: 'Revogar token', danger: true, body: html`` })}
+    <a class="button secondary" href="${TOKENS_PATH}">Cancelar</a>
+  </div>`
+  }
+</section>`,
+  };
+}

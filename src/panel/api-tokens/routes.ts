@@ -1,0 +1,50 @@
+import { Router, type Request } from 'express';
+import { findPartnerKey, issueKey, listPartnerKeys, revokeKey } from '../../tenants/credentials.js';
+import { sendPage } from '../layout.js';
+import { noticeOf, type PanelContext } from '../panel-context.js';
+import { PanelPageNotFound } from '../errors.js';
+import { partnerOf, requireProfile, sessionOf } from '../session.js';
+import { revokeView, tokensView, tokenShownView, TOKENS_PATH } from './pages.js';
+
+const NOTICES = { revogado: 'Token revogado: ele não é mais aceito pela API.' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Settings › Integrations › API Token (Superadmin and Admin): the partner's Partner API tokens,
+ * issued and revoked with the operator's own code (`tenants/credentials.ts`), so a token made here
+ * is the CLI's kind: `pt_` secret, SHA-256 stored, visible prefix.
+ */
+export function apiTokenPages(panel: PanelContext): Router {
+  const router = Router();
+  const { db, clock, config } = panel.app;
+  const path = TOKENS_PATH.replace(/^\/painel/, '');
+  router.use(path, requireProfile('superadmin', 'admin'));
+
+  const keyOf = async (req: Request) => {
+    const id = String(req.params.id);
+    const key = UUID.test(id) ? await findPartnerKey(db, partnerOf(req), id) : undefined;
+    if (!key) throw new PanelPageNotFound();
+    return key;
+  };
+
+  router.get(path, async (req, res) => {
+    const keys = await listPartnerKeys(db, partnerOf(req));
+    sendPage(req, res, 200, tokensView(req, res, panel, keys, noticeOf(NOTICES, req.query.aviso)));
+  });
+
+  router.post(`${path}/gerar`, async (req, res) => {
+    const issued = await issueKey(db, { kind: 'partner', id: partnerOf(req) }, sessionOf(req).user.id);
+    sendPage(req, res, 201, tokenShownView(issued.secret, config.publicBaseUrl));
+  });
+
+  router.get(`${path}/:id/revogar`, async (req, res) => {
+    sendPage(req, res, 200, revokeView(req, res, panel, await keyOf(req)));
+  });
+
+  router.post(`${path}/:id/revogar`, async (req, res) => {
+    const key = await keyOf(req);
+    await revokeKey(db, { partnerId: partnerOf(req), keyId: key.id }, clock.now());
+    res.redirect(303, `${TOKENS_PATH}?aviso=revogado`);
+  });
+  return router;
+}

@@ -1,0 +1,44 @@
+import { ApiError } from '../core/errors.js';
+
+/** A refusal the panel shows as a page of its own: a title and a sentence in pt-BR. */
+export class PanelError extends ApiError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly title: string,
+    readonly text: string,
+  ) {
+    super(status, code, message);
+  }
+}
+
+export class Forbidden extends PanelError {
+  constructor() {
+    super(
+      403,
+      'PANEL-001',
+      'The profile of this user does not open this page',
+      'Acesso não permitido',
+      'O seu perfil não dá acesso a esta página. Se precisar dela, fale com um Superadmin da sua empresa.',
+    );
+  }
+}
+
+export class FormRefused extends PanelError {
+  constructor(readonly reason: 'origin' | 'token') {
+    super(
+      403,
+      'PANEL-002',
+      reason === 'origin' ? 'The form was not sent from a page of this service' : 'Missing or stale form token',
+      'Formulário expirado',
+      'Este formulário não é mais válido (a sessão pode ter expirado). Abra a página de novo e envie outra vez.',
+    );
+  }
+}
+
+export class PanelPageNotFound extends PanelError {
+  constructor() {
+    super(404, 'PANEL-003', 'No such page in the panel', 'Página não encontrada', 'Esta página não existe no painel.');
+  }
+}

@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import { PROFILE_LABELS, type Profile } from '../identity/identity.rules.js';
+import { html } from '../payments/html.js';
+import { sendPage } from './layout.js';
+import { NAVIGATION } from './navigation.js';
+import { requireProfile, sessionOf } from './session.js';
+
+/** What each profile may do, as the home page tells the user. */
+const CAN_DO: Record<Profile, string> = {
+  superadmin: 'convida, muda o perfil e remove usuários, e gera e revoga os tokens da API.',
+  admin: 'gera e revoga os tokens da API.',
+  vendedor: 'acessa as páginas de vendas liberadas para o seu perfil.',
+};
+
+/** `/painel`: who is signed in, for which partner, and the sections their profile opens. */
+export function homePage(): Router {
+  const router = Router();
+  router.get('/', requireProfile(), (req, res) => {
+    const { user } = sessionOf(req);
+    const sections = NAVIGATION.filter((item) => item.href !== '/painel' && item.profiles.includes(user.profile));
+    sendPage(req, res, 200, {
+      title: `Olá, ${user.email}`,
+      body: html`<section class="card" aria-labelledby="perfil">
+  <h2 id="perfil">Seu perfil: ${PROFILE_LABELS[user.profile]}</h2>
+  <p>Na ${user.tenantName}, o perfil ${PROFILE_LABELS[user.profile]} ${CAN_DO[user.profile]}</p>
+  <ul>${sections.map((item) => html`<li><a href="${item.href}">${item.label}</a></li>`)}</ul>
+</section>`,
+    });
+  });
+  return router;
+}

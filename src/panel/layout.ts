@@ -1,0 +1,103 @@
+import type { Request, Response } from 'express';
+import { PROFILE_LABELS } from '../identity/identity.rules.js';
+import type { Session } from '../identity/sessions.js';
+import { html, SafeHtml, sha256Source } from '../payments/html.js';
+import { PAGE_CSS } from '../payments/page-style.js';
+import { csrfInput } from './csrf.js';
+import { currentNavItem, NAVIGATION } from './navigation.js';
+import { PANEL_CSS } from './panel-style.js';
+
+/**
+ * Headers of every panel page: no caching, no framing, no sniffing, no script at all, our two
+ * stylesheets by hash, forms to ourselves. The referrer goes to our own origin only: a stricter
+ * `no-referrer` would make browsers send `Origin: null` with our forms, which the form check refuses.
+ */
+export const PANEL_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    `style-src ${sha256Source(PAGE_CSS)} ${sha256Source(PANEL_CSS)}`,
+    'img-src data:',
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'Referrer-Policy': 'same-origin',
+};
+
+export interface Notice {
+  text: string;
+  error?: boolean;
+}
+
+/** What a page of the panel says; the frame (header, navigation, footer) is the layout's. */
+export interface PanelView {
+  /** The page's `<h1>` and `<title>`. */
+  title: string;
+  body: SafeHtml;
+  /** Links above the title, outermost first; the page itself is not a link. */
+  breadcrumb?: { label: string; href?: string }[];
+  notice?: Notice;
+}
+
+const noticeBlock = (notice?: Notice) =>
+  notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="status">${notice.text}</p>` : '';
+
+function signedInHeader(session: Session, path: string): SafeHtml {
+  const current = currentNavItem(path);
+  const items = NAVIGATION.filter((item) => item.profiles.includes(session.user.profile));
+  return html`<header class="panel">
+  <div class="bar">
+    <div class="tenant"><strong>${session.user.tenantName}</strong><span>Painel do parceiro</span></div>
+    <div class="who"><span>${session.user.email} · ${PROFILE_LABELS[session.user.profile]}</span>
+      <form class="inline" method="post" action="/painel/sair">${csrfInput(session.csrfToken)}<button type="submit" class="link">Sair</button></form>
+    </div>
+  </div>
+  <nav class="sections" aria-label="Seções do painel"><ul>${items.map(
+    (item) =>
+      html`<li><a href="${item.href}"${item === current ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+  )}</ul></nav>
+</header>`;
+}
+
+const anonymousHeader = html`<header class="panel"><div class="bar"><div class="tenant"><strong>Painel do parceiro</strong><span>Acesso da sua equipe</span></div></div></header>`;
+
+function breadcrumbBlock(view: PanelView): SafeHtml | '' {
+  if (!view.breadcrumb?.length) return '';
+  return html`<nav class="breadcrumb" aria-label="Você está em"><ol>${view.breadcrumb.map((b) =>
+    b.href ? html`<li><a href="${b.href}">${b.label}</a></li>` : html`<li>${b.label}</li>`,
+  )}<li aria-current="page">${view.title}</li></ol></nav>`;
+}
+
+/** The whole document of a panel page: signed in, with the header and the sections the profile opens. */
+export function panelDocument(req: Request, view: PanelView): string {
+  const session = req.panelSession;
+  return html`<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${view.title} · Painel do parceiro</title>
+<style>${new SafeHtml(PAGE_CSS)}</style>
+<style>${new SafeHtml(PANEL_CSS)}</style>
+</head>
+<body class="${session ? 'panel' : 'anonymous'}">
+<a class="skip" href="#conteudo">Pular para o conteúdo</a>
+${session ? signedInHeader(session, req.originalUrl.split('?')[0]!) : anonymousHeader}
+<main id="conteudo" tabindex="-1">
+<div>${breadcrumbBlock(view)}<h1>${view.title}</h1></div>
+${noticeBlock(view.notice)}
+${view.body}
+</main>
+<footer>Painel do parceiro · os dados desta página são da sua empresa: não os compartilhe.</footer>
+</body>
+</html>`.value;
+}
+
+/** Answers a panel page with its headers. */
+export function sendPage(req: Request, res: Response, status: number, view: PanelView): void {
+  res.status(status).set(PANEL_HEADERS).type('html').send(panelDocument(req, view));
+}

@@ -1,0 +1,28 @@
+import { PROFILES, type Profile } from '../identity/identity.rules.js';
+
+/** One entry of the panel's navigation: shown only to the profiles that may open it. */
+export interface NavItem {
+  href: string;
+  label: string;
+  profiles: readonly Profile[];
+}
+
+const EVERYONE = PROFILES;
+
+/**
+ * The sections of the panel, in the order of the menu. A section adds its entry here, with the
+ * same profiles its router's `requireProfile` lets in.
+ */
+export const NAVIGATION: readonly NavItem[] = [
+  { href: '/painel', label: 'Início', profiles: EVERYONE },
+  { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
+  { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },
+  { href: '/painel/conta', label: 'Minha conta', profiles: EVERYONE },
+];
+
+/** The entry a path belongs to: the longest `href` it starts with. */
+export function currentNavItem(path: string): NavItem | undefined {
+  return NAVIGATION.filter((item) => path === item.href || path.startsWith(`${item.href}/`)).sort(
+    (a, b) => b.href.length - a.href.length,
+  )[0];
+}

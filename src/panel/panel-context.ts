@@ -1,0 +1,19 @@
+import type { AppContext } from '../context.js';
+import type { MailTransport } from '../identity/mail.js';
+import type { PanelCookies } from './cookies.js';
+
+/** What every section router of the panel receives. */
+export interface PanelContext {
+  readonly app: AppContext;
+  readonly cookies: PanelCookies;
+  /** How invitations and password links reach people; absent where no transport is configured (production today). */
+  readonly mail: MailTransport | undefined;
+}
+
+/** `?aviso=` keys a redirect may carry, and the sentence each one shows: nothing else is ever echoed. */
+export function noticeOf<Key extends string>(
+  notices: Record<Key, string>,
+  value: unknown,
+): { text: string } | undefined {
+  return typeof value === 'string' && Object.hasOwn(notices, value) ? { text: notices[value as Key] } : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * The panel's additions to the hosted pages' stylesheet (`payments/page-style.ts`): the header with
+ * the navigation, wide tables that scroll inside their own box, forms in a column. Inlined and
+ * allowed by hash; the panel runs no script at all.
+ */
+export const PANEL_CSS = `
+.skip { position: absolute; left: -999px; top: 0; background: var(--card); padding: .5rem 1rem; z-index: 1; }
+.skip:focus { left: .5rem; }
+header.panel { background: var(--card); border-bottom: 1px solid var(--line); }
+header.panel .bar { max-width: 72rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; justify-content: space-between; }
+header.panel .tenant strong { display: block; font-size: 1.15rem; overflow-wrap: anywhere; }
+header.panel .tenant span { color: var(--muted); font-size: .9rem; }
+header.panel .who { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; color: var(--muted); font-size: .9rem; }
+header.panel .who span { overflow-wrap: anywhere; }
+nav.sections { border-top: 1px solid var(--line); }
+nav.sections ul { max-width: 72rem; margin: 0 auto; padding: 0 1rem; list-style: none; display: flex; flex-wrap: wrap; gap: 0 1.25rem; }
+nav.sections a { display: inline-block; padding: .6rem 0; color: var(--ink); text-decoration: none; border-bottom: 3px solid transparent; }
+nav.sections a:hover { color: var(--brand); }
+nav.sections a[aria-current="page"] { border-bottom-color: var(--brand); color: var(--brand); font-weight: 600; }
+body.panel main { max-width: 72rem; }
+body.anonymous main { max-width: 30rem; }
+nav.breadcrumb ol { list-style: none; margin: .5rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; color: var(--muted); font-size: .9rem; }
+nav.breadcrumb li + li::before { content: "›"; margin-right: .25rem; }
+nav.breadcrumb a { color: var(--muted); }
+.table-wrap { overflow-x: auto; }
+.table-wrap table { min-width: 36rem; }
+.table-wrap td, .table-wrap th { padding: .5rem .5rem; }
+button.link { min-height: 0; padding: 0; border: 0; background: none; color: var(--brand); text-decoration: underline; font-weight: 500; }
+button.link:hover { background: none; color: var(--brand-dark); }
+button.danger { background: var(--err); border-color: var(--err); }
+button.danger:hover { background: #7f1414; }
+a.button.secondary { background: #fff; color: var(--brand); border: 1px solid var(--brand); }
+.secret { display: grid; gap: .25rem; }
+.secret code { font-size: 1rem; user-select: all; }
+.muted { color: var(--muted); }
+form.stack { display: grid; gap: 0; }
+form.stack > button { justify-self: start; margin-top: 1rem; }
+.inline-fields { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
+.inline-fields label { margin: 0; }
+.inline-fields select { width: auto; }
+`;

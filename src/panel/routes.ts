@@ -1,0 +1,90 @@
+import express, { Router, type ErrorRequestHandler } from 'express';
+import type { AppContext } from '../context.js';
+import { toApiError } from '../http/error-handler.js';
+import { errorForLog, redactText } from '../http/log-redaction.js';
+import { IdentityRuleError } from '../identity/identity.rules.js';
+import { logMailTransport, type MailTransport } from '../identity/mail.js';
+import { html } from '../payments/html.js';
+import { accountPages } from './account/routes.js';
+import { apiTokenPages } from './api-tokens/routes.js';
+import { panelCookies } from './cookies.js';
+import { checkCsrf } from './csrf.js';
+import { PanelError, PanelPageNotFound } from './errors.js';
+import { homePage } from './home.js';
+import { PANEL_HEADERS, sendPage } from './layout.js';
+import type { PanelContext } from './panel-context.js';
+import { loadSession } from './session.js';
+import { signInPages } from './sign-in/routes.js';
+import { userPages } from './users/routes.js';
+
+export interface PanelOptions {
+  /** How invitations and password links are mailed. (Default: the log outside production, none in production) */
+  mail?: MailTransport;
+}
+
+/**
+ * The partner panel at `/painel`: server-rendered pt-BR pages that work without JavaScript. Every
+ * request loads its session; every POST is parsed (small forms only), then checked for its origin
+ * and form token before any section sees it. Each section is a router of its own that guards its
+ * pages with `requireProfile`; failures become pages, never JSON.
+ */
+export function panelPages(ctx: AppContext, options: PanelOptions = {}): Router {
+  const panel: PanelContext = {
+    app: ctx,
+    cookies: panelCookies(ctx.config),
+    mail: options.mail ?? (ctx.config.env === 'production' ? undefined : logMailTransport(ctx.logger)),
+  };
+  const inner = Router();
+  inner.use((_req, res, next) => {
+    res.set(PANEL_HEADERS);
+    next();
+  });
+  inner.use(loadSession(ctx, panel.cookies));
+  // Panel forms are a few short fields: 16 kB and 50 fields are plenty; more is refused with a page (413).
+  inner.post(
+    /.*/,
+    express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }),
+    checkCsrf(ctx.config, panel.cookies),
+  );
+
+  inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
+
+  inner.use((_req, _res, next) => next(new PanelPageNotFound()));
+  inner.use(panelErrors());
+
+  const router = Router();
+  router.use('/painel', inner);
+  return router;
+}
+
+const UNREADABLE = {
+  title: 'Formulário não lido',
+  text: 'O formulário enviado não pôde ser lido (grande demais ou malformado). Abra a página de novo e envie outra vez.',
+};
+
+/** Every failure under `/painel` as a page of the panel, at its status; a fault of ours is a 500 page quoting the request id. */
+function panelErrors(): ErrorRequestHandler {
+  return (thrown, req, res, next) => {
+    if (res.headersSent) return next(thrown);
+    const error = toApiError(thrown, req.method, req.path);
+    if (!error) {
+      req.log.error({ err: errorForLog(thrown) }, 'unexpected error');
+      return sendPage(req, res, 500, {
+        title: 'Erro interno',
+        body: html`<section class="card"><p>Algo deu errado do nosso lado. Tente de novo; se persistir, informe ao suporte o código ${String(req.id)}.</p></section>`,
+      });
+    }
+    req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+    const { title, text } =
+      error instanceof PanelError
+        ? error
+        : error instanceof IdentityRuleError
+          ? { title: 'Não encontrado', text: error.pt }
+          : UNREADABLE;
+    const signIn = error.status === 403 && !req.panelSession;
+    sendPage(req, res, error.status, {
+      title,
+      body: html`<section class="card"><p>${text}</p><p>${signIn ? html`<a href="/painel/entrar">Entrar</a>` : html`<a href="/painel">Ir para o início do painel</a>`}</p></section>`,
+    });
+  };
+}

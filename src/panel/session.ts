@@ -1,0 +1,61 @@
+import type { Request, RequestHandler } from 'express';
+import type { AppContext } from '../context.js';
+import type { Profile } from '../identity/identity.rules.js';
+import { findSession, SESSION_LIFETIME_MS, type Session, type StartedSession } from '../identity/sessions.js';
+import { clearCookie, readCookie, type PanelCookies } from './cookies.js';
+import { Forbidden } from './errors.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The panel's signed-in session, set by `loadSession` on every `/painel` request. */
+    panelSession?: Session;
+  }
+}
+
+/** Reads the session cookie; an unknown or expired session is forgotten and its cookie cleared. */
+export function loadSession(ctx: AppContext, cookies: PanelCookies): RequestHandler {
+  return async (req, res, next) => {
+    const token = readCookie(req, cookies.session);
+    if (!token) return next();
+    const session = await findSession(ctx.db, token, ctx.clock.now());
+    if (session) req.panelSession = session;
+    else clearCookie(res, cookies.session, cookies);
+    next();
+  };
+}
+
+export function setSessionCookie(res: Parameters<RequestHandler>[1], started: StartedSession, cookies: PanelCookies) {
+  res.cookie(cookies.session, started.token, { ...cookies.options, maxAge: SESSION_LIFETIME_MS });
+}
+
+/** Where to send someone who must sign in first: back here afterwards. */
+export const signInPath = (req: Request) =>
+  req.method === 'GET'
+    ? `/painel/entrar?voltar=${encodeURIComponent(req.originalUrl.split('?')[0]!)}`
+    : '/painel/entrar';
+
+/**
+ * The guard of every page after sign-in: without a session, to the sign-in page (and back after
+ * it); with a profile not listed, 403. Every profile when none is listed.
+ */
+export function requireProfile(...profiles: Profile[]): RequestHandler {
+  return (req, res, next) => {
+    const session = req.panelSession;
+    if (!session) return res.redirect(303, signInPath(req));
+    if (profiles.length > 0 && !profiles.includes(session.user.profile)) return next(new Forbidden());
+    next();
+  };
+}
+
+/** The session of a request that passed `requireProfile`. */
+export function sessionOf(req: Request): Session {
+  if (!req.panelSession) throw new Error('panel route reached without requireProfile');
+  return req.panelSession;
+}
+
+/** The partner a signed-in user acts for: every query of a panel page is scoped by it. */
+export function partnerOf(req: Request): string {
+  const { tenant } = sessionOf(req).user;
+  if (tenant.kind !== 'partner') throw new Error('a partner panel page reached by a user of another kind of tenant');
+  return tenant.id;
+}

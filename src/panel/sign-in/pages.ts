@@ -1,0 +1,108 @@
+import type { Request, Response } from 'express';
+import { html } from '../../payments/html.js';
+import type { PanelContext } from '../panel-context.js';
+import { formErrors, panelField, panelForm, type FieldErrors } from '../forms.js';
+import type { Notice, PanelView } from '../layout.js';
+
+const LABELS = {
+  email: 'E-mail',
+  password: 'Senha',
+  confirmation: 'Repita a senha',
+  form: 'Formulário',
+};
+
+export function signInView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  state: { email?: string; back?: string; errors?: FieldErrors; notice?: Notice },
+): PanelView {
+  const errors = state.errors ?? {};
+  return {
+    title: 'Entrar',
+    notice: state.notice,
+    body: html`<section class="card">
+  ${formErrors(errors, LABELS)}
+  ${panelForm(req, res, panel.cookies, {
+    action: '/painel/entrar',
+    submit: 'Entrar',
+    body: html`${state.back ? html`<input type="hidden" name="voltar" value="${state.back}">` : ''}
+    ${panelField({ name: 'email', label: 'E-mail', value: state.email, errors, attrs: html` type="email" autocomplete="username" spellcheck="false" required` })}
+    ${panelField({ name: 'password', label: 'Senha', errors, attrs: html` type="password" autocomplete="current-password" required` })}`,
+  })}
+  <p class="hint"><a href="/painel/esqueci-senha">Esqueci minha senha</a></p>
+</section>`,
+  };
+}
+
+/** The page of an invitation or reset link: who it is for, and the new password twice. */
+export function setPasswordView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  state: { action: string; email: string; invitation: boolean; errors?: FieldErrors },
+): PanelView {
+  const errors = state.errors ?? {};
+  return {
+    title: state.invitation ? 'Defina sua senha' : 'Nova senha',
+    body: html`<section class="card">
+  ${formErrors(errors, LABELS)}
+  <p>${state.invitation ? 'Convite para' : 'Nova senha para'} <strong>${state.email}</strong>.</p>
+  ${panelForm(req, res, panel.cookies, {
+    action: state.action,
+    submit: state.invitation ? 'Definir senha' : 'Salvar nova senha',
+    body: html`<input type="text" name="username" value="${state.email}" autocomplete="username" hidden>
+    ${panelField({ name: 'password', label: 'Nova senha', errors, hintId: 'regras-senha', attrs: html` type="password" autocomplete="new-password" required` })}
+    <p class="hint" id="regras-senha">Pelo menos 10 caracteres; não use o seu e-mail nem senhas comuns.</p>
+    ${panelField({ name: 'confirmation', label: 'Repita a senha', errors, attrs: html` type="password" autocomplete="new-password" required` })}`,
+  })}
+</section>`,
+  };
+}
+
+export const linkClosedView = (invitation: boolean): PanelView => ({
+  title: invitation ? 'Convite indisponível' : 'Link indisponível',
+  body: html`<section class="card"><p>${
+    invitation
+      ? 'Este convite não existe, já foi usado ou expirou. Peça um novo convite a um Superadmin da sua empresa.'
+      : 'Este link de redefinição não existe, já foi usado ou expirou (vale por uma hora).'
+  }</p><p><a href="/painel/${invitation ? 'entrar' : 'esqueci-senha'}">${invitation ? 'Ir para a entrada' : 'Pedir um novo link'}</a></p></section>`,
+});
+
+export function forgotView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  state: { email?: string; errors?: FieldErrors; sent?: boolean },
+): PanelView {
+  const errors = state.errors ?? {};
+  if (!panel.mail)
+    return {
+      title: 'Esqueci minha senha',
+      body: html`<section class="card"><p>Peça a um Superadmin da sua empresa um link para definir uma nova senha (em Usuários). Se não houver outro Superadmin, fale com o suporte do operador.</p><p><a href="/painel/entrar">Voltar para a entrada</a></p></section>`,
+    };
+  if (state.sent)
+    return {
+      title: 'Verifique seu e-mail',
+      body: html`<section class="card"><p>Se houver um usuário com este e-mail, enviamos a ele um link para definir uma nova senha. O link vale por uma hora.</p><p><a href="/painel/entrar">Voltar para a entrada</a></p></section>`,
+    };
+  return {
+    title: 'Esqueci minha senha',
+    body: html`<section class="card">
+  ${formErrors(errors, LABELS)}
+  <p>Informe o seu e-mail: enviaremos um link para definir uma nova senha.</p>
+  ${panelForm(req, res, panel.cookies, {
+    action: '/painel/esqueci-senha',
+    submit: 'Enviar link',
+    body: panelField({
+      name: 'email',
+      label: 'E-mail',
+      value: state.email,
+      errors,
+      attrs: html` type="email" autocomplete="username" spellcheck="false" required`,
+    }),
+  })}
+  <p class="hint"><a href="/painel/entrar">Voltar para a entrada</a></p>
+</section>`,
+  };
+}

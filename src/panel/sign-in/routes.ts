@@ -1,0 +1,153 @@
+import { Router, type Request } from 'express';
+import { isEmail, normaliseEmail } from '../../identity/identity.rules.js';
+import type { LinkPurpose } from '../../identity/links.js';
+import { findOpenLink } from '../../identity/links.js';
+import { requestPasswordReset } from '../../identity/password-links.js';
+import { endSession, startSession, sweepSessions } from '../../identity/sessions.js';
+import { setPasswordWithLink, signIn } from '../../identity/sign-in.js';
+import { sweepThrottle } from '../../identity/throttle.js';
+import { clearCookie } from '../cookies.js';
+import { errorsOf, readFields, type FieldErrors } from '../forms.js';
+import { sendPage } from '../layout.js';
+import { noticeOf, type PanelContext } from '../panel-context.js';
+import { setSessionCookie } from '../session.js';
+import { forgotView, linkClosedView, setPasswordView, signInView } from './pages.js';
+
+const NOTICES = {
+  saiu: 'Você saiu do painel.',
+  'senha-definida': 'Senha definida. Entre com o seu e-mail e a nova senha.',
+  'sessoes-encerradas': 'Todas as suas sessões foram encerradas. Entre de novo.',
+  'usuario-removido': 'Seu acesso foi removido.',
+};
+
+/** A page of the panel to go back to after sign-in: a plain path under `/painel`, nothing else. */
+const backPath = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^\/painel(\/[A-Za-z0-9_-]+)*\/?$/.test(value) ? value : undefined;
+
+/** Expired sessions and stale counters are swept at most every ten minutes per process, on a sign-in. */
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/** Sign-in and sign-out, the invitation and password-reset links, and "forgot my password". */
+export function signInPages(panel: PanelContext): Router {
+  const router = Router();
+  const { db, clock, config } = panel.app;
+  let sweptAt = 0;
+
+  router.get('/entrar', (req, res) => {
+    if (req.panelSession) return res.redirect(303, backPath(req.query.voltar) ?? '/painel');
+    sendPage(
+      req,
+      res,
+      200,
+      signInView(req, res, panel, { back: backPath(req.query.voltar), notice: noticeOf(NOTICES, req.query.aviso) }),
+    );
+  });
+
+  router.post('/entrar', async (req, res) => {
+    const form = readFields(req, ['email', 'password', 'voltar']);
+    const back = backPath(form.voltar);
+    const again = (status: number, errors: FieldErrors) =>
+      sendPage(req, res, status, signInView(req, res, panel, { email: form.email, back, errors }));
+    const errors: FieldErrors = {};
+    if (!isEmail(normaliseEmail(form.email))) errors.email = 'Informe o e-mail com que você foi convidado.';
+    if (!form.password) errors.password = 'Informe a sua senha.';
+    if (Object.keys(errors).length) return again(400, errors);
+
+    const now = clock.now();
+    const outcome = await signIn(db, { email: form.email, password: form.password, ip: clientIp(req), now });
+    if (outcome.kind === 'locked') {
+      const minutes = Math.max(1, Math.ceil((outcome.until.getTime() - now.getTime()) / 60_000));
+      res.set('Retry-After', String(minutes * 60));
+      return again(429, {
+        form: `Muitas tentativas sem sucesso. Tente de novo em ${minutes} minuto${minutes > 1 ? 's' : ''}.`,
+      });
+    }
+    if (outcome.kind === 'refused') return again(401, { form: 'E-mail ou senha incorretos.' });
+
+    // A new session at every sign-in: whatever session this browser had before ends here.
+    if (req.panelSession) await endSession(db, req.panelSession.id);
+    const started = await startSession(db, outcome.user, now);
+    setSessionCookie(res, started, panel.cookies);
+    clearCookie(res, panel.cookies.formToken, panel.cookies);
+    if (now.getTime() - sweptAt > SWEEP_EVERY_MS) {
+      sweptAt = now.getTime();
+      await sweepSessions(db, now);
+      await sweepThrottle(db, now);
+    }
+    res.redirect(303, back ?? '/painel');
+  });
+
+  router.post('/sair', async (req, res) => {
+    if (req.panelSession) await endSession(db, req.panelSession.id);
+    clearCookie(res, panel.cookies.session, panel.cookies);
+    res.redirect(303, '/painel/entrar?aviso=saiu');
+  });
+
+  for (const [path, purpose] of [
+    ['/convite/:token', 'invitation'],
+    ['/senha/:token', 'password_reset'],
+  ] as const)
+    passwordLinkRoutes(router, panel, path, purpose);
+
+  router.get('/esqueci-senha', (req, res) => sendPage(req, res, 200, forgotView(req, res, panel, {})));
+  router.post('/esqueci-senha', async (req, res) => {
+    const { email } = readFields(req, ['email']);
+    if (!panel.mail) return sendPage(req, res, 200, forgotView(req, res, panel, {}));
+    if (!isEmail(normaliseEmail(email)))
+      return sendPage(
+        req,
+        res,
+        400,
+        forgotView(req, res, panel, { email, errors: { email: 'Informe um e-mail válido, como nome@exemplo.com.' } }),
+      );
+    await requestPasswordReset(db, panel.mail, { email, now: clock.now(), baseUrl: config.publicBaseUrl });
+    sendPage(req, res, 200, forgotView(req, res, panel, { sent: true }));
+  });
+  return router;
+}
+
+/** The client address the throttle counts: `req.ip`, which reads X-Forwarded-For only from trusted proxies. */
+const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, purpose: LinkPurpose) {
+  const { db, clock } = panel.app;
+  const invitation = purpose === 'invitation';
+  const tokenOf = (req: Request) => String(req.params.token);
+
+  router.get(path, async (req, res) => {
+    const link = await findOpenLink(db, tokenOf(req), purpose, clock.now());
+    if (!link) return sendPage(req, res, 404, linkClosedView(invitation));
+    sendPage(
+      req,
+      res,
+      200,
+      setPasswordView(req, res, panel, { action: req.originalUrl.split('?')[0]!, email: link.email, invitation }),
+    );
+  });
+
+  router.post(path, async (req, res) => {
+    const form = readFields(req, ['password', 'confirmation']);
+    const input = { token: tokenOf(req), purpose, ...form, now: clock.now() };
+    try {
+      const done = await setPasswordWithLink(db, input);
+      if (!done) return sendPage(req, res, 404, linkClosedView(invitation));
+      res.redirect(303, '/painel/entrar?aviso=senha-definida');
+    } catch (error) {
+      const errors = errorsOf(error);
+      if (!errors) throw error;
+      const link = await findOpenLink(db, input.token, purpose, input.now);
+      if (!link) return sendPage(req, res, 404, linkClosedView(invitation));
+      sendPage(
+        req,
+        res,
+        400,
+        setPasswordView(req, res, panel, {
+          action: req.originalUrl.split('?')[0]!,
+          email: link.email,
+          invitation,
+          errors,
+        }),
+      );
+    }
+  });
+}

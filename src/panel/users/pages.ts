@@ -1,0 +1,111 @@
+import type { Request, Response } from 'express';
+import { PROFILE_LABELS, PROFILES, type Profile } from '../../identity/identity.rules.js';
+import type { IssuedLink } from '../../identity/links.js';
+import type { UserRow } from '../../identity/users.js';
+import { html, type SafeHtml } from '../../payments/html.js';
+import { formErrors, panelField, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import type { Notice, PanelView } from '../layout.js';
+import type { PanelContext } from '../panel-context.js';
+import { formatInstant } from '../time.js';
+
+const PROFILE_OPTIONS = PROFILES.map((p) => [p, PROFILE_LABELS[p]] as const);
+const LABELS = { email: 'E-mail', profile: 'Perfil', form: 'Formulário' };
+const BREADCRUMB = [{ label: 'Configurações' }];
+
+export const PROFILE_RIGHTS: Record<Profile, string> = {
+  superadmin: 'tudo, e gerencia os usuários',
+  admin: 'tudo, menos os usuários; gera e revoga os tokens da API',
+  vendedor: 'as próprias vendas',
+};
+
+function userRow(req: Request, res: Response, panel: PanelContext, user: UserRow, self: boolean): SafeHtml {
+  const select = panelSelect({
+    id: `perfil-${user.id}`,
+    name: 'profile',
+    label: `Perfil de ${user.email}`,
+    hiddenLabel: true,
+    options: PROFILE_OPTIONS,
+    value: user.profile,
+    errors: {},
+  });
+  return html`<tr>
+  <td>${user.email}${self ? html` <span class="muted">(você)</span>` : ''}</td>
+  <td>${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/perfil`, className: 'inline-fields', submit: 'Salvar perfil', body: select })}</td>
+  <td>${user.active ? 'Ativo' : 'Convite pendente'}<span class="sub">desde ${formatInstant(user.createdAt)}, por ${user.invitedByEmail ?? 'operador'}</span></td>
+  <td><div class="actions">
+    ${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/link-senha`, className: 'inline', submit: user.active ? 'Link de nova senha' : 'Novo convite', body: html`` })}
+    <a class="button secondary" href="/painel/usuarios/${user.id}/remover">Remover<span class="visually-hidden"> ${user.email}</span></a>
+  </div></td>
+</tr>`;
+}
+
+export function usersView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  state: {
+    users: UserRow[];
+    selfId: string;
+    invite?: { email: string; profile: string };
+    errors?: FieldErrors;
+    notice?: Notice;
+  },
+): PanelView {
+  const errors = state.errors ?? {};
+  return {
+    title: 'Usuários',
+    breadcrumb: BREADCRUMB,
+    notice: state.notice,
+    body: html`<section class="card" aria-labelledby="lista">
+  <h2 id="lista">Usuários da empresa</h2>
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">E-mail</th><th scope="col">Perfil</th><th scope="col">Situação</th><th scope="col">Ações</th></tr></thead>
+    <tbody>${state.users.map((u) => userRow(req, res, panel, u, u.id === state.selfId))}</tbody>
+  </table></div>
+  <p class="hint">${PROFILES.map((p) => html`<strong>${PROFILE_LABELS[p]}</strong>: ${PROFILE_RIGHTS[p]}. `)}</p>
+</section>
+<section class="card" aria-labelledby="convidar">
+  <h2 id="convidar">Convidar usuário</h2>
+  ${formErrors(errors, LABELS)}
+  ${panelForm(req, res, panel.cookies, {
+    action: '/painel/usuarios/convidar',
+    submit: 'Convidar',
+    body: html`${panelField({ name: 'email', label: 'E-mail', value: state.invite?.email, errors, attrs: html` type="email" autocomplete="off" spellcheck="false" required` })}
+    ${panelSelect({ name: 'profile', label: 'Perfil', options: PROFILE_OPTIONS, value: state.invite?.profile ?? 'vendedor', errors })}`,
+  })}
+</section>`,
+  };
+}
+
+/** A link shown once, right after it was made: an invitation or a password link. */
+export function linkShownView(options: {
+  email: string;
+  link: IssuedLink;
+  invitation: boolean;
+  mailed: boolean;
+}): PanelView {
+  return {
+    title: options.invitation ? 'Convite criado' : 'Link de nova senha criado',
+    breadcrumb: [...BREADCRUMB, { label: 'Usuários', href: '/painel/usuarios' }],
+    body: html`<section class="card">
+  <p>${options.invitation ? 'Envie este convite' : 'Envie este link'} para <strong>${options.email}</strong>. Ele só é mostrado agora, vale até ${formatInstant(options.link.expiresAt)} e pode ser usado uma vez.</p>
+  <p class="secret"><span id="link-rotulo">Link</span><code aria-labelledby="link-rotulo">${options.link.url}</code></p>
+  ${options.mailed ? html`<p class="hint">Também o enviamos por e-mail.</p>` : ''}
+  <p><a href="/painel/usuarios">Voltar para os usuários</a></p>
+</section>`,
+  };
+}
+
+export function removeView(req: Request, res: Response, panel: PanelContext, user: UserRow, self: boolean): PanelView {
+  return {
+    title: 'Remover usuário',
+    breadcrumb: [...BREADCRUMB, { label: 'Usuários', href: '/painel/usuarios' }],
+    body: html`<section class="card">
+  <p>Remover <strong>${user.email}</strong> (${PROFILE_LABELS[user.profile]})? Ele deixa de entrar no painel na hora, e as sessões dele terminam.${self ? ' Você está removendo o seu próprio acesso.' : ''}</p>
+  <div class="actions">
+    ${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/remover`, className: 'inline', submit: 'Remover', danger: true, body: html`` })}
+    <a class="button secondary" href="/painel/usuarios">Cancelar</a>
+  </div>
+</section>`,
+  };
+}

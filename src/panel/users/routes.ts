@@ -1,0 +1,124 @@
+import { Router, type Request, type Response } from 'express';
+import { mailSubject, mailText, issuePasswordLink } from '../../identity/password-links.js';
+import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../../identity/users.js';
+import { clearCookie } from '../cookies.js';
+import { errorsOf, readFields, type FieldErrors } from '../forms.js';
+import { sendPage, type Notice } from '../layout.js';
+import { noticeOf, type PanelContext } from '../panel-context.js';
+import { requireProfile, sessionOf } from '../session.js';
+import { linkShownView, removeView, usersView } from './pages.js';
+
+const NOTICES = {
+  'perfil-alterado': 'Perfil alterado.',
+  removido: 'Usuário removido.',
+};
+
+/**
+ * `/painel/usuarios`: a Superadmin lists the partner's users, invites one (the link is shown once,
+ * and mailed where a transport exists), changes a profile, hands out a new password link, removes
+ * a user. The last Superadmin can be neither demoted nor removed.
+ */
+export function userPages(panel: PanelContext): Router {
+  const router = Router();
+  const { db, clock, config } = panel.app;
+  router.use('/usuarios', requireProfile('superadmin'));
+  const tenantOf = (req: Request) => sessionOf(req).user.tenant;
+  const idOf = (req: Request) => String(req.params.id);
+
+  const list = async (
+    req: Request,
+    res: Response,
+    status: number,
+    state: { errors?: FieldErrors; notice?: Notice; invite?: { email: string; profile: string } },
+  ) => {
+    const users = await listUsers(db, tenantOf(req));
+    sendPage(req, res, status, usersView(req, res, panel, { users, selfId: sessionOf(req).user.id, ...state }));
+  };
+
+  router.get('/usuarios', (req, res) => list(req, res, 200, { notice: noticeOf(NOTICES, req.query.aviso) }));
+
+  router.post('/usuarios/convidar', async (req, res) => {
+    const form = readFields(req, ['email', 'profile']);
+    try {
+      const { user, invitation } = await inviteUser(db, {
+        tenant: tenantOf(req),
+        email: form.email,
+        profile: form.profile,
+        invitedBy: sessionOf(req).user.id,
+        now: clock.now(),
+        baseUrl: config.publicBaseUrl,
+      });
+      await panel.mail?.send({
+        to: user.email,
+        subject: mailSubject('invitation'),
+        text: mailText('invitation', invitation),
+      });
+      sendPage(
+        req,
+        res,
+        201,
+        linkShownView({ email: user.email, link: invitation, invitation: true, mailed: Boolean(panel.mail) }),
+      );
+    } catch (error) {
+      const errors = errorsOf(error);
+      if (!errors) throw error;
+      await list(req, res, 400, { errors, invite: form });
+    }
+  });
+
+  router.post('/usuarios/:id/perfil', async (req, res) => {
+    const { profile } = readFields(req, ['profile']);
+    try {
+      await changeProfile(db, tenantOf(req), idOf(req), profile);
+    } catch (error) {
+      const errors = errorsOf(error);
+      if (!errors) throw error;
+      return list(req, res, errorStatus(error), { notice: { text: Object.values(errors)[0]!, error: true } });
+    }
+    res.redirect(303, '/painel/usuarios?aviso=perfil-alterado');
+  });
+
+  router.post('/usuarios/:id/link-senha', async (req, res) => {
+    const user = await findUser(db, tenantOf(req), idOf(req));
+    const link = await issuePasswordLink(db, {
+      userId: user.id,
+      active: user.active,
+      now: clock.now(),
+      baseUrl: config.publicBaseUrl,
+    });
+    await panel.mail?.send({ to: user.email, subject: mailSubject(link.purpose), text: mailText(link.purpose, link) });
+    sendPage(
+      req,
+      res,
+      201,
+      linkShownView({
+        email: user.email,
+        link,
+        invitation: link.purpose === 'invitation',
+        mailed: Boolean(panel.mail),
+      }),
+    );
+  });
+
+  router.get('/usuarios/:id/remover', async (req, res) => {
+    const user = await findUser(db, tenantOf(req), idOf(req));
+    sendPage(req, res, 200, removeView(req, res, panel, user, user.id === sessionOf(req).user.id));
+  });
+
+  router.post('/usuarios/:id/remover', async (req, res) => {
+    const self = idOf(req) === sessionOf(req).user.id;
+    try {
+      await removeUser(db, tenantOf(req), idOf(req), clock.now());
+    } catch (error) {
+      const errors = errorsOf(error);
+      if (!errors) throw error;
+      return list(req, res, errorStatus(error), { notice: { text: Object.values(errors)[0]!, error: true } });
+    }
+    if (!self) return res.redirect(303, '/painel/usuarios?aviso=removido');
+    clearCookie(res, panel.cookies.session, panel.cookies);
+    res.redirect(303, '/painel/entrar?aviso=usuario-removido');
+  });
+  return router;
+}
+
+const errorStatus = (error: unknown) => (error as { status: number }).status;

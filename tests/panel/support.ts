@@ -1,0 +1,87 @@
+import request from 'supertest';
+import { expect } from 'vitest';
+import type { Profile } from '../../src/identity/identity.rules.js';
+import { setPasswordWithLink } from '../../src/identity/sign-in.js';
+import { inviteUser } from '../../src/identity/users.js';
+import type { TestContext } from '../support/context.js';
+
+export const PASSWORD = 'cavalo-correto-bateria-grampo';
+
+/** The token at the end of an invitation or password link. */
+export const tokenOfLink = (url: string) => url.split('/').pop()!;
+
+/** The form token of a panel page. */
+export function csrfOf(page: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(page);
+  expect(match, 'the page has a form token').not.toBeNull();
+  return match![1]!;
+}
+
+/** A user of the partner with a password set (invited by the operator, invitation accepted). */
+export async function givenUser(
+  t: TestContext,
+  partnerId: string,
+  email: string,
+  profile: Profile,
+  password = PASSWORD,
+) {
+  const { user, invitation } = await inviteUser(t.ctx.db, {
+    tenant: { kind: 'partner', id: partnerId },
+    email,
+    profile,
+    now: t.clock.now(),
+    baseUrl: t.ctx.config.publicBaseUrl,
+  });
+  const set = await setPasswordWithLink(t.ctx.db, {
+    token: tokenOfLink(invitation.url),
+    purpose: 'invitation',
+    password,
+    confirmation: password,
+    now: t.clock.now(),
+  });
+  expect(set).toEqual({ email });
+  return { id: user.id, email, password };
+}
+
+export type Agent = ReturnType<typeof request.agent>;
+
+/** A browser-like agent (it keeps cookies) that signed in; `csrf` is its session's form token. */
+export async function signIn(t: TestContext, email: string, password = PASSWORD) {
+  const agent = request.agent(t.app);
+  const page = await agent.get('/painel/entrar').expect(200);
+  const signedIn = await agent
+    .post('/painel/entrar')
+    .type('form')
+    .send({ _csrf: csrfOf(page.text), email, password });
+  expect(signedIn.status, signedIn.text.slice(0, 500)).toBe(303);
+  const home = await agent.get('/painel').expect(200);
+  return { agent, csrf: csrfOf(home.text), cookie: sessionCookieOf(signedIn.headers['set-cookie']) };
+}
+
+export type SignedIn = Awaited<ReturnType<typeof signIn>>;
+
+/** Posts a panel form with the session's token. */
+export const post = (s: SignedIn, path: string, fields: Record<string, string> = {}) =>
+  s.agent
+    .post(path)
+    .type('form')
+    .send({ _csrf: s.csrf, ...fields });
+
+/** The `painel=` cookie of a `Set-Cookie` answer, as sent back. */
+export function sessionCookieOf(setCookie: unknown): string {
+  const all = Array.isArray(setCookie) ? (setCookie as string[]) : [String(setCookie)];
+  const found = all.find((c) => /^painel=/.test(c));
+  expect(found, `a session cookie in ${JSON.stringify(all)}`).toBeDefined();
+  return found!.split(';')[0]!;
+}
+
+/** Rows of a panel table, to prove that a refused request wrote nothing. */
+export async function panelRows(t: TestContext) {
+  const [row] = await t.ctx.sql<{ users: number; links: number; sessions: number; keys: number; profiles: string }[]>`
+    select (select count(*)::int from users where removed_at is null) as users,
+           (select count(*)::int from user_links where used_at is null) as links,
+           (select count(*)::int from user_sessions) as sessions,
+           (select count(*)::int from credentials where revoked_at is null) as keys,
+           (select string_agg(email || ':' || profile, ',' order by email) from users where removed_at is null) as profiles`;
+  return row!;
+}
