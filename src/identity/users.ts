@@ -58,6 +58,7 @@ export async function inviteUser(
             partnerId: options.tenant.kind === 'partner' ? options.tenant.id : null,
             institutionId: options.tenant.kind === 'institution' ? options.tenant.id : null,
             invitedBy: options.invitedBy ?? null,
+            createdAt: options.now,
           })
           .onConflictDoNothing({ target: users.email, where: sql`${users.removedAt} is null` })
           .returning({ id: users.id, email: users.email, profile: users.profile }),
@@ -80,7 +81,8 @@ export async function inviteUser(
   });
 }
 
-const inviter = sql<string | null>`(select i.email from users i where i.id = ${users.invitedBy})`;
+// Qualified by hand: inside the subquery a bare column would be read from `i`.
+const inviter = sql<string | null>`(select i.email from users i where i.id = "users"."invited_by")`;
 
 /** The tenant's users, oldest first. */
 export async function listUsers(db: Queryable, tenant: TenantRef): Promise<UserRow[]> {

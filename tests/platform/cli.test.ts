@@ -1,28 +1,13 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { adminCli } from '../support/admin-cli.js';
 import { useTestContext } from '../support/context.js';
-
-const run = promisify(execFile);
-const tsx = path.resolve('node_modules/.bin/tsx');
 
 describe('operator CLI (npm run admin)', () => {
   const t = useTestContext();
 
   /** Runs the real CLI against this file's database; returns its exit code and output. */
-  async function admin(...args: string[]) {
-    try {
-      const { stdout, stderr } = await run(tsx, ['src/cli/admin.ts', ...args], {
-        env: { ...process.env, DATABASE_URL: t.ctx.databaseUrl },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const admin = (...args: string[]) => adminCli(t)(...args);
 
   it('--help lists every command', async () => {
     const { code, stdout } = await admin('--help');
