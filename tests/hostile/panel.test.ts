@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteUser } from '../../src/identity/users.js';
+import { issuePasswordLink } from '../../src/identity/password-links.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { givenPartner } from '../support/tenants.js';
+import { givenUser, signIn, tokenOfLink } from '../panel/support.js';
+import { judge, listen, send, snapshotQuery } from './harness.js';
+import { BROKEN_BODIES, HOSTILE_TEXT, HOSTILE_URL_VALUES } from './hostile-values.js';
+import type { WireRequest } from './mutations.js';
+
+/** A value as a browser would put it in a form body: every UTF-8 byte percent-encoded (a lone surrogate as U+FFFD). */
+const formValue = (value: string) =>
+  [...Buffer.from(value, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+/** Byte sequences no encoder makes: invalid UTF-8, broken escapes, a NUL. */
+const RAW_VALUES = ['%ff%fe', '%c3%28', '%', '%zz', '%00', 'a+b+c'];
+
+const TOKENS = '/painel/configuracoes/integracoes/api-token';
+
+interface Form {
+  path: string;
+  fields: string[];
+  /** The path keeps working for the next case whatever was sent (no session or user is ended). */
+  anonymous?: boolean;
+}
+
+describe('hostile requests to the partner panel', () => {
+  let t: TestContext;
+  let served: Awaited<ReturnType<typeof listen>>;
+  let snapshot: () => Promise<string>;
+  let cookie: string;
+  let csrf: string;
+  let forms: Form[];
+  let userId: string;
+
+  beforeAll(async () => {
+    t = await createTestContext();
+    served = await listen(t.app);
+    snapshot = await snapshotQuery(t.ctx.sql);
+    const partner = await givenPartner(t.ctx, 'Escola Hostil');
+    await givenUser(t, partner.id, 'root@hostil.example', 'superadmin');
+    const s = await signIn(t, 'root@hostil.example');
+    cookie = s.cookie;
+    csrf = s.csrf;
+    const pending = await inviteUser(t.ctx.db, {
+      tenant: { kind: 'partner', id: partner.id },
+      email: 'pendente@hostil.example',
+      profile: 'vendedor',
+      now: t.clock.now(),
+      baseUrl: 'http://x',
+    });
+    userId = pending.user.id;
+    const reset = await issuePasswordLink(t.ctx.db, {
+      userId: (await givenUser(t, partner.id, 'reset@hostil.example', 'admin')).id,
+      active: true,
+      now: t.clock.now(),
+      baseUrl: 'http://x',
+    });
+    forms = [
+      { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },
+      { path: '/painel/esqueci-senha', fields: ['email'], anonymous: true },
+      { path: new URL(pending.invitation.url).pathname, fields: ['password', 'confirmation'] },
+      { path: `/painel/senha/${tokenOfLink(reset.url)}`, fields: ['password', 'confirmation'] },
+      { path: '/painel/usuarios/convidar', fields: ['email', 'profile'] },
+      { path: `/painel/usuarios/${userId}/perfil`, fields: ['profile'] },
+      { path: '/painel/conta/senha', fields: ['current', 'password', 'confirmation'] },
+    ];
+  }, 120_000);
+  afterAll(async () => {
+    await served?.close();
+    await t?.close();
+  });
+
+  const wire = (
+    method: string,
+    path: string,
+    body?: string,
+    type = 'application/x-www-form-urlencoded',
+  ): WireRequest => ({
+    method,
+    route: path,
+    pathValues: {},
+    query: [],
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': type }) },
+    raw: body === undefined ? undefined : Buffer.from(body, 'latin1'),
+  });
+
+  function cases(): { label: string; request: WireRequest; writes: boolean }[] {
+    const out: { label: string; request: WireRequest; writes: boolean }[] = [];
+    const values = [...HOSTILE_TEXT.map(formValue), ...RAW_VALUES];
+    for (const form of forms) {
+      // A refused sign-in counts a failure; a refused password link leaves things as they were.
+      const writes = form.path === '/painel/entrar' || form.path === '/painel/esqueci-senha';
+      for (const field of form.fields) {
+        for (const value of values) {
+          const others = form.fields.filter((f) => f !== field).map((f) => `${f}=valido-123456`);
+          out.push({
+            label: `POST ${form.path.slice(0, 40)} ${field}=${value.slice(0, 24)}`,
+            request: wire('POST', form.path, [`_csrf=${csrf}`, `${field}=${value}`, ...others].join('&')),
+            writes,
+          });
+        }
+        out.push({
+          label: `POST ${form.path.slice(0, 40)} ${field} twice`,
+          request: wire('POST', form.path, `_csrf=${csrf}&${field}=a&${field}=b`),
+          writes,
+        });
+      }
+      for (const body of BROKEN_BODIES)
+        for (const type of ['application/x-www-form-urlencoded', 'application/json', 'text/plain; charset=bogus'])
+          out.push({
+            label: `POST ${form.path.slice(0, 40)} ${type} ${JSON.stringify(body.toString('latin1').slice(0, 16))}`,
+            request: wire('POST', form.path, body.toString('latin1'), type),
+            writes: false,
+          });
+      out.push({
+        label: `POST ${form.path.slice(0, 40)} _csrf twice`,
+        request: wire('POST', form.path, `_csrf=${csrf}&_csrf=${csrf}`),
+        writes: false,
+      });
+    }
+    for (const token of HOSTILE_URL_VALUES) {
+      for (const path of [
+        `/painel/convite/${token}`,
+        `/painel/senha/${token}`,
+        `/painel/usuarios/${token}/remover`,
+        `${TOKENS}/${token}/revogar`,
+        `/painel/${token}`,
+      ]) {
+        out.push({ label: `GET ${path.slice(0, 60)}`, request: wire('GET', path), writes: false });
+        out.push({
+          label: `POST ${path.slice(0, 60)}`,
+          request: wire('POST', path, `_csrf=${csrf}&password=x`),
+          writes: false,
+        });
+      }
+      out.push({
+        label: `GET entrar?voltar=${token.slice(0, 20)}`,
+        request: wire('GET', `/painel/entrar?voltar=${token}&aviso=${token}`),
+        writes: false,
+      });
+      out.push({
+        label: `POST perfil ${token.slice(0, 20)}`,
+        request: wire('POST', `/painel/usuarios/${token}/perfil`, `_csrf=${csrf}&profile=admin`),
+        writes: false,
+      });
+    }
+    for (const value of ['x', '%zz', 'a'.repeat(5000), '"; painel=x', 'painel=%00']) {
+      out.push({
+        label: `GET /painel cookie ${value.slice(0, 20)}`,
+        request: { ...wire('GET', '/painel'), headers: { cookie: `painel=${value}; painel_form=${value}` } },
+        writes: false,
+      });
+    }
+    return out;
+  }
+
+  it('every panel form and page answers a page (never 5xx, within 10 s) and writes nothing when refusing', async () => {
+    const failures: string[] = [];
+    let before = await snapshot();
+    const all = cases();
+    for (const { label, request, writes } of all) {
+      const answer = await send(served.port, served.agent, request);
+      const after = await snapshot();
+      const problem = judge(answer, !writes && answer.status >= 400 && after !== before, false);
+      before = after;
+      if (problem) failures.push(`${label} → ${problem}`);
+      else if (answer.status >= 400 && !answer.contentType.startsWith('text/html'))
+        failures.push(`${label} → ${answer.status} ${answer.contentType}, not a page`);
+    }
+    expect(all.length).toBeGreaterThan(400);
+    expect(failures).toEqual([]);
+    // The session survived every hostile form: nothing above signed it out.
+    const home = await send(served.port, served.agent, wire('GET', '/painel'));
+    expect(home.status).toBe(200);
+  }, 300_000);
+});
