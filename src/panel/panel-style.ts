@@ -18,11 +18,12 @@ nav.sections a { display: inline-block; padding: .6rem 0; color: var(--ink); tex
 nav.sections a:hover { color: var(--brand); }
 nav.sections a[aria-current="page"] { border-bottom-color: var(--brand); color: var(--brand); font-weight: 600; }
 body.panel main { max-width: 72rem; }
+main > * { min-width: 0; }
 body.anonymous main { max-width: 30rem; }
 nav.breadcrumb ol { list-style: none; margin: .5rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; color: var(--muted); font-size: .9rem; }
 nav.breadcrumb li + li::before { content: "›"; margin-right: .25rem; }
 nav.breadcrumb a { color: var(--muted); }
-.table-wrap { overflow-x: auto; }
+.table-wrap { overflow-x: auto; position: relative; }
 .table-wrap table { min-width: 36rem; }
 .table-wrap td, .table-wrap th { padding: .5rem .5rem; }
 button.link { min-height: 0; padding: 0; border: 0; background: none; color: var(--brand); text-decoration: underline; font-weight: 500; }
@@ -30,9 +31,12 @@ button.link:hover { background: none; color: var(--brand-dark); }
 button.danger { background: var(--err); border-color: var(--err); }
 button.danger:hover { background: #7f1414; }
 a.button.secondary { background: #fff; color: var(--brand); border: 1px solid var(--brand); }
+main p > code, main td > code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; }
+main td > code { white-space: nowrap; }
 .secret { display: grid; gap: .25rem; }
-.secret code { font-size: 1rem; user-select: all; }
+.secret code { display: block; padding: .6rem .75rem; font-size: 1rem; word-break: break-all; user-select: all; }
 .muted { color: var(--muted); }
+main h1, main p, main li, main td { overflow-wrap: anywhere; }
 form.stack { display: grid; gap: 0; }
 form.stack > button { justify-self: start; margin-top: 1rem; }
 .inline-fields { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
