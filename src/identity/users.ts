@@ -84,34 +84,25 @@ export async function inviteUser(
 // Qualified by hand: inside the subquery a bare column would be read from `i`.
 const inviter = sql<string | null>`(select i.email from users i where i.id = "users"."invited_by")`;
 
+const USER_COLUMNS = {
+  id: users.id,
+  email: users.email,
+  profile: users.profile,
+  active: sql<boolean>`${users.passwordHash} is not null`,
+  createdAt: users.createdAt,
+  invitedByEmail: inviter,
+};
+
 /** The tenant's users, oldest first. */
 export async function listUsers(db: Queryable, tenant: TenantRef): Promise<UserRow[]> {
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      profile: users.profile,
-      active: sql<boolean>`${users.passwordHash} is not null`,
-      createdAt: users.createdAt,
-      invitedByEmail: inviter,
-    })
-    .from(users)
-    .where(ofTenant(tenant))
-    .orderBy(asc(users.createdAt), asc(users.email));
+  return db.select(USER_COLUMNS).from(users).where(ofTenant(tenant)).orderBy(asc(users.createdAt), asc(users.email));
 }
 
 /** One user of the tenant; a user of another tenant, a removed one or a malformed id is not found. */
 export async function findUser(db: Queryable, tenant: TenantRef, userId: string): Promise<UserRow> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) throw new UserNotFound();
   const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      profile: users.profile,
-      active: sql<boolean>`${users.passwordHash} is not null`,
-      createdAt: users.createdAt,
-      invitedByEmail: inviter,
-    })
+    .select(USER_COLUMNS)
     .from(users)
     .where(and(ofTenant(tenant), eq(users.id, userId)));
   if (!row) throw new UserNotFound();
