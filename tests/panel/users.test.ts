@@ -83,6 +83,18 @@ describe('panel users (Superadmin only)', () => {
     await post(ana, '/painel/usuarios/convidar', { email: edu.email, profile: 'vendedor' }).expect(201);
   });
 
+  it('a Superadmin who demotes themselves (another Superadmin left) lands on the home page, without the users menu', async () => {
+    const p = await givenPartner(t.ctx, 'Escola Dupla');
+    const first = await givenUser(t, p.id, 'um@dupla.example', 'superadmin');
+    await givenUser(t, p.id, 'dois@dupla.example', 'superadmin');
+    const s = await signIn(t, first.email);
+    const res = await post(s, `/painel/usuarios/${first.id}/perfil`, { profile: 'admin' }).expect(303);
+    expect(res.headers.location).toBe('/painel');
+    const home = await s.agent.get('/painel').expect(200);
+    expect(home.text).toContain('um@dupla.example · Admin');
+    await s.agent.get('/painel/usuarios').expect(403);
+  });
+
   it('the last Superadmin can be neither demoted nor removed (409), also by themselves', async () => {
     const [me] = await t.ctx.sql`select id from users where email = 'ana@cedro.example'`;
     const demote = await post(ana, `/painel/usuarios/${me!.id}/perfil`, { profile: 'admin' });

@@ -4,12 +4,8 @@ import type { PanelContext } from '../panel-context.js';
 import { formErrors, panelField, panelForm, type FieldErrors } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 
-const LABELS = {
-  email: 'E-mail',
-  password: 'Senha',
-  confirmation: 'Repita a senha',
-  form: 'Formulário',
-};
+const LABELS = { email: 'E-mail', password: 'Senha', form: 'Formulário' };
+const NEW_PASSWORD_LABELS = { password: 'Nova senha', confirmation: 'Repita a senha' };
 
 export function signInView(
   req: Request,
@@ -46,15 +42,15 @@ export function setPasswordView(
   return {
     title: state.invitation ? 'Defina sua senha' : 'Nova senha',
     body: html`<section class="card">
-  ${formErrors(errors, LABELS)}
+  ${formErrors(errors, NEW_PASSWORD_LABELS)}
   <p>${state.invitation ? 'Convite para' : 'Nova senha para'} <strong>${state.email}</strong>.</p>
   ${panelForm(req, res, panel.cookies, {
     action: state.action,
     submit: state.invitation ? 'Definir senha' : 'Salvar nova senha',
     body: html`<input type="text" name="username" value="${state.email}" autocomplete="username" hidden>
-    ${panelField({ name: 'password', label: 'Nova senha', errors, hintId: 'regras-senha', attrs: html` type="password" autocomplete="new-password" required` })}
+    ${panelField({ name: 'password', label: NEW_PASSWORD_LABELS.password, errors, hintId: 'regras-senha', attrs: html` type="password" autocomplete="new-password" required` })}
     <p class="hint" id="regras-senha">Pelo menos 10 caracteres; não use o seu e-mail nem senhas comuns.</p>
-    ${panelField({ name: 'confirmation', label: 'Repita a senha', errors, attrs: html` type="password" autocomplete="new-password" required` })}`,
+    ${panelField({ name: 'confirmation', label: NEW_PASSWORD_LABELS.confirmation, errors, attrs: html` type="password" autocomplete="new-password" required` })}`,
   })}
 </section>`,
   };

@@ -75,7 +75,9 @@ export function userPages(panel: PanelContext): Router {
       if (!errors) throw error;
       return list(req, res, errorStatus(error), { notice: { text: Object.values(errors)[0]!, error: true } });
     }
-    res.redirect(303, '/painel/usuarios?aviso=perfil-alterado');
+    // A Superadmin who just gave up the profile no longer opens this page.
+    const selfDemoted = idOf(req) === sessionOf(req).user.id && profile !== 'superadmin';
+    res.redirect(303, selfDemoted ? '/painel' : '/painel/usuarios?aviso=perfil-alterado');
   });
 
   router.post('/usuarios/:id/link-senha', async (req, res) => {
