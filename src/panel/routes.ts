@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import { toApiError } from '../http/error-handler.js';
-import { errorForLog, redactText } from '../http/log-redaction.js';
+import { noteErrorOnRequestLog } from '../http/logging.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
 import { logMailTransport, type MailTransport } from '../identity/mail.js';
 import { html } from '../payments/html.js';
@@ -68,13 +68,13 @@ function panelErrors(): ErrorRequestHandler {
     if (res.headersSent) return next(thrown);
     const error = toApiError(thrown, req.method, req.path);
     if (!error) {
-      req.log.error({ err: errorForLog(thrown) }, 'unexpected error');
+      res.err = thrown as Error; // pino-http logs the request's one line with it, at error level
       return sendPage(req, res, 500, {
         title: 'Erro interno',
         body: html`<section class="card"><p>Algo deu errado do nosso lado. Tente de novo; se persistir, informe ao suporte o código ${String(req.id)}.</p></section>`,
       });
     }
-    req.log.info({ code: error.code, status: error.status }, redactText(error.message));
+    noteErrorOnRequestLog(res, error);
     const { title, text } =
       error instanceof PanelError
         ? error
