@@ -1,6 +1,9 @@
 import express, { type Express } from 'express';
 import type { AppContext } from './context.js';
 import { migrationsApplied } from './db/migrate.js';
+import { createDatabaseProbe } from './db/probe.js';
+import { DatabaseGate } from './http/database-gate.js';
+import { readiness } from './http/readiness.js';
 import { authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DocsPages, docsRouter } from './http/docs.js';
 import type { MailTransport } from './identity/mail.js';
@@ -29,6 +32,8 @@ export interface AppOptions {
   docs?: DocsPages;
   /** How the panel mails invitations and password links. (Default: the log outside production, none in production) */
   mail?: MailTransport;
+  /** Answers 503 while the database is unreachable. (Default: one probing `ctx.databaseUrl`) */
+  gate?: DatabaseGate;
 }
 
 /** The HTTP application: both APIs, each validated against its own OpenAPI document, and their docs. */
@@ -44,21 +49,20 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', async (req, res) => {
-    try {
-      const ready = await migrationsApplied(ctx.db);
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'migrations pending' });
-    } catch (error) {
-      req.log.warn({ err: error }, 'database not reachable');
-      res.status(503).json({ status: 'database unreachable' });
-    }
-  });
+  const gate = options.gate ?? new DatabaseGate(createDatabaseProbe(ctx.databaseUrl), ctx.logger);
+  app.get(
+    '/ready',
+    readiness(gate, () => migrationsApplied(ctx.db)),
+  );
 
   // Prometheus metrics of this process: outside both APIs, behind METRICS_TOKEN when set.
   app.use(metricsRouter(ctx));
 
   // Reference pages and raw documents: outside both APIs, no authentication.
   app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));
+
+  // Everything below needs the database.
+  app.use(gate.middleware());
 
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
   app.use(paymentPages(ctx));
@@ -94,6 +98,6 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   if (sandbox) app.use(sandboxApi(ctx, sandbox), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
-  app.use(errorHandler());
+  app.use(errorHandler({ onConnectionLoss: () => gate.suspect() }));
   return app;
 }

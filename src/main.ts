@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config, type Role } from './config.js';
 import { createLogger } from './http/logging.js';
 import { startService } from './service.js';
+import { surviveConnectionLoss } from './process-guards.js';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;
@@ -20,7 +21,10 @@ try {
   process.exit(78); // EX_CONFIG
 }
 const logger = createLogger(config.logLevel);
-const service = await startService({ config, role, logger });
+surviveConnectionLoss(logger);
+const starting = startService({ config, role, logger });
+stopOnSignals();
+const service = await starting;
 
 if (service.demo) {
   console.log(`
@@ -41,17 +45,31 @@ if (service.url) {
   console.log(`Worker running (role ${role})`);
 }
 
-let signals = 0;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (++signals > 1) process.exit(1); // a second Ctrl-C does not wait
-    logger.info({ signal }, 'shutting down');
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+/**
+ * SIGTERM or SIGINT stops gracefully (once started, when it comes during the start); another one, a
+ * second or more later, stops at once. Copies of one stop request arrive together: the terminal and
+ * npm both pass a Ctrl-C on, and a process manager that signals every process of the service
+ * (systemd's control group) reaches this one directly and through `npm start`.
+ */
+function stopOnSignals(): void {
+  let firstSignalAt: number | undefined;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (firstSignalAt !== undefined) {
+        if (Date.now() - firstSignalAt >= 1_000) process.exit(1);
+        return;
+      }
+      firstSignalAt = Date.now();
+      logger.info({ signal }, 'shutting down');
+      starting
+        .then((service) => service.stop())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+    });
+  }
 }

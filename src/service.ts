@@ -9,6 +9,9 @@ import { wireContext } from './payment-wiring.js';
 import { createDatabase } from './db/client.js';
 import { connectDatabaseServer } from './database-server.js';
 import { migrateDatabase } from './db/migrate.js';
+import { isConnectionLoss } from './db/errors.js';
+import { createDatabaseProbe } from './db/probe.js';
+import { DatabaseGate } from './http/database-gate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
@@ -56,11 +59,24 @@ function close(server: Server): Promise<void> {
   });
 }
 
+/** Runs `step` again every second while it fails for want of a database: a process started during an outage waits for it. */
+async function whenReachable<T>(step: () => Promise<T>, logger: Logger): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isConnectionLoss(error)) throw error;
+      if (attempt === 0) logger.warn({ err: error }, 'the database is not reachable; waiting for it');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 /** Database, migrations, HTTP server and worker, as the role asks. */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, logger } = options;
   const database = await connectDatabaseServer(config, (line) => logger.debug({ postgres: line }));
-  await migrateDatabase(database.url);
+  await whenReachable(() => migrateDatabase(database.url), logger);
   const { db, sql } = createDatabase(database.url, { max: config.dbPoolMax });
   const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger });
 
@@ -72,9 +88,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let server: Server | undefined;
   let url: string | undefined;
   let docs: DocsPages | undefined;
+  let gate: DatabaseGate | undefined;
   if (options.role !== 'worker') {
     docs = new DocsPages(logger);
-    server = createHttpServer(await createApp(ctx, { docs }), logger);
+    gate = new DatabaseGate(createDatabaseProbe(database.url), logger);
+    server = createHttpServer(await createApp(ctx, { docs, gate }), logger);
     await listen(server, config.port);
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
     docs.prepare(); // build missing or stale reference pages in the background
@@ -95,8 +113,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const stop = () =>
     (stopping ??= (async () => {
       docs?.stop();
-      if (server) await close(server);
-      if (runner) await stopWorker(ctx, runner);
+      // Both at once: the worker takes no new job while the requests in flight finish.
+      await Promise.all([server && close(server), runner && stopWorker(ctx, runner)]);
+      await gate?.close();
       await sql.end({ timeout: 5 });
       await database.embedded?.stop();
     })());

@@ -110,3 +110,23 @@ export class UnsupportedCharset extends ApiError {
     super(415, 'MEDIA-TYPE-001', 'Send the body as application/json in UTF-8');
   }
 }
+
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * The database cannot be reached (stopped, restarting, unreachable or not answering): nothing was
+ * done, or, for a request cut off half way, nothing that a retry repeats twice when it carries the
+ * same `Idempotency-Key`.
+ */
+export class ServiceUnavailable extends ApiError {
+  constructor() {
+    super(
+      503,
+      'SERVICE-UNAVAILABLE',
+      `The service cannot reach its database right now; retry in ${UNAVAILABLE_RETRY_AFTER_S} seconds`,
+      undefined,
+      { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    );
+  }
+}

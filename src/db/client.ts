@@ -8,10 +8,18 @@ export interface DatabaseOptions {
   max?: number;
 }
 
+/**
+ * Seconds before a connection that failed connects again: a tenth of a second, doubling up to one
+ * second, with jitter. postgres.js waits up to 20 s by default once a database outage has made
+ * its attempts fail many times, which delays the first query after the database's return by as much.
+ */
+const reconnectDelay = (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 1);
+
 export function createDatabase(url: string, options: DatabaseOptions = {}) {
   const sql = postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
+    backoff: reconnectDelay,
     onnotice: () => {},
     // A name of this pool's own, by which the metrics count its connections in pg_stat_activity.
     connection: { application_name: `edufin ${randomBytes(4).toString('hex')}` },

@@ -6,12 +6,14 @@ import {
   MethodNotAllowed,
   RangeNotSatisfiable,
   readablePath,
+  ServiceUnavailable,
   TooManyFields,
   UnsupportedCharset,
   ValidationFailed,
   type ErrorDetail,
 } from '../core/errors.js';
 import { noteErrorOnRequestLog } from './logging.js';
+import { isConnectionLoss } from '../db/errors.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {
@@ -84,15 +86,24 @@ function fromHttpError(error: HttpError): ApiError | undefined {
 export function toApiError(error: unknown, method: string, path: string): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (typeof error !== 'object' || error === null) return undefined;
+  if (isConnectionLoss(error)) return new ServiceUnavailable();
   const bodyParserError = BODY_PARSER_ERRORS[(error as HttpError).type ?? ''];
   if (bodyParserError) return bodyParserError(error as HttpError);
   if (isValidatorError(error)) return fromValidator(error, method, path);
   return fromHttpError(error as HttpError);
 }
 
+export interface ErrorHandlerOptions {
+  /** Told when a request failed because the database connection was lost (the database gate checks it). */
+  onConnectionLoss?: () => void;
+}
+
 /** The one place where a thrown error becomes a response: `{code, message, details?}`, never a stack. */
-export function errorHandler(): ErrorRequestHandler {
+export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    if (isConnectionLoss(error)) options.onConnectionLoss?.();
+    // The database gate answered a request that waited on a database gone away; its handler came back late.
+    if (res.headersSent && (error as { code?: unknown }).code === 'ERR_HTTP_HEADERS_SENT') return;
     const apiError = toApiError(error, req.method, req.path);
     if (!apiError) {
       res.err = error as Error; // pino-http logs the request's one line with it, at error level
