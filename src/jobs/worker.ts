@@ -1,4 +1,4 @@
-import { Logger, run, runOnce, type LogLevel, type TaskList } from 'graphile-worker';
+import { run, runOnce, type TaskList } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
@@ -9,6 +9,9 @@ import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import webhookAttempt from './webhook-attempt.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import { startHeartbeats } from './heartbeats.js';
+import { workerLogger } from './worker-logger.js';
+import { handingBack } from './hand-back.js';
+import { superviseRunner, type SupervisedRunner } from './supervised-runner.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {
@@ -43,80 +46,97 @@ function splitTasks(tasks: TaskList): { delivery: TaskList; other: TaskList } {
   };
 }
 
-/** graphile-worker's own log lines, through our pino logger. */
-function workerLogger(ctx: AppContext): Logger {
-  const levels: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
-    error: 'error',
-    warning: 'warn',
-    info: 'info',
-    debug: 'debug',
-  };
-  return new Logger(
-    (scope) => (level, message, meta) => ctx.logger[levels[level]]({ worker: scope, ...meta }, message),
-  );
-}
-
 /** The worker of one process: its runners stop together. */
 export interface Worker {
   stop(): Promise<void>;
 }
 
 /**
- * Starts the long-running worker; `stop()` lets running jobs finish and releases their locks.
+ * Both runners hand their completions to graphile-worker's batcher (`completeJobBatchDelay`,
+ * `failJobBatchDelay`): a pool that stops waits for them to be written, and one that cannot write
+ * them (the database lost) stops itself instead of leaving an unhandled rejection that ends the
+ * process.
+ */
+const WRITE_COMPLETIONS = { completeJobBatchDelay: 0, failJobBatchDelay: 0 };
+
+/**
+ * Starts the long-running worker; `stop()` picks up no new job, lets running jobs finish (a batch
+ * stops between two chunks and is handed back), writes their completions, then releases this
+ * process's locks and heartbeats. A runner that stops on its own (the database lost) is started
+ * again until the database is back.
+ *
  * Webhook sending has a runner of its own: its jobs spend their time waiting on receivers (up to
  * the 10 s timeout), so they run many at once without taking the few slots of the batch and
  * schedule jobs, and it fetches and completes jobs in batches, so that a fan-out of thousands of
  * deliveries neither wakes every idle slot for each new job nor pays two round trips per job.
  */
 export async function startWorker(ctx: AppContext): Promise<Worker> {
-  const tasks = splitTasks(taskList(ctx));
-  const heartbeats = startHeartbeats(ctx);
-  const main = await run({
-    events: heartbeats.watch('main'),
-    connectionString: ctx.databaseUrl,
-    concurrency: ctx.config.workerConcurrency,
-    maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
-    taskList: tasks.other,
-    noHandleSignals: true,
-    // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next
-    // batch) only becomes available when the previous one's completion commits, which races with
-    // the worker's immediate look for more work; only the poll finds it. A second at most between
-    // two batches of an institution was most of the time of a large import.
-    pollInterval: 100,
-    crontab: crontabOf(ctx),
-    logger: workerLogger(ctx),
-  }).catch(async (error: unknown) => {
-    await heartbeats.stop();
-    throw error;
-  });
+  const stopping = new AbortController();
+  const heartbeats = startHeartbeats(ctx, stopping.signal);
+  const tasks = splitTasks(handingBack(taskList(ctx), stopping.signal, (job) => heartbeats.handBack(job)));
   const concurrency = ctx.config.webhookWorkerConcurrency;
-  const delivery = await run({
-    connectionString: ctx.databaseUrl,
-    concurrency,
-    // A connection per running attempt, or attempts queue for the pool behind slow receivers.
-    maxPoolSize: concurrency + 2,
-    taskList: tasks.delivery,
-    events: heartbeats.watch('delivery'),
-    noHandleSignals: true,
-    pollInterval: 100,
-    logger: workerLogger(ctx),
-    preset: {
-      worker: {
-        // One fetch locks the next attempts for the whole pool; a fetch that finds nothing due
-        // waits a little instead of answering every new job's notification at once.
-        localQueue: { size: concurrency + 1, refetchDelay: { durationMs: 100 } },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-      },
-    },
-  }).catch(async (error: unknown) => {
-    await main.stop();
+  const runners: SupervisedRunner[] = [];
+  try {
+    runners.push(
+      await superviseRunner(
+        'main',
+        (onStopped) => heartbeats.watch('main', onStopped),
+        (events) =>
+          run({
+            events,
+            connectionString: ctx.databaseUrl,
+            concurrency: ctx.config.workerConcurrency,
+            maxPoolSize: Math.max(10, ctx.config.workerConcurrency + 2),
+            taskList: tasks.other,
+            noHandleSignals: true,
+            // New jobs arrive by LISTEN/NOTIFY, but the next job of a named queue (an institution's next
+            // batch) only becomes available when the previous one's completion commits, which races with
+            // the worker's immediate look for more work; only the poll finds it. A second at most between
+            // two batches of an institution was most of the time of a large import.
+            pollInterval: 100,
+            crontab: crontabOf(ctx),
+            logger: workerLogger(ctx.logger),
+            preset: { worker: WRITE_COMPLETIONS },
+          }),
+        ctx.logger,
+      ),
+    );
+    runners.push(
+      await superviseRunner(
+        'delivery',
+        (onStopped) => heartbeats.watch('delivery', onStopped),
+        (events) =>
+          run({
+            connectionString: ctx.databaseUrl,
+            concurrency,
+            // A connection per running attempt, or attempts queue for the pool behind slow receivers.
+            maxPoolSize: concurrency + 2,
+            taskList: tasks.delivery,
+            events,
+            noHandleSignals: true,
+            pollInterval: 100,
+            logger: workerLogger(ctx.logger),
+            preset: {
+              worker: {
+                // One fetch locks the next attempts for the whole pool; a fetch that finds nothing due
+                // waits a little instead of answering every new job's notification at once.
+                localQueue: { size: concurrency + 1, refetchDelay: { durationMs: 100 } },
+                ...WRITE_COMPLETIONS,
+              },
+            },
+          }),
+        ctx.logger,
+      ),
+    );
+  } catch (error) {
+    await Promise.all(runners.map((r) => r.stop()));
     await heartbeats.stop();
     throw error;
-  });
+  }
   return {
     stop: async () => {
-      await Promise.all([main.stop(), delivery.stop()]);
+      stopping.abort();
+      await Promise.all(runners.map((r) => r.stop()));
       await heartbeats.stop();
     },
   };
@@ -158,7 +178,7 @@ export async function runDueJobs(ctx: AppContext): Promise<void> {
     await runOnce({
       connectionString: ctx.databaseUrl,
       taskList: taskList(ctx),
-      logger: workerLogger(ctx),
+      logger: workerLogger(ctx.logger),
       noHandleSignals: true,
     });
     const [{ due } = { due: 0 }] = await ctx.sql<{ due: number }[]>`

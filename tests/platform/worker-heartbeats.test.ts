@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkerPluginContext, WorkerPool } from 'graphile-worker';
+import { startHeartbeats } from '../../src/jobs/heartbeats.js';
 import { startWorker, stopWorker } from '../../src/jobs/worker.js';
 import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
@@ -113,6 +115,43 @@ describe('worker heartbeats', () => {
     }
     expect(await poolsOf()).toEqual([]);
   }, 150_000);
+
+  it('sweeps no pool right after the database was away from this process, only once it has beaten again for two periods', async () => {
+    // Periods long enough that the timer's own beats never come between the steps below.
+    const every = 1_000;
+    const config = { ...t.ctx.config, workerHeartbeatMs: every, workerDeadAfterMs: 3 * every };
+    const heartbeats = startHeartbeats({ ...t.ctx, config }, new AbortController().signal);
+    try {
+      const pool = { ctx: {} as WorkerPluginContext, workerPool: { id: 'pool-self' } as WorkerPool };
+      heartbeats.watch('main').emit('pool:create', pool);
+      await heartbeats.beat();
+      // As after an outage: every row old, ours included, and a job held by another process's pool.
+      await t.ctx.db.execute(sql`
+        insert into worker_heartbeats (worker_id, runner) values ('pool-other', 'main')`);
+      await t.ctx.db.execute(sql`update worker_heartbeats set last_seen_at = now() - interval '10 seconds'`);
+      await t.ctx.db.execute(sql`select graphile_worker.add_job('compact-installment-counts', '{}')`);
+      await t.ctx.db.execute(
+        sql`update graphile_worker._private_jobs set locked_by = 'pool-other', locked_at = now() where locked_at is null`,
+      );
+      const other = async () =>
+        (
+          await t.ctx.db.execute<{ locked: number; rows: number }>(sql`
+          select (select count(*) from graphile_worker._private_jobs where locked_by = 'pool-other')::int as locked,
+                 (select count(*) from worker_heartbeats where worker_id = 'pool-other')::int as rows`)
+        )[0];
+
+      await heartbeats.beat(); // our own previous beat is old: the database was away from us too
+      expect(await other()).toEqual({ locked: 1, rows: 1 });
+      await heartbeats.beat(); // fresh again, but not yet beating for two periods without a failure
+      expect(await other()).toEqual({ locked: 1, rows: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 2 * every));
+      await heartbeats.beat();
+      expect(await other()).toEqual({ locked: 0, rows: 0 });
+    } finally {
+      await heartbeats.stop();
+    }
+    expect(await poolsOf()).toEqual([]);
+  });
 
   it('leaves the job of a live worker locked while it takes longer than the dead-worker delay', async () => {
     const answer = DEAD_AFTER_MS + 5 * HEARTBEAT_MS + 1_000;

@@ -46,7 +46,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+  return contextOn(await createTestDatabase(), options);
+}
+
+/** A test context on a database of the test's own making; `close()` calls its `drop()`. */
+export async function contextOn(
+  database: { url: string; drop(): Promise<void> },
+  options: TestContextOptions = {},
+): Promise<TestContext> {
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent' }),
     ...options.config,

@@ -10,17 +10,13 @@ import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startWorker } from '../../src/jobs/worker.js';
 import { wireContext } from '../../src/payment-wiring.js';
+import { surviveConnectionLoss } from '../../src/process-guards.js';
 
 const config = loadConfig(process.env);
 const databaseUrl = config.databaseUrl!;
 const { db, sql } = createDatabase(databaseUrl, { max: 5 });
-const ctx: AppContext = wireContext({
-  config,
-  db,
-  sql,
-  databaseUrl,
-  clock: systemClock,
-  logger: createLogger('silent'),
-});
+const logger = createLogger('silent');
+surviveConnectionLoss(logger);
+const ctx: AppContext = wireContext({ config, db, sql, databaseUrl, clock: systemClock, logger });
 await startWorker(ctx);
 process.stdout.write('started\n');

@@ -37,6 +37,11 @@ export interface ProcessOptions {
    * crash half way through a batch (tests use it to prove a rerun duplicates nothing).
    */
   onChunkWritten?: (processed: number) => void | Promise<void>;
+  /**
+   * Stops the batch between two chunks, throwing the signal's reason: what is committed stays, and
+   * the job that runs the batch again resumes after it.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -73,6 +78,7 @@ export async function processBatch<P>(
   let next = prepare(resumeAt);
   try {
     for (let start = resumeAt; start < batch.itemCount; start += size) {
+      options.signal?.throwIfAborted();
       const end = Math.min(start + size, batch.itemCount);
       const prepared = await next!;
       next = undefined;

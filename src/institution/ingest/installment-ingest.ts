@@ -107,6 +107,8 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
         await relaxCommit(stagingRaw);
         await writeSubmissions(stagingRaw, batch.id, staged);
       });
+      // Awaited below; until then its failure (the database lost) must not count as unhandled.
+      written.catch(() => {});
       try {
         const context = { batch, product, now: ctx.clock.now() };
         const existing = await existingKeys(raw, batch.institutionId, staged.rows);
