@@ -527,7 +527,7 @@ export interface components {
          *     - `alunoCpf` a CPF (11 digits) with valid check digits; `responsavelFinanceiroDocumento` a CPF or
          *       a CNPJ (14 digits) with valid check digits, consistent with `responsavelFinanceiroTipoDocumento`;
          *     - `valorBoleto` a positive decimal string with at most 2 places (`1500`, `1500.5`, `1500.50`);
-         *     - `dataVencimento` and `pagamento.data` real calendar dates of the years 0001 to 9999;
+         *     - `dataVencimento`, `periodoLetivo` and `pagamento.data` real calendar dates of the years 0001 to 9999;
          *     - `tipoParcela`, `situacaoBaixa` and `responsavelFinanceiroTipoDocumento` from their lists, in any letter case;
          *     - each `descontosAdimplencia` entry: `percentual` above 0 up to 100, `dias_desconto` 0 to 3650;
          *     - `pagamento` amounts non-negative decimal strings with at most 2 places.

@@ -128,6 +128,14 @@ export function checkInstallment(
       message: `dataVencimento ${item.dataVencimento} is not a real date`,
     });
 
+  // Kept only as sent, but a date all the same: refused where the other dates are.
+  if (given(item.periodoLetivo) && !storableDate(item.periodoLetivo))
+    errors.push({
+      index,
+      field: 'periodoLetivo',
+      message: `periodoLetivo ${item.periodoLetivo} is not a real date`,
+    });
+
   const type = given(item.tipoParcela) ? INSTALLMENT_TYPES.get(item.tipoParcela.trim().toLowerCase()) : undefined;
   if (!given(item.tipoParcela)) errors.push({ index, field: 'tipoParcela', message: 'tipoParcela is required' });
   else if (!type)

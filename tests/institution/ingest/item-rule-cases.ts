@@ -37,6 +37,11 @@ export const ITEM_RULE_CASES: { rule: string; item: Submission; errors: { campo:
     item: installment({ dataVencimento: '2026-02-30T00:00:00' }),
     errors: [{ campo: 'dataVencimento', mensagem: 'dataVencimento 2026-02-30T00:00:00 is not a real date' }],
   },
+  ...['0000-01-01T00:00:00', '2026-02-30'].map((value) => ({
+    rule: `periodoLetivo ${value} is a real date of the years 0001 to 9999, as the other dates`,
+    item: installment({ periodoLetivo: value }),
+    errors: [{ campo: 'periodoLetivo', mensagem: `periodoLetivo ${value} is not a real date` }],
+  })),
   {
     rule: 'tipoParcela is required',
     item: installment({ tipoParcela: undefined }),
