@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
+import { jsonKeepingTexts } from '../http/json-texts.js';
 import { rawElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
 import { getBatch, listBatchErrors } from './intake/batch-reports.js';
@@ -65,7 +66,8 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
     },
     listSubmittedInstallments: {
       handler: async (req, res) => {
-        res.json(await listSubmittedInstallments(ctx, institutionId(req), req.query));
+        // The items as sent, byte for byte (a number written 1e400 or 12.50 stays so).
+        jsonKeepingTexts(res, await listSubmittedInstallments(ctx, institutionId(req), req.query));
       },
     },
     createPaymentLink: {

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { scanJson, type RawElements, type Span } from '../../core/json-spans.js';
+import { keepJsonText } from '../../core/json-text.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */
@@ -90,7 +91,7 @@ export async function readBlocks(db: Queryable, batchId: string, from: number, t
 const pairs = (offsets: number[]): Span[] =>
   Array.from({ length: offsets.length >> 1 }, (_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
 
-/** Some items of some batches, as sent, keyed `batchId:index`. */
+/** Some items of some batches, as sent (each serialises to its own bytes, see `keepJsonText`), keyed `batchId:index`. */
 export async function readItemsAt(
   db: Queryable,
   refs: { batchId: string; index: number }[],
@@ -115,7 +116,9 @@ export async function readItemsAt(
       const spans = block.itemSpans ? pairs(block.itemSpans) : scannedSpans(bytes);
       for (const index of indexes) {
         const span = spans[index - firstIndex];
-        if (span) items.set(`${batchId}:${index}`, JSON.parse(bytes.toString('utf8', span.start, span.end)));
+        if (!span) continue;
+        const text = bytes.toString('utf8', span.start, span.end);
+        items.set(`${batchId}:${index}`, keepJsonText(JSON.parse(text), text));
       }
     }),
   );
