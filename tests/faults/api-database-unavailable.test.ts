@@ -4,7 +4,8 @@ import { createDatabase } from '../../src/db/client.js';
 import { createInstitution } from '../../src/tenants/tenants.js';
 import { installment } from '../support/installments.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { startServiceProcess, until, useServiceProcesses, type ServiceProcess } from '../support/service-process.js';
+import { useServiceProcesses } from './support.js';
+import { startServiceProcess, until, type ServiceProcess } from '../support/service-process.js';
 
 interface Answer {
   status: number;

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../support/context.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { startServiceProcess, until, useServiceProcesses, type ServiceProcess } from '../support/service-process.js';
+import { startServiceProcess, until, type ServiceProcess } from '../support/service-process.js';
 import { startReceiver, type Receiver } from '../partner/webhooks/support.js';
-import { contextOnOwn, givenBatches, givenDeliveriesDueNow, progress } from './support.js';
+import { contextOnOwn, givenBatches, givenDeliveriesDueNow, progress, useServiceProcesses } from './support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,7 +4,8 @@ import { createInstitution } from '../../src/tenants/tenants.js';
 import { createDatabase } from '../../src/db/client.js';
 import { installment } from '../support/installments.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { startServiceProcess, until, useServiceProcesses } from '../support/service-process.js';
+import { useServiceProcesses } from './support.js';
+import { startServiceProcess, until } from '../support/service-process.js';
 
 const ITEMS = 10_000;
 

@@ -12,6 +12,8 @@ import { freePort } from './ports.js';
 export interface OwnPostgres {
   /** The migrated database `edufin` on it. */
   readonly url: string;
+  /** Its `postgres` database, to create others. */
+  readonly adminUrl: string;
   /** Fast shutdown (`pg_ctl stop -m fast`): open transactions roll back, connections are cut. */
   stop(): Promise<void>;
   /** Starts the server again on the same data and port. */
@@ -55,6 +57,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 
   const own: OwnPostgres = {
     url,
+    adminUrl: server.adminUrl,
     async stop() {
       await server?.stop();
       server = undefined;

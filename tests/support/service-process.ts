@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll } from 'vitest';
 import { freePort } from './ports.js';
 
 /** The service (`src/main.ts`) in a process of its own, as production runs a role. */
@@ -15,12 +14,10 @@ export interface ServiceProcess {
 
 const started: ChildProcess[] = [];
 
-/** Kills the processes the tests of a file left running, after them. */
-export function useServiceProcesses(): void {
-  afterAll(() => {
-    for (const child of started.splice(0))
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
+/** Kills (SIGKILL) every process started here that still runs. */
+export function killServiceProcesses(): void {
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 /**
@@ -33,17 +30,21 @@ export async function startServiceProcess(
   env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
   const port = role === 'worker' ? undefined : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', `--role=${role}`], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
-      ...(port ? { PORT: String(port) } : {}),
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts', `--role=${role}`],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: databaseUrl,
+        ...(port ? { PORT: String(port) } : {}),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   started.push(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
