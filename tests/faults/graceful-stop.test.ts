@@ -1,7 +1,7 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInstitution } from '../../src/tenants/tenants.js';
 import { createDatabase } from '../../src/db/client.js';
+import { postHeld } from '../support/held-request.js';
 import { installment } from '../support/installments.js';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
 import { useServiceProcesses } from './support.js';
@@ -13,24 +13,6 @@ const batchBody = (batch: number) =>
   JSON.stringify({
     parcelas: Array.from({ length: ITEMS }, (_, i) => installment({ idParcela: `L${batch}-${i}` })),
   });
-
-/** POSTs a batch; the body's last bytes are held back until `release` resolves, so the request can be in flight across a stop. */
-function postBatch(url: string, apikey: string, body: string, release: Promise<void> = Promise.resolve()) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(`${url}/v1/parcela`, {
-      method: 'POST',
-      headers: { apikey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.write(body.slice(0, -10));
-    void release.then(() => req.end(body.slice(-10)));
-  });
-}
 
 describe('a graceful stop in the middle of a batch', () => {
   useServiceProcesses();
@@ -61,11 +43,13 @@ describe('a graceful stop in the middle of a batch', () => {
     // Far beyond the test: the next process must not need the sweep of dead heartbeats.
     const env = { WORKER_DEAD_AFTER_MS: '600000' };
     const first = await startServiceProcess('all', pg.url, env);
-    for (const n of [1, 2, 3]) expect((await postBatch(first.url!, apikey, batchBody(n))).status).toBe(202);
+    const post = (n: number, release: Promise<unknown> = Promise.resolve()) =>
+      postHeld(`${first.url}/v1/parcela`, { apikey }, batchBody(n), release);
+    for (const n of [1, 2, 3]) expect((await post(n)).status).toBe(202);
 
     // A fourth batch still arriving when the signal comes.
     let release!: () => void;
-    const inFlight = postBatch(first.url!, apikey, batchBody(4), new Promise((resolve) => (release = resolve)));
+    const inFlight = post(4, new Promise<void>((resolve) => (release = resolve)));
     expect(await until(async () => (await batches())[0]!.processed_count >= 2_500, 30_000)).toBe(true);
     const signalled = Date.now();
     first.child.kill('SIGTERM');

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/http/logging.js';
 import { startService } from '../../src/service.js';
 import { createInstitution } from '../../src/tenants/tenants.js';
 import { createTestDatabase } from '../support/context.js';
+import { postHeld } from '../support/held-request.js';
 
 function get(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,20 +38,12 @@ describe('graceful shutdown', () => {
 
     // A request whose body is still arriving when the stop begins.
     const body = JSON.stringify({ alunos: [{ cpf: '52998224725', nomeCompleto: 'Ana Beatriz Souza' }] });
-    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${service.url}/v1/aluno`, {
-        method: 'POST',
-        headers: { apikey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 300);
-    });
+    const inFlight = postHeld(
+      `${service.url}/v1/aluno`,
+      { apikey },
+      body,
+      new Promise((resolve) => setTimeout(resolve, 300)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const stopped = service.stop();
