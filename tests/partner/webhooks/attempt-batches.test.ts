@@ -30,8 +30,10 @@ describe('attempts recorded together', () => {
     const partner = await givenPartner(t.ctx, `Batch ${randomUUID()}`);
     const hook = await receiver(() => 500);
     await givenConfiguration(t, partner.headers, hook.url);
-    t.clock.set(new Date());
-    const occurredAt = new Date(Date.now() - 15_000);
+    // One instant for both: the first attempt (15 s after the event) is due exactly at the service clock.
+    const now = new Date();
+    t.clock.set(now);
+    const occurredAt = new Date(now.getTime() - 15_000);
     await t.ctx.db.transaction(async (tx) => {
       for (let i = 0; i < 20; i++) {
         await fanOutEvent(tx, {
