@@ -1,4 +1,5 @@
-import { run, runOnce, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, runOnce, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { AppContext } from '../context.js';
 import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
@@ -9,6 +10,7 @@ import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import webhookAttempt from './webhook-attempt.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import { startHeartbeats } from './heartbeats.js';
+import { recordJobs } from './job-metrics.js';
 import { workerLogger } from './worker-logger.js';
 import { handingBack } from './hand-back.js';
 import { superviseRunner, type SupervisedRunner } from './supervised-runner.js';
@@ -80,7 +82,7 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     runners.push(
       await superviseRunner(
         'main',
-        (onStopped) => heartbeats.watch('main', onStopped),
+        (onStopped) => recordJobs(ctx.metrics, heartbeats.watch('main', onStopped)),
         (events) =>
           run({
             events,
@@ -104,7 +106,7 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
     runners.push(
       await superviseRunner(
         'delivery',
-        (onStopped) => heartbeats.watch('delivery', onStopped),
+        (onStopped) => recordJobs(ctx.metrics, heartbeats.watch('delivery', onStopped)),
         (events) =>
           run({
             connectionString: ctx.databaseUrl,
@@ -112,6 +114,8 @@ export async function startWorker(ctx: AppContext): Promise<Worker> {
             // A connection per running attempt, or attempts queue for the pool behind slow receivers.
             maxPoolSize: concurrency + 2,
             taskList: tasks.delivery,
+            // No schedules: without this graphile-worker looks for a `crontab` file and logs that it found none.
+            parsedCronItems: [],
             events,
             noHandleSignals: true,
             pollInterval: 100,
@@ -178,6 +182,7 @@ export async function runDueJobs(ctx: AppContext): Promise<void> {
     await runOnce({
       connectionString: ctx.databaseUrl,
       taskList: taskList(ctx),
+      events: recordJobs(ctx.metrics, new EventEmitter() as WorkerEvents),
       logger: workerLogger(ctx.logger),
       noHandleSignals: true,
     });

@@ -54,10 +54,14 @@ describe('GET /metrics', () => {
     expect(s.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });
 
-  it('reads the queue, the unfinished batches and this process’s pool from the database at scrape time', async () => {
+  it('reads the queue, the unfinished batches and this process’s pool from the database at scrape time; counts the jobs run and the batch items applied and refused', async () => {
     const institution = await givenInstitution(t.ctx);
     t.clock.set(new Date());
-    await submit(t, institution.headers, [installment({ idParcela: 'M-1' }), installment({ idParcela: 'M-2' })]);
+    await submit(t, institution.headers, [
+      installment({ idParcela: 'M-1' }),
+      installment({ idParcela: 'M-2' }),
+      installment({ idParcela: 'M-3', alunoCpf: '12345678900' }),
+    ]);
 
     const before = (await scrape(t)).samples;
     expect(before.get('edufin_jobs{task="process-installment-batch",state="due"}')).toBe(1);
@@ -73,6 +77,10 @@ describe('GET /metrics', () => {
     expect(after.get('edufin_jobs{task="process-installment-batch",state="due"}')).toBeUndefined();
     expect(after.get('edufin_oldest_due_job_age_seconds{task="process-installment-batch"}')).toBeUndefined();
     expect(after.get('edufin_unfinished_batches{kind="parcela",status="RECEBIDO"}')).toBeUndefined();
+    // What the worker did: the batch's job, and its items applied or refused.
+    expect(after.get('edufin_job_duration_seconds_count{task="process-installment-batch",outcome="success"}')).toBe(1);
+    expect(after.get('edufin_batch_items_total{kind="parcela",outcome="applied"}')).toBe(2);
+    expect(after.get('edufin_batch_items_total{kind="parcela",outcome="failed"}')).toBe(1);
   });
 
   it('counts webhook attempts by event, attempt number and outcome', async () => {
