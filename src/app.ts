@@ -36,6 +36,23 @@ export interface AppOptions {
   gate?: DatabaseGate;
 }
 
+/**
+ * The application of `METRICS_PORT`: `GET /metrics` and `GET /health` only, for the scrapers of a
+ * process that serves no API (the worker role) or keeps its metrics off the public port.
+ */
+export function createMetricsApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(httpLogger(ctx.logger), requestMetrics(ctx.metrics));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(metricsRouter(ctx));
+  app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
+  app.use(errorHandler());
+  return app;
+}
+
 /** The HTTP application: both APIs, each validated against its own OpenAPI document, and their docs. */
 export async function createApp(ctx: AppContext, options: AppOptions = {}): Promise<Express> {
   const app = express();

@@ -78,7 +78,10 @@ export interface Config {
    * production and absent in production. (Default: none)
    */
   readonly metricsToken: string | undefined;
-  /** `METRICS_PORT`: a port on which the worker role serves `GET /metrics` and `GET /health`. (Default: none) */
+  /**
+   * `METRICS_PORT`: a listener of its own serving only `GET /metrics` and `GET /health`, in any role
+   * (the worker role has no other). (Default: none)
+   */
   readonly metricsPort: number | undefined;
 }
 

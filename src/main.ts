@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config, type Role } from './config.js';
-import { createLogger } from './http/logging.js';
+import { createLogger, logDestination } from './http/logging.js';
 import { startService } from './service.js';
 import { surviveConnectionLoss } from './process-guards.js';
 
@@ -20,7 +20,7 @@ try {
   console.error(`Configuration error: ${error.message}`);
   process.exit(78); // EX_CONFIG
 }
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, logDestination(config.env));
 surviveConnectionLoss(logger);
 const starting = startService({ config, role, logger });
 stopOnSignals();
@@ -44,6 +44,7 @@ if (service.url) {
 } else {
   console.log(`Worker running (role ${role})`);
 }
+if (service.metricsUrl) console.log(`Metrics on ${service.metricsUrl}/metrics`);
 
 /**
  * SIGTERM or SIGINT stops gracefully (once started, when it comes during the start); another one, a

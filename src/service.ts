@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
+import { createApp, createMetricsApp } from './app.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config, Role } from './config.js';
 import type { AppContext } from './context.js';
@@ -31,6 +31,8 @@ export interface Service {
   ctx: AppContext;
   /** Listening address of the API role. */
   url?: string;
+  /** Listening address of `METRICS_PORT`, when set. */
+  metricsUrl?: string;
   /** Data folder of the embedded PostgreSQL, when one is used. */
   embeddedDataDir?: string;
   /** Keys of the demo tenants, when this start created them. */
@@ -97,6 +99,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     url = `http://localhost:${(server.address() as AddressInfo).port}`;
     docs.prepare(); // build missing or stale reference pages in the background
   }
+  // The scrapers' own listener, in every role: the worker role has no other.
+  let metricsServer: Server | undefined;
+  let metricsUrl: string | undefined;
+  if (config.metricsPort !== undefined) {
+    metricsServer = createHttpServer(createMetricsApp(ctx), logger);
+    await listen(metricsServer, config.metricsPort);
+    metricsUrl = `http://localhost:${(metricsServer.address() as AddressInfo).port}`;
+  }
   if (options.role !== 'api') {
     // Schedules that came due while no worker ran (campaign starts and ends, class expiries).
     const swept = await db.transaction((tx) => applyDueSchedules(tx, ctx.clock.now()));
@@ -114,10 +124,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     (stopping ??= (async () => {
       docs?.stop();
       // Both at once: the worker takes no new job while the requests in flight finish.
-      await Promise.all([server && close(server), runner && stopWorker(ctx, runner)]);
+      await Promise.all([
+        server && close(server),
+        metricsServer && close(metricsServer),
+        runner && stopWorker(ctx, runner),
+      ]);
       await gate?.close();
       await sql.end({ timeout: 5 });
       await database.embedded?.stop();
     })());
-  return { ctx, url, demo, embeddedDataDir: database.embedded?.dataDir, stop };
+  return { ctx, url, metricsUrl, demo, embeddedDataDir: database.embedded?.dataDir, stop };
 }

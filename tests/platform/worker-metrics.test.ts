@@ -1,0 +1,44 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/http/logging.js';
+import { startService } from '../../src/service.js';
+import { createTestDatabase } from '../support/context.js';
+
+describe('a worker process', () => {
+  it('serves /metrics and /health on METRICS_PORT, counts the jobs its runners run by task and outcome, and logs no false crontab warning', async () => {
+    const lines: string[] = [];
+    const capture = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const database = await createTestDatabase();
+    const config = { ...loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url }), port: 0, metricsPort: 0 };
+    const service = await startService({ config, role: 'worker', logger: createLogger('info', capture) });
+    try {
+      expect(service.url).toBeUndefined();
+      expect(service.metricsUrl).toMatch(/^http:\/\/localhost:\d+$/);
+      expect((await fetch(`${service.metricsUrl}/health`)).status).toBe(200);
+      expect((await fetch(`${service.metricsUrl}/v1/parcela`)).status).toBe(404);
+
+      // A job whose payload its task refuses: it throws once and is retried later.
+      await service.ctx.sql`select graphile_worker.add_job('process-student-batch', '{}'::json)`;
+      const series = 'edufin_job_duration_seconds_count{task="process-student-batch",outcome="retry"} 1';
+      let text = '';
+      for (const deadline = Date.now() + 15_000; !text.includes(series) && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        text = await (await fetch(`${service.metricsUrl}/metrics`)).text();
+      }
+      expect(text).toContain(series);
+      expect(text).toContain('edufin_jobs{task="process-student-batch",state="scheduled"} 1');
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; level: number });
+    expect(logged.some((l) => l.msg.includes('process-student-batch needs {batchId}'))).toBe(true);
+    expect(logged.filter((l) => /crontab/i.test(l.msg))).toEqual([]);
+  });
+});
