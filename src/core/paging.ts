@@ -1,3 +1,5 @@
+import type { components } from '../../generated/partner.js';
+
 /**
  * Page-number paging of the Partner API lists: `page` from 1, page size default 10,
  * maximum 100, and the `paging` object every list answers with.
@@ -9,14 +11,7 @@ export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 
 /** The `paging` object of a list response (`openapi/components/schemas/Paging.yaml`). */
-export interface Paging {
-  itemsPerPage: number;
-  currentPage: number;
-  totalPages: number;
-  totalItems: number;
-  nextPage: number | null;
-  previousPage: number | null;
-}
+export type Paging = components['schemas']['Paging'];
 
 export interface PageRequest {
   page: number;

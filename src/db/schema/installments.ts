@@ -19,7 +19,7 @@ const money = () => numeric({ precision: 14, scale: 2 });
 /**
  * Original installments (parcelas originais): one per institution + `idParcela`, or one per
  * submitted item when the institution sends no `idParcela`. Columns hold what the listing filters
- * on; the submission itself stays in `batch_items`. Pages are filled to 70% (migration 0021), so a
+ * on; the submission itself stays in `batch_item_blocks`. Pages are filled to 70% (migration 0021), so a
  * re-sent installment's new version usually fits beside the old one and writes no index entry.
  */
 export const installments = pgTable(

@@ -5,6 +5,24 @@ import { rawTransaction } from '../../db/raw-transaction.js';
 import type { ItemError } from '../../core/item-error.js';
 import { findBatch, finishBatch, recordChunk, type Batch } from '../intake/batches.js';
 
+/** One chunk of a batch, inside the transaction that writes it. */
+export interface ChunkTx<Prepared> {
+  tx: Database;
+  /** The same transaction, for what Drizzle cannot say (COPY). */
+  raw: TransactionSql;
+  batch: Batch;
+  /** The chunk's items are the positions [from, to) of the batch. */
+  from: number;
+  to: number;
+  /** What `prepare` made of the chunk. */
+  prepared: Prepared;
+  /**
+   * Called once the chunk no longer needs the event loop (its data sent, the database working), so
+   * the next chunk is prepared meanwhile.
+   */
+  prepareNext: () => void;
+}
+
 /** How one kind of batch turns a chunk of raw items into records. */
 export interface ChunkProcessor<Prepared = void> {
   /** Items read, checked and written per transaction. */
@@ -14,21 +32,8 @@ export interface ChunkProcessor<Prepared = void> {
    * database writes the previous chunk, so that the two processors of a small machine both work.
    */
   prepare(batch: Batch, from: number, to: number): Promise<Prepared>;
-  /**
-   * Writes the valid items of positions [from, to) (set-based) and returns the problems of the
-   * others; `raw` is the same transaction for what Drizzle cannot say (COPY). It calls
-   * `prepareNext` once it no longer needs the event loop (its data sent, the database working), so
-   * the next chunk is prepared meanwhile.
-   */
-  processChunk(
-    tx: Database,
-    raw: TransactionSql,
-    batch: Batch,
-    from: number,
-    to: number,
-    prepared: Prepared,
-    prepareNext: () => void,
-  ): Promise<ItemError[]>;
+  /** Writes the chunk's valid items (set-based) and returns the problems of the others. */
+  processChunk(chunk: ChunkTx<Prepared>): Promise<ItemError[]>;
 }
 
 export interface ProcessOptions {
@@ -87,7 +92,7 @@ export async function processBatch<P>(
       };
       await rawTransaction(ctx.sql, async (tx, raw) => {
         await relaxCommit(raw);
-        const errors = await processor.processChunk(tx, raw, batch, start, end, prepared, prepareNext);
+        const errors = await processor.processChunk({ tx, raw, batch, from: start, to: end, prepared, prepareNext });
         await recordChunk(tx, batchId, end, errors);
         await options.onChunkWritten?.(end);
       });

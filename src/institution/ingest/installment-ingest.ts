@@ -100,7 +100,7 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     // The listing rows are their own transaction (replacing the chunk's rows, so it can be redone at
     // will), written by a second session while this one applies; it commits before the chunk does,
     // so a chunk recorded as processed always has its listing rows.
-    async processChunk(tx, raw, batch, from, to, staged, prepareNext) {
+    async processChunk({ tx, raw, batch, from, to, prepared: staged, prepareNext }) {
       // The next chunk is checked on the thread while this one is applied, from its first statement.
       prepareNext();
       const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {

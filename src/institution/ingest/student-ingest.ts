@@ -42,7 +42,7 @@ function checkDate(index: number, field: string, value: string | undefined, erro
 const studentChunks = (ctx: AppContext): ChunkProcessor<{ index: number; payload: unknown }[]> => ({
   chunkSize: 1_000,
   prepare: (batch, from, to) => readItems(ctx.db, batch.id, from, to),
-  async processChunk(tx, _raw, batch, _from, _to, items, prepareNext) {
+  async processChunk({ tx, batch, prepared: items, prepareNext }) {
     prepareNext();
     const errors: ItemError[] = [];
     const byCpf = new Map<string, Student>();

@@ -1,6 +1,7 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { RequestHandler } from 'express';
+import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { preparedPerHandle } from '../../db/prepared.js';
@@ -44,10 +45,7 @@ export function limitBatchItems(field: string): RequestHandler {
   };
 }
 
-export interface BatchReceipt {
-  id: string;
-  quantidade: number;
-}
+export type BatchReceipt = components['schemas']['BatchReceipt'];
 
 export interface SubmittedBatch {
   receipt: BatchReceipt;
