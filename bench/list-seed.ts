@@ -117,7 +117,7 @@ export async function seedSubmissions(
         item_count: block.itemCount,
         encoding: block.encoding,
         data: block.data,
-        item_spans: block.itemSpans!,
+        item_spans: block.itemSpans,
       }));
       await tx`insert into batch_item_blocks ${tx(packed)}`;
     });

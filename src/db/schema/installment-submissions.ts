@@ -8,8 +8,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 
 /**
  * The items of a batch exactly as received, a block of consecutive items per row: a JSON array,
- * compressed (JSON of similar records shrinks about tenfold, and the bytes a database must write
- * are what limits taking in large batches).
+ * compressed (JSON of similar records compresses well, and the bytes a database must write are
+ * what limits taking in large batches).
  */
 export const batchItemBlocks = pgTable(
   'batch_item_blocks',
@@ -26,9 +26,9 @@ export const batchItemBlocks = pgTable(
     data: bytea().notNull(),
     /**
      * Where each item is in the decompressed array: start and end byte offsets, in pairs, so that
-     * reading some items parses those only. Null in blocks written before migration 0022.
+     * reading some items parses those only.
      */
-    itemSpans: integer().array(),
+    itemSpans: integer().array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.firstIndex] })],
 );

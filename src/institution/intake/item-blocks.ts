@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { scanJson, type RawElements, type Span } from '../../core/json-spans.js';
+import type { RawElements, Span } from '../../core/json-spans.js';
 import { keepJsonText } from '../../core/json-text.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
@@ -9,8 +9,8 @@ import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 export const BLOCK_SIZE = 500;
 
 /**
- * Brotli at quality 1, synchronous: a third less processor time than deflate's fastest level on
- * the thread pool (which hands each block over in 16 kB slices), and a fifth fewer bytes.
+ * Brotli at quality 1, synchronous: less processor time and fewer bytes than deflate's fastest
+ * level on the thread pool, which hands each block over in 16 kB slices (bench/README.md).
  */
 const compress = (json: Buffer | string) =>
   zlib.brotliCompressSync(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
@@ -21,7 +21,7 @@ export interface ItemBlock {
   encoding: BlockEncoding;
   data: Buffer;
   /** Start and end of each item in the decompressed array, in pairs. */
-  itemSpans?: number[] | null;
+  itemSpans: number[];
 }
 
 const OPEN = Buffer.from('[');
@@ -52,18 +52,6 @@ function blockBytes({ encoding, data }: Pick<ItemBlock, 'encoding' | 'data'>): B
 
 /** A block's JSON text, decompressed. */
 export const blockText = (block: Pick<ItemBlock, 'encoding' | 'data'>): string => blockBytes(block).toString('utf8');
-
-const WRAP_OPEN = Buffer.from('{"items":');
-const WRAP_CLOSE = Buffer.from('}');
-
-/**
- * Where each item of a block is, for blocks written before their items' spans were recorded
- * (migration 0022): the intake's own scan (`scanJson`) over the block wrapped as `{"items": …}`.
- */
-export function scannedSpans(bytes: Buffer): Span[] {
-  const { elements = [] } = scanJson(Buffer.concat([WRAP_OPEN, bytes, WRAP_CLOSE]), 'items');
-  return elements.map((s) => ({ start: s.start - WRAP_OPEN.length, end: s.end - WRAP_OPEN.length }));
-}
 
 /** A stored block as the worker reads it: its items' spans stay in the table (only listings use them). */
 export type StoredBlock = Omit<typeof batchItemBlocks.$inferSelect, 'itemSpans'>;
@@ -113,7 +101,7 @@ export async function readItemsAt(
         .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
       if (!block) return;
       const bytes = blockBytes(block);
-      const spans = block.itemSpans ? pairs(block.itemSpans) : scannedSpans(bytes);
+      const spans = pairs(block.itemSpans);
       for (const index of indexes) {
         const span = spans[index - firstIndex];
         if (!span) continue;

@@ -179,11 +179,4 @@ describe('GET /importacao/enviados/parcelas', () => {
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('AUTH-001');
   });
-  it("lists the items of blocks stored before their items' spans were, the same as any other", async () => {
-    const before = (await list({})).data;
-    await t.ctx.sql`update batch_item_blocks set item_spans = null where batch_id = ${first}`;
-    const after = (await list({})).data;
-    expect(after).toEqual(before);
-    expect(after.map((r: { dadosEnviados: unknown }) => r.dadosEnviados).slice(0, 2)).toEqual([sentA, sentB]);
-  });
 });
