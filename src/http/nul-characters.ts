@@ -1,47 +1,16 @@
 import type { RequestHandler } from 'express';
 import { ValidationFailed } from '../core/errors.js';
-
-/** True when PostgreSQL cannot store a string as text. */
-type TextTest = (text: string) => boolean;
-
-const hasNul: TextTest = (text) => text.includes('\u0000');
-// A UTF-16 half of a pair standing alone: no UTF-8 encoding exists for it.
-const LONE_SURROGATE = /\p{Cs}/u;
-const hasLoneSurrogate: TextTest = (text) => LONE_SURROGATE.test(text);
-
-/**
- * Path of the first string (member names included: one gives its object's path) in a parsed value
- * that fails `test`. Walks with its own stack, not by recursion: a body nested 50,000 levels deep
- * (cheap to send, parsed by JSON.parse) would exhaust the call stack.
- */
-function findString(root: unknown, rootPath: string, test: TextTest): string | undefined {
-  const stack: [unknown, string][] = [[root, rootPath]];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
-    if (typeof value === 'string') {
-      if (test(value)) return path;
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
-    } else if (value && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, item] = entries[i]!;
-        stack.push([item, path ? `${path}.${key}` : key], [key, path]);
-      }
-    }
-  }
-  return undefined;
-}
+import { findText, hasLoneSurrogate, hasNul } from '../core/storable-values.js';
 
 /**
  * Path of the first string holding U+0000 in a parsed value, from `path`: `body.courses[0].name`
  * from `body`, `courses[0].name` from `''` (a member name holding it gives its object's path).
  */
-export const findNul = (value: unknown, path: string): string | undefined => findString(value, path, hasNul);
+export const findNul = (value: unknown, path: string): string | undefined => findText(value, path, hasNul)?.path;
 
 /** As `findNul`, for a lone surrogate (`"\ud800"`), which PostgreSQL cannot store either. */
 export const findLoneSurrogate = (value: unknown, path: string): string | undefined =>
-  findString(value, path, hasLoneSurrogate);
+  findText(value, path, hasLoneSurrogate)?.path;
 
 const SCANNED = Symbol('what the raw body may hold');
 
@@ -54,7 +23,7 @@ interface Scan {
  * `verify` hook of the JSON body parser: a NUL in a JSON text is written `\u0000` (or, invalid, as
  * a raw byte) and a lone surrogate only as an escape (`\ud800`: raw bytes of one are not UTF-8 and
  * decode as U+FFFD), so a body without either holds none, and the walk of its (perhaps
- * 10,000-item) tree, a tenth of a second, is skipped.
+ * 10,000-item) tree is skipped.
  */
 export function scanBodyForNul(req: object, _res: unknown, buffer: Buffer): void {
   const scan: Scan = {
