@@ -253,8 +253,8 @@ export interface paths {
          *     same transaction as every creation and status change of a sale, so their cost does not grow
          *     with the number of sales. With any other filter they are counted over the matching sales,
          *     which each filter's index finds; the cost of that count grows with the number of matches (a
-         *     whole CPF or a week of sales is cheap, a name shared by a tenth of the sales is not). Pages are
-         *     read newest first by offset, so later pages cost more than the first.
+         *     whole CPF or a week of sales is cheap, a name many sales share is not). Pages are read newest
+         *     first by offset, so later pages cost more than the first.
          */
         get: operations["listSales"];
         put?: never;

@@ -45,8 +45,8 @@ const END = 0x100;
 
 /**
  * The byte at `i`, or END. The text is never indexed past its end: V8 compiles a load that once
- * read past the end of a typed array to expect undefined from then on, which made every later
- * scan four times slower after one truncated body.
+ * read past the end of a typed array to expect undefined from then on, which slowed every later
+ * scan after one truncated body (bench/RESULTS.md).
  */
 function byte(text: Uint8Array, i: number): number {
   return i < text.length ? text[i]! : END;

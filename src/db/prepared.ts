@@ -4,8 +4,8 @@ import type { Queryable } from './client.js';
 
 /**
  * A statement built once per database handle, for the reads every request makes. Drizzle builds a
- * query's SQL at each execution, walking every selected column: 0.1–0.4 ms per statement, about a
- * quarter of the API's CPU on a lookup. A prepared query keeps its SQL and binds only the values
+ * query's SQL at each execution, walking every selected column, often longer than PostgreSQL takes
+ * to answer (bench/RESULTS.md). A prepared query keeps its SQL and binds only the values
  * of its placeholders (`sql.placeholder`). Handles are cached weakly, so a transaction's copy goes
  * with the transaction.
  */

@@ -7,7 +7,7 @@ const ARGON2ID: Algorithm = 2;
 
 /**
  * argon2id with the package's defaults, OWASP's minimum for argon2id: 19 MiB, 2 passes, 1 lane
- * (about 25 ms on one core here). The parameters are in each stored PHC string, so raising them
+ * (its cost per hash: bench/RESULTS.md). The parameters are in each stored PHC string, so raising them
  * later leaves older hashes verifiable.
  */
 export const hashPassword = (password: string): Promise<string> => hash(password, { algorithm: ARGON2ID });

@@ -34,7 +34,7 @@ export const installments = pgTable(
     /** Creation order: the keyset of the listing. */
     seq: bigint({ mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     // No foreign key: the institution comes from the batch (which has one), and a per-row key check
-    // costs a fifth of the ingestion of a large batch.
+    // is a large share of the cost of ingesting a large batch (bench/RESULTS.md).
     institutionId: uuid().notNull(),
     /** `ext:<idParcela>`, or `item:<batch id>:<index>` without one: reprocessing an item never duplicates it. */
     upsertKey: text().notNull(),
@@ -84,8 +84,8 @@ export const installments = pgTable(
     index().on(t.institutionId, t.seq),
     // Listing filters (GET /v1/parcela/originais). An equality filter followed by `seq` walks its
     // matches already in page order, so a page reads 101 entries however many rows match; range
-    // filters read the range and sort it. Every index here is paid by each ingested row (4–9 µs of
-    // PostgreSQL's CPU an entry, `bench/index-cost.ts`): one per filter a large institution is
+    // filters read the range and sort it. Every index here is paid by each ingested row in
+    // PostgreSQL's CPU (`npm run bench:index-cost`, bench/RESULTS.md): one per filter a large institution is
     // expected to use, nothing for the rare ones, and no row in two where one serves both.
     index('installments_student_cpf_seq_idx').on(t.institutionId, t.studentCpf, t.seq),
     // A student paying their own tuition is found through the student index (`guarantorIs`).

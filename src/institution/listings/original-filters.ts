@@ -84,7 +84,7 @@ export function dateRange(
  * The listing's filters as sets of conditions that match disjoint rows and together every match,
  * for counting: the count is the sum of their counts. A filter the indexes answer in two halves
  * (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves would be
- * counted as one bitmap over both indexes and the heap, most of a second at a million rows.
+ * counted as one bitmap over both indexes and the heap (bench/RESULTS.md, the dias_atraso count).
  */
 export const originalsSets = (institutionId: string, query: OriginalsQuery, today: string): SQL[] =>
   disjointSets(institutionId, query, today, true);
