@@ -61,6 +61,8 @@ export const webhookDeliveries = pgTable(
       .on(t.configurationId, t.eventId)
       .where(sql`${t.redeliveryOf} is null`),
     index().on(t.configurationId, t.createdAt),
+    // A sale's timeline in the panel reads the deliveries of its events, redeliveries included.
+    index('webhook_deliveries_event').on(t.eventId),
   ],
 );
 

@@ -55,3 +55,13 @@ export async function listSaleEvents(db: Queryable, partnerId: string, request: 
   const content = rows.map(toSaleEventRecord);
   return { content, nextSince: content.at(-1)?.sequence ?? since };
 }
+
+/** The events of one sale of the partner, in `sequence` order (the sale's timeline in the panel). */
+export async function listEventsOfSale(db: Queryable, partnerId: string, saleId: number): Promise<SaleEventRecord[]> {
+  const rows = await db
+    .select()
+    .from(saleEvents)
+    .where(and(eq(saleEvents.saleId, saleId), eq(saleEvents.partnerId, partnerId)))
+    .orderBy(asc(saleEvents.sequence));
+  return rows.map(toSaleEventRecord);
+}

@@ -38,7 +38,8 @@ const toWebhookDelivery = (row: DeliveryRow, attempts: AttemptRow[]): WebhookDel
   updatedAt: row.updatedAt.toISOString(),
 });
 
-async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+/** Deliveries as the API answers them, each with every attempt in order. */
+export async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
   if (rows.length === 0) return [];
   const attempts = await db
     .select()
