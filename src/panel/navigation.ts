@@ -15,6 +15,7 @@ const EVERYONE = PROFILES;
  */
 export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel', label: 'Início', profiles: EVERYONE },
+  { href: '/painel/catalogo', label: 'Catálogo', profiles: EVERYONE },
   { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
   { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },
   { href: '/painel/conta', label: 'Minha conta', profiles: EVERYONE },
@@ -26,3 +27,4 @@ export function currentNavItem(path: string): NavItem | undefined {
     (a, b) => b.href.length - a.href.length,
   )[0];
 }
+

@@ -42,4 +42,22 @@ form.stack > button { justify-self: start; margin-top: 1rem; }
 .inline-fields { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
 .inline-fields label { margin: 0; }
 .inline-fields select { width: auto; }
+form.list-filters { display: grid; gap: .75rem; }
+.filter-grid { display: grid; gap: .25rem 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr)); align-items: start; }
+.filter-grid label { margin-top: .5rem; }
+fieldset.choices, fieldset.range { border: 0; padding: 0; margin: .5rem 0 0; min-width: 0; }
+fieldset.choices legend, fieldset.range legend { padding: 0; font-weight: 600; }
+fieldset.choices label { display: flex; gap: .5rem; align-items: baseline; margin: .3rem 0; font-weight: 400; }
+fieldset.choices input { width: auto; flex: none; }
+fieldset.range { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9.5rem), 1fr)); gap: 0 .5rem; }
+fieldset.range legend { grid-column: 1 / -1; }
+fieldset.range > div, .filter-grid > div { min-width: 0; }
+fieldset.range input { min-width: 0; }
+details.more > summary { cursor: pointer; font-weight: 600; color: var(--brand); }
+.table-wrap:focus-visible { outline: 3px solid var(--brand); outline-offset: 2px; }
+.table-wrap[role="region"] td { overflow-wrap: normal; }
+nav.tabs ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; border-bottom: 1px solid var(--line); }
+nav.tabs a { display: inline-block; padding: .4rem 0; border-bottom: 3px solid transparent; }
+nav.tabs a[aria-current="page"] { border-bottom-color: var(--brand); font-weight: 600; text-decoration: none; }
+main li > code, dl.facts dd > code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
 `;

@@ -7,6 +7,7 @@ import { logMailTransport, type MailTransport } from '../identity/mail.js';
 import { html } from '../payments/html.js';
 import { accountPages } from './account/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
+import { cataloguePages } from './catalogue/routes.js';
 import { panelCookies } from './cookies.js';
 import { checkCsrf } from './csrf.js';
 import { PanelError, PanelPageNotFound } from './errors.js';
@@ -48,6 +49,7 @@ export function panelPages(ctx: AppContext, options: PanelOptions = {}): Router 
   );
 
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
+  inner.use(cataloguePages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

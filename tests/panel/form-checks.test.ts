@@ -114,10 +114,20 @@ describe('panel form checks (CSRF) and page frame', () => {
     const menu = (page: string) =>
       [.../<nav class="sections"[\s\S]*?<\/nav>/.exec(page)![0].matchAll(/<li><a href="([^"]*)"/g)].map((m) => m[1]);
     const sa = await ana.agent.get('/painel/conta');
-    expect(menu(sa.text)).toEqual(['/painel', '/painel/usuarios', TOKENS, '/painel/conta']);
+    expect(menu(sa.text)).toEqual([
+      '/painel',
+      '/painel/catalogo',
+      '/painel/usuarios',
+      TOKENS,
+      '/painel/conta',
+    ]);
     expect(sa.text).toContain('<a href="/painel/conta" aria-current="page">Minha conta</a>');
     const seller = await signIn(t, bia.email);
-    expect(menu((await seller.agent.get('/painel')).text)).toEqual(['/painel', '/painel/conta']);
+    expect(menu((await seller.agent.get('/painel')).text)).toEqual([
+      '/painel',
+      '/painel/catalogo',
+      '/painel/conta',
+    ]);
   });
 
   it('an unknown panel page is a 404 page of the panel, signed in or not', async () => {

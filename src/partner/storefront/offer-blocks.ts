@@ -39,7 +39,9 @@ const DURATION_UNITS: Record<number, [string, string]> = {
 const LIFETIME = 5;
 
 /** `Online · aulas gravadas · acesso vitalício`, `Presencial · … · de 02/02/2026 a 17/12/2027`. */
-export function classDetail(c: CourseClassRow): string {
+export function classDetail(
+  c: Pick<CourseClassRow, 'modalityId' | 'attendTypeId' | 'startsAt' | 'endsAt' | 'durationId' | 'durationTime'>,
+): string {
   const parts = [MODALITIES[c.modalityId], ATTEND_TYPES[c.attendTypeId]];
   if (c.startsAt && c.endsAt) parts.push(`de ${formatDateBr(c.startsAt)} a ${formatDateBr(c.endsAt)}`);
   else if (c.durationId === LIFETIME) parts.push('acesso vitalício');
