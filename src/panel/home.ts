@@ -9,7 +9,7 @@ import { requireProfile, sessionOf } from './session.js';
 const CAN_DO: Record<Profile, string> = {
   superadmin: 'convida, muda o perfil e remove usuários, e gera e revoga os tokens da API.',
   admin: 'gera e revoga os tokens da API.',
-  vendedor: 'acessa as páginas de vendas liberadas para o seu perfil.',
+  vendedor: 'cria vendas exclusivas, acompanha as vendas criadas por você e consulta o catálogo.',
 };
 
 /** `/painel`: who is signed in, for which partner, and the sections their profile opens. */

@@ -15,6 +15,7 @@ const EVERYONE = PROFILES;
  */
 export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel', label: 'Início', profiles: EVERYONE },
+  { href: '/painel/vendas', label: 'Vendas', profiles: EVERYONE },
   { href: '/painel/catalogo', label: 'Catálogo', profiles: EVERYONE },
   { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
   { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },
@@ -28,3 +29,6 @@ export function currentNavItem(path: string): NavItem | undefined {
   )[0];
 }
 
+/** Whether a profile's menu opens the section of `href` (a page links to another section only then). */
+export const opensSection = (profile: Profile, href: string): boolean =>
+  NAVIGATION.some((item) => item.href === href && item.profiles.includes(profile));

@@ -60,4 +60,12 @@ nav.tabs ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap:
 nav.tabs a { display: inline-block; padding: .4rem 0; border-bottom: 3px solid transparent; }
 nav.tabs a[aria-current="page"] { border-bottom-color: var(--brand); font-weight: 600; text-decoration: none; }
 main li > code, dl.facts dd > code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
+fieldset.group { border: 0; padding: 0; margin: .5rem 0 0; min-width: 0; }
+fieldset.group legend { padding: 0; font-weight: 600; }
+fieldset.group + fieldset.group { margin-top: 1.25rem; padding-top: .75rem; border-top: 1px solid var(--line); }
+ol.timeline { list-style: none; margin: 0; padding: 0 0 0 1rem; border-left: 2px solid var(--line); display: grid; gap: .75rem; }
+ol.timeline .when { display: block; color: var(--muted); font-size: .9rem; }
+ul.deliveries { margin: .25rem 0 0; padding-left: 1.25rem; }
+ul.deliveries li { margin: .25rem 0; }
+.status.delivery-succeeded { background: var(--ok-bg); color: var(--ok); } .status.delivery-failed { background: var(--err-bg); color: var(--err); } .status.delivery-paused, .status.delivery-pending { background: var(--warn-bg); color: var(--warn); }
 `;

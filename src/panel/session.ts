@@ -59,3 +59,13 @@ export function partnerOf(req: Request): string {
   if (tenant.kind !== 'partner') throw new Error('a partner panel page reached by a user of another kind of tenant');
   return tenant.id;
 }
+
+/**
+ * The `creator` a user's sales pages are limited to: a Vendedor sees the sales they created (their
+ * e-mail is the `creator` of the sales they make in the panel); Admin and Superadmin see every sale
+ * of the partner (undefined).
+ */
+export function sellerOf(req: Request): string | undefined {
+  const { user } = sessionOf(req);
+  return user.profile === 'vendedor' ? user.email : undefined;
+}

@@ -116,6 +116,7 @@ describe('panel form checks (CSRF) and page frame', () => {
     const sa = await ana.agent.get('/painel/conta');
     expect(menu(sa.text)).toEqual([
       '/painel',
+      '/painel/vendas',
       '/painel/catalogo',
       '/painel/usuarios',
       TOKENS,
@@ -125,6 +126,7 @@ describe('panel form checks (CSRF) and page frame', () => {
     const seller = await signIn(t, bia.email);
     expect(menu((await seller.agent.get('/painel')).text)).toEqual([
       '/painel',
+      '/painel/vendas',
       '/painel/catalogo',
       '/painel/conta',
     ]);

@@ -91,3 +91,12 @@ export async function listCampaigns(
     content: rows.map((row) => toCampaign(ctx, row, selected.get(row.id) ?? [])),
   };
 }
+
+/** The partner's active campaigns, newest first: those an exclusive sale may come from. */
+export async function activeCampaigns(db: Queryable, partnerId: string): Promise<CampaignRow[]> {
+  return db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.partnerId, partnerId), eq(campaigns.active, true)))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.seq));
+}

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
@@ -127,4 +127,31 @@ export async function findCourseClass(
     .from(courseClasses)
     .where(and(eq(courseClasses.id, classId), eq(courseClasses.partnerId, partnerId)));
   return row;
+}
+
+/** A class as a choice of a sale form: with its course, whose name it is chosen by. */
+export interface ClassChoice {
+  courseId: number;
+  courseName: string;
+  classId: number;
+  className: string;
+  priceInCents: number;
+  visible: boolean;
+}
+
+/** Every class of the partner's courses, by course name then class id: what an exclusive sale may sell. */
+export async function classChoices(db: Queryable, partnerId: string): Promise<ClassChoice[]> {
+  return db
+    .select({
+      courseId: courses.id,
+      courseName: courses.name,
+      classId: courseClasses.id,
+      className: courseClasses.name,
+      priceInCents: courseClasses.priceInCents,
+      visible: courseClasses.visible,
+    })
+    .from(courseClasses)
+    .innerJoin(courses, eq(courses.id, courseClasses.courseId))
+    .where(eq(courseClasses.partnerId, partnerId))
+    .orderBy(asc(courses.name), asc(courses.id), asc(courseClasses.id));
 }

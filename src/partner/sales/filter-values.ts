@@ -38,6 +38,9 @@ export async function campaignValues(db: Queryable, partnerId: string): Promise<
   return rows.map((r) => ({ value: r.name, label: r.name }));
 }
 
+/** Who created a sale, as people read it: the integration's token, or a consultant's e-mail. */
+export const creatorLabel = (creator: string): string => (creator === API_CREATOR ? 'Integração (API)' : creator);
+
 /** Every `creator` of the partner's sales, read from the per-creator counters rather than the sales. */
 async function creatorValues(db: Queryable, partnerId: string): Promise<FilterValue[]> {
   const rows = await db
@@ -47,7 +50,7 @@ async function creatorValues(db: Queryable, partnerId: string): Promise<FilterVa
   return rows
     .map((r) => r.creator)
     .sort(byLabel.compare)
-    .map((creator) => ({ value: creator, label: creator === API_CREATOR ? 'Integração (API)' : creator }));
+    .map((creator) => ({ value: creator, label: creatorLabel(creator) }));
 }
 
 /**
