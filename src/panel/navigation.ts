@@ -16,6 +16,7 @@ const EVERYONE = PROFILES;
 export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel', label: 'Início', profiles: EVERYONE },
   { href: '/painel/vendas', label: 'Vendas', profiles: EVERYONE },
+  { href: '/painel/recebimentos', label: 'Recebimentos', profiles: ['superadmin', 'admin'] },
   { href: '/painel/catalogo', label: 'Catálogo', profiles: EVERYONE },
   { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
   { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },

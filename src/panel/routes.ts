@@ -14,6 +14,7 @@ import { PanelError, PanelPageNotFound } from './errors.js';
 import { homePage } from './home.js';
 import { PANEL_HEADERS, sendPage } from './layout.js';
 import type { PanelContext } from './panel-context.js';
+import { receiptPages } from './receipts/routes.js';
 import { salePages } from './sales/routes.js';
 import { loadSession } from './session.js';
 import { signInPages } from './sign-in/routes.js';
@@ -50,7 +51,7 @@ export function panelPages(ctx: AppContext, options: PanelOptions = {}): Router 
   );
 
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
-  inner.use(salePages(panel), cataloguePages(panel));
+  inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

@@ -117,6 +117,7 @@ describe('panel form checks (CSRF) and page frame', () => {
     expect(menu(sa.text)).toEqual([
       '/painel',
       '/painel/vendas',
+      '/painel/recebimentos',
       '/painel/catalogo',
       '/painel/usuarios',
       TOKENS,
