@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteUser } from '../../src/identity/users.js';
 import { issuePasswordLink } from '../../src/identity/password-links.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { givenClass, givenCourse } from '../support/catalogue.js';
 import { givenPartner } from '../support/tenants.js';
 import { givenUser, signIn, tokenOfLink } from '../panel/support.js';
 import { judge, listen, send, snapshotQuery } from './harness.js';
@@ -21,7 +22,52 @@ interface Form {
   fields: string[];
   /** The path keeps working for the next case whatever was sent (no session or user is ended). */
   anonymous?: boolean;
+  /** Valid values of the other fields (otherwise `valido-123456`), so that the hostile value is the one judged. */
+  base?: Record<string, string>;
+  /** Fields of free text: a hostile value there may be accepted, and write. */
+  free?: string[];
 }
+
+/** Query parameters of the panel's lists, each sent alone with every hostile value. */
+const LIST_PARAMETERS: [path: string, names: string[]][] = [
+  [
+    '/painel/vendas',
+    [
+      'CreditRequestId',
+      'cpf',
+      'name',
+      'email',
+      'status',
+      'cridOrigin',
+      'courseId',
+      'creator',
+      'campaign',
+      'startDate',
+      'endEffectiveDate',
+      'limit',
+      'page',
+    ],
+  ],
+  [
+    '/painel/recebimentos',
+    [
+      'CreditRequestId',
+      'cpf',
+      'name',
+      'status',
+      'courseId',
+      'delayedDay',
+      'delayedInstallment',
+      'startEffectiveDate',
+      'endTransferDate',
+      'chargebacks',
+      'limit',
+      'page',
+    ],
+  ],
+  ['/painel/catalogo', ['page']],
+  ['/painel/catalogo/campanhas', ['search', 'status', 'customIdentifier', 'page']],
+];
 
 describe('hostile requests to the partner panel', () => {
   let t: TestContext;
@@ -55,6 +101,8 @@ describe('hostile requests to the partner panel', () => {
       now: t.clock.now(),
       baseUrl: 'http://x',
     });
+    const course = await givenCourse(t, partner.headers);
+    const courseClass = await givenClass(t, partner.headers, course.id);
     forms = [
       { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },
       { path: '/painel/esqueci-senha', fields: ['email'], anonymous: true },
@@ -63,6 +111,24 @@ describe('hostile requests to the partner panel', () => {
       { path: '/painel/usuarios/convidar', fields: ['email', 'profile'] },
       { path: `/painel/usuarios/${userId}/perfil`, fields: ['profile'] },
       { path: '/painel/conta/senha', fields: ['current', 'password', 'confirmation'] },
+      {
+        path: '/painel/vendas/nova',
+        fields: [
+          'cpf',
+          'fullName',
+          'email',
+          'phone',
+          'campaign',
+          'item1',
+          'item2',
+          'price',
+          'upfront',
+          'expireDays',
+          'maxInstallments',
+        ],
+        base: { cpf: '52998224725', item1: `${course.id}:${courseClass.id}`, price: '100,00' },
+        free: ['fullName', 'email'],
+      },
     ];
   }, 120_000);
   afterAll(async () => {
@@ -89,10 +155,13 @@ describe('hostile requests to the partner panel', () => {
     const values = [...HOSTILE_TEXT.map(formValue), ...RAW_VALUES];
     for (const form of forms) {
       // A refused sign-in counts a failure; a refused password link leaves things as they were.
-      const writes = form.path === '/painel/entrar' || form.path === '/painel/esqueci-senha';
+      const anyWrite = form.path === '/painel/entrar' || form.path === '/painel/esqueci-senha';
       for (const field of form.fields) {
+        const writes = anyWrite || (form.free?.includes(field) ?? false);
         for (const value of values) {
-          const others = form.fields.filter((f) => f !== field).map((f) => `${f}=valido-123456`);
+          const others = form.fields
+            .filter((f) => f !== field)
+            .map((f) => `${f}=${encodeURIComponent(form.base?.[f] ?? 'valido-123456')}`);
           out.push({
             label: `POST ${form.path.slice(0, 40)} ${field}=${value.slice(0, 24)}`,
             request: wire('POST', form.path, [`_csrf=${csrf}`, `${field}=${value}`, ...others].join('&')),
@@ -125,6 +194,8 @@ describe('hostile requests to the partner panel', () => {
         `/painel/usuarios/${token}/remover`,
         `${TOKENS}/${token}/revogar`,
         `/painel/${token}`,
+        `/painel/vendas/${token}`,
+        `/painel/recebimentos/${token}`,
       ]) {
         out.push({ label: `GET ${path.slice(0, 60)}`, request: wire('GET', path), writes: false });
         out.push({
@@ -144,6 +215,14 @@ describe('hostile requests to the partner panel', () => {
         writes: false,
       });
     }
+    for (const [path, names] of LIST_PARAMETERS)
+      for (const name of names)
+        for (const value of [...HOSTILE_URL_VALUES, ...HOSTILE_TEXT.map(formValue).filter((v) => v.length < 8_000)])
+          out.push({
+            label: `GET ${path}?${name}=${value.slice(0, 24)}`,
+            request: wire('GET', `${path}?${name}=${value}&${name}=2`),
+            writes: false,
+          });
     for (const value of ['x', '%zz', 'a'.repeat(5000), '"; painel=x', 'painel=%00']) {
       out.push({
         label: `GET /painel cookie ${value.slice(0, 20)}`,
