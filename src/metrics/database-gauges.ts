@@ -1,14 +1,6 @@
 import type { Sql } from '../db/client.js';
+import { jobCountsByTask } from '../queue/job-reads.js';
 import type { Metrics } from './metrics.js';
-
-interface QueueRow {
-  task: string;
-  due: number;
-  scheduled: number;
-  running: number;
-  failed: number;
-  oldest_due_seconds: number | null;
-}
 
 interface BatchRow {
   kind: string;
@@ -47,15 +39,7 @@ export async function refreshDatabaseGauges(metrics: Metrics, sql: Sql, poolMax:
     const applicationName = sql.options.connection.application_name;
     const [queue, batches, pool] = await withTimeout(
       Promise.all([
-        sql<QueueRow[]>`
-        select task_identifier as task,
-          count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now())::int as due,
-          count(*) filter (where locked_at is null and attempts < max_attempts and run_at > now())::int as scheduled,
-          count(*) filter (where locked_at is not null)::int as running,
-          count(*) filter (where locked_at is null and attempts >= max_attempts)::int as failed,
-          extract(epoch from now() - min(run_at) filter (
-            where locked_at is null and attempts < max_attempts and run_at <= now()))::float8 as oldest_due_seconds
-        from graphile_worker.jobs group by task_identifier`,
+        jobCountsByTask(sql),
         sql<BatchRow[]>`
         select kind, status, count(*)::int as count, extract(epoch from now() - min(created_at))::float8 as oldest_seconds
         from batches where finished_at is null group by kind, status`,

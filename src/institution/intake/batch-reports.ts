@@ -2,6 +2,8 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { preparedPerHandle } from '../../db/prepared.js';
+import { jobKeys } from '../../queue/job-keys.js';
+import { lastFailure, type FailedJob } from '../../queue/job-reads.js';
 import { batchItemErrors } from '../../db/schema/index.js';
 import {
   carriedTotal,
@@ -11,13 +13,12 @@ import {
   toPage,
   type ContinuationScope,
 } from '../../core/continuation.js';
-import { lastFailedAttempt, type FailedAttempt } from './batch-attempts.js';
 import { requireBatch, type Batch } from './batches.js';
 
 type BatchView = components['schemas']['Batch'];
 type BatchErrorPage = components['schemas']['BatchErrorPage'];
 
-const toBatchView = (batch: Batch, failed: FailedAttempt | undefined): BatchView => ({
+const toBatchView = (batch: Batch, failed: FailedJob | undefined): BatchView => ({
   id: batch.id,
   tipo: batch.kind as BatchView['tipo'],
   status: batch.status as BatchView['status'],
@@ -39,7 +40,7 @@ const toBatchView = (batch: Batch, failed: FailedAttempt | undefined): BatchView
 
 export async function getBatch(ctx: AppContext, institutionId: string, batchId: string): Promise<BatchView> {
   const batch = await requireBatch(ctx.db, institutionId, batchId);
-  return toBatchView(batch, batch.finishedAt ? undefined : await lastFailedAttempt(ctx.db, batchId));
+  return toBatchView(batch, batch.finishedAt ? undefined : await lastFailure(ctx.db, jobKeys.batch(batchId)));
 }
 
 /** [item index, field, totalItems counted on the first page]; no total from older tokens. */

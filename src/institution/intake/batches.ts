@@ -9,7 +9,7 @@ import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/
 import { ApiError, BatchTooLarge } from '../../core/errors.js';
 import { withoutWhitespace } from '../../core/json-spans.js';
 import type { RawElements } from '../../core/json-spans.js';
-import { enqueue, type TaskName } from '../../queue/enqueue.js';
+import { addBatchJob, type BatchTask } from '../../queue/jobs.js';
 import type { ItemError } from '../../core/item-error.js';
 import { packBlocks } from './item-blocks.js';
 import { findUnstorableText, mayHoldUnstorableText } from '../../core/storable-values.js';
@@ -18,7 +18,7 @@ export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';
 export type Batch = typeof batches.$inferSelect;
 
-const PROCESSING_TASK: Record<BatchKind, TaskName> = {
+const PROCESSING_TASK: Record<BatchKind, BatchTask> = {
   aluno: 'process-student-batch',
   parcela: 'process-installment-batch',
 };
@@ -147,7 +147,7 @@ export async function submitBatch(
       .returning({ id: batches.id });
     if (!batch) return replay(tx, institutionId, key!, requestHash!);
     await items.write(tx, batchId);
-    await enqueue(tx, PROCESSING_TASK[kind], { batchId }, { queueName: `batches:${institutionId}` });
+    await addBatchJob(tx, PROCESSING_TASK[kind], batchId, institutionId);
     return { receipt: { id: batchId, quantidade: items.count }, replayed: false };
   });
 }

@@ -1,23 +1,16 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { campaigns, courseClasses } from '../../db/schema/index.js';
-import { enqueue } from '../../queue/enqueue.js';
+import { scheduleCatalogueChange } from '../../queue/jobs.js';
 import type { ScheduleKind } from '../../queue/tasks.js';
 
 export type { ScheduleKind };
 
 /**
- * Schedules a job at `at`, in the caller's transaction. One job per record and kind (`jobKey`),
- * so a changed instant replaces the pending job instead of adding one.
+ * Schedules a job at `at`, in the caller's transaction. One job per record and kind, so a changed
+ * instant replaces the pending job instead of adding one.
  */
-export async function scheduleAt(tx: Queryable, kind: ScheduleKind, id: string | number, at: Date): Promise<void> {
-  await enqueue(
-    tx,
-    'apply-catalogue-schedules',
-    { kind, id: String(id), at: at.toISOString() },
-    { runAt: at, jobKey: `${kind}:${id}` },
-  );
-}
+export const scheduleAt = scheduleCatalogueChange;
 
 export interface SweepResult {
   activated: string[];

@@ -1,0 +1,15 @@
+import type { SaleScheduleKind, ScheduleKind } from './tasks.js';
+
+/**
+ * The key of each job this service adds: one job per thing, so that adding it again replaces the
+ * pending one (graphile-worker's `job_key`), and the job of a thing is found by its key in the
+ * public `graphile_worker.jobs` view.
+ */
+export const jobKeys = {
+  /** The processing of one inclusion batch. */
+  batch: (batchId: string) => `batch:${batchId}`,
+  /** A timed change of the catalogue (a campaign's start or end, a class's expiry). */
+  catalogueSchedule: (kind: ScheduleKind, id: string | number) => `${kind}:${id}`,
+  /** A timed change of a sale or its invoice. */
+  saleSchedule: (kind: SaleScheduleKind, id: string | number) => `${kind}:${id}`,
+};
