@@ -21,4 +21,10 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Type-aware: a promise nobody awaits hides its failure (and its unhandled rejection ends the process).
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
 );

@@ -11,6 +11,7 @@ export function createDatabaseProbe(url: string): DatabaseProbe {
   let client: postgres.Sql | undefined;
   const drop = (sql: postgres.Sql) => {
     if (client === sql) client = undefined;
+    // Not awaited, its failure of no consequence: the connection is dropped because it failed or hangs.
     sql.end({ timeout: 0 }).catch(() => {});
   };
   return {

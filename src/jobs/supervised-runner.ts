@@ -1,5 +1,6 @@
 import type { Runner, WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
+import { ignoreOutcome } from '../core/promises.js';
 
 /** A graphile-worker runner that is started again whenever its pool stops on its own. */
 export interface SupervisedRunner {
@@ -37,7 +38,7 @@ export async function superviseRunner(
       if (stopping || !runner || runner !== current) return;
       logger.error({ runner: name }, 'worker pool stopped on its own; starting it again');
       // Lets go of its crontab and connections; its pool may never settle (see `whenPoolStops`).
-      runner.stop().catch(() => {});
+      ignoreOutcome(runner.stop());
       restarting ??= restart().finally(() => (restarting = undefined));
     });
     launched.runner = await start(events);

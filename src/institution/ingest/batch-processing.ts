@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
 import type { ItemError } from '../../core/item-error.js';
+import { handledLater } from '../../core/promises.js';
 import { findBatch, finishBatch, recordChunk, type Batch } from '../intake/batches.js';
 
 /** One chunk of a batch, inside the transaction that writes it. */
@@ -75,10 +76,8 @@ export async function processBatch<P>(
   const resumeAt = batch.processedCount - (batch.processedCount % size);
   const prepare = (start: number) => {
     if (start >= batch.itemCount) return undefined;
-    const prepared = processor.prepare(batch, start, Math.min(start + size, batch.itemCount));
-    // Its failure is met when the chunk's turn comes; until then it must not count as unhandled.
-    prepared.catch(() => {});
-    return prepared;
+    // Its failure is met when the chunk's turn comes.
+    return handledLater(processor.prepare(batch, start, Math.min(start + size, batch.itemCount)));
   };
   let next = prepare(resumeAt);
   try {

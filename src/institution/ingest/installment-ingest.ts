@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
 import { batches } from '../../db/schema/index.js';
 import { localDate } from '../../core/local-date.js';
+import { handledLater } from '../../core/promises.js';
 import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
 import type { Batch } from '../intake/batches.js';
 import { contractOf } from '../contracts.js';
@@ -75,8 +76,8 @@ async function checkNextBatchAhead(ctx: AppContext, batch: Batch): Promise<void>
     .orderBy(asc(batches.seq))
     .limit(1);
   if (!next || next.processedCount > 0 || checkedAhead.has(`${next.id}:0`)) return;
-  const checked = readAndCheck(ctx, next, 0, Math.min(INSTALLMENT_CHUNK, next.itemCount));
-  checked.catch(() => {}); // its job meets the error, if it is still there then
+  // Its job meets the error, if it is still there then.
+  const checked = handledLater(readAndCheck(ctx, next, 0, Math.min(INSTALLMENT_CHUNK, next.itemCount)));
   checkedAhead.set(`${next.id}:0`, checked);
   for (const key of [...checkedAhead.keys()].slice(0, -KEPT_AHEAD)) checkedAhead.delete(key);
 }
@@ -103,12 +104,13 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
     async processChunk({ tx, raw, batch, from, to, prepared: staged, prepareNext }) {
       // The next chunk is checked on the thread while this one is applied, from its first statement.
       prepareNext();
-      const written = rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
-        await relaxCommit(stagingRaw);
-        await writeSubmissions(stagingRaw, batch.id, staged);
-      });
-      // Awaited below; until then its failure (the database lost) must not count as unhandled.
-      written.catch(() => {});
+      // Awaited below, where its failure (the database lost) is met.
+      const written = handledLater(
+        rawTransaction(ctx.sql, async (_tx, stagingRaw) => {
+          await relaxCommit(stagingRaw);
+          await writeSubmissions(stagingRaw, batch.id, staged);
+        }),
+      );
       try {
         const context = { batch, product, now: ctx.clock.now() };
         const existing = await existingKeys(raw, batch.institutionId, staged.rows);
