@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
 import { institutionId } from '../http/auth.js';
@@ -6,7 +6,8 @@ import { jsonKeepingTexts } from '../http/json-texts.js';
 import { rawElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
 import { getBatch, listBatchErrors } from './intake/batch-reports.js';
-import { jsonItems, limitBatchItems, rawItems, submitBatch, type SubmittedBatch } from './intake/batches.js';
+import { BatchTooLarge } from '../core/errors.js';
+import { jsonItems, MAX_BATCH_ITEMS, rawItems, submitBatch, type SubmittedBatch } from './intake/batches.js';
 import { listOriginalInstallments } from './listings/originals.js';
 import { createPaymentLink } from './payments/payment-links.js';
 import { statementRoutes } from './statements/routes.js';
@@ -16,6 +17,16 @@ import { listSubmittedInstallments } from './listings/submitted.js';
 const INCLUSION_BODY_LIMIT = '50mb';
 
 const inclusion = { bodyLimit: INCLUSION_BODY_LIMIT, tooLargeCode: 'BATCH-001' };
+
+/** Answers 413 `BATCH-001` before the (costly) schema validation of an oversized batch. */
+function limitBatchItems(field: string): RequestHandler {
+  return (req, _res, next) => {
+    const items = (req.body as Record<string, unknown> | undefined)?.[field];
+    if (Array.isArray(items) && items.length > MAX_BATCH_ITEMS)
+      return next(new BatchTooLarge(field, MAX_BATCH_ITEMS, items.length));
+    next();
+  };
+}
 
 function answerBatch(res: Response, submitted: SubmittedBatch): void {
   if (submitted.replayed) res.set('Idempotent-Replayed', 'true');

@@ -19,6 +19,7 @@ import { lenientSalesQuery, salesPageRequest } from './sales/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/lookups.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { rateLimit } from '../http/rate-limit.js';
+import { rewriteQuery } from '../http/query-rewrite.js';
 import { getReceiptDetail } from './receipts/receipt-detail.js';
 import { listReceipts } from './receipts/receipts-list.js';
 import { receiptsFilterValues } from './receipts/receipt-filter-values.js';
@@ -87,7 +88,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
       },
     },
     listSales: {
-      before: [lenientSalesQuery],
+      before: [rewriteQuery(lenientSalesQuery)],
       handler: async (req, res) => {
         const query = req.query as Record<string, unknown>;
         res.json(await listSales(ctx, partnerId(req), parseSalesFilters(query), salesPageRequest(query)));

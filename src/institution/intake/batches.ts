@@ -1,12 +1,11 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
-import type { RequestHandler } from 'express';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { preparedPerHandle } from '../../db/prepared.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/schema/index.js';
-import { ApiError, BatchTooLarge } from '../../core/errors.js';
+import { ApiError } from '../../core/errors.js';
 import { withoutWhitespace } from '../../core/json-spans.js';
 import type { RawElements } from '../../core/json-spans.js';
 import { addBatchJob, type BatchTask } from '../../queue/jobs.js';
@@ -33,16 +32,6 @@ export class BatchNotFound extends ApiError {
   constructor(batchId: string) {
     super(400, 'BATCH-003', `Batch ${batchId} not found`);
   }
-}
-
-/** Answers 413 `BATCH-001` before the (costly) schema validation of an oversized batch. */
-export function limitBatchItems(field: string): RequestHandler {
-  return (req, _res, next) => {
-    const items = (req.body as Record<string, unknown> | undefined)?.[field];
-    if (Array.isArray(items) && items.length > MAX_BATCH_ITEMS)
-      return next(new BatchTooLarge(field, MAX_BATCH_ITEMS, items.length));
-    next();
-  };
 }
 
 export type BatchReceipt = components['schemas']['BatchReceipt'];

@@ -1,5 +1,4 @@
-import type { Request, Response } from 'express';
-import { csvHeader, csvLines, type CsvLayout } from './csv.js';
+import type { CsvLayout } from './csv.js';
 
 const SHARED_HEAD = ['ies_id', 'ies_nome'];
 const GUARANTEED_MONEY = [
@@ -78,26 +77,3 @@ export const CSV_LAYOUTS: Record<'management' | 'assignments' | 'guaranteed', Cs
   assignments: { columns: guaranteedColumns(true), decimals: new Set(GUARANTEED_MONEY) },
   guaranteed: { columns: guaranteedColumns(false), decimals: new Set(GUARANTEED_MONEY) },
 };
-
-/** True when the client asked for CSV rather than JSON (`Accept: text/csv`). */
-export const wantsCsv = (req: Pick<Request, 'accepts'>) => req.accepts(['application/json', 'text/csv']) === 'text/csv';
-
-/**
- * Streams a statement as CSV: the first batch of rows is read before anything is sent, so a bad
- * filter or token still answers a JSON 400; later batches are written as they are read.
- */
-export async function sendCsv(
-  res: Response,
-  layout: CsvLayout,
-  filename: string,
-  batches: AsyncGenerator<object[]>,
-): Promise<void> {
-  const first = await batches.next();
-  res.status(200).type('text/csv; charset=utf-8').set('Content-Disposition', `attachment; filename="${filename}.csv"`);
-  res.write(csvHeader(layout));
-  if (!first.done) res.write(csvLines(layout, first.value));
-  for await (const batch of batches) {
-    if (!res.write(csvLines(layout, batch))) await new Promise((resolve) => res.once('drain', resolve));
-  }
-  res.end();
-}

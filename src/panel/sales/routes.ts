@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
+import { rewriteQuery } from '../../http/query-rewrite.js';
 import type { Profile } from '../../identity/identity.rules.js';
 import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
@@ -63,7 +64,7 @@ export function salePages(panel: PanelContext): Router {
     return seller ? { ...filters, creators: [seller] } : filters;
   };
 
-  router.get(path, lenientSalesQuery, async (req, res) => {
+  router.get(path, rewriteQuery(lenientSalesQuery), async (req, res) => {
     const partnerId = partnerOf(req);
     const query = queryOf(req);
     const seller = sellerOf(req);

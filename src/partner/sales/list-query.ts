@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { ValidationFailed } from '../../core/errors.js';
 import { MAX_PAGE_SIZE, pageRequest, type PageRequest } from '../../core/paging.js';
 
@@ -11,18 +10,17 @@ const BRACKETED_ARRAY = /^([A-Za-z]+)\[\d*\]$/;
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
 /**
- * The sales list ignores parameters of a wrong name or type instead of refusing them (spec rule
- * 3), before validation:
+ * The sales list's query as it reads it: it ignores parameters of a wrong name or type instead of
+ * refusing them (spec rule 3), before validation:
  * - an array parameter in bracket notation (`status[]=a`, `status[0]=a`) is that array; any other
  *   bracket name (`filter[cpf]=1`) is a wrong name, dropped;
  * - an empty value of an array parameter (`status=`, a bare `courseId`) is no value, and an array
  *   left with none is absent;
  * - a repeated single-value parameter keeps its first value.
- * Express 5 exposes `req.query` as a getter, so the cleaned copy is defined on the request itself.
  */
-export const lenientSalesQuery: RequestHandler = (req, _res, next) => {
+export function lenientSalesQuery(sentQuery: Record<string, unknown>): Record<string, unknown> {
   const query: Record<string, unknown> = {};
-  for (const [sent, value] of Object.entries(req.query as Record<string, unknown>)) {
+  for (const [sent, value] of Object.entries(sentQuery)) {
     const name = BRACKETED_ARRAY.exec(sent)?.[1] ?? sent;
     if (ARRAY_PARAMETERS.has(name)) {
       const values = [...asList(query[name] ?? []), ...asList(value).filter((v) => v !== '')];
@@ -31,9 +29,8 @@ export const lenientSalesQuery: RequestHandler = (req, _res, next) => {
       query[name] = Array.isArray(value) ? value[0] : value;
     }
   }
-  Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
-  next();
-};
+  return query;
+}
 
 /**
  * The page the sales list is asked for, read leniently like its filters (a `page` or `limit` that
