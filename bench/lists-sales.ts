@@ -5,9 +5,9 @@
  */
 import type { Queryable } from '../src/db/client.js';
 import { pageRequest } from '../src/core/paging.js';
-import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../src/partner/sales/list.js';
-import { parseSalesFilters } from '../src/partner/sales/list-filters.js';
-import { saleByIdQuery, salesByExternalIdQuery } from '../src/partner/sales/lookups.js';
+import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../src/partner/sales/listing/list.js';
+import { parseSalesFilters } from '../src/partner/sales/listing/list-filters.js';
+import { saleByIdQuery, salesByExternalIdQuery } from '../src/partner/sales/listing/lookups.js';
 import { saleProductsQuery } from '../src/partner/sales/sql.js';
 import { createPartner } from '../src/tenants/tenants.js';
 import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';

@@ -3,7 +3,7 @@ import type { Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Database, Sql } from './db/client.js';
 import type { Metrics } from './metrics/metrics.js';
-import type { SaleLedger } from './partner/sales/sale-ledger.js';
+import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
 import type { PaymentProvider } from './payments/provider.js';
 
 /** What every handler, service and job needs; built once per process (or per test file). */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { inviteUser } from '../../src/identity/users.js';
-import { buyerDataFilled } from '../../src/partner/sales/sale-flow.js';
+import { buyerDataFilled } from '../../src/partner/sales/state/sale-flow.js';
 import { givenCampaign } from '../support/campaigns.js';
 import { givenClass, givenCourse } from '../support/catalogue.js';
 import { BUYER_FORM } from '../support/checkout.js';

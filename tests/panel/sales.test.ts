@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyerDataFilled, invoiceCreated } from '../../src/partner/sales/sale-flow.js';
+import { buyerDataFilled, invoiceCreated } from '../../src/partner/sales/state/sale-flow.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../support/campaigns.js';
 import { givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';

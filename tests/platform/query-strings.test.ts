@@ -113,8 +113,8 @@ describe('query strings as clients send them', () => {
         checkout_price_in_cents: 300000,
         courses: [{ id: catalogue.excel.id, courseClassId: catalogue.excelRemote.id }],
       });
-      const { createExclusiveSale } = await import('../../src/partner/sales/exclusive-sale.js');
-      const { buyerDataFilled } = await import('../../src/partner/sales/sale-flow.js');
+      const { createExclusiveSale } = await import('../../src/partner/sales/creating/exclusive-sale.js');
+      const { buyerDataFilled } = await import('../../src/partner/sales/state/sale-flow.js');
       saleIds = [];
       for (const cpf of ['52998224725', '39053344705']) {
         const sale = await createExclusiveSale(t.ctx, partner.id, { cpf, campaign_id: campaign.id });

@@ -3,8 +3,8 @@ import { loadConfig } from '../../config.js';
 import { createLogger } from '../../http/logging.js';
 import { wireContext, type ContextParts } from '../../payment-wiring.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from '../../partner/sales/checkout/operator.js';
-import { lookupStatusName } from '../../partner/sales/sale-states.js';
-import { stateOf } from '../../partner/sales/transitions.js';
+import { lookupStatusName } from '../../partner/sales/state/sale-states.js';
+import { stateOf } from '../../partner/sales/state/transitions.js';
 import { UsageError, type Command } from './command.js';
 
 const DESCRIPTIONS: Record<OperatorAction, string> = {

@@ -20,7 +20,7 @@ import { partners } from './tenants.js';
 
 /**
  * A sale (credit request): checkout (#15), exclusive (#16) or campaign sale. `status` is the
- * internal state of `src/partner/sales/sale-states.ts`, changed only through its transitions.
+ * internal state of `src/partner/sales/state/sale-states.ts`, changed only through its transitions.
  */
 export const sales = pgTable(
   'sales',

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/partner.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
-import { creatorLabel } from '../../partner/sales/filter-values.js';
-import type { SalesList } from '../../partner/sales/list.js';
+import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
+import type { SalesList } from '../../partner/sales/listing/list.js';
 import type { PanelView } from '../layout.js';
 import {
   choiceGroup,

@@ -10,9 +10,9 @@ import {
   receiptTransfers,
 } from '../../db/schema/index.js';
 import { localDate } from '../../core/local-date.js';
-import { saleFinancing } from '../sales/checkout/financing.js';
-import { FINANCING_METHOD, type WebhookPayment } from '../sales/event-payloads.js';
-import type { ReversalKind } from '../sales/sale-ledger.js';
+import { saleFinancing } from '../sales/financing.js';
+import { FINANCING_METHOD, type WebhookPayment } from '../sales/events/event-payloads.js';
+import type { ReversalKind } from '../sales/state/sale-ledger.js';
 import type { SaleRow } from '../sales/sql.js';
 import { refreshReceiptSummary } from './summaries.js';
 import {

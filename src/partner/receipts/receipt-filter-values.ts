@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
-import { campaignValues, courseValues, productTypeValues } from '../sales/filter-values.js';
-import { STATUS_NAMES } from '../sales/sale-states.js';
+import { campaignValues, courseValues, productTypeValues } from '../sales/listing/filter-values.js';
+import { STATUS_NAMES } from '../sales/state/sale-states.js';
 import {
   boundsValue,
   DELAYED_DAY_RANGES,

@@ -2,9 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { operations } from '../../../generated/partner.js';
 import { ValidationFailed } from '../../core/errors.js';
 import { addDays } from '../../core/local-date.js';
-import { nameKeyOf } from '../sales/sale-flow.js';
-import { likeLiteral } from '../sales/list-filters.js';
-import { SALE_STATES, STATUS_NAMES } from '../sales/sale-states.js';
+import { nameKeyOf } from '../sales/state/sale-flow.js';
+import { likeLiteral } from '../sales/listing/list-filters.js';
+import { SALE_STATES, STATUS_NAMES } from '../sales/state/sale-states.js';
 
 /** The filters of `GET /receipts` as validated by the contract (arrays already arrays). */
 export type ReceiptsQuery = Omit<NonNullable<operations['listReceipts']['parameters']['query']>, 'page' | 'limit'>;

@@ -4,10 +4,10 @@ import type { AppContext } from '../../context.js';
 import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate } from '../../core/local-date.js';
 import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
-import { checkoutUrlOf } from '../sales/events.js';
-import { receiptStatusName } from '../sales/sale-states.js';
+import { checkoutUrlOf } from '../sales/events/events.js';
+import { receiptStatusName } from '../sales/state/sale-states.js';
 import { loadSaleProducts } from '../sales/sql.js';
-import { isSaleState } from '../sales/sale-states.js';
+import { isSaleState } from '../sales/state/sale-states.js';
 import { lateColumns } from './ledger.sql.js';
 import { receiptsWhere, type ReceiptsQuery } from './receipt-filters.js';
 

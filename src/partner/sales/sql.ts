@@ -10,7 +10,7 @@ import {
   sales,
   saleTransitions,
 } from '../../db/schema/index.js';
-import type { ProductFacts } from './event-payloads.js';
+import type { ProductFacts } from './events/event-payloads.js';
 
 export type SaleRow = typeof sales.$inferSelect;
 export type NewSale = typeof sales.$inferInsert;

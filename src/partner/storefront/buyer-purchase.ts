@@ -3,11 +3,11 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
-import { inTransaction } from '../sales/checkout/sale-context.js';
-import { createExclusiveSale } from '../sales/exclusive-sale.js';
-import { buyerColumns } from '../sales/sale-flow.js';
-import { canTransition, SALE_STATES } from '../sales/sale-states.js';
-import type { SaleOrigin } from '../sales/sales.rules.js';
+import { inTransaction } from '../sales/state/sale-context.js';
+import { createExclusiveSale } from '../sales/creating/exclusive-sale.js';
+import { buyerColumns } from '../sales/state/sale-flow.js';
+import { canTransition, SALE_STATES } from '../sales/state/sale-states.js';
+import type { SaleOrigin } from '../sales/creating/sales.rules.js';
 import { buyerOf, checkContactForm, type ContactErrors, type ContactForm } from './contact-form.js';
 
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];

@@ -4,7 +4,7 @@ import { campaigns, partners, sales } from '../../db/schema/index.js';
 import { isUuid } from '../../core/stable-id.js';
 import { loadCampaignCourses, type SelectedCourse } from '../campaigns/campaign-courses.js';
 import type { CampaignRow } from '../campaigns/campaign.views.js';
-import { offeredMethods } from '../sales/events.js';
+import { offeredMethods } from '../sales/events/events.js';
 import { buyerRequest, type PurchaseScope } from './buyer-purchase.js';
 
 /** A campaign as its public page (`/campaigns/{id}`) shows it, whoever asks. */

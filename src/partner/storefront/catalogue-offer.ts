@@ -4,7 +4,7 @@ import { courseClasses, courses, partners, saleItems, sales } from '../../db/sch
 import { isUuid } from '../../core/stable-id.js';
 import type { CourseClassRow, CourseRow } from '../catalogue/catalogue.views.js';
 import { DEFAULT_MAX_INSTALLMENTS } from '../campaigns/campaigns.js';
-import { offeredMethods } from '../sales/events.js';
+import { offeredMethods } from '../sales/events/events.js';
 import { buyerRequest, type PurchaseScope } from './buyer-purchase.js';
 
 /** Courses on one page of the catalogue. */

@@ -1,5 +1,5 @@
 import { formatBrl, html, page, type SafeHtml } from '../../payments/html.js';
-import type { WebhookCheckout } from '../sales/event-payloads.js';
+import type { WebhookCheckout } from '../sales/events/event-payloads.js';
 import type { CatalogueCourse, CataloguePage, ClassOffer } from './catalogue-offer.js';
 import type { ContactErrors, ContactForm } from './contact-form.js';
 import { classDetail, OFFER_FOOTER, publicFrame, purchaseBody } from './offer-blocks.js';

@@ -2,7 +2,7 @@ import { BUSINESS_TIME_ZONE } from '../../core/local-date.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
 import type { CourseClassRow } from '../catalogue/catalogue.views.js';
 import { MAX_CARD_INSTALLMENTS } from '../sales/checkout/checkout-steps.js';
-import type { WebhookCheckout } from '../sales/event-payloads.js';
+import type { WebhookCheckout } from '../sales/events/event-payloads.js';
 import { contactSummary, renderContactForm, type ContactFormView } from './contact-form.js';
 
 const dateTimeBr = new Intl.DateTimeFormat('pt-BR', {

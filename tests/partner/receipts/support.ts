@@ -5,8 +5,8 @@ import {
   financingRequested,
   invoiceCreated,
   purchaseConfirmed,
-} from '../../../src/partner/sales/sale-flow.js';
-import type { WebhookPayment } from '../../../src/partner/sales/event-payloads.js';
+} from '../../../src/partner/sales/state/sale-flow.js';
+import type { WebhookPayment } from '../../../src/partner/sales/events/event-payloads.js';
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
 

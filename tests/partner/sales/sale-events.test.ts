@@ -6,10 +6,14 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../../src/db/errors.js';
 import { documentPath } from '../../../src/contract/documents.js';
-import { buildEventPayload, type EventFacts, type SaleEventName } from '../../../src/partner/sales/event-payloads.js';
+import {
+  buildEventPayload,
+  type EventFacts,
+  type SaleEventName,
+} from '../../../src/partner/sales/events/event-payloads.js';
 import { brasiliaWithZ } from '../../../src/partner/webhooks/checkout-dates.js';
-import * as flow from '../../../src/partner/sales/sale-flow.js';
-import { canTransition, SALE_STATES, transition } from '../../../src/partner/sales/sale-states.js';
+import * as flow from '../../../src/partner/sales/state/sale-flow.js';
+import { canTransition, SALE_STATES, transition } from '../../../src/partner/sales/state/sale-states.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 

@@ -13,7 +13,7 @@ import {
   invoiceExpired,
   purchaseCancelled,
   purchaseConfirmed,
-} from '../../../src/partner/sales/sale-flow.js';
+} from '../../../src/partner/sales/state/sale-flow.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 

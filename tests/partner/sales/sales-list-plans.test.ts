@@ -1,8 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageRequest } from '../../../src/core/paging.js';
-import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../../../src/partner/sales/list.js';
-import { parseSalesFilters } from '../../../src/partner/sales/list-filters.js';
+import {
+  answeredByCounters,
+  salesListWhere,
+  salesPageQuery,
+  sellersQuery,
+} from '../../../src/partner/sales/listing/list.js';
+import { parseSalesFilters } from '../../../src/partner/sales/listing/list-filters.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 

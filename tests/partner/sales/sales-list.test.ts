@@ -7,7 +7,7 @@ import {
   expireSale,
   invoiceCreated,
   purchaseConfirmed,
-} from '../../../src/partner/sales/sale-flow.js';
+} from '../../../src/partner/sales/state/sale-flow.js';
 import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyerDataFilled, invoiceCreated } from '../../../src/partner/sales/sale-flow.js';
-import { listEventsOfSale } from '../../../src/partner/sales/event-feed.js';
+import { buyerDataFilled, invoiceCreated } from '../../../src/partner/sales/state/sale-flow.js';
+import { listEventsOfSale } from '../../../src/partner/sales/events/event-feed.js';
 import { deliveriesOfEvents, eventDeliveriesQuery } from '../../../src/partner/webhooks/event-deliveries.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';

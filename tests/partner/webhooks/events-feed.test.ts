@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saleEvents } from '../../../src/db/schema/index.js';
-import { buyerDataFilled, paymentDeclined } from '../../../src/partner/sales/sale-flow.js';
+import { buyerDataFilled, paymentDeclined } from '../../../src/partner/sales/state/sale-flow.js';
 import { expectContractPayloads, givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';

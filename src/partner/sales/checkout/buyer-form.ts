@@ -1,6 +1,6 @@
 import { isValidCpf } from '../../../core/documents.js';
 import { checkPayerForm, PAYER_FIELDS, PAYER_MAX_LENGTH } from '../../../payments/payer-form.js';
-import type { BuyerData } from '../sale-flow.js';
+import type { BuyerData } from '../state/sale-flow.js';
 
 /** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows: a payer's, with a phone and the CPF. */
 export const PERSON_FIELDS = [

@@ -1,4 +1,4 @@
-import type { SaleState } from '../sale-states.js';
+import type { SaleState } from '../state/sale-states.js';
 
 /** The spec's cart abandonment rules (Events, rule 3). */
 

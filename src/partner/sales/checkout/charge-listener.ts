@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../context.js';
 import type { ChargeListener } from '../../../payments/provider.js';
-import { paymentDeclined } from '../sale-flow.js';
+import { paymentDeclined } from '../state/sale-flow.js';
 import { lockSale } from '../sql.js';
-import { stateOf } from '../transitions.js';
+import { stateOf } from '../state/transitions.js';
 import { saleChargeReversed } from './operator.js';
 import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';
-import { inTransaction } from './sale-context.js';
+import { inTransaction } from '../state/sale-context.js';
 
 /** The issuer's reason when the provider gives none. */
 const DECLINED = 'Cartão recusado pelo emissor';

@@ -11,11 +11,11 @@ import {
 import type { CardPause } from '../../../payments/card-limits.js';
 import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
-import type { WebhookCheckout, WebhookPayment } from '../event-payloads.js';
+import type { WebhookCheckout, WebhookPayment } from '../events/event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';
 import { PERSON_FIELDS, type FormErrors, type PersonForm } from './buyer-form.js';
 import { FINANCING_STEPS, MAX_CARD_INSTALLMENTS } from './checkout-steps.js';
-import { saleFinancing } from './financing.js';
+import { saleFinancing } from '../financing.js';
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const CHECKOUT_NOTICES = {

@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { RouteNotFound } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
-import { FINANCING_METHOD, type WebhookCheckout } from '../event-payloads.js';
-import { offeredMethods } from '../events.js';
-import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../sale-flow.js';
+import { FINANCING_METHOD, type WebhookCheckout } from '../events/event-payloads.js';
+import { offeredMethods } from '../events/events.js';
+import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../state/sale-flow.js';
 import { campaignPaymentMethods, findSaleByToken, lockSale, type SaleRow } from '../sql.js';
-import { stateOf } from '../transitions.js';
+import { stateOf } from '../state/transitions.js';
 import {
   buyerDataOf,
   checkPersonForm,
@@ -31,9 +31,9 @@ import {
   DENIED_REASON,
   GUARANTOR_DENIED_REASON,
   guarantorApproved,
-} from './financing.js';
+} from '../financing.js';
 import { createInvoice, payerOf, saleReference, type InvoiceMethod } from './sale-charges.js';
-import { inTransaction } from './sale-context.js';
+import { inTransaction } from '../state/sale-context.js';
 import { recordActivity } from './sale-schedules.js';
 
 /** The buyer's steps at the hosted checkout; each runs in one transaction with its charge, move, event and jobs. */

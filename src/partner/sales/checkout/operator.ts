@@ -1,12 +1,12 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import type { Charge } from '../../../payments/provider.js';
-import { cancelByPartner, expireSale, purchaseCancelled } from '../sale-flow.js';
+import { cancelByPartner, expireSale, purchaseCancelled } from '../state/sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
-import { SaleNotFound, stateOf } from '../transitions.js';
+import { SaleNotFound, stateOf } from '../state/transitions.js';
 import { NotCardPaid } from './checkout.rules.js';
 import { saleIdOf, saleReference } from './sale-charges.js';
-import { inTransaction } from './sale-context.js';
+import { inTransaction } from '../state/sale-context.js';
 
 /** What the operator (sandbox API, CLI) can do to a sale, as the provider or the partner would report it. */
 export type OperatorAction = 'cancel' | 'refund' | 'chargeback' | 'cancel-by-partner' | 'expire';

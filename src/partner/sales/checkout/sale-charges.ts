@@ -3,14 +3,14 @@ import type { Queryable } from '../../../db/client.js';
 import { localDate } from '../../../core/local-date.js';
 import { pendingChargeLike } from '../../../payments/charges.js';
 import type { Charge, ChargeListener, Payer, PaymentProvider } from '../../../payments/provider.js';
-import { FINANCING_METHOD, type WebhookPayment } from '../event-payloads.js';
-import { checkoutUrlOf } from '../events.js';
-import { invoiceChosenAgain, invoiceCreated, invoiceExpired, purchaseConfirmed } from '../sale-flow.js';
-import { stateOf } from '../transitions.js';
+import { FINANCING_METHOD, type WebhookPayment } from '../events/event-payloads.js';
+import { checkoutUrlOf } from '../events/events.js';
+import { invoiceChosenAgain, invoiceCreated, invoiceExpired, purchaseConfirmed } from '../state/sale-flow.js';
+import { stateOf } from '../state/transitions.js';
 import { lockSale, type SaleRow } from '../sql.js';
 import { MethodNotOffered } from './checkout.rules.js';
-import { saleFinancing, toWebhookFinancing } from './financing.js';
-import { inTransaction } from './sale-context.js';
+import { saleFinancing, toWebhookFinancing } from '../financing.js';
+import { inTransaction } from '../state/sale-context.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
 /** Charges of the payment provider that pay a sale at its checkout. */

@@ -2,14 +2,14 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
-import { cartAbandoned, expireSale } from '../sale-flow.js';
-import { canTransition } from '../sale-states.js';
+import { cartAbandoned, expireSale } from '../state/sale-flow.js';
+import { canTransition } from '../state/sale-states.js';
 import { lockSale } from '../sql.js';
-import { stateOf } from '../transitions.js';
+import { stateOf } from '../state/transitions.js';
 import { CART_ACTIVITY_WINDOW_MS, CART_IDLE_MS, cartVerdict } from './cart-abandonment.rules.js';
 import { ProviderUnavailable } from '../../../payments/errors.js';
 import { saleInvoiceExpired } from './sale-charges.js';
-import { inTransaction } from './sale-context.js';
+import { inTransaction } from '../state/sale-context.js';
 import { saleDeadline, scheduleCartCheck, type SaleScheduleKind } from './schedule-jobs.js';
 
 /** What applying one schedule did; `not-due` when the service clock has not reached it yet. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../../context.js';
-import { lookupStatusName } from '../sale-states.js';
-import { SaleNotFound, stateOf } from '../transitions.js';
+import { lookupStatusName } from '../state/sale-states.js';
+import { SaleNotFound, stateOf } from '../state/transitions.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from './operator.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/client.js';
-import type { SaleRow } from './sql.js';
+import type { Queryable } from '../../../db/client.js';
+import type { SaleRow } from '../sql.js';
 
 export type ReversalKind = 'chargeback' | 'cancellation';
 

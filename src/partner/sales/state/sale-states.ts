@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { ApiError } from '../../../core/errors.js';
 
 /** Internal states of a sale (credit request). */
 export const SALE_STATES = [

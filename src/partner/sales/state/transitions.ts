@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { sales } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
-import { fanOutLegacy } from '../webhooks/legacy.js';
-import type { SaleEventName } from './event-payloads.js';
-import { storeEvent, type StoredEvent } from './events.js';
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { sales } from '../../../db/schema/index.js';
+import { ApiError } from '../../../core/errors.js';
+import { fanOutLegacy } from '../../webhooks/legacy.js';
+import type { SaleEventName } from '../events/event-payloads.js';
+import { storeEvent, type StoredEvent } from '../events/events.js';
 import { isSaleState, listStatusName, transition, type SaleState } from './sale-states.js';
-import { lockSale, recordTransition, type NewSale, type SaleRow } from './sql.js';
+import { lockSale, recordTransition, type NewSale, type SaleRow } from '../sql.js';
 
 /** The sale's status changed between reading it and writing it. */
 export class SaleChangedMeanwhile extends ApiError {

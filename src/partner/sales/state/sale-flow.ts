@@ -1,6 +1,11 @@
-import type { AppContext } from '../../context.js';
-import { inTransaction } from './checkout/sale-context.js';
-import { FINANCING_METHOD, type WebhookFinancing, type WebhookPayment, type WebhookPerson } from './event-payloads.js';
+import type { AppContext } from '../../../context.js';
+import { inTransaction } from './sale-context.js';
+import {
+  FINANCING_METHOD,
+  type WebhookFinancing,
+  type WebhookPayment,
+  type WebhookPerson,
+} from '../events/event-payloads.js';
 import { stateOf, runStep, type TransitionResult } from './transitions.js';
 
 /**

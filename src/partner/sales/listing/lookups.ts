@@ -1,13 +1,13 @@
 import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { preparedPerHandle } from '../../db/prepared.js';
-import { sales } from '../../db/schema/index.js';
-import { checkoutUrlOf } from './events.js';
-import { lookupStatusName } from './sale-states.js';
-import { loadSaleProducts, type SaleProductRow, type SaleRow } from './sql.js';
-import { SaleNotFound, stateOf } from './transitions.js';
+import type { components } from '../../../../generated/partner.js';
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { preparedPerHandle } from '../../../db/prepared.js';
+import { sales } from '../../../db/schema/index.js';
+import { checkoutUrlOf } from '../events/events.js';
+import { lookupStatusName } from '../state/sale-states.js';
+import { loadSaleProducts, type SaleProductRow, type SaleRow } from '../sql.js';
+import { SaleNotFound, stateOf } from '../state/transitions.js';
 
 type SaleRecord = components['schemas']['SaleRecord'];
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../core/errors.js';
-import { isValidCpf } from '../../core/documents.js';
-import { COURSE_PRODUCT_TYPE } from '../catalogue/catalogue.views.js';
-import { ruleError } from '../rule-error.js';
+import { ApiError } from '../../../core/errors.js';
+import { isValidCpf } from '../../../core/documents.js';
+import { COURSE_PRODUCT_TYPE } from '../../catalogue/catalogue.views.js';
+import { ruleError } from '../../rule-error.js';
 
 export class SalePriceAboveSum extends ruleError('SALE-002', 'checkoutPriceInCents') {}
 export class ExclusivePriceAboveSum extends ruleError('SALE-002', 'checkout_price_in_cents') {}

@@ -1,6 +1,6 @@
-import { formatCents } from '../../../core/money.js';
-import type { WebhookFinancing } from '../event-payloads.js';
-import type { SaleRow } from '../sql.js';
+import { formatCents } from '../../core/money.js';
+import type { WebhookFinancing } from './events/event-payloads.js';
+import type { SaleRow } from './sql.js';
 
 /**
  * The sandbox's financing (installment bank slip with entry): a fixed offer computed in exact

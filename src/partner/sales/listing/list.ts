@@ -1,19 +1,19 @@
 import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { components } from '../../../generated/partner.js';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { conditionShape, preparedPerShape } from '../../db/prepared.js';
-import { campaigns, saleItems, sales, saleSellerCounters } from '../../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
-import { localDate, startOfLocalDay } from '../../core/local-date.js';
-import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
+import type { components } from '../../../../generated/partner.js';
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { conditionShape, preparedPerShape } from '../../../db/prepared.js';
+import { campaigns, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
+import { pagingOf, type Page, type PageRequest } from '../../../core/paging.js';
+import { localDate, startOfLocalDay } from '../../../core/local-date.js';
+import { FULL_TIME_PERIOD, modalityName } from '../../catalogue/catalogue.views.js';
 import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
-import { HIDDEN_FROM_LIST, listStatusName } from './sale-states.js';
-import { loadSaleProducts, type SaleRow } from './sql.js';
-import type { WebhookFinancing } from './event-payloads.js';
-import { parseCents } from '../../core/money.js';
-import { stateOf } from './transitions.js';
+import { HIDDEN_FROM_LIST, listStatusName } from '../state/sale-states.js';
+import { loadSaleProducts, type SaleRow } from '../sql.js';
+import type { WebhookFinancing } from '../events/event-payloads.js';
+import { parseCents } from '../../../core/money.js';
+import { stateOf } from '../state/transitions.js';
 
 const CPF_DIGITS = 11;
 

@@ -1,6 +1,6 @@
-import type { components } from '../../../generated/partner.js';
-import { formatCents } from '../../core/money.js';
-import { checkoutDates } from '../webhooks/checkout-dates.js';
+import type { components } from '../../../../generated/partner.js';
+import { formatCents } from '../../../core/money.js';
+import { checkoutDates } from '../../webhooks/checkout-dates.js';
 
 type Schemas = components['schemas'];
 export type WebhookPerson = Schemas['WebhookPerson'];

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { saleItems, sales } from '../../db/schema/index.js';
+import type { components } from '../../../../generated/partner.js';
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { saleItems, sales } from '../../../db/schema/index.js';
 import {
   DEFAULT_MAX_INSTALLMENTS,
   DEFAULT_RUNNING_DAYS_TO_EXPIRE,
   DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-} from '../campaigns/campaigns.js';
+} from '../../campaigns/campaigns.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
-import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
-import { checkoutUrlOf } from './events.js';
-import { buyerColumns } from './sale-flow.js';
+import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
+import { checkoutUrlOf } from '../events/events.js';
+import { buyerColumns } from '../state/sale-flow.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -21,7 +21,7 @@ import {
   SaleIdempotencyKeyReused,
   SalePriceAboveSum,
 } from './sales.rules.js';
-import { recordTransition, type SaleRow } from './sql.js';
+import { recordTransition, type SaleRow } from '../sql.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
 export interface CheckoutSaleCreated {

@@ -1,9 +1,9 @@
-import type { components } from '../../../generated/partner.js';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { saleItems, sales } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
-import { localDate } from '../../core/local-date.js';
+import type { components } from '../../../../generated/partner.js';
+import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
+import { saleItems, sales } from '../../../db/schema/index.js';
+import { ApiError } from '../../../core/errors.js';
+import { localDate } from '../../../core/local-date.js';
 import {
   CampaignClassNotOfCourse,
   CampaignCourseNotFound,
@@ -12,18 +12,18 @@ import {
   resolveCourseSelection,
   toCampaignCourses,
   type SelectedCourse,
-} from '../campaigns/campaign-courses.js';
-import { findCampaign } from '../campaigns/campaign.views.js';
+} from '../../campaigns/campaign-courses.js';
+import { findCampaign } from '../../campaigns/campaign.views.js';
 import {
   DEFAULT_MAX_INSTALLMENTS,
   DEFAULT_RUNNING_DAYS_TO_EXPIRE,
   DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-} from '../campaigns/campaigns.js';
-import { getPartnerSettings } from '../partner-settings.js';
-import { scheduleSaleExpiry } from './checkout/schedule-jobs.js';
-import { checkoutUrlOf } from './events.js';
-import { buyerColumns } from './sale-flow.js';
-import { listStatusName } from './sale-states.js';
+} from '../../campaigns/campaigns.js';
+import { getPartnerSettings } from '../../partner-settings.js';
+import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
+import { checkoutUrlOf } from '../events/events.js';
+import { buyerColumns } from '../state/sale-flow.js';
+import { listStatusName } from '../state/sale-states.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -39,7 +39,7 @@ import {
   UpfrontOutOfBounds,
   type SaleOrigin,
 } from './sales.rules.js';
-import { loadTransitions, recordTransition, type SaleRow } from './sql.js';
+import { loadTransitions, recordTransition, type SaleRow } from '../sql.js';
 
 type ExclusiveSale = components['schemas']['ExclusiveSale'];
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
