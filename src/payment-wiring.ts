@@ -4,6 +4,7 @@ import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
+import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
 import { createSandboxProvider } from './payments/sandbox.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
@@ -30,18 +31,17 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
  * The context with the payment provider of this deployment and the listener of every kind of
  * charge: the payments room knows neither installments nor sales, so they meet here. The receipts
  * ledger follows sales the same way: sales tell it of confirmations and reversals without
- * importing it.
+ * importing it. Each listener is built from exactly what it uses.
  */
 export function wireContext(parts: ContextParts): AppContext {
-  const ctx = { ...parts, metrics: createMetrics() } as AppContext;
-  const payments = paymentProvider(parts, {
-    installment: { paid: settleInstallmentCharge(parts.clock) },
-    sale: saleChargeListener(ctx),
-  });
-  const saleLedger: AppContext['saleLedger'] = {
+  const saleLedger: SaleLedger = {
     opened: (tx, sale) => openReceipt(tx, parts.clock, sale),
     reversed: (tx, saleId, kind, valueCents, reason) =>
       recordReversal(tx, parts.clock, saleId, kind, valueCents, reason),
   };
-  return Object.assign(ctx, { payments, saleLedger });
+  const payments = paymentProvider(parts, {
+    installment: { paid: settleInstallmentCharge(parts.clock) },
+    sale: saleChargeListener({ config: parts.config, clock: parts.clock, saleLedger }),
+  });
+  return { ...parts, metrics: createMetrics(), payments, saleLedger };
 }

@@ -15,7 +15,7 @@ import { DatabaseGate } from './http/database-gate.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
-import { sweepSaleSchedules } from './partner/sales/checkout/sale-schedules.js';
+import { sweepSaleSchedules } from './jobs/apply-sale-schedule.js';
 import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
 import { applyDueSchedules } from './partner/catalogue/schedules.js';
 import type { DemoKeys } from './dev/demo-tenants.js';

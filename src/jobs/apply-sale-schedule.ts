@@ -1,6 +1,13 @@
 import type { Task } from 'graphile-worker';
 import type { AppContext } from '../context.js';
-import { applySaleSchedule } from '../partner/sales/checkout/sale-schedules.js';
+import {
+  abandonCartIfDue,
+  applyInvoiceExpiry,
+  dueSaleSchedules,
+  expiredInvoice,
+  expireSaleIfDue,
+  type ScheduleOutcome,
+} from '../partner/sales/checkout/sale-schedules.js';
 import { SALE_SCHEDULE_KINDS, type SaleScheduleKind } from '../partner/sales/checkout/schedule-jobs.js';
 import { ScheduleNotDueYet } from './apply-catalogue-schedules.js';
 
@@ -12,6 +19,24 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
     typeof p?.at === 'string' &&
     !Number.isNaN(Date.parse(p.at));
   if (!valid) throw new Error('apply-sale-schedule needs {kind, id, at}');
+}
+
+/** Applies one schedule by the service clock, each in a transaction of its own; idempotent, so a repeated job changes nothing. */
+export async function applySaleSchedule(ctx: AppContext, kind: SaleScheduleKind, id: string): Promise<ScheduleOutcome> {
+  if (kind === 'sale-expiry') return ctx.db.transaction((tx) => expireSaleIfDue(tx, ctx, Number(id)));
+  if (kind === 'cart-abandonment') return ctx.db.transaction((tx) => abandonCartIfDue(tx, ctx, Number(id)));
+  const charge = await expiredInvoice(ctx, id);
+  if (typeof charge === 'string') return charge;
+  return ctx.db.transaction((tx) => applyInvoiceExpiry(tx, ctx, charge));
+}
+
+/** Applies every sale schedule that came due while no worker ran (at start-up); the count applied by kind. */
+export async function sweepSaleSchedules(ctx: AppContext): Promise<Record<SaleScheduleKind, number>> {
+  const due = await dueSaleSchedules(ctx.db, ctx.clock.now());
+  const applied = { 'sale-expiry': 0, 'invoice-expiry': 0, 'cart-abandonment': 0 };
+  for (const kind of SALE_SCHEDULE_KINDS)
+    for (const id of due[kind]) if ((await applySaleSchedule(ctx, kind, id)) === 'applied') applied[kind]++;
+  return applied;
 }
 
 export default function applySaleScheduleTask(ctx: AppContext): Task<'apply-sale-schedule'> {

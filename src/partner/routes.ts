@@ -84,7 +84,8 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createExclusiveSale: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createExclusiveSale(ctx, partnerId(req), req.body) });
+        const created = await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerId(req), req.body));
+        res.status(201).json({ content: created });
       },
     },
     listSales: {

@@ -12,6 +12,7 @@ import { givenConfiguration } from '../partner/webhooks/support.js';
 import { givenUser } from '../panel/support.js';
 import { checkStep, expectAccessible, useBrowserPage } from './support/browser.js';
 import { fieldMessage, fillPerson, focusedClass } from './support/forms.js';
+import { saleStep } from '../support/sale-steps.js';
 
 const PASSWORD = 'cavalo-correto-bateria-grampo';
 
@@ -131,7 +132,7 @@ describe('partner panel in Chromium', () => {
         consultant_id: 'duda@boavista.example',
       })
       .expect(201);
-    await buyerDataFilled(t.ctx, colleague.body.content.id, { name: 'Pedro Lima' });
+    await saleStep(t.ctx, buyerDataFilled, colleague.body.content.id, { name: 'Pedro Lima' });
     await givenUser(t, partner.id, 'caio.menezes@boavista.example', 'vendedor', PASSWORD);
     const page = b.page;
 

@@ -8,6 +8,7 @@ import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { givenUser, post, signIn, type SignedIn } from './support.js';
+import { saleStep } from '../support/sale-steps.js';
 
 const SALES = '/painel/vendas';
 const CAIO = 'caio@dunas.example';
@@ -42,7 +43,7 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
     return res.body.content.id as number;
   };
   const opened = async (saleId: number) => {
-    await buyerDataFilled(t.ctx, saleId, { name: 'Pedro Lima', email: 'pedro@example.com' });
+    await saleStep(t.ctx, buyerDataFilled, saleId, { name: 'Pedro Lima', email: 'pedro@example.com' });
     return saleId;
   };
   const salesCount = async () =>
@@ -260,7 +261,7 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
   it('the detail shows the timeline: status changes and events, each event with its webhook deliveries for Superadmin and Admin only', async () => {
     const hook = await receiver(() => 500);
     await givenConfiguration(t, f.partner.headers, hook.url, { configurationName: 'ERP da escola' });
-    await invoiceCreated(t.ctx, s.caio, { paymentMethod: 'pix' });
+    await saleStep(t.ctx, invoiceCreated, s.caio, { paymentMethod: 'pix' });
     t.clock.advance(15_000);
     await deliverDue(t);
     expect(hook.received).toHaveLength(1);

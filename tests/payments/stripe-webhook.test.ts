@@ -144,7 +144,7 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
   it('sale:refund refunds through Stripe’s Refunds API with a key of the charge; Stripe’s charge.refunded after it changes nothing', async () => {
     const sale = await paidSale('OPERATOR');
     const charge = await chargeOf(sale.saleId);
-    const cancelled = await operateSale(t.ctx, sale.saleId, 'refund');
+    const cancelled = await t.ctx.db.transaction((tx) => operateSale(tx, t.ctx, sale.saleId, 'refund'));
     expect(cancelled.status).toBe('canceled');
     const refundCall = s.stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(refundCall).toEqual([
@@ -166,7 +166,9 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     s.stripe.succeed(card.providerRef!, { brand: 'visa', last4: '4242' });
     await request(t.app).get(`${sale.path}/cartao/${card.id}/retorno`).expect(303);
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
-    await expect(operateSale(t.ctx, sale.saleId, 'chargeback')).rejects.toMatchObject({ code: 'PAYMENT-010' });
+    await expect(t.ctx.db.transaction((tx) => operateSale(tx, t.ctx, sale.saleId, 'chargeback'))).rejects.toMatchObject(
+      { code: 'PAYMENT-010' },
+    );
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
     expect((await chargeOf(sale.saleId)).status).toBe('PAID');
   });

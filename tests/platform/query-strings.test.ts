@@ -7,6 +7,7 @@ import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { listen, send } from '../hostile/harness.js';
 import { toWire } from '../hostile/mutations.js';
 import { validRequest } from '../hostile/valid-request.js';
+import { saleStep } from '../support/sale-steps.js';
 
 /** Reserved characters RFC 3986 allows in a query, as curl and hand-built URLs send them. */
 const RAW = "a:b@c/d,e$f;g=h!i'j(k)l*m?n[o]";
@@ -117,8 +118,10 @@ describe('query strings as clients send them', () => {
       const { buyerDataFilled } = await import('../../src/partner/sales/state/sale-flow.js');
       saleIds = [];
       for (const cpf of ['52998224725', '39053344705']) {
-        const sale = await createExclusiveSale(t.ctx, partner.id, { cpf, campaign_id: campaign.id });
-        await buyerDataFilled(t.ctx, sale.id, {});
+        const sale = await t.ctx.db.transaction((tx) =>
+          createExclusiveSale(tx, t.ctx, partner.id, { cpf, campaign_id: campaign.id }),
+        );
+        await saleStep(t.ctx, buyerDataFilled, sale.id, {});
         saleIds.push(sale.id);
       }
     });

@@ -28,7 +28,7 @@ function saleCommand(action: OperatorAction): Command {
         logger: createLogger('silent'),
       } as ContextParts);
       try {
-        const sale = await operateSale(ctx, Number(options.sale), action);
+        const sale = await ctx.db.transaction((tx) => operateSale(tx, ctx, Number(options.sale), action));
         return { saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) };
       } catch (error) {
         if (error instanceof Error && 'code' in error) throw new UsageError(`${String(error.code)}: ${error.message}`);

@@ -99,7 +99,7 @@ export function salePages(panel: PanelContext): Router {
     if ('errors' in parsed) return newSale(req, res, 400, form, parsed.errors);
     let saleId: number;
     try {
-      saleId = (await createExclusiveSale(ctx, partnerOf(req), parsed.input)).id;
+      saleId = (await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input))).id;
     } catch (error) {
       const errors = saleRuleErrors(error, parsed.items);
       if (!errors) throw error;

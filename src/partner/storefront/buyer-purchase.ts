@@ -3,7 +3,6 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
-import { inTransaction } from '../sales/state/sale-context.js';
 import { createExclusiveSale } from '../sales/creating/exclusive-sale.js';
 import { buyerColumns } from '../sales/state/sale-flow.js';
 import { canTransition, SALE_STATES } from '../sales/state/sale-states.js';
@@ -71,38 +70,32 @@ async function openSaleOf(tx: Queryable, scope: PurchaseScope, cpf: string) {
  * exclusive sale (so a page submitted again and again never makes more than one open sale per CPF
  * and offer). An open sale the buyer has not taken into the checkout yet takes the data just
  * given; one already in the checkout is reused only by the same e-mail, since its page shows what
- * that buyer filled in.
+ * that buyer filled in. Runs in the transaction the page's route opens.
  */
 export async function startPurchase(
-  ctx: AppContext,
+  tx: Queryable,
+  deps: Pick<AppContext, 'config' | 'clock'>,
   scope: PurchaseScope,
   form: ContactForm,
 ): Promise<PurchaseOutcome> {
   const errors = checkContactForm(form);
   if (Object.keys(errors).length) return { errors, status: 400 };
   const buyer = buyerOf(form);
-  return ctx.db.transaction(async (tx) => {
-    const key = `${scope.origin}:${scope.offerKey}:${buyer.cpf}`;
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-    const open = await openSaleOf(tx, scope, buyer.cpf);
-    if (open?.status === 'not_logged') {
-      await tx
-        .update(sales)
-        .set({ ...buyerColumns(buyer), updatedAt: ctx.clock.now() })
-        .where(eq(sales.id, open.id));
-      return { checkoutToken: open.checkoutToken };
-    }
-    if (open)
-      return open.emailKey === buyer.email
-        ? { checkoutToken: open.checkoutToken }
-        : { errors: { email: ANOTHER_BUYERS_SALE }, status: 409 };
-    const created = await createExclusiveSale(
-      inTransaction(ctx, tx),
-      scope.partnerId,
-      scope.request(buyer),
-      scope.origin,
-    );
-    const [row] = await tx.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, created.id));
-    return { checkoutToken: row!.token };
-  });
+  const key = `${scope.origin}:${scope.offerKey}:${buyer.cpf}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  const open = await openSaleOf(tx, scope, buyer.cpf);
+  if (open?.status === 'not_logged') {
+    await tx
+      .update(sales)
+      .set({ ...buyerColumns(buyer), updatedAt: deps.clock.now() })
+      .where(eq(sales.id, open.id));
+    return { checkoutToken: open.checkoutToken };
+  }
+  if (open)
+    return open.emailKey === buyer.email
+      ? { checkoutToken: open.checkoutToken }
+      : { errors: { email: ANOTHER_BUYERS_SALE }, status: 409 };
+  const created = await createExclusiveSale(tx, deps, scope.partnerId, scope.request(buyer), scope.origin);
+  const [row] = await tx.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, created.id));
+  return { checkoutToken: row!.token };
 }

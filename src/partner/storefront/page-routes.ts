@@ -68,7 +68,7 @@ export function storefrontPages(ctx: AppContext): Router {
     again: (state: FormState) => string,
   ): Promise<void> => {
     const values = readContactForm(req.body);
-    const outcome: PurchaseOutcome = await startPurchase(ctx, scope, values);
+    const outcome: PurchaseOutcome = await ctx.db.transaction((tx) => startPurchase(tx, ctx, scope, values));
     if ('checkoutToken' in outcome) return void res.redirect(303, `/checkout/${outcome.checkoutToken}`);
     page(res, outcome.status, again({ values, errors: outcome.errors }));
   };

@@ -9,6 +9,7 @@ import {
 import type { WebhookPayment } from '../../../src/partner/sales/events/event-payloads.js';
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Headers = Record<string, string>;
 const CARD = {
@@ -22,22 +23,22 @@ const CARD = {
 /** A financed sale (entry plus installments) made effective through the sale steps. */
 export async function givenFinancedSale(t: TestContext, headers: Headers, externalSaleId = 'FIN') {
   const sale = await givenCheckoutSale(t, headers, { externalSaleId });
-  await buyerDataFilled(t.ctx, sale.saleId, {
+  await saleStep(t.ctx, buyerDataFilled, sale.saleId, {
     name: 'Ana Beatriz Souza',
     email: 'ana@example.com',
     phone: '11987654321',
     city: 'São Paulo',
     state: 'SP',
   });
-  await financingRequested(t.ctx, sale.saleId);
+  await saleStep(t.ctx, financingRequested, sale.saleId);
   const entry = {
     paymentMethod: 'creditAsAService',
     url: 'http://localhost/x',
     dueDate: '2026-03-04',
     digitableLine: '0'.repeat(47),
   } as WebhookPayment;
-  await invoiceCreated(t.ctx, sale.saleId, entry);
-  await purchaseConfirmed(t.ctx, sale.saleId);
+  await saleStep(t.ctx, invoiceCreated, sale.saleId, entry);
+  await saleStep(t.ctx, purchaseConfirmed, sale.saleId);
   return sale.saleId;
 }
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepSaleSchedules } from '../../../src/partner/sales/checkout/sale-schedules.js';
+import { sweepSaleSchedules } from '../../../src/jobs/apply-sale-schedule.js';
 import { jobWithKey, makeDue, postpone } from '../../support/catalogue.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';

@@ -16,6 +16,7 @@ import * as flow from '../../../src/partner/sales/state/sale-flow.js';
 import { canTransition, SALE_STATES, transition } from '../../../src/partner/sales/state/sale-states.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -108,7 +109,7 @@ describe('sale events outbox', () => {
         ],
       });
     expect(res.status).toBe(201);
-    await flow.buyerDataFilled(t.ctx, res.body.saleId, {
+    await saleStep(t.ctx, flow.buyerDataFilled, res.body.saleId, {
       name: 'Ana Souza',
       email: 'ana@example.com',
       phone: '11987654321',
@@ -130,31 +131,31 @@ describe('sale events outbox', () => {
 
   it('pix sale: invoiceCreated, invoiceExpired, paymentDeclined, purchaseConfirmed, purchaseCancelled, each valid against its webhook schema', async () => {
     const saleId = await newSale();
-    await flow.invoiceCreated(t.ctx, saleId, {
+    await saleStep(t.ctx, flow.invoiceCreated, saleId, {
       paymentMethod: 'pix',
       url: 'http://x/pix',
       dueDate: '2026-01-16',
       pix: { pixQrCode: 'http://x/qr.png', pixQrCodeText: '000201' },
     });
     expect(await status(saleId)).toBe('Aguardando pagamento');
-    await flow.invoiceExpired(t.ctx, saleId);
+    await saleStep(t.ctx, flow.invoiceExpired, saleId);
     expect(await status(saleId)).toBe('Em andamento');
-    await flow.paymentDeclined(t.ctx, saleId, {
+    await saleStep(t.ctx, flow.paymentDeclined, saleId, {
       reason: 'insufficient funds',
       cardBrand: 'visa',
       lastFourDigits: '1234',
       numberOfInstallments: 3,
     });
-    await flow.invoiceCreated(t.ctx, saleId, {
+    await saleStep(t.ctx, flow.invoiceCreated, saleId, {
       paymentMethod: 'bankSlip',
       url: 'http://x/boleto',
       dueDate: '2026-01-18',
       digitableLine: '34191.79001',
     });
     t.clock.set('2026-01-16T13:00:00Z');
-    await flow.purchaseConfirmed(t.ctx, saleId);
+    await saleStep(t.ctx, flow.purchaseConfirmed, saleId);
     expect(await status(saleId)).toBe('Efetivado');
-    await flow.purchaseCancelled(t.ctx, saleId);
+    await saleStep(t.ctx, flow.purchaseCancelled, saleId);
     expect(await status(saleId)).toBe('Cancelado');
     const rows = await events(saleId);
     expect(rows.map((r) => r.name)).toEqual([
@@ -200,11 +201,11 @@ describe('sale events outbox', () => {
 
   it('financing sale: guarantorNeeded, financingDenied with financingDetails; payment absent', async () => {
     const saleId = await newSale();
-    await flow.financingRequested(t.ctx, saleId);
-    await flow.guarantorNeeded(t.ctx, saleId, person);
+    await saleStep(t.ctx, flow.financingRequested, saleId);
+    await saleStep(t.ctx, flow.guarantorNeeded, saleId, person);
     expect(await status(saleId)).toBe('Aguardando avalista');
-    await flow.cartAbandoned(t.ctx, saleId);
-    await flow.financingDenied(t.ctx, saleId, 'credit risk');
+    await saleStep(t.ctx, flow.cartAbandoned, saleId);
+    await saleStep(t.ctx, flow.financingDenied, saleId, 'credit risk');
     expect(await status(saleId)).toBe('Negado');
     const rows = await events(saleId);
     expect(rows.map((r) => r.name)).toEqual(['guarantorNeeded', 'cartAbandonment', 'financingDenied']);
@@ -221,14 +222,14 @@ describe('sale events outbox', () => {
 
   it('financing sale confirmed: payment.financing present in purchaseConfirmed', async () => {
     const saleId = await newSale();
-    await flow.financingRequested(t.ctx, saleId);
-    await flow.invoiceCreated(t.ctx, saleId, {
+    await saleStep(t.ctx, flow.financingRequested, saleId);
+    await saleStep(t.ctx, flow.invoiceCreated, saleId, {
       paymentMethod: 'creditAsAService',
       url: 'http://x/entrada',
       dueDate: '2026-01-20',
       digitableLine: '123',
     });
-    await flow.purchaseConfirmed(t.ctx, saleId, { financing });
+    await saleStep(t.ctx, flow.purchaseConfirmed, saleId, { financing });
     const rows = await events(saleId);
     for (const row of rows) expectValid(row.payload);
     expect(rows.at(-1)!.payload.payment.financing).toEqual(financing);
@@ -250,14 +251,14 @@ describe('sale events outbox', () => {
           { productSku: 'ENF', productName: 'x', variantSku: 'ENF-T', variantName: 'x', variantPriceInCents: 3000 },
         ],
       });
-    await expect(flow.purchaseConfirmed(t.ctx, res.body.saleId)).rejects.toMatchObject({ code: 'SALE-011' });
+    await expect(saleStep(t.ctx, flow.purchaseConfirmed, res.body.saleId)).rejects.toMatchObject({ code: 'SALE-011' });
     expect(await events(res.body.saleId)).toHaveLength(0);
     expect(await status(res.body.saleId)).toBe('Não iniciado');
   });
 
   it('once per sale: a second purchaseConfirmed of a sale is refused by the unique index', async () => {
     const saleId = await newSale();
-    await flow.purchaseConfirmed(t.ctx, saleId);
+    await saleStep(t.ctx, flow.purchaseConfirmed, saleId);
     const error = await t.ctx.db
       .execute(
         sql`insert into sale_events (partner_id, sale_id, name, sequence, payload) values (${partner.id}, ${saleId}, 'purchaseConfirmed', 999999, '{}')`,
@@ -287,9 +288,11 @@ describe('sale events outbox', () => {
           buyer: { email: 'a@b.c' },
         });
       sales.push(res.body.saleId);
-      await flow.buyerDataFilled(t.ctx, res.body.saleId, {});
+      await saleStep(t.ctx, flow.buyerDataFilled, res.body.saleId, {});
     }
-    await Promise.all(sales.map((id) => flow.paymentDeclined(t.ctx, id, { reason: 'x', numberOfInstallments: 1 })));
+    await Promise.all(
+      sales.map((id) => saleStep(t.ctx, flow.paymentDeclined, id, { reason: 'x', numberOfInstallments: 1 })),
+    );
     const rows = await t.ctx.db.execute<{ sequence: string }>(
       sql`select sequence::text from sale_events where partner_id = ${other.id} order by sequence`,
     );

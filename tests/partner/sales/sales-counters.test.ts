@@ -16,6 +16,7 @@ import {
 } from '../../../src/partner/sales/state/sale-flow.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 const guarantor = {
   name: 'Carlos Souza',
@@ -106,23 +107,28 @@ describe('sales counters per partner, creator and status', () => {
   it('follows every transition of the state machine, exactly as a direct count', async () => {
     const [a, b, c, d, e] = ids as [number, number, number, number, number];
     const steps: [string, () => Promise<unknown>, number, string][] = [
-      ['buyer data', () => buyerDataFilled(t.ctx, a, { name: 'Ana' }), a, 'in_progress'],
-      ['invoice created', () => invoiceCreated(t.ctx, a, { paymentMethod: 'pix' }), a, 'waiting_payment'],
-      ['invoice expired', () => invoiceExpired(t.ctx, a), a, 'in_progress'],
-      ['cart abandoned (no move)', () => cartAbandoned(t.ctx, a), a, 'in_progress'],
-      ['invoice created again', () => invoiceCreated(t.ctx, a, { paymentMethod: 'pix' }), a, 'waiting_payment'],
-      ['purchase confirmed', () => purchaseConfirmed(t.ctx, a), a, 'made_effective'],
-      ['purchase cancelled', () => purchaseCancelled(t.ctx, a), a, 'canceled'],
-      ['buyer data (b)', () => buyerDataFilled(t.ctx, b, {}), b, 'in_progress'],
-      ['financing requested', () => financingRequested(t.ctx, b), b, 'financing_analysis'],
-      ['guarantor needed', () => guarantorNeeded(t.ctx, b, guarantor), b, 'guarantor_needed'],
-      ['financing denied', () => financingDenied(t.ctx, b, 'score'), b, 'denied'],
-      ['denied, back to checkout', () => buyerDataFilled(t.ctx, b, {}), b, 'in_progress'],
-      ['cancel by partner', () => cancelByPartner(t.ctx, c), c, 'canceled_by_partner'],
-      ['expiry', () => expireSale(t.ctx, d), d, 'expired'],
+      ['buyer data', () => saleStep(t.ctx, buyerDataFilled, a, { name: 'Ana' }), a, 'in_progress'],
+      ['invoice created', () => saleStep(t.ctx, invoiceCreated, a, { paymentMethod: 'pix' }), a, 'waiting_payment'],
+      ['invoice expired', () => saleStep(t.ctx, invoiceExpired, a), a, 'in_progress'],
+      ['cart abandoned (no move)', () => saleStep(t.ctx, cartAbandoned, a), a, 'in_progress'],
+      [
+        'invoice created again',
+        () => saleStep(t.ctx, invoiceCreated, a, { paymentMethod: 'pix' }),
+        a,
+        'waiting_payment',
+      ],
+      ['purchase confirmed', () => saleStep(t.ctx, purchaseConfirmed, a), a, 'made_effective'],
+      ['purchase cancelled', () => saleStep(t.ctx, purchaseCancelled, a), a, 'canceled'],
+      ['buyer data (b)', () => saleStep(t.ctx, buyerDataFilled, b, {}), b, 'in_progress'],
+      ['financing requested', () => saleStep(t.ctx, financingRequested, b), b, 'financing_analysis'],
+      ['guarantor needed', () => saleStep(t.ctx, guarantorNeeded, b, guarantor), b, 'guarantor_needed'],
+      ['financing denied', () => saleStep(t.ctx, financingDenied, b, 'score'), b, 'denied'],
+      ['denied, back to checkout', () => saleStep(t.ctx, buyerDataFilled, b, {}), b, 'in_progress'],
+      ['cancel by partner', () => saleStep(t.ctx, cancelByPartner, c), c, 'canceled_by_partner'],
+      ['expiry', () => saleStep(t.ctx, expireSale, d), d, 'expired'],
       [
         'buyer data (e), then expiry',
-        () => buyerDataFilled(t.ctx, e, {}).then(() => expireSale(t.ctx, e)),
+        () => saleStep(t.ctx, buyerDataFilled, e, {}).then(() => saleStep(t.ctx, expireSale, e)),
         e,
         'expired',
       ],
@@ -139,7 +145,7 @@ describe('sales counters per partner, creator and status', () => {
 
   it('does not move on a refused transition', async () => {
     const before = await counted(partner);
-    await expect(purchaseConfirmed(t.ctx, ids[3]!)).rejects.toMatchObject({ code: 'SALE-011' });
+    await expect(saleStep(t.ctx, purchaseConfirmed, ids[3]!)).rejects.toMatchObject({ code: 'SALE-011' });
     expect(await counted(partner)).toEqual(before);
   });
 

@@ -12,6 +12,7 @@ import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 interface Option {
@@ -51,17 +52,17 @@ describe('GET /sales/filters', () => {
       courses: [{ id: c.excel.id, courseClassId: c.excelRemote.id }],
     });
     id.effective = (await givenCheckoutSale(t, partner.headers, { externalSaleId: 'A' })).saleId;
-    await buyerDataFilled(t.ctx, id.effective, {});
-    await invoiceCreated(t.ctx, id.effective, { paymentMethod: 'pix' });
-    await purchaseConfirmed(t.ctx, id.effective);
+    await saleStep(t.ctx, buyerDataFilled, id.effective, {});
+    await saleStep(t.ctx, invoiceCreated, id.effective, { paymentMethod: 'pix' });
+    await saleStep(t.ctx, purchaseConfirmed, id.effective);
     id.expired = (await givenCheckoutSale(t, partner.headers, { externalSaleId: 'B' })).saleId;
-    await expireSale(t.ctx, id.expired);
+    await saleStep(t.ctx, expireSale, id.expired);
     const exclusive = await request(t.app)
       .post('/sales/exclusive-sale')
       .set(partner.headers)
       .send({ cpf: '39053344705', campaign_id: campaign.id });
     id.campaign = exclusive.body.content.id;
-    await buyerDataFilled(t.ctx, id.campaign, {});
+    await saleStep(t.ctx, buyerDataFilled, id.campaign, {});
     // A sale of a consultant: its e-mail is its creator.
     await t.ctx.db.update(sales).set({ creator: 'marina@escola.example' }).where(eq(sales.id, id.campaign));
     const theirSale = await givenCheckoutSale(t, stranger.headers, { externalSaleId: 'C' });

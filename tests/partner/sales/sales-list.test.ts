@@ -11,6 +11,7 @@ import {
 import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -53,15 +54,15 @@ describe('GET /sales', () => {
     id.expired = await checkout(partner, '11144477735', 'Carla Dias', 'carla@example.com');
     id.partnerCanceled = await checkout(partner, '11144477735', 'Carla Dias', 'carla@example.com');
     id.theirs = await checkout(stranger, '52998224725', 'Ana Lúcia Souza', 'ana.souza@example.com');
-    await buyerDataFilled(t.ctx, id.ana, {});
-    await buyerDataFilled(t.ctx, id.bruno, {});
-    await buyerDataFilled(t.ctx, id.theirs, {});
-    await buyerDataFilled(t.ctx, id.expired, {});
-    await expireSale(t.ctx, id.expired);
-    await cancelByPartner(t.ctx, id.partnerCanceled);
-    await invoiceCreated(t.ctx, id.bruno, { paymentMethod: 'pix' });
+    await saleStep(t.ctx, buyerDataFilled, id.ana, {});
+    await saleStep(t.ctx, buyerDataFilled, id.bruno, {});
+    await saleStep(t.ctx, buyerDataFilled, id.theirs, {});
+    await saleStep(t.ctx, buyerDataFilled, id.expired, {});
+    await saleStep(t.ctx, expireSale, id.expired);
+    await saleStep(t.ctx, cancelByPartner, id.partnerCanceled);
+    await saleStep(t.ctx, invoiceCreated, id.bruno, { paymentMethod: 'pix' });
     t.clock.set('2026-02-10T15:00:00Z');
-    await purchaseConfirmed(t.ctx, id.bruno);
+    await saleStep(t.ctx, purchaseConfirmed, id.bruno);
     const campaign = await givenCampaign(t, partner, {
       name: 'Volta às aulas',
       customIdentifier: 'VOLTA',
@@ -74,7 +75,7 @@ describe('GET /sales', () => {
       .send({ cpf: '39053344705', campaign_id: campaign.id, full_name: 'Davi Campos' });
     id.campaign = res.body.content.id;
     id.excelCourse = c.excel.id;
-    await buyerDataFilled(t.ctx, id.campaign!, {});
+    await saleStep(t.ctx, buyerDataFilled, id.campaign!, {});
     await t.ctx.db.execute(
       sql`update sales set created_at = '2026-03-01T12:00:00Z', released_on = '2026-03-05', expected_payment_on = '2026-03-06', ted_on = '2026-03-07', next_payment_on = '2026-03-08' where id = ${id.campaign}`,
     );

@@ -8,6 +8,7 @@ import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from './support.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Plan = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; Plans?: Plan[] };
 const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
@@ -34,8 +35,8 @@ describe("the deliveries of a sale's events (the panel's timeline)", () => {
     });
     await givenConfiguration(t, stranger.headers, hook.url, { configurationName: 'Deles' });
     const sale = await givenCheckoutSale(t, partner.headers);
-    await buyerDataFilled(t.ctx, sale.saleId, {});
-    await invoiceCreated(t.ctx, sale.saleId, { paymentMethod: 'pix' });
+    await saleStep(t.ctx, buyerDataFilled, sale.saleId, {});
+    await saleStep(t.ctx, invoiceCreated, sale.saleId, { paymentMethod: 'pix' });
     t.clock.advance(15_000);
     await deliverDue(t);
     const [event] = await listEventsOfSale(t.ctx.db, partner.id, sale.saleId);

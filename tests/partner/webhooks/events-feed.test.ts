@@ -6,6 +6,7 @@ import { buyerDataFilled, paymentDeclined } from '../../../src/partner/sales/sta
 import { expectContractPayloads, givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 interface FeedEvent {
@@ -24,14 +25,14 @@ describe('GET /events, the catch-up feed', () => {
   /** `count` declined card attempts on one sale of the partner: `count` events (paymentDeclined repeats). */
   async function givenEvents(who: Partner, count: number) {
     const sale = await givenCheckoutSale(t, who.headers);
-    await buyerDataFilled(t.ctx, sale.saleId, {
+    await saleStep(t.ctx, buyerDataFilled, sale.saleId, {
       name: 'Ana Beatriz Souza',
       email: 'ana@example.com',
       phone: '11987654321',
     });
     for (let i = 0; i < count; i++) {
       t.clock.advance(1_000);
-      await paymentDeclined(t.ctx, sale.saleId, {
+      await saleStep(t.ctx, paymentDeclined, sale.saleId, {
         reason: 'Saldo insuficiente',
         cardBrand: 'Visa',
         lastFourDigits: '0002',

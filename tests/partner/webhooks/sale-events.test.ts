@@ -9,6 +9,7 @@ import { BUYER_FORM, expectContractPayloads, givenCheckoutSale, payButtons, post
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { countRows, deliverDue, givenConfiguration, useReceivers } from './support.js';
+import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -97,7 +98,7 @@ describe('sale events reach the partner', () => {
     };
 
     // The state machine refuses: a sale the buyer has not opened cannot be made effective.
-    await expect(purchaseConfirmed(t.ctx, sale.saleId)).rejects.toMatchObject({ code: 'SALE-011' });
+    await expect(saleStep(t.ctx, purchaseConfirmed, sale.saleId)).rejects.toMatchObject({ code: 'SALE-011' });
     // A later step of the same transaction fails after the move, its event and its fan-out.
     await expect(
       t.ctx.db.transaction(async (tx) => {

@@ -1,10 +1,11 @@
 import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
 import { resumableCardSession } from '../../../payments/charges.js';
 import { cardPause, refuseWhilePaused, type CardPause } from '../../../payments/card-limits.js';
 import type { CardSession, Charge } from '../../../payments/provider.js';
 import type { SaleRow } from '../sql.js';
-import { chargeOfCheckout, readyForCard, saleOfToken, step } from './checkout-steps.js';
-import { payerOf, saleReference } from './sale-charges.js';
+import { chargeOfCheckout, readyForCard, saleOfToken } from './checkout-steps.js';
+import { payerOf, saleReference, type CheckoutDeps } from './sale-charges.js';
 
 /**
  * The card step where the provider takes the card in its own fields (Stripe's Payment Element):
@@ -13,19 +14,17 @@ import { payerOf, saleReference } from './sale-charges.js';
  * reconciliation, whichever first). One open session at a time: asking again resumes it. Card
  * attempts are limited per checkout and per address (`payments/card-limits.ts`).
  */
-export function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
-  return step(ctx, token, async (tx, sale, txCtx) => {
-    const ready = await readyForCard(tx, txCtx, sale);
-    const charges = await ctx.payments.listCharges(tx, saleReference(ready.id));
-    const open = resumableCardSession(charges, ready.checkoutPriceInCents, ctx.clock.now());
-    if (open) return open;
-    return ctx.payments.startCardSession(tx, {
-      amountCents: ready.checkoutPriceInCents,
-      description: `Compra ${ready.id}`,
-      payer: payerOf(ready),
-      reference: saleReference(ready.id),
-      ip,
-    });
+export async function startCardPayment(tx: Queryable, deps: CheckoutDeps, sale: SaleRow, ip: string): Promise<Charge> {
+  const ready = await readyForCard(tx, deps, sale);
+  const charges = await deps.payments.listCharges(tx, saleReference(ready.id));
+  const open = resumableCardSession(charges, ready.checkoutPriceInCents, deps.clock.now());
+  if (open) return open;
+  return deps.payments.startCardSession(tx, {
+    amountCents: ready.checkoutPriceInCents,
+    description: `Compra ${ready.id}`,
+    payer: payerOf(ready),
+    reference: saleReference(ready.id),
+    ip,
   });
 }
 
@@ -43,7 +42,7 @@ export interface CardStep {
 /** The card step of one of this checkout's card charges; refused while its declines pause the checkout. */
 export async function openCardStep(ctx: AppContext, token: string, chargeId: string): Promise<CardStep> {
   const sale = await saleOfToken(ctx.db, token);
-  const charge = await chargeOfCheckout(ctx, ctx.db, sale, chargeId);
+  const charge = await chargeOfCheckout(ctx.db, ctx, sale, chargeId);
   if (charge.status === 'PENDING') await refuseWhilePaused(ctx.db, { reference: charge.reference }, ctx.clock.now());
   const session = charge.method === 'CARD' ? await ctx.payments.cardSession(ctx.db, chargeId) : undefined;
   return { sale, charge, ...(session ? { session } : {}) };
@@ -52,6 +51,6 @@ export async function openCardStep(ctx: AppContext, token: string, chargeId: str
 /** The buyer is back from the card step: the charge as the provider has it now, applied to the sale. */
 export async function finishCardStep(ctx: AppContext, token: string, chargeId: string): Promise<Charge> {
   const sale = await saleOfToken(ctx.db, token);
-  await chargeOfCheckout(ctx, ctx.db, sale, chargeId);
+  await chargeOfCheckout(ctx.db, ctx, sale, chargeId);
   return (await ctx.payments.refresh(ctx.db, chargeId))!;
 }

@@ -1,11 +1,9 @@
-import type { AppContext } from '../../../context.js';
 import type { ChargeListener } from '../../../payments/provider.js';
-import { paymentDeclined } from '../state/sale-flow.js';
+import { paymentDeclined, type SaleDeps } from '../state/sale-flow.js';
 import { lockSale } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import { saleChargeReversed } from './operator.js';
 import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';
-import { inTransaction } from '../state/sale-context.js';
 
 /** The issuer's reason when the provider gives none. */
 const DECLINED = 'Cartão recusado pelo emissor';
@@ -14,20 +12,20 @@ const DECLINED = 'Cartão recusado pelo emissor';
  * What a sale does when one of its charges moves, whoever reports it (the sandbox at once, Stripe
  * by its events, the buyer's return or the reconciliation), always in the transaction of the move.
  */
-export function saleChargeListener(ctx: AppContext): ChargeListener {
+export function saleChargeListener(deps: SaleDeps): ChargeListener {
   return {
-    paid: confirmSaleCharge(ctx),
+    paid: confirmSaleCharge(deps),
     /** A card refused: `paymentDeclined`, unless the buyer has moved on (a Pix generated since) or the sale closed. */
     async declined(db, charge) {
       const sale = await lockSale(db, saleIdOf(charge));
       if (!sale || stateOf(sale) !== 'in_progress') return;
-      await paymentDeclined(inTransaction(ctx, db), sale.id, {
+      await paymentDeclined(db, deps, sale.id, {
         reason: charge.declinedReason ?? DECLINED,
         ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
         numberOfInstallments: charge.card?.installments ?? 1,
       });
     },
-    expired: saleInvoiceExpired(ctx),
-    reversed: (db, charge) => saleChargeReversed(ctx, db, charge),
+    expired: saleInvoiceExpired(deps),
+    reversed: (db, charge) => saleChargeReversed(db, deps, charge),
   };
 }

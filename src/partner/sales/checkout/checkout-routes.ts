@@ -1,5 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppContext } from '../../../context.js';
+import type { Queryable } from '../../../db/client.js';
 import { ApiError } from '../../../core/errors.js';
 import { noteErrorOnRequestLog } from '../../../http/logging.js';
 import { clientIp } from '../../../http/rate-limit.js';
@@ -11,7 +12,7 @@ import { hostedPageHeaders } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
 import { providerView, type CardInput, type Charge } from '../../../payments/provider.js';
 import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
-import { loadSaleProducts, partnerName } from '../sql.js';
+import { loadSaleProducts, partnerName, type SaleRow } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
 import {
@@ -29,6 +30,7 @@ import {
   submitBuyerData,
 } from './checkout-steps.js';
 import { BUYER_MESSAGES } from './checkout.rules.js';
+import { checkoutStep } from './unit-of-work.js';
 
 const text = (body: unknown, name: string) => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -56,7 +58,7 @@ async function view(ctx: AppContext, req: Request, extra: Extra): Promise<string
   const [products, methods, charges, seller, cardPause] = await Promise.all([
     loadSaleProducts(ctx.db, [sale.id]),
     methodsOf(ctx.db, sale),
-    chargesOf(ctx, sale.id),
+    chargesOf(ctx.db, ctx, sale.id),
     partnerName(ctx.db, sale.partnerId),
     cardPauseOf(ctx, sale.id, clientIp(req)),
   ]);
@@ -100,8 +102,14 @@ export function checkoutPages(ctx: AppContext): Router {
     next();
   });
 
+  /** One step of the buyer: its own transaction, on the sale of the page's token locked once. */
+  const onSale =
+    <T>(run: (tx: Queryable, sale: SaleRow) => Promise<T>) =>
+    (req: Request) =>
+      checkoutStep(ctx, token(req), run);
+
   router.get('/checkout/:token', async (req, res) => {
-    await openCheckout(ctx, token(req));
+    await ctx.db.transaction((tx) => openCheckout(tx, ctx, token(req)));
     const notice = CHECKOUT_NOTICES[req.query.aviso as CheckoutNotice] as string | undefined;
     res.type('html').send(await view(ctx, req, notice ? { notice: { text: notice } } : {}));
   });
@@ -116,22 +124,30 @@ export function checkoutPages(ctx: AppContext): Router {
       res.status(400).type('html').send(page);
     };
   router.post('/checkout/:token/dados', (req, res) =>
-    withForm((form) => submitBuyerData(ctx, token(req), form), 'buyerForm', 'dados')(req, res),
+    withForm((form) => onSale((tx, sale) => submitBuyerData(tx, ctx, sale, form))(req), 'buyerForm', 'dados')(req, res),
   );
   router.post('/checkout/:token/financiamento/avalista', (req, res) =>
-    withForm((form) => nameGuarantor(ctx, token(req), form), 'guarantorForm', 'avalista')(req, res),
+    withForm(
+      (form) => onSale((tx, sale) => nameGuarantor(tx, ctx, sale, form))(req),
+      'guarantorForm',
+      'avalista',
+    )(req, res),
   );
 
   router.post('/checkout/:token/pix', async (req, res) =>
-    back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'pix'))),
+    back(req, res, chargeNotice(await onSale((tx, sale) => generateInvoice(tx, ctx, sale, 'pix'))(req))),
   );
   router.post('/checkout/:token/boleto', async (req, res) =>
-    back(req, res, chargeNotice(await generateInvoice(ctx, token(req), 'bankSlip'))),
+    back(req, res, chargeNotice(await onSale((tx, sale) => generateInvoice(tx, ctx, sale, 'bankSlip'))(req))),
   );
   router.post('/checkout/:token/cartao', async (req, res) => {
     if (provider.cardEntry === 'form')
-      return back(req, res, chargeNotice(await payByCard(ctx, token(req), cardFrom(req), clientIp(req))));
-    const charge = await startCardPayment(ctx, token(req), clientIp(req));
+      return back(
+        req,
+        res,
+        chargeNotice(await onSale((tx, sale) => payByCard(tx, ctx, sale, cardFrom(req), clientIp(req)))(req)),
+      );
+    const charge = await onSale((tx, sale) => startCardPayment(tx, ctx, sale, clientIp(req)))(req);
     res.redirect(303, `${base(req)}/cartao/${charge.id}`);
   });
   if (provider.cardEntry === 'element') {
@@ -160,22 +176,24 @@ export function checkoutPages(ctx: AppContext): Router {
   }
   router.post('/checkout/:token/financiamento', async (req, res) => {
     // A denial is told by the page itself, in red: no "analysis done" notice above it.
-    const decision = await requestFinancing(ctx, token(req));
+    const decision = await onSale((tx, sale) => requestFinancing(tx, ctx, sale))(req);
     back(req, res, decision === 'denied' ? undefined : 'financiamento');
   });
   router.post('/checkout/:token/financiamento/aceite', async (req, res) =>
-    back(req, res, chargeNotice(await acceptFinancing(ctx, token(req)))),
+    back(req, res, chargeNotice(await onSale((tx, sale) => acceptFinancing(tx, ctx, sale))(req))),
   );
   // The sandbox's hands: only with the sandbox provider, which production refuses.
   if (provider.sandbox) {
     router.post('/checkout/:token/financiamento/avalista/aceite', async (req, res) =>
-      back(req, res, chargeNotice(await guarantorSigned(ctx, token(req)))),
+      back(req, res, chargeNotice(await onSale((tx, sale) => guarantorSigned(tx, ctx, sale))(req))),
     );
+    const simulate = (req: Request, action: 'pay' | 'expire') =>
+      ctx.db.transaction((tx) => simulateOnCheckout(tx, ctx, token(req), String(req.params.chargeId), action));
     router.post('/checkout/:token/cobrancas/:chargeId/pagar', async (req, res) =>
-      back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'pay'))),
+      back(req, res, chargeNotice(await simulate(req, 'pay'))),
     );
     router.post('/checkout/:token/cobrancas/:chargeId/expirar', async (req, res) =>
-      back(req, res, chargeNotice(await simulateOnCheckout(ctx, token(req), String(req.params.chargeId), 'expire'))),
+      back(req, res, chargeNotice(await simulate(req, 'expire'))),
     );
   }
 

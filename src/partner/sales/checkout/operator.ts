@@ -1,12 +1,11 @@
-import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import type { Charge } from '../../../payments/provider.js';
-import { cancelByPartner, expireSale, purchaseCancelled } from '../state/sale-flow.js';
+import { cancelByPartner, expireSale, purchaseCancelled, type SaleDeps } from '../state/sale-flow.js';
 import { lockSale, type SaleRow } from '../sql.js';
-import { SaleNotFound, stateOf } from '../state/transitions.js';
+import { stateOf } from '../state/transitions.js';
+import { lockedSale } from '../state/unit-of-work.js';
 import { NotCardPaid } from './checkout.rules.js';
-import { saleIdOf, saleReference } from './sale-charges.js';
-import { inTransaction } from '../state/sale-context.js';
+import { saleIdOf, saleReference, type CheckoutDeps } from './sale-charges.js';
 
 /** What the operator (sandbox API, CLI) can do to a sale, as the provider or the partner would report it. */
 export type OperatorAction = 'cancel' | 'refund' | 'chargeback' | 'cancel-by-partner' | 'expire';
@@ -29,41 +28,43 @@ const REVERSAL_REASONS: Partial<Record<OperatorAction, string>> = {
   chargeback: 'Card payment contested by the cardholder',
 };
 
-export async function operateSale(ctx: AppContext, saleId: number, action: OperatorAction): Promise<SaleRow> {
-  return ctx.db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
-    if (!sale) throw new SaleNotFound();
-    const txCtx = inTransaction(ctx, tx);
-    if (action === 'cancel-by-partner') return (await cancelByPartner(txCtx, saleId)).sale;
-    if (action === 'expire') return (await expireSale(txCtx, saleId)).sale;
-    // The move first: a sale that cannot be cancelled is refused before any money is given back.
-    const cancelled = (await purchaseCancelled(txCtx, saleId)).sale;
-    let reversedCents = 0;
-    if (action !== 'cancel') {
-      const provider = ctx.payments;
-      const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
-      if (action === 'chargeback' && !paid.some((c) => c.method === 'CARD')) throw new NotCardPaid(saleId);
-      for (const charge of paid) {
-        if (action !== 'refund' && charge.method !== 'CARD') continue;
-        await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
-        // A payment kept unapplied (paid twice) goes back too, but was never part of the receipt.
-        if (!charge.unappliedReason) reversedCents += charge.paidAmountCents ?? charge.amountCents;
-      }
+/** Applies an operator's action, inside the transaction its adapter (sandbox route, CLI) opened. */
+export async function operateSale(
+  tx: Queryable,
+  deps: CheckoutDeps,
+  saleId: number,
+  action: OperatorAction,
+): Promise<SaleRow> {
+  await lockedSale(tx, saleId);
+  if (action === 'cancel-by-partner') return (await cancelByPartner(tx, deps, saleId)).sale;
+  if (action === 'expire') return (await expireSale(tx, deps, saleId)).sale;
+  // The move first: a sale that cannot be cancelled is refused before any money is given back.
+  const cancelled = (await purchaseCancelled(tx, deps, saleId)).sale;
+  let reversedCents = 0;
+  if (action !== 'cancel') {
+    const provider = deps.payments;
+    const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
+    if (action === 'chargeback' && !paid.some((c) => c.method === 'CARD')) throw new NotCardPaid(saleId);
+    for (const charge of paid) {
+      if (action !== 'refund' && charge.method !== 'CARD') continue;
+      await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
+      // A payment kept unapplied (paid twice) goes back too, but was never part of the receipt.
+      if (!charge.unappliedReason) reversedCents += charge.paidAmountCents ?? charge.amountCents;
     }
-    await recordReversal(ctx, tx, saleId, action, reversedCents);
-    return cancelled;
-  });
+  }
+  await recordReversal(tx, deps, saleId, action, reversedCents);
+  return cancelled;
 }
 
 /** The receipt's side of a cancellation, refund or chargeback of a confirmed sale. */
 const recordReversal = (
-  ctx: AppContext,
   tx: Queryable,
+  deps: Pick<SaleDeps, 'saleLedger'>,
   saleId: number,
   action: 'cancel' | 'refund' | 'chargeback',
   reversedCents: number,
 ) =>
-  ctx.saleLedger.reversed(
+  deps.saleLedger.reversed(
     tx,
     saleId,
     action === 'chargeback' ? 'chargeback' : 'cancellation',
@@ -76,10 +77,10 @@ const recordReversal = (
  * dashboard, a chargeback): the sale is cancelled with `purchaseCancelled`, once, in the
  * transaction of the charge's move. A sale no longer confirmed (cancelled already) changes nothing.
  */
-export async function saleChargeReversed(ctx: AppContext, tx: Queryable, charge: Charge): Promise<void> {
+export async function saleChargeReversed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
   const sale = await lockSale(tx, saleIdOf(charge));
   if (!sale || stateOf(sale) !== 'made_effective') return;
-  await purchaseCancelled(inTransaction(ctx, tx), sale.id);
+  await purchaseCancelled(tx, deps, sale.id);
   const action = charge.status === 'CHARGED_BACK' ? 'chargeback' : 'refund';
-  await recordReversal(ctx, tx, sale.id, action, charge.paidAmountCents ?? charge.amountCents);
+  await recordReversal(tx, deps, sale.id, action, charge.paidAmountCents ?? charge.amountCents);
 }

@@ -2,15 +2,20 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { localDate } from '../../../core/local-date.js';
 import { pendingChargeLike } from '../../../payments/charges.js';
-import type { Charge, ChargeListener, Payer, PaymentProvider } from '../../../payments/provider.js';
+import type { Charge, ChargeListener, Payer } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../events/event-payloads.js';
 import { checkoutUrlOf } from '../events/events.js';
-import { invoiceChosenAgain, invoiceCreated, invoiceExpired, purchaseConfirmed } from '../state/sale-flow.js';
+import {
+  invoiceChosenAgain,
+  invoiceCreated,
+  invoiceExpired,
+  purchaseConfirmed,
+  type SaleDeps,
+} from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
 import { lockSale, type SaleRow } from '../sql.js';
 import { MethodNotOffered } from './checkout.rules.js';
 import { saleFinancing, toWebhookFinancing } from '../financing.js';
-import { inTransaction } from '../state/sale-context.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
 /** Charges of the payment provider that pay a sale at its checkout. */
@@ -19,6 +24,9 @@ export const saleReference = (saleId: number) => ({ kind: 'sale', id: String(sal
 export const saleIdOf = (charge: Charge) => Number(charge.reference.id);
 
 export type InvoiceMethod = 'pix' | 'bankSlip' | typeof FINANCING_METHOD;
+
+/** What a step of the checkout needs besides its transaction: a sale's and the payment provider. */
+export type CheckoutDeps = SaleDeps & Pick<AppContext, 'payments'>;
 
 /** The buyer as the provider registers the payer (a bank slip at Stripe needs the e-mail and the address). */
 export const payerOf = (sale: SaleRow): Payer => ({
@@ -41,9 +49,14 @@ export const payerOf = (sale: SaleRow): Payer => ({
 });
 
 /** The invoice in the shape of the events' `payment`. */
-function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: InvoiceMethod): WebhookPayment {
-  const url = checkoutUrlOf(ctx.config, sale.checkoutToken);
-  const dueDate = localDate(new Date((charge.expiresAt ?? ctx.clock.now()).getTime() - 1));
+function invoicePayment(
+  deps: Pick<AppContext, 'config' | 'clock'>,
+  sale: SaleRow,
+  charge: Charge,
+  method: InvoiceMethod,
+): WebhookPayment {
+  const url = checkoutUrlOf(deps.config, sale.checkoutToken);
+  const dueDate = localDate(new Date((charge.expiresAt ?? deps.clock.now()).getTime() - 1));
   if (method === 'pix') {
     return {
       paymentMethod: 'pix',
@@ -66,12 +79,12 @@ function invoicePayment(ctx: AppContext, sale: SaleRow, charge: Charge, method: 
  * `invoiceCreated` (the sale waits for it again when it had moved to another).
  */
 export async function createInvoice(
-  ctx: AppContext,
   tx: Queryable,
-  provider: PaymentProvider,
+  deps: CheckoutDeps,
   sale: SaleRow,
   method: InvoiceMethod,
 ): Promise<Charge> {
+  const provider = deps.payments;
   const entry = method === FINANCING_METHOD;
   const offer = entry ? saleFinancing(sale) : undefined;
   if (entry && !offer) throw new MethodNotOffered(method);
@@ -80,10 +93,10 @@ export async function createInvoice(
     amountCents: offer ? offer.upfrontCents : sale.checkoutPriceInCents,
     description: entry ? `Entrada do financiamento da compra ${sale.id}` : `Compra ${sale.id}`,
   };
-  const pending = pendingChargeLike(await provider.listCharges(tx, saleReference(sale.id)), wanted, ctx.clock.now());
+  const pending = pendingChargeLike(await provider.listCharges(tx, saleReference(sale.id)), wanted, deps.clock.now());
   if (pending) {
     if (stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, pending))
-      await invoiceChosenAgain(inTransaction(ctx, tx), sale.id, invoicePayment(ctx, sale, pending, method));
+      await invoiceChosenAgain(tx, deps, sale.id, invoicePayment(deps, sale, pending, method));
     return pending;
   }
   const charge = await provider.createCharge(tx, {
@@ -91,7 +104,7 @@ export async function createInvoice(
     payer: payerOf(sale),
     reference: saleReference(sale.id),
   });
-  await invoiceCreated(inTransaction(ctx, tx), sale.id, invoicePayment(ctx, sale, charge, method));
+  await invoiceCreated(tx, deps, sale.id, invoicePayment(deps, sale, charge, method));
   await scheduleInvoiceExpiry(tx, charge);
   return charge;
 }
@@ -112,7 +125,7 @@ export function isLinkedInvoice(sale: SaleRow, charge: Charge): boolean {
  * installments; the financing entry with the financing contract.
  */
 export const confirmSaleCharge =
-  (ctx: AppContext): ChargeListener['paid'] =>
+  (deps: SaleDeps): ChargeListener['paid'] =>
   async (db, charge) => {
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale) throw new Error(`charge ${charge.id} pays sale ${charge.reference.id}, which does not exist`);
@@ -121,14 +134,14 @@ export const confirmSaleCharge =
         ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
         numberOfInstallments: charge.card?.installments ?? 1,
       };
-      await purchaseConfirmed(inTransaction(ctx, db), sale.id, {
+      await purchaseConfirmed(db, deps, sale.id, {
         payment: { paymentMethod: 'creditCard', creditCard },
       });
       return;
     }
     const offer = sale.paymentMethod === FINANCING_METHOD ? saleFinancing(sale) : undefined;
     const financing = offer ? toWebhookFinancing(offer) : undefined;
-    await purchaseConfirmed(inTransaction(ctx, db), sale.id, financing ? { financing } : {});
+    await purchaseConfirmed(db, deps, sale.id, financing ? { financing } : {});
   };
 
 /**
@@ -136,9 +149,9 @@ export const confirmSaleCharge =
  * checkout with `invoiceExpired`. An older invoice, or a sale that moved on, changes nothing.
  */
 export const saleInvoiceExpired =
-  (ctx: AppContext): NonNullable<ChargeListener['expired']> =>
+  (deps: SaleDeps): NonNullable<ChargeListener['expired']> =>
   async (db, charge) => {
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale || stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, charge)) return;
-    await invoiceExpired(inTransaction(ctx, db), sale.id);
+    await invoiceExpired(db, deps, sale.id);
   };

@@ -2,15 +2,15 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
-import { cartAbandoned, expireSale } from '../state/sale-flow.js';
+import { cartAbandoned, expireSale, type SaleDeps } from '../state/sale-flow.js';
 import { canTransition } from '../state/sale-states.js';
 import { lockSale } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import { CART_ACTIVITY_WINDOW_MS, CART_IDLE_MS, cartVerdict } from './cart-abandonment.rules.js';
 import { ProviderUnavailable } from '../../../payments/errors.js';
 import { saleInvoiceExpired } from './sale-charges.js';
-import { inTransaction } from '../state/sale-context.js';
 import { saleDeadline, scheduleCartCheck, type SaleScheduleKind } from './schedule-jobs.js';
+import type { Charge } from '../../../payments/provider.js';
 
 /** What applying one schedule did; `not-due` when the service clock has not reached it yet. */
 export type ScheduleOutcome = 'applied' | 'nothing' | 'not-due';
@@ -24,20 +24,25 @@ export async function recordActivity(tx: Queryable, saleId: number, at: Date): P
   await scheduleCartCheck(tx, saleId, at);
 }
 
-async function expireSaleIfDue(ctx: AppContext, saleId: number): Promise<ScheduleOutcome> {
-  return ctx.db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
-    if (!sale || !canTransition(stateOf(sale), 'expired')) return 'nothing';
-    if (saleDeadline(sale) > ctx.clock.now()) return 'not-due';
-    await expireSale(inTransaction(ctx, tx), sale.id);
-    return 'applied';
-  });
+/** The sale expires once past its deadline, unless it can no longer expire. */
+export async function expireSaleIfDue(tx: Queryable, deps: SaleDeps, saleId: number): Promise<ScheduleOutcome> {
+  const sale = await lockSale(tx, saleId);
+  if (!sale || !canTransition(stateOf(sale), 'expired')) return 'nothing';
+  if (saleDeadline(sale) > deps.clock.now()) return 'not-due';
+  await expireSale(tx, deps, sale.id);
+  return 'applied';
 }
 
-async function expireInvoiceIfDue(ctx: AppContext, chargeId: string): Promise<ScheduleOutcome> {
-  // The provider first: the sandbox expires what is past its time; Stripe says whether the bank
-  // paid it at the last minute. A provider that cannot answer now is asked again later.
-  const charge = await ctx.payments.refresh(ctx.db, chargeId).catch((error: unknown) => {
+/**
+ * The invoice as the provider has it now, when it expired: the sandbox expires what is past its
+ * time; Stripe says whether the bank paid it at the last minute. A provider that cannot answer now
+ * is asked again later. Read before the transaction that applies it (the provider writes its own).
+ */
+export async function expiredInvoice(
+  deps: Pick<AppContext, 'db' | 'payments'>,
+  chargeId: string,
+): Promise<Charge | Exclude<ScheduleOutcome, 'applied'>> {
+  const charge = await deps.payments.refresh(deps.db, chargeId).catch((error: unknown) => {
     if (error instanceof ProviderUnavailable) return 'unavailable' as const;
     throw error;
   });
@@ -45,45 +50,40 @@ async function expireInvoiceIfDue(ctx: AppContext, chargeId: string): Promise<Sc
   if (!charge || charge.reference.kind !== 'sale') return 'nothing';
   if (charge.status === 'PENDING') return 'not-due';
   if (charge.status !== 'EXPIRED') return 'nothing';
-  await ctx.db.transaction((tx) => saleInvoiceExpired(ctx)(tx, charge));
+  return charge;
+}
+
+/** The expired invoice reaches its sale as the provider's expiry would. */
+export async function applyInvoiceExpiry(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<ScheduleOutcome> {
+  await saleInvoiceExpired(deps)(tx, charge);
   return 'applied';
 }
 
-async function abandonCartIfDue(ctx: AppContext, saleId: number): Promise<ScheduleOutcome> {
-  return ctx.db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
-    if (!sale) return 'nothing';
-    const [activity] = await tx.select().from(checkoutActivity).where(eq(checkoutActivity.saleId, saleId));
-    const sent = await tx
-      .select({ id: saleEvents.id })
-      .from(saleEvents)
-      .where(and(eq(saleEvents.saleId, saleId), eq(saleEvents.name, 'cartAbandonment')));
-    const verdict = cartVerdict(
-      {
-        state: stateOf(sale),
-        paymentMethod: sale.paymentMethod,
-        phone: sale.buyerPhone,
-        email: sale.buyerEmail,
-        lastActivityAt: activity?.lastActivityAt ?? null,
-        alreadySent: sent.length > 0,
-      },
-      ctx.clock.now(),
-    );
-    if (verdict === 'not-yet') return 'not-due';
-    if (verdict === 'never') return 'nothing';
-    await cartAbandoned(inTransaction(ctx, tx), sale.id);
-    return 'applied';
-  });
+/** `cartAbandonment` once the buyer has been idle long enough, by the abandonment rules. */
+export async function abandonCartIfDue(tx: Queryable, deps: SaleDeps, saleId: number): Promise<ScheduleOutcome> {
+  const sale = await lockSale(tx, saleId);
+  if (!sale) return 'nothing';
+  const [activity] = await tx.select().from(checkoutActivity).where(eq(checkoutActivity.saleId, saleId));
+  const sent = await tx
+    .select({ id: saleEvents.id })
+    .from(saleEvents)
+    .where(and(eq(saleEvents.saleId, saleId), eq(saleEvents.name, 'cartAbandonment')));
+  const verdict = cartVerdict(
+    {
+      state: stateOf(sale),
+      paymentMethod: sale.paymentMethod,
+      phone: sale.buyerPhone,
+      email: sale.buyerEmail,
+      lastActivityAt: activity?.lastActivityAt ?? null,
+      alreadySent: sent.length > 0,
+    },
+    deps.clock.now(),
+  );
+  if (verdict === 'not-yet') return 'not-due';
+  if (verdict === 'never') return 'nothing';
+  await cartAbandoned(tx, deps, sale.id);
+  return 'applied';
 }
-
-const APPLY: Record<SaleScheduleKind, (ctx: AppContext, id: string) => Promise<ScheduleOutcome>> = {
-  'sale-expiry': (ctx, id) => expireSaleIfDue(ctx, Number(id)),
-  'invoice-expiry': expireInvoiceIfDue,
-  'cart-abandonment': (ctx, id) => abandonCartIfDue(ctx, Number(id)),
-};
-
-/** Applies one schedule by the service clock; idempotent, so a repeated job changes nothing. */
-export const applySaleSchedule = (ctx: AppContext, kind: SaleScheduleKind, id: string) => APPLY[kind](ctx, id);
 
 const OPEN_STATES = [
   'not_logged',
@@ -95,12 +95,11 @@ const OPEN_STATES = [
 ];
 
 /**
- * Applies every sale schedule that came due while no worker ran: sales past their deadline,
+ * Every sale schedule that came due while no worker ran, by kind: sales past their deadline,
  * invoices past their due time, carts idle between 30 and 90 minutes.
  */
-export async function sweepSaleSchedules(ctx: AppContext): Promise<Record<SaleScheduleKind, number>> {
-  const now = ctx.clock.now();
-  const overdue = await ctx.db
+export async function dueSaleSchedules(db: Queryable, now: Date): Promise<Record<SaleScheduleKind, string[]>> {
+  const overdue = await db
     .select({ id: sales.id })
     .from(sales)
     .where(
@@ -109,7 +108,7 @@ export async function sweepSaleSchedules(ctx: AppContext): Promise<Record<SaleSc
         sql`${sales.createdAt} + ${sales.runningDaysToExpire} * interval '1 day' <= ${now.toISOString()}::timestamptz`,
       ),
     );
-  const invoices = await ctx.db
+  const invoices = await db
     .select({ id: paymentCharges.id })
     .from(paymentCharges)
     .innerJoin(sales, eq(sales.id, paymentCharges.saleId))
@@ -120,29 +119,15 @@ export async function sweepSaleSchedules(ctx: AppContext): Promise<Record<SaleSc
         lte(paymentCharges.expiresAt, now),
       ),
     );
-  const carts = await ctx.db
+  const carts = await db
     .select({ id: checkoutActivity.saleId })
     .from(checkoutActivity)
     .where(
       sql`${checkoutActivity.lastActivityAt} between ${new Date(now.getTime() - CART_ACTIVITY_WINDOW_MS).toISOString()}::timestamptz and ${new Date(now.getTime() - CART_IDLE_MS).toISOString()}::timestamptz`,
     );
-  const count = async (kind: SaleScheduleKind, ids: (string | number)[]) => {
-    let applied = 0;
-    for (const id of ids) if ((await applySaleSchedule(ctx, kind, String(id))) === 'applied') applied++;
-    return applied;
-  };
   return {
-    'sale-expiry': await count(
-      'sale-expiry',
-      overdue.map((r) => r.id),
-    ),
-    'invoice-expiry': await count(
-      'invoice-expiry',
-      invoices.map((r) => r.id),
-    ),
-    'cart-abandonment': await count(
-      'cart-abandonment',
-      carts.map((r) => r.id),
-    ),
+    'sale-expiry': overdue.map((r) => String(r.id)),
+    'invoice-expiry': invoices.map((r) => r.id),
+    'cart-abandonment': carts.map((r) => String(r.id)),
   };
 }

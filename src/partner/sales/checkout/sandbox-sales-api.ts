@@ -15,7 +15,7 @@ export function sandboxSalesApi(ctx: AppContext): Router {
     const action = req.params.action as OperatorAction;
     if (!OPERATOR_ACTIONS.includes(action)) return next();
     if (!/^\d{1,9}$/.test(req.params.saleId)) throw new SaleNotFound();
-    const sale = await operateSale(ctx, Number(req.params.saleId), action);
+    const sale = await ctx.db.transaction((tx) => operateSale(tx, ctx, Number(req.params.saleId), action));
     res.json({ saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) });
   });
   return router;

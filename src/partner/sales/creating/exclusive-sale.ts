@@ -148,19 +148,22 @@ function upfrontOf(sent: number | undefined, floor: number | null, price: number
 
 /**
  * Creates an exclusive sale for one CPF from courses and classes, or from an active campaign.
- * `origin` names where a buyer started it when not through this API (the catalogue page).
+ * `origin` names where a buyer started it when not through this API (the catalogue page). Runs
+ * in the caller's transaction: the sale, its items, its first transition and its expiry job
+ * commit together.
  */
 export async function createExclusiveSale(
-  ctx: AppContext,
+  tx: Queryable,
+  deps: Pick<AppContext, 'config' | 'clock'>,
   partnerId: string,
   input: ExclusiveSaleRequest,
   origin?: SaleOrigin,
 ): Promise<ExclusiveSale> {
   assertCpf(input.cpf);
-  const selection = await select(ctx.db, partnerId, input);
+  const selection = await select(tx, partnerId, input);
   const upfront = upfrontOf(
     input.upfront_amount_in_cents,
-    await defaultUpfront(ctx.db, partnerId, selection.selected),
+    await defaultUpfront(tx, partnerId, selection.selected),
     selection.priceInCents,
     selection.campaignId !== null,
   );
@@ -171,54 +174,56 @@ export async function createExclusiveSale(
     (maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS);
   // The consultant who sold it (sent, or the campaign's) is the sale's creator and its events' seller.
   const consultantId = input.consultant_id ?? selection.consultantId ?? null;
-  const now = ctx.clock.now();
-  const sale = await ctx.db.transaction(async (tx) => {
-    const [row] = (await tx
-      .insert(sales)
-      .values({
-        partnerId,
-        origin: origin ?? (selection.campaignId ? 'CAMPAIGN' : 'EXCLUSIVE_SALE'),
-        status: 'not_logged',
-        productType: SALE_PRODUCT_TYPE,
-        cpf: input.cpf,
-        checkoutPriceInCents: selection.priceInCents,
-        upfrontInCents: upfront,
-        installmentsToApply: maxInstallments,
-        maxInstallmentsToApply: maxInstallments,
-        runningDaysToFirstInstallment:
-          selection.runningDaysToFirstInstallment ??
-          input.running_days_to_first_installment ??
-          DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-        runningDaysToExpire:
-          selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
-        campaignId: selection.campaignId,
-        consultantId,
-        creator: consultantId ?? API_CREATOR,
-        ...buyerColumns({ name: input.full_name, email: input.email, phone: input.phone }),
-        checkoutToken: newCheckoutToken(),
-        notificationUrl: input.notification_url ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()) as [SaleRow];
-    await tx.insert(saleItems).values(
-      selection.selected.map((s, position) => ({
-        saleId: row.id,
-        position,
-        courseId: s.course.id,
-        courseClassId: s.courseClass.id,
-        priceInCents: s.priceInCents,
-      })),
-    );
-    await recordTransition(tx, row.id, null, 'not_logged', now);
-    await scheduleSaleExpiry(tx, row);
-    return row;
-  });
-  return toExclusiveSale(ctx, sale, selection.selected);
+  const now = deps.clock.now();
+  const [row] = (await tx
+    .insert(sales)
+    .values({
+      partnerId,
+      origin: origin ?? (selection.campaignId ? 'CAMPAIGN' : 'EXCLUSIVE_SALE'),
+      status: 'not_logged',
+      productType: SALE_PRODUCT_TYPE,
+      cpf: input.cpf,
+      checkoutPriceInCents: selection.priceInCents,
+      upfrontInCents: upfront,
+      installmentsToApply: maxInstallments,
+      maxInstallmentsToApply: maxInstallments,
+      runningDaysToFirstInstallment:
+        selection.runningDaysToFirstInstallment ??
+        input.running_days_to_first_installment ??
+        DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+      runningDaysToExpire:
+        selection.runningDaysToExpire ?? input.running_days_to_expire ?? DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+      campaignId: selection.campaignId,
+      consultantId,
+      creator: consultantId ?? API_CREATOR,
+      ...buyerColumns({ name: input.full_name, email: input.email, phone: input.phone }),
+      checkoutToken: newCheckoutToken(),
+      notificationUrl: input.notification_url ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()) as [SaleRow];
+  await tx.insert(saleItems).values(
+    selection.selected.map((s, position) => ({
+      saleId: row.id,
+      position,
+      courseId: s.course.id,
+      courseClassId: s.courseClass.id,
+      priceInCents: s.priceInCents,
+    })),
+  );
+  await recordTransition(tx, row.id, null, 'not_logged', now);
+  await scheduleSaleExpiry(tx, row);
+  return toExclusiveSale(tx, deps, row, selection.selected);
 }
 
-async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: SelectedCourse[]): Promise<ExclusiveSale> {
-  const logs = (await loadTransitions(ctx.db, sale.id)).map((l) => ({
+async function toExclusiveSale(
+  db: Queryable,
+  deps: Pick<AppContext, 'config'>,
+  sale: SaleRow,
+  selected: SelectedCourse[],
+): Promise<ExclusiveSale> {
+  const logs = (await loadTransitions(db, sale.id)).map((l) => ({
     webhook: listStatusName(l.toStatus as never, false),
     createdAt: localDate(l.createdAt),
   }));
@@ -228,7 +233,7 @@ async function toExclusiveSale(ctx: AppContext, sale: SaleRow, selected: Selecte
     cpf: sale.cpf,
     fullName: sale.buyerName,
     webhook: status,
-    redirect_url: checkoutUrlOf(ctx.config, sale.checkoutToken),
+    redirect_url: checkoutUrlOf(deps.config, sale.checkoutToken),
     checkout_price_in_cents: sale.checkoutPriceInCents,
     running_days_to_first_installment: sale.runningDaysToFirstInstallment,
     running_days_to_expire: sale.runningDaysToExpire,

@@ -1,17 +1,33 @@
 import type { AppContext } from '../../../context.js';
-import { inTransaction } from './sale-context.js';
+import type { Queryable } from '../../../db/client.js';
 import {
   FINANCING_METHOD,
   type WebhookFinancing,
   type WebhookPayment,
   type WebhookPerson,
 } from '../events/event-payloads.js';
-import { stateOf, runStep, type TransitionResult } from './transitions.js';
+import type { SaleRow } from '../sql.js';
+import { applyTransition, stateOf, type TransitionRequest, type TransitionResult } from './transitions.js';
+import { lockedSale } from './unit-of-work.js';
 
 /**
- * The steps of a sale, for the hosted checkout and the payment flows. Each runs in its own
- * transaction, moves the sale through the state machine and stores the event the spec names.
+ * The steps of a sale, for the hosted checkout and the payment flows. Each runs in the caller's
+ * transaction (`tx`), moves the sale through the state machine and stores the event the spec
+ * names; none opens a transaction of its own.
  */
+
+/** What a step needs besides its transaction. */
+export type SaleDeps = Pick<AppContext, 'config' | 'clock' | 'saleLedger'>;
+
+async function runStep(
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  decide: (sale: SaleRow) => TransitionRequest,
+): Promise<TransitionResult> {
+  const sale = await lockedSale(tx, saleId);
+  return applyTransition(tx, deps, sale, decide(sale));
+}
 
 export interface BuyerData {
   name?: string;
@@ -54,8 +70,12 @@ export function buyerColumns(buyer: BuyerData) {
 }
 
 /** The buyer opened the checkout and filled in (or corrected) their data. No event. */
-export const buyerDataFilled = (ctx: AppContext, saleId: number, buyer: BuyerData): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
+export const buyerDataFilled = (
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  buyer: BuyerData,
+): Promise<TransitionResult> => runStep(tx, deps, saleId, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
 
 const invoiceColumns = (payment: WebhookPayment) => ({
   payment,
@@ -64,19 +84,26 @@ const invoiceColumns = (payment: WebhookPayment) => ({
 });
 
 /** A Pix, an at-sight bank slip or the financing entry invoice was generated: `invoiceCreated`. */
-export const invoiceCreated = (ctx: AppContext, saleId: number, payment: WebhookPayment): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment), event: 'invoiceCreated' }));
+export const invoiceCreated = (
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  payment: WebhookPayment,
+): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment), event: 'invoiceCreated' }));
 
 /** The buyer asked again for an invoice still pending: the sale waits for it again, with no second `invoiceCreated`. */
 export const invoiceChosenAgain = (
-  ctx: AppContext,
+  tx: Queryable,
+  deps: SaleDeps,
   saleId: number,
   payment: WebhookPayment,
-): Promise<TransitionResult> => runStep(ctx, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment) }));
+): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment) }));
 
 /** The Pix or bank slip expired unpaid; the buyer is back at the checkout: `invoiceExpired`. */
-export const invoiceExpired = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'in_progress', event: 'invoiceExpired' }));
+export const invoiceExpired = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'in_progress', event: 'invoiceExpired' }));
 
 export interface DeclinedCard {
   reason: string;
@@ -86,8 +113,13 @@ export interface DeclinedCard {
 }
 
 /** A card payment attempt was declined; sent at every attempt: `paymentDeclined`. */
-export const paymentDeclined = (ctx: AppContext, saleId: number, card: DeclinedCard): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => {
+export const paymentDeclined = (
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  card: DeclinedCard,
+): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => {
     const creditCard: NonNullable<WebhookPayment['creditCard']> = { numberOfInstallments: card.numberOfInstallments };
     if (card.cardBrand) creditCard.cardBrand = card.cardBrand;
     if (card.lastFourDigits) creditCard.lastFourDigits = card.lastFourDigits;
@@ -103,22 +135,33 @@ export const paymentDeclined = (ctx: AppContext, saleId: number, card: DeclinedC
 
 /** The buyer asked for the installment bank slip (financing); credit analysis starts. No event. */
 export const financingRequested = (
-  ctx: AppContext,
+  tx: Queryable,
+  deps: SaleDeps,
   saleId: number,
   step = 'Informações básicas do aluno',
 ): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({
+  runStep(tx, deps, saleId, () => ({
     to: 'financing_analysis',
     set: { paymentMethod: FINANCING_METHOD, financingStep: step, payment: null },
   }));
 
 /** The financing was denied for credit or fraud risk: `financingDenied`. */
-export const financingDenied = (ctx: AppContext, saleId: number, reason: string): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
+export const financingDenied = (
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  reason: string,
+): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
 
 /** The guarantor named by the buyer was approved and must accept and sign: `guarantorNeeded`. */
-export const guarantorNeeded = (ctx: AppContext, saleId: number, guarantor: WebhookPerson): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({
+export const guarantorNeeded = (
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  guarantor: WebhookPerson,
+): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({
     to: 'guarantor_needed',
     set: { guarantor, financingStep: 'Documentos do avalista' },
     event: 'guarantorNeeded',
@@ -132,44 +175,45 @@ export interface Paid {
 }
 
 /** A payment was recognized and the purchase became effective: `purchaseConfirmed`. */
-export const purchaseConfirmed = (ctx: AppContext, saleId: number, paid: Paid = {}): Promise<TransitionResult> =>
-  ctx.db.transaction(async (tx) => {
-    const confirmed = await confirmStep(inTransaction(ctx, tx), saleId, paid);
-    // The receipt (installments, commission, the confirming payment) commits with the confirmation.
-    await ctx.saleLedger.opened(tx, confirmed.sale);
-    return confirmed;
-  });
-
-const confirmStep = (ctx: AppContext, saleId: number, paid: Paid): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({
+export async function purchaseConfirmed(
+  tx: Queryable,
+  deps: SaleDeps,
+  saleId: number,
+  paid: Paid = {},
+): Promise<TransitionResult> {
+  const confirmed = await runStep(tx, deps, saleId, () => ({
     to: 'made_effective',
     set: {
-      madeEffectiveAt: ctx.clock.now(),
+      madeEffectiveAt: deps.clock.now(),
       ...(paid.payment ? { payment: paid.payment, paymentMethod: paid.payment.paymentMethod } : {}),
       ...(paid.financing ? { financing: paid.financing } : {}),
     },
     event: 'purchaseConfirmed',
   }));
+  // The receipt (installments, commission, the confirming payment) commits with the confirmation.
+  await deps.saleLedger.opened(tx, confirmed.sale);
+  return confirmed;
+}
 
 /** Cancelled after confirmation (buyer or partner asked, refund, chargeback): `purchaseCancelled`. */
-export const purchaseCancelled = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({
+export const purchaseCancelled = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({
     to: 'canceled',
-    set: { canceledAt: ctx.clock.now(), financingStep: null },
+    set: { canceledAt: deps.clock.now(), financingStep: null },
     event: 'purchaseCancelled',
   }));
 
 /** The partner cancelled the sale before it was made effective. No event. */
-export const cancelByPartner = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'canceled_by_partner', set: { canceledAt: ctx.clock.now() } }));
+export const cancelByPartner = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'canceled_by_partner', set: { canceledAt: deps.clock.now() } }));
 
 /** The checkout deadline passed without the sale being made effective. No event. */
-export const expireSale = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, () => ({ to: 'expired' }));
+export const expireSale = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, () => ({ to: 'expired' }));
 
 /**
  * The buyer stopped at the checkout (the idle and activity rules are the checkout's): the sale
  * keeps its state and `cartAbandonment` is stored, at most once per sale.
  */
-export const cartAbandoned = (ctx: AppContext, saleId: number): Promise<TransitionResult> =>
-  runStep(ctx, saleId, (sale) => ({ to: stateOf(sale), event: 'cartAbandonment' }));
+export const cartAbandoned = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
+  runStep(tx, deps, saleId, (sale) => ({ to: stateOf(sale), event: 'cartAbandonment' }));

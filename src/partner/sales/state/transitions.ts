@@ -7,7 +7,7 @@ import { fanOutLegacy } from '../../webhooks/legacy.js';
 import type { SaleEventName } from '../events/event-payloads.js';
 import { storeEvent, type StoredEvent } from '../events/events.js';
 import { isSaleState, listStatusName, transition, type SaleState } from './sale-states.js';
-import { lockSale, recordTransition, type NewSale, type SaleRow } from '../sql.js';
+import { recordTransition, type NewSale, type SaleRow } from '../sql.js';
 
 /** The sale's status changed between reading it and writing it. */
 export class SaleChangedMeanwhile extends ApiError {
@@ -78,20 +78,4 @@ export async function applyTransition(
   }
   const event = request.event ? await storeEvent(tx, ctx.config, updated, request.event, now) : undefined;
   return { sale: updated, event };
-}
-
-/**
- * One step of a sale in its own transaction: locks the sale, lets `decide` choose the move from
- * the sale as it is now, and applies it.
- */
-export async function runStep(
-  ctx: AppContext,
-  saleId: number,
-  decide: (sale: SaleRow) => TransitionRequest,
-): Promise<TransitionResult> {
-  return ctx.db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
-    if (!sale) throw new SaleNotFound();
-    return applyTransition(tx, ctx, sale, decide(sale));
-  });
 }
