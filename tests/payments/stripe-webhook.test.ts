@@ -3,6 +3,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index.js';
 import { operateSale } from '../../src/partner/sales/checkout/operator.js';
+import { withLockedSale } from '../../src/partner/sales/state/unit-of-work.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { signedDelivery } from '../support/stripe-double.js';
 import { expectDelivered, saleCharges, saleLookup, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
@@ -144,7 +145,9 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
   it('sale:refund refunds through Stripe’s Refunds API with a key of the charge; Stripe’s charge.refunded after it changes nothing', async () => {
     const sale = await paidSale('OPERATOR');
     const charge = await chargeOf(sale.saleId);
-    const cancelled = await t.ctx.db.transaction((tx) => operateSale(tx, t.ctx, sale.saleId, 'refund'));
+    const cancelled = await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) =>
+      operateSale(tx, t.ctx, locked, 'refund'),
+    );
     expect(cancelled.status).toBe('canceled');
     const refundCall = s.stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(refundCall).toEqual([
@@ -166,9 +169,9 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     s.stripe.succeed(card.providerRef!, { brand: 'visa', last4: '4242' });
     await request(t.app).get(`${sale.path}/cartao/${card.id}/retorno`).expect(303);
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
-    await expect(t.ctx.db.transaction((tx) => operateSale(tx, t.ctx, sale.saleId, 'chargeback'))).rejects.toMatchObject(
-      { code: 'PAYMENT-010' },
-    );
+    await expect(
+      withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'chargeback')),
+    ).rejects.toMatchObject({ code: 'PAYMENT-010' });
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
     expect((await chargeOf(sale.saleId)).status).toBe('PAID');
   });

@@ -5,6 +5,7 @@ import { wireContext, type ContextParts } from '../../payment-wiring.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from '../../partner/sales/checkout/operator.js';
 import { lookupStatusName } from '../../partner/sales/state/sale-states.js';
 import { stateOf } from '../../partner/sales/state/transitions.js';
+import { withLockedSale } from '../../partner/sales/state/unit-of-work.js';
 import { UsageError, type Command } from './command.js';
 
 const DESCRIPTIONS: Record<OperatorAction, string> = {
@@ -28,7 +29,9 @@ function saleCommand(action: OperatorAction): Command {
         logger: createLogger('silent'),
       } as ContextParts);
       try {
-        const sale = await ctx.db.transaction((tx) => operateSale(tx, ctx, Number(options.sale), action));
+        const sale = await withLockedSale(ctx.db, Number(options.sale), (tx, locked) =>
+          operateSale(tx, ctx, locked, action),
+        );
         return { saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) };
       } catch (error) {
         if (error instanceof Error && 'code' in error) throw new UsageError(`${String(error.code)}: ${error.message}`);

@@ -30,10 +30,14 @@ export async function findSale(db: Queryable, partnerId: string, saleId: number)
   return row;
 }
 
+declare const locked: unique symbol;
+/** A sale read under its row lock in the transaction at hand: what a step of the sale takes. */
+export type LockedSale = SaleRow & { readonly [locked]: true };
+
 /** The sale, locked until the transaction ends, so that its steps apply one at a time. */
-export async function lockSale(tx: Queryable, saleId: number): Promise<SaleRow | undefined> {
+export async function lockSale(tx: Queryable, saleId: number): Promise<LockedSale | undefined> {
   const [row] = await tx.select().from(sales).where(eq(sales.id, saleId)).for('update');
-  return row;
+  return row as LockedSale | undefined;
 }
 
 export async function findSaleByToken(db: Queryable, token: string): Promise<SaleRow | undefined> {

@@ -3,7 +3,7 @@ import type { Queryable } from '../../../db/client.js';
 import { resumableCardSession } from '../../../payments/charges.js';
 import { cardPause, refuseWhilePaused, type CardPause } from '../../../payments/card-limits.js';
 import type { CardSession, Charge } from '../../../payments/provider.js';
-import type { SaleRow } from '../sql.js';
+import type { LockedSale, SaleRow } from '../sql.js';
 import { chargeOfCheckout, readyForCard, saleOfToken } from './checkout-steps.js';
 import { payerOf, saleReference, type CheckoutDeps } from './sale-charges.js';
 
@@ -14,7 +14,12 @@ import { payerOf, saleReference, type CheckoutDeps } from './sale-charges.js';
  * reconciliation, whichever first). One open session at a time: asking again resumes it. Card
  * attempts are limited per checkout and per address (`payments/card-limits.ts`).
  */
-export async function startCardPayment(tx: Queryable, deps: CheckoutDeps, sale: SaleRow, ip: string): Promise<Charge> {
+export async function startCardPayment(
+  tx: Queryable,
+  deps: CheckoutDeps,
+  sale: LockedSale,
+  ip: string,
+): Promise<Charge> {
   const ready = await readyForCard(tx, deps, sale);
   const charges = await deps.payments.listCharges(tx, saleReference(ready.id));
   const open = resumableCardSession(charges, ready.checkoutPriceInCents, deps.clock.now());

@@ -19,7 +19,7 @@ export function saleChargeListener(deps: SaleDeps): ChargeListener {
     async declined(db, charge) {
       const sale = await lockSale(db, saleIdOf(charge));
       if (!sale || stateOf(sale) !== 'in_progress') return;
-      await paymentDeclined(db, deps, sale.id, {
+      await paymentDeclined(db, deps, sale, {
         reason: charge.declinedReason ?? DECLINED,
         ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
         numberOfInstallments: charge.card?.installments ?? 1,

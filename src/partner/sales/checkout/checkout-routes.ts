@@ -12,7 +12,7 @@ import { hostedPageHeaders } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
 import { providerView, type CardInput, type Charge } from '../../../payments/provider.js';
 import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
-import { loadSaleProducts, partnerName, type SaleRow } from '../sql.js';
+import { loadSaleProducts, partnerName, type LockedSale } from '../sql.js';
 import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
 import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
 import {
@@ -104,7 +104,7 @@ export function checkoutPages(ctx: AppContext): Router {
 
   /** One step of the buyer: its own transaction, on the sale of the page's token locked once. */
   const onSale =
-    <T>(run: (tx: Queryable, sale: SaleRow) => Promise<T>) =>
+    <T>(run: (tx: Queryable, sale: LockedSale) => Promise<T>) =>
     (req: Request) =>
       checkoutStep(ctx, token(req), run);
 

@@ -5,7 +5,7 @@ import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../events/event-payloads.js';
 import { offeredMethods } from '../events/events.js';
 import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../state/sale-flow.js';
-import { campaignPaymentMethods, findSaleByToken, type SaleRow } from '../sql.js';
+import { campaignPaymentMethods, findSaleByToken, type LockedSale, type SaleRow } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import {
   buyerDataOf,
@@ -76,7 +76,7 @@ export async function openCheckout(tx: Queryable, deps: Pick<AppContext, 'clock'
 export async function submitBuyerData(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   form: PersonForm,
 ): Promise<FormErrors> {
   const errors = checkPersonForm(form);
@@ -84,7 +84,7 @@ export async function submitBuyerData(
   if (Object.keys(errors).length) return errors;
   if (!['not_logged', 'in_progress', 'denied'].includes(sale.status))
     throw new StepNotAvailable('buyer data', sale.status);
-  await buyerDataFilled(tx, deps, sale.id, buyerDataOf(form));
+  await buyerDataFilled(tx, deps, sale, buyerDataOf(form));
   return {};
 }
 
@@ -92,26 +92,26 @@ export async function submitBuyerData(
 async function readyToPay(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   method: WebhookCheckout['paymentMethods'][number],
-): Promise<SaleRow> {
+): Promise<LockedSale> {
   if (sale.status === 'not_logged' || !sale.buyerEmail) throw new BuyerDataMissing();
   if (!(await methodsOf(tx, sale)).includes(method)) throw new MethodNotOffered(method);
-  if (sale.status === 'denied') return (await buyerDataFilled(tx, deps, sale.id, {})).sale;
+  if (sale.status === 'denied') return (await buyerDataFilled(tx, deps, sale, {})).sale;
   return sale;
 }
 
 export async function generateInvoice(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   method: 'pix' | 'bankSlip',
 ): Promise<Charge> {
   return createInvoice(tx, deps, await readyToPay(tx, deps, sale, method), method);
 }
 
 /** The sale ready for a card: data filled in, card offered, nothing else under way. */
-export async function readyForCard(tx: Queryable, deps: CheckoutDeps, sale: SaleRow): Promise<SaleRow> {
+export async function readyForCard(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<LockedSale> {
   const ready = await readyToPay(tx, deps, sale, 'creditCard');
   if (stateOf(ready) !== 'in_progress') throw new StepNotAvailable('card payment', ready.status);
   return ready;
@@ -125,7 +125,7 @@ export async function readyForCard(tx: Queryable, deps: CheckoutDeps, sale: Sale
 export async function payByCard(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   card: CardInput,
   ip: string,
 ): Promise<Charge> {
@@ -145,17 +145,17 @@ export async function payByCard(
 }
 
 /** The buyer asks for the financing: approved, guarantor needed, or denied by the CPF's analysis. */
-export async function requestFinancing(tx: Queryable, deps: CheckoutDeps, sale: SaleRow): Promise<CreditDecision> {
+export async function requestFinancing(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<CreditDecision> {
   if (sale.status === 'denied' || sale.deniedReason) throw new FinancingAlreadyDenied();
   const ready = await readyToPay(tx, deps, sale, FINANCING_METHOD);
   const decision = creditDecision(ready.cpf);
-  await financingRequested(tx, deps, ready.id, STEP_AFTER[decision]);
-  if (decision === 'denied') await financingDenied(tx, deps, ready.id, DENIED_REASON);
+  const requested = await financingRequested(tx, deps, ready, STEP_AFTER[decision]);
+  if (decision === 'denied') await financingDenied(tx, deps, requested.sale, DENIED_REASON);
   return decision;
 }
 
 /** The approved buyer accepts the offer: the entry invoice (`invoiceCreated`). */
-export async function acceptFinancing(tx: Queryable, deps: CheckoutDeps, sale: SaleRow): Promise<Charge> {
+export async function acceptFinancing(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<Charge> {
   if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.sign)
     throw new StepNotAvailable('financing acceptance', sale.status);
   return createInvoice(tx, deps, sale, FINANCING_METHOD);
@@ -165,7 +165,7 @@ export async function acceptFinancing(tx: Queryable, deps: CheckoutDeps, sale: S
 export async function nameGuarantor(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   form: PersonForm,
 ): Promise<FormErrors> {
   if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.guarantor)
@@ -174,13 +174,13 @@ export async function nameGuarantor(
   if (!errors.cpf && cpfDigits(form.cpf) === sale.cpf) errors.cpf = 'O avalista deve ser outra pessoa.';
   if (Object.keys(errors).length) return errors;
   const guarantor = guarantorOf(form);
-  if (guarantorApproved(guarantor.personalDocument)) await guarantorNeeded(tx, deps, sale.id, guarantor);
-  else await financingDenied(tx, deps, sale.id, GUARANTOR_DENIED_REASON);
+  if (guarantorApproved(guarantor.personalDocument)) await guarantorNeeded(tx, deps, sale, guarantor);
+  else await financingDenied(tx, deps, sale, GUARANTOR_DENIED_REASON);
   return {};
 }
 
 /** Sandbox: the guarantor accepts and signs; the buyer reaches the entry invoice. */
-export async function guarantorSigned(tx: Queryable, deps: CheckoutDeps, sale: SaleRow): Promise<Charge> {
+export async function guarantorSigned(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<Charge> {
   if (stateOf(sale) !== 'guarantor_needed') throw new StepNotAvailable('guarantor signature', sale.status);
   return createInvoice(tx, deps, sale, FINANCING_METHOD);
 }

@@ -1,9 +1,8 @@
 import type { Queryable } from '../../../db/client.js';
 import type { Charge } from '../../../payments/provider.js';
 import { cancelByPartner, expireSale, purchaseCancelled, type SaleDeps } from '../state/sale-flow.js';
-import { lockSale, type SaleRow } from '../sql.js';
+import { lockSale, type LockedSale, type SaleRow } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
-import { lockedSale } from '../state/unit-of-work.js';
 import { NotCardPaid } from './checkout.rules.js';
 import { saleIdOf, saleReference, type CheckoutDeps } from './sale-charges.js';
 
@@ -28,18 +27,18 @@ const REVERSAL_REASONS: Partial<Record<OperatorAction, string>> = {
   chargeback: 'Card payment contested by the cardholder',
 };
 
-/** Applies an operator's action, inside the transaction its adapter (sandbox route, CLI) opened. */
+/** Applies an operator's action to the sale its adapter (sandbox route, CLI) locked (`withLockedSale`). */
 export async function operateSale(
   tx: Queryable,
   deps: CheckoutDeps,
-  saleId: number,
+  sale: LockedSale,
   action: OperatorAction,
 ): Promise<SaleRow> {
-  await lockedSale(tx, saleId);
-  if (action === 'cancel-by-partner') return (await cancelByPartner(tx, deps, saleId)).sale;
-  if (action === 'expire') return (await expireSale(tx, deps, saleId)).sale;
+  const saleId = sale.id;
+  if (action === 'cancel-by-partner') return (await cancelByPartner(tx, deps, sale)).sale;
+  if (action === 'expire') return (await expireSale(tx, deps, sale)).sale;
   // The move first: a sale that cannot be cancelled is refused before any money is given back.
-  const cancelled = (await purchaseCancelled(tx, deps, saleId)).sale;
+  const cancelled = (await purchaseCancelled(tx, deps, sale)).sale;
   let reversedCents = 0;
   if (action !== 'cancel') {
     const provider = deps.payments;
@@ -80,7 +79,7 @@ const recordReversal = (
 export async function saleChargeReversed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
   const sale = await lockSale(tx, saleIdOf(charge));
   if (!sale || stateOf(sale) !== 'made_effective') return;
-  await purchaseCancelled(tx, deps, sale.id);
+  await purchaseCancelled(tx, deps, sale);
   const action = charge.status === 'CHARGED_BACK' ? 'chargeback' : 'refund';
   await recordReversal(tx, deps, sale.id, action, charge.paidAmountCents ?? charge.amountCents);
 }

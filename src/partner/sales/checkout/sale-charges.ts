@@ -13,7 +13,7 @@ import {
   type SaleDeps,
 } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
-import { lockSale, type SaleRow } from '../sql.js';
+import { lockSale, type LockedSale, type SaleRow } from '../sql.js';
 import { MethodNotOffered } from './checkout.rules.js';
 import { saleFinancing, toWebhookFinancing } from '../financing.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
@@ -81,7 +81,7 @@ function invoicePayment(
 export async function createInvoice(
   tx: Queryable,
   deps: CheckoutDeps,
-  sale: SaleRow,
+  sale: LockedSale,
   method: InvoiceMethod,
 ): Promise<Charge> {
   const provider = deps.payments;
@@ -96,7 +96,7 @@ export async function createInvoice(
   const pending = pendingChargeLike(await provider.listCharges(tx, saleReference(sale.id)), wanted, deps.clock.now());
   if (pending) {
     if (stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, pending))
-      await invoiceChosenAgain(tx, deps, sale.id, invoicePayment(deps, sale, pending, method));
+      await invoiceChosenAgain(tx, deps, sale, invoicePayment(deps, sale, pending, method));
     return pending;
   }
   const charge = await provider.createCharge(tx, {
@@ -104,7 +104,7 @@ export async function createInvoice(
     payer: payerOf(sale),
     reference: saleReference(sale.id),
   });
-  await invoiceCreated(tx, deps, sale.id, invoicePayment(deps, sale, charge, method));
+  await invoiceCreated(tx, deps, sale, invoicePayment(deps, sale, charge, method));
   await scheduleInvoiceExpiry(tx, charge);
   return charge;
 }
@@ -134,14 +134,14 @@ export const confirmSaleCharge =
         ...(charge.card ? { cardBrand: charge.card.brand, lastFourDigits: charge.card.lastFour } : {}),
         numberOfInstallments: charge.card?.installments ?? 1,
       };
-      await purchaseConfirmed(db, deps, sale.id, {
+      await purchaseConfirmed(db, deps, sale, {
         payment: { paymentMethod: 'creditCard', creditCard },
       });
       return;
     }
     const offer = sale.paymentMethod === FINANCING_METHOD ? saleFinancing(sale) : undefined;
     const financing = offer ? toWebhookFinancing(offer) : undefined;
-    await purchaseConfirmed(db, deps, sale.id, financing ? { financing } : {});
+    await purchaseConfirmed(db, deps, sale, financing ? { financing } : {});
   };
 
 /**
@@ -153,5 +153,5 @@ export const saleInvoiceExpired =
   async (db, charge) => {
     const sale = await lockSale(db, saleIdOf(charge));
     if (!sale || stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, charge)) return;
-    await invoiceExpired(db, deps, sale.id);
+    await invoiceExpired(db, deps, sale);
   };

@@ -29,7 +29,7 @@ export async function expireSaleIfDue(tx: Queryable, deps: SaleDeps, saleId: num
   const sale = await lockSale(tx, saleId);
   if (!sale || !canTransition(stateOf(sale), 'expired')) return 'nothing';
   if (saleDeadline(sale) > deps.clock.now()) return 'not-due';
-  await expireSale(tx, deps, sale.id);
+  await expireSale(tx, deps, sale);
   return 'applied';
 }
 
@@ -81,7 +81,7 @@ export async function abandonCartIfDue(tx: Queryable, deps: SaleDeps, saleId: nu
   );
   if (verdict === 'not-yet') return 'not-due';
   if (verdict === 'never') return 'nothing';
-  await cartAbandoned(tx, deps, sale.id);
+  await cartAbandoned(tx, deps, sale);
   return 'applied';
 }
 

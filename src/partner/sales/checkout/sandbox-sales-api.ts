@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../../context.js';
 import { lookupStatusName } from '../state/sale-states.js';
 import { SaleNotFound, stateOf } from '../state/transitions.js';
+import { withLockedSale } from '../state/unit-of-work.js';
 import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from './operator.js';
 
 /**
@@ -15,7 +16,9 @@ export function sandboxSalesApi(ctx: AppContext): Router {
     const action = req.params.action as OperatorAction;
     if (!OPERATOR_ACTIONS.includes(action)) return next();
     if (!/^\d{1,9}$/.test(req.params.saleId)) throw new SaleNotFound();
-    const sale = await ctx.db.transaction((tx) => operateSale(tx, ctx, Number(req.params.saleId), action));
+    const sale = await withLockedSale(ctx.db, Number(req.params.saleId), (tx, locked) =>
+      operateSale(tx, ctx, locked, action),
+    );
     res.json({ saleId: sale.id, status: stateOf(sale), lookupStatus: lookupStatusName(stateOf(sale)) });
   });
   return router;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
-import type { SaleRow } from '../sql.js';
+import type { LockedSale } from '../sql.js';
 import { withLockedSale } from '../state/unit-of-work.js';
 import { CheckoutClosed } from './checkout.rules.js';
 import { CLOSED, saleOfToken } from './checkout-steps.js';
@@ -14,7 +14,7 @@ import { recordActivity } from './sale-schedules.js';
 export async function checkoutStep<T>(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   token: string,
-  run: (tx: Queryable, sale: SaleRow) => Promise<T>,
+  run: (tx: Queryable, sale: LockedSale) => Promise<T>,
 ): Promise<T> {
   const { id } = await saleOfToken(ctx.db, token);
   return withLockedSale(ctx.db, id, async (tx, sale) => {

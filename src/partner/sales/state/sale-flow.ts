@@ -6,28 +6,25 @@ import {
   type WebhookPayment,
   type WebhookPerson,
 } from '../events/event-payloads.js';
-import type { SaleRow } from '../sql.js';
+import type { LockedSale } from '../sql.js';
 import { applyTransition, stateOf, type TransitionRequest, type TransitionResult } from './transitions.js';
-import { lockedSale } from './unit-of-work.js';
 
 /**
- * The steps of a sale, for the hosted checkout and the payment flows. Each runs in the caller's
- * transaction (`tx`), moves the sale through the state machine and stores the event the spec
- * names; none opens a transaction of its own.
+ * The steps of a sale, for the hosted checkout and the payment flows. Each takes the caller's
+ * transaction (`tx`) and the sale already locked in it (`withLockedSale`, or a listener's
+ * `lockSale`), moves it through the state machine and stores the event the spec names; none opens
+ * a transaction or locks the sale again.
  */
 
 /** What a step needs besides its transaction. */
 export type SaleDeps = Pick<AppContext, 'config' | 'clock' | 'saleLedger'>;
 
-async function runStep(
+const runStep = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
-  decide: (sale: SaleRow) => TransitionRequest,
-): Promise<TransitionResult> {
-  const sale = await lockedSale(tx, saleId);
-  return applyTransition(tx, deps, sale, decide(sale));
-}
+  sale: LockedSale,
+  decide: (sale: LockedSale) => TransitionRequest,
+): Promise<TransitionResult> => applyTransition(tx, deps, sale, decide(sale));
 
 export interface BuyerData {
   name?: string;
@@ -73,9 +70,9 @@ export function buyerColumns(buyer: BuyerData) {
 export const buyerDataFilled = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   buyer: BuyerData,
-): Promise<TransitionResult> => runStep(tx, deps, saleId, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
+): Promise<TransitionResult> => runStep(tx, deps, sale, () => ({ to: 'in_progress', set: buyerColumns(buyer) }));
 
 const invoiceColumns = (payment: WebhookPayment) => ({
   payment,
@@ -87,23 +84,23 @@ const invoiceColumns = (payment: WebhookPayment) => ({
 export const invoiceCreated = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   payment: WebhookPayment,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment), event: 'invoiceCreated' }));
+  runStep(tx, deps, sale, () => ({ to: 'waiting_payment', set: invoiceColumns(payment), event: 'invoiceCreated' }));
 
 /** The buyer asked again for an invoice still pending: the sale waits for it again, with no second `invoiceCreated`. */
 export const invoiceChosenAgain = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   payment: WebhookPayment,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'waiting_payment', set: invoiceColumns(payment) }));
+  runStep(tx, deps, sale, () => ({ to: 'waiting_payment', set: invoiceColumns(payment) }));
 
 /** The Pix or bank slip expired unpaid; the buyer is back at the checkout: `invoiceExpired`. */
-export const invoiceExpired = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'in_progress', event: 'invoiceExpired' }));
+export const invoiceExpired = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
+  runStep(tx, deps, sale, () => ({ to: 'in_progress', event: 'invoiceExpired' }));
 
 export interface DeclinedCard {
   reason: string;
@@ -116,10 +113,10 @@ export interface DeclinedCard {
 export const paymentDeclined = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   card: DeclinedCard,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => {
+  runStep(tx, deps, sale, () => {
     const creditCard: NonNullable<WebhookPayment['creditCard']> = { numberOfInstallments: card.numberOfInstallments };
     if (card.cardBrand) creditCard.cardBrand = card.cardBrand;
     if (card.lastFourDigits) creditCard.lastFourDigits = card.lastFourDigits;
@@ -137,10 +134,10 @@ export const paymentDeclined = (
 export const financingRequested = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   step = 'Informações básicas do aluno',
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({
+  runStep(tx, deps, sale, () => ({
     to: 'financing_analysis',
     set: { paymentMethod: FINANCING_METHOD, financingStep: step, payment: null },
   }));
@@ -149,19 +146,19 @@ export const financingRequested = (
 export const financingDenied = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   reason: string,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
+  runStep(tx, deps, sale, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
 
 /** The guarantor named by the buyer was approved and must accept and sign: `guarantorNeeded`. */
 export const guarantorNeeded = (
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   guarantor: WebhookPerson,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({
+  runStep(tx, deps, sale, () => ({
     to: 'guarantor_needed',
     set: { guarantor, financingStep: 'Documentos do avalista' },
     event: 'guarantorNeeded',
@@ -178,10 +175,10 @@ export interface Paid {
 export async function purchaseConfirmed(
   tx: Queryable,
   deps: SaleDeps,
-  saleId: number,
+  sale: LockedSale,
   paid: Paid = {},
 ): Promise<TransitionResult> {
-  const confirmed = await runStep(tx, deps, saleId, () => ({
+  const confirmed = await runStep(tx, deps, sale, () => ({
     to: 'made_effective',
     set: {
       madeEffectiveAt: deps.clock.now(),
@@ -196,24 +193,24 @@ export async function purchaseConfirmed(
 }
 
 /** Cancelled after confirmation (buyer or partner asked, refund, chargeback): `purchaseCancelled`. */
-export const purchaseCancelled = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({
+export const purchaseCancelled = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
+  runStep(tx, deps, sale, () => ({
     to: 'canceled',
     set: { canceledAt: deps.clock.now(), financingStep: null },
     event: 'purchaseCancelled',
   }));
 
 /** The partner cancelled the sale before it was made effective. No event. */
-export const cancelByPartner = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'canceled_by_partner', set: { canceledAt: deps.clock.now() } }));
+export const cancelByPartner = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
+  runStep(tx, deps, sale, () => ({ to: 'canceled_by_partner', set: { canceledAt: deps.clock.now() } }));
 
 /** The checkout deadline passed without the sale being made effective. No event. */
-export const expireSale = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, () => ({ to: 'expired' }));
+export const expireSale = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
+  runStep(tx, deps, sale, () => ({ to: 'expired' }));
 
 /**
  * The buyer stopped at the checkout (the idle and activity rules are the checkout's): the sale
  * keeps its state and `cartAbandonment` is stored, at most once per sale.
  */
-export const cartAbandoned = (tx: Queryable, deps: SaleDeps, saleId: number): Promise<TransitionResult> =>
-  runStep(tx, deps, saleId, (sale) => ({ to: stateOf(sale), event: 'cartAbandonment' }));
+export const cartAbandoned = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
+  runStep(tx, deps, sale, (now) => ({ to: stateOf(now), event: 'cartAbandonment' }));

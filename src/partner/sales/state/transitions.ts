@@ -7,7 +7,7 @@ import { fanOutLegacy } from '../../webhooks/legacy.js';
 import type { SaleEventName } from '../events/event-payloads.js';
 import { storeEvent, type StoredEvent } from '../events/events.js';
 import { isSaleState, listStatusName, transition, type SaleState } from './sale-states.js';
-import { recordTransition, type NewSale, type SaleRow } from '../sql.js';
+import { recordTransition, type LockedSale, type NewSale, type SaleRow } from '../sql.js';
 
 /** The sale's status changed between reading it and writing it. */
 export class SaleChangedMeanwhile extends ApiError {
@@ -33,7 +33,8 @@ export interface TransitionRequest {
 }
 
 export interface TransitionResult {
-  sale: SaleRow;
+  /** The sale as the move left it, still locked: the next step of the same unit of work takes it. */
+  sale: LockedSale;
   event?: StoredEvent;
 }
 
@@ -52,7 +53,7 @@ export const stateOf = (sale: SaleRow): SaleState => {
 export async function applyTransition(
   tx: Queryable,
   ctx: Pick<AppContext, 'config' | 'clock'>,
-  sale: SaleRow,
+  sale: LockedSale,
   request: TransitionRequest,
 ): Promise<TransitionResult> {
   const from = stateOf(sale);
@@ -77,5 +78,5 @@ export async function applyTransition(
     await fanOutLegacy(tx, change, updated.notificationUrl ?? undefined);
   }
   const event = request.event ? await storeEvent(tx, ctx.config, updated, request.event, now) : undefined;
-  return { sale: updated, event };
+  return { sale: updated as LockedSale, event };
 }

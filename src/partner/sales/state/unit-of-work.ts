@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../../db/client.js';
-import { lockSale, type SaleRow } from '../sql.js';
+import { lockSale, type LockedSale } from '../sql.js';
 import { SaleNotFound } from './transitions.js';
 
 /**
@@ -11,13 +11,13 @@ import { SaleNotFound } from './transitions.js';
 export function withLockedSale<T>(
   db: Database,
   saleId: number,
-  work: (tx: Queryable, sale: SaleRow) => Promise<T>,
+  work: (tx: Queryable, sale: LockedSale) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => work(tx, await lockedSale(tx, saleId)));
 }
 
 /** The sale locked until `tx` ends; `SaleNotFound` when there is none. */
-export async function lockedSale(tx: Queryable, saleId: number): Promise<SaleRow> {
+export async function lockedSale(tx: Queryable, saleId: number): Promise<LockedSale> {
   const sale = await lockSale(tx, saleId);
   if (!sale) throw new SaleNotFound();
   return sale;
