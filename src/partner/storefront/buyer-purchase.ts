@@ -5,15 +5,12 @@ import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
 import { createExclusiveSale } from '../sales/creating/exclusive-sale.js';
 import { buyerColumns } from '../sales/state/sale-flow.js';
-import { canTransition, SALE_STATES } from '../sales/state/sale-states.js';
+import { OPEN_STATES } from '../sales/state/sale-states.js';
 import type { SaleOrigin } from '../sales/creating/sales.rules.js';
 import { buyerOf, checkContactForm, type ContactErrors, type ContactForm } from './contact-form.js';
 
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
 export type Buyer = ReturnType<typeof buyerOf>;
-
-/** A sale still open: one that can still expire (not made effective, cancelled or expired). */
-const OPEN_STATES = SALE_STATES.filter((state) => canTransition(state, 'expired'));
 
 /**
  * Where a buyer's purchase goes: the checkout of its sale, or the form again with its messages

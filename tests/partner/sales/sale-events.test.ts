@@ -13,7 +13,13 @@ import {
 } from '../../../src/partner/sales/events/event-payloads.js';
 import { brasiliaWithZ } from '../../../src/partner/webhooks/checkout-dates.js';
 import * as flow from '../../../src/partner/sales/state/sale-flow.js';
-import { canTransition, SALE_STATES, transition } from '../../../src/partner/sales/state/sale-states.js';
+import {
+  canTransition,
+  isOpen,
+  OPEN_STATES,
+  SALE_STATES,
+  transition,
+} from '../../../src/partner/sales/state/sale-states.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
@@ -68,6 +74,23 @@ describe('sale state machine', () => {
     );
     for (const end of ['canceled', 'canceled_by_partner', 'expired'] as const)
       for (const to of SALE_STATES) expect(canTransition(end, to)).toBe(false);
+  });
+
+  it('a sale is open until made effective, cancelled or expired: the checkout, the schedules and the storefront read one isOpen', () => {
+    expect(SALE_STATES.filter((s) => !isOpen(s))).toEqual([
+      'made_effective',
+      'canceled',
+      'canceled_by_partner',
+      'expired',
+    ]);
+    expect(OPEN_STATES).toEqual([
+      'not_logged',
+      'in_progress',
+      'waiting_payment',
+      'guarantor_needed',
+      'financing_analysis',
+      'denied',
+    ]);
   });
 
   it('writes Brasília time with a Z, three hours behind UTC', () => {

@@ -6,6 +6,7 @@ import { FINANCING_METHOD, type WebhookCheckout } from '../events/event-payloads
 import { offeredMethods } from '../events/events.js';
 import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../state/sale-flow.js';
 import { campaignPaymentMethods, findSaleByToken, type LockedSale, type SaleRow } from '../sql.js';
+import { isOpen } from '../state/sale-states.js';
 import { stateOf } from '../state/transitions.js';
 import {
   buyerDataOf,
@@ -40,7 +41,6 @@ import { recordActivity } from './sale-schedules.js';
  */
 
 const TOKEN = /^c_[A-Za-z0-9_-]{24}$/;
-export const CLOSED = ['made_effective', 'canceled', 'canceled_by_partner', 'expired'];
 export const FINANCING_STEPS = {
   basicInfo: 'Informações básicas do aluno',
   sign: 'Assinatura do contrato',
@@ -68,7 +68,7 @@ export async function methodsOf(db: Queryable, sale: SaleRow): Promise<WebhookCh
 /** Opening the page counts as activity of the buyer. */
 export async function openCheckout(tx: Queryable, deps: Pick<AppContext, 'clock'>, token: string): Promise<SaleRow> {
   const sale = await saleOfToken(tx, token);
-  if (!CLOSED.includes(sale.status)) await recordActivity(tx, sale.id, deps.clock.now());
+  if (isOpen(stateOf(sale))) await recordActivity(tx, sale.id, deps.clock.now());
   return sale;
 }
 

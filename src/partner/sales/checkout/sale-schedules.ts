@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
 import { cartAbandoned, expireSale, type SaleDeps } from '../state/sale-flow.js';
-import { canTransition } from '../state/sale-states.js';
+import { isOpen, OPEN_STATES } from '../state/sale-states.js';
 import { lockSale } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import { CART_ACTIVITY_WINDOW_MS, CART_IDLE_MS, cartVerdict } from './cart-abandonment.rules.js';
@@ -27,7 +27,7 @@ export async function recordActivity(tx: Queryable, saleId: number, at: Date): P
 /** The sale expires once past its deadline, unless it can no longer expire. */
 export async function expireSaleIfDue(tx: Queryable, deps: SaleDeps, saleId: number): Promise<ScheduleOutcome> {
   const sale = await lockSale(tx, saleId);
-  if (!sale || !canTransition(stateOf(sale), 'expired')) return 'nothing';
+  if (!sale || !isOpen(stateOf(sale))) return 'nothing';
   if (saleDeadline(sale) > deps.clock.now()) return 'not-due';
   await expireSale(tx, deps, sale);
   return 'applied';
@@ -84,15 +84,6 @@ export async function abandonCartIfDue(tx: Queryable, deps: SaleDeps, saleId: nu
   await cartAbandoned(tx, deps, sale);
   return 'applied';
 }
-
-const OPEN_STATES = [
-  'not_logged',
-  'in_progress',
-  'waiting_payment',
-  'guarantor_needed',
-  'financing_analysis',
-  'denied',
-];
 
 /**
  * Every sale schedule that came due while no worker ran, by kind: sales past their deadline,

@@ -3,7 +3,9 @@ import type { Queryable } from '../../../db/client.js';
 import type { LockedSale } from '../sql.js';
 import { withLockedSale } from '../state/unit-of-work.js';
 import { CheckoutClosed } from './checkout.rules.js';
-import { CLOSED, saleOfToken } from './checkout-steps.js';
+import { isOpen } from '../state/sale-states.js';
+import { stateOf } from '../state/transitions.js';
+import { saleOfToken } from './checkout-steps.js';
 import { recordActivity } from './sale-schedules.js';
 
 /**
@@ -18,7 +20,7 @@ export async function checkoutStep<T>(
 ): Promise<T> {
   const { id } = await saleOfToken(ctx.db, token);
   return withLockedSale(ctx.db, id, async (tx, sale) => {
-    if (CLOSED.includes(sale.status)) throw new CheckoutClosed(sale.status);
+    if (!isOpen(stateOf(sale))) throw new CheckoutClosed(sale.status);
     await recordActivity(tx, sale.id, ctx.clock.now());
     return run(tx, sale);
   });

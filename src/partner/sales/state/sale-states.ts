@@ -56,6 +56,15 @@ const TRANSITIONS: Record<SaleState, readonly SaleState[]> = {
 
 export const canTransition = (from: SaleState, to: SaleState): boolean => TRANSITIONS[from].includes(to);
 
+/**
+ * An open sale: its checkout still takes steps and its deadline can still expire it; closed once
+ * made effective, cancelled or expired. Read from the table above, so the two cannot disagree.
+ */
+export const isOpen = (state: SaleState): boolean => canTransition(state, 'expired');
+
+/** The open states, for queries. */
+export const OPEN_STATES: readonly SaleState[] = SALE_STATES.filter(isOpen);
+
 /** A move the state machine does not allow: nothing is written. */
 export class SaleTransitionRefused extends ApiError {
   constructor(
