@@ -54,3 +54,16 @@ export interface Page<T> {
   paging: Paging;
   content: T[];
 }
+
+/**
+ * The envelope every Partner list answers with: `paging`, then what the list says of itself
+ * (`metaData`, `metadata`) when it says anything, then this page's `content`.
+ */
+export function pageOf<T, Meta extends object = object>(
+  request: PageRequest,
+  totalItems: number,
+  content: T[],
+  meta?: Meta,
+): Page<T> & Meta {
+  return { paging: pagingOf(request, totalItems), ...(meta as Meta), content };
+}

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { campaigns } from '../../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { isUuid } from '../../core/stable-id.js';
 import { loadCampaignCourses, toCampaignCourses, type SelectedCourse } from './campaign-courses.js';
 
@@ -86,10 +86,11 @@ export async function listCampaigns(
     ctx.db,
     rows.map((r) => r.id),
   );
-  return {
-    paging: pagingOf(page, total?.n ?? 0),
-    content: rows.map((row) => toCampaign(ctx, row, selected.get(row.id) ?? [])),
-  };
+  return pageOf(
+    page,
+    total?.n ?? 0,
+    rows.map((row) => toCampaign(ctx, row, selected.get(row.id) ?? [])),
+  );
 }
 
 /** The partner's active campaigns, newest first: those an exclusive sale may come from. */

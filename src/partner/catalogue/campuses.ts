@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { campuses } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
 import { ApiError } from '../../core/errors.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 
 type Campus = components['schemas']['Campus'];
 type CampusInput = components['schemas']['CampusInput'];
@@ -71,7 +71,7 @@ export async function listCampuses(db: Queryable, partnerId: string, page: PageR
     .orderBy(asc(campuses.nameKey), asc(campuses.id))
     .limit(page.size)
     .offset(page.offset);
-  return { paging: pagingOf(page, total?.n ?? 0), content: rows.map(toCampus) };
+  return pageOf(page, total?.n ?? 0, rows.map(toCampus));
 }
 
 /** True when the campus exists and belongs to the partner. */

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue.views.js';
 import { getPartnerSettings, minimumCoursePriceInCents } from '../partner-settings.js';
 import { ruleError } from '../rule-error.js';
@@ -130,12 +130,11 @@ export async function listCourses(ctx: AppContext, partnerId: string, page: Page
   const byCourse = new Map<number, CourseClassRow[]>();
   for (const c of classes) byCourse.set(c.courseId, [...(byCourse.get(c.courseId) ?? []), c]);
   const { defaultGracePeriodDays } = await getPartnerSettings(ctx.db, partnerId);
-  return {
-    paging: pagingOf(page, total?.n ?? 0),
+  const content = rows.map(({ course, microArea }) => ({
+    ...toCourseFields(course, defaultGracePeriodDays, byCourse.get(course.id) ?? []),
+    MicroArea: microArea,
+  }));
+  return pageOf(page, total?.n ?? 0, content, {
     metadata: { redirect_url: `${ctx.config.publicBaseUrl}/catalogue/${partnerId}` },
-    content: rows.map(({ course, microArea }) => ({
-      ...toCourseFields(course, defaultGracePeriodDays, byCourse.get(course.id) ?? []),
-      MicroArea: microArea,
-    })),
-  };
+  });
 }

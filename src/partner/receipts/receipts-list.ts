@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate } from '../../core/local-date.js';
 import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
@@ -177,20 +177,18 @@ export async function listReceipts(
     ctx.db,
     rows.map((r) => r.sale_id),
   );
-  return {
-    paging: pagingOf(page, counted[0]?.total ?? 0),
-    content: rows.map((row) =>
-      toReceipt(
-        ctx,
-        row,
-        (products.get(row.sale_id) ?? []).map((p) => ({
-          id: p.courseId,
-          name: p.courseName,
-          isFullTime: p.periodId === FULL_TIME_PERIOD,
-          modality: modalityName(p.modalityId),
-          price: p.priceInCents,
-        })),
-      ),
+  const content = rows.map((row) =>
+    toReceipt(
+      ctx,
+      row,
+      (products.get(row.sale_id) ?? []).map((p) => ({
+        id: p.courseId,
+        name: p.courseName,
+        isFullTime: p.periodId === FULL_TIME_PERIOD,
+        modality: modalityName(p.modalityId),
+        price: p.priceInCents,
+      })),
     ),
-  };
+  );
+  return pageOf(page, counted[0]?.total ?? 0, content);
 }

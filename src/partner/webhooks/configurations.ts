@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookConfigurations } from '../../db/schema/index.js';
 import { pauseDeliveries, resumeDeliveries } from './pauses.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } from './errors.js';
 import { checkEnabledEvents } from './events.js';
 import { newSigningSecret } from './signature.js';
@@ -92,7 +92,11 @@ export async function listConfigurations(
     .orderBy(desc(webhookConfigurations.createdAt), desc(webhookConfigurations.id))
     .limit(page.size)
     .offset(page.offset);
-  return { paging: pagingOf(page, total?.n ?? 0), content: rows.map((row) => toWebhookConfiguration(row)) };
+  return pageOf(
+    page,
+    total?.n ?? 0,
+    rows.map((row) => toWebhookConfiguration(row)),
+  );
 }
 
 /**

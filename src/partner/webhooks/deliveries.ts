@@ -3,7 +3,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../../core/paging.js';
+import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { enqueueMany } from '../../queue/enqueue.js';
 import { findConfiguration } from './configurations.js';
 import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';
@@ -80,7 +80,7 @@ export async function listDeliveries(
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(page.size)
     .offset(page.offset);
-  return { paging: pagingOf(page, total?.n ?? 0), content: await withAttempts(db, rows) };
+  return pageOf(page, total?.n ?? 0, await withAttempts(db, rows));
 }
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */

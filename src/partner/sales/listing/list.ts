@@ -5,19 +5,15 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { conditionShape, preparedPerShape } from '../../../db/prepared.js';
 import { campaigns, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
-import { pagingOf, type Page, type PageRequest } from '../../../core/paging.js';
-import { localDate, startOfLocalDay } from '../../../core/local-date.js';
-import { FULL_TIME_PERIOD, modalityName } from '../../catalogue/catalogue.views.js';
+import { pageOf, type Page, type PageRequest } from '../../../core/paging.js';
+import { startOfLocalDay } from '../../../core/local-date.js';
 import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
-import { HIDDEN_FROM_LIST, listStatusName } from '../state/sale-states.js';
-import { loadSaleProducts, type SaleRow } from '../sql.js';
-import type { WebhookFinancing } from '../events/event-payloads.js';
-import { parseCents } from '../../../core/money.js';
-import { stateOf } from '../state/transitions.js';
+import { HIDDEN_FROM_LIST } from '../state/sale-states.js';
+import { loadSaleProducts } from '../sql.js';
+import { toSaleListItem, type SaleListItem } from './list.views.js';
 
 const CPF_DIGITS = 11;
 
-type SaleListItem = components['schemas']['SaleListItem'];
 type SalesBySeller = components['schemas']['SalesBySeller'];
 export interface SalesList extends Page<SaleListItem> {
   metaData: { salesBySellers: SalesBySeller[] };
@@ -167,16 +163,6 @@ const pickingPage = preparedPerShape((db, where) =>
 const countedSellers = preparedPerShape((db, where) => countedSalesBySellerQuery(db, where).prepare('sales_counted'));
 const matchedSellers = preparedPerShape((db, where) => salesBySellerQuery(db, where).prepare('sales_sellers'));
 
-/**
- * The entry of a sale: once a financing is confirmed, the entry paid with its registration fee
- * (`payment.financing.upfrontAmount`, the receipt's installment 0); before, the upfront agreed at
- * creation (0 for a checkout sale).
- */
-function upfrontValueOf(sale: SaleRow): number {
-  const financing = sale.financing as WebhookFinancing | null;
-  return (financing && parseCents(financing.upfrontAmount)) ?? sale.upfrontInCents;
-}
-
 export async function listSales(
   ctx: AppContext,
   partnerId: string,
@@ -199,38 +185,9 @@ export async function listSales(
     rows.map((r) => r.sale.id),
   );
   const total = sellers.reduce((sum, s) => sum + s.count, 0);
-  return {
-    paging: pagingOf(page, total),
-    metaData: {
-      salesBySellers: sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) })),
-    },
-    content: rows.map(({ sale, campaignName, campaignCustomIdentifier }) => ({
-      id: sale.id,
-      campaignName,
-      // The campaign's `customIdentifier` as the campaign answers it: empty when it has none.
-      campaignCustomIdentifier: sale.campaignId ? (campaignCustomIdentifier ?? '') : null,
-      createdAt: localDate(sale.createdAt),
-      updatedAt: localDate(sale.updatedAt),
-      resumeStatus: listStatusName(stateOf(sale), filters.useNewStatusTranslation),
-      CPF: sale.cpf,
-      email: sale.buyerEmail,
-      phone: sale.buyerPhone,
-      fullName: sale.buyerName,
-      origin: sale.origin,
-      ProductType: sale.productType,
-      totalValue: sale.checkoutPriceInCents,
-      upfrontValue: upfrontValueOf(sale),
-      installmentsToApply: sale.installmentsToApply,
-      madeEffectiveDate: sale.madeEffectiveAt ? localDate(sale.madeEffectiveAt) : null,
-      courses: (products.get(sale.id) ?? []).map((p) => ({
-        id: p.courseId,
-        name: p.courseName,
-        isFullTime: p.periodId === FULL_TIME_PERIOD,
-        modality: modalityName(p.modalityId),
-        price: p.priceInCents,
-      })),
-      creator: sale.creator,
-      isPlatformPay: sale.origin === 'PLATFORM_PAY',
-    })),
-  };
+  const salesBySellers = sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) }));
+  const content = rows.map((row) =>
+    toSaleListItem(row, products.get(row.sale.id) ?? [], filters.useNewStatusTranslation),
+  );
+  return pageOf(page, total, content, { metaData: { salesBySellers } });
 }
