@@ -1,18 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { JsonOf, SuccessBody } from '../core/operations.js';
 import type { RouteOptions } from './openapi.js';
 
+export type { SuccessBody };
+
 /** Types of one operation of an openapi-typescript `operations` map, as seen by an Express handler. */
-type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 type OrUnknown<T> = [T] extends [never] ? unknown : T;
 
 export type RequestBody<Op> = OrUnknown<Op extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never>;
 export type PathParams<Op> = Op extends { parameters: { path?: infer P } } ? (P extends object ? P : object) : object;
 export type QueryParams<Op> = Op extends { parameters: { query?: infer Q } } ? (Q extends object ? Q : object) : object;
-type SuccessStatus = 200 | 201 | 202;
-export type SuccessBody<Op> = Op extends { responses: infer R }
-  ? { [S in keyof R]: S extends SuccessStatus ? JsonOf<R[S]> : never }[keyof R]
-  : never;
 
 export type Handler<Op> = (
   req: Request<PathParams<Op>, SuccessBody<Op>, RequestBody<Op>, QueryParams<Op>>,

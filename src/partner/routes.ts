@@ -30,18 +30,17 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     ...webhookRoutes(ctx),
     listMicroAreaGroups: {
       handler: async (req, res) => {
-        const content = await listMicroAreaGroups(ctx.db, req.params.MacroAreaId);
-        res.json({ paging: null, metadata: { skills: [] }, content });
+        res.json(await listMicroAreaGroups(ctx.db, req.params.MacroAreaId));
       },
     },
     listMacroAreas: {
       handler: async (_req, res) => {
-        res.json({ paging: null, content: await listMacroAreas(ctx.db) });
+        res.json(await listMacroAreas(ctx.db));
       },
     },
     createCourse: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createCourse(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createCourse(ctx, partnerId(req), req.body));
       },
     },
     listCourses: {
@@ -51,12 +50,12 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createCourseClass: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createCourseClass(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createCourseClass(ctx, partnerId(req), req.body));
       },
     },
     createCampus: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createCampus(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createCampus(ctx, partnerId(req), req.body));
       },
     },
     listCampuses: {
@@ -66,7 +65,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createCampaign: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createCampaign(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createCampaign(ctx, partnerId(req), req.body));
       },
     },
     listCampaigns: {
@@ -84,8 +83,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createExclusiveSale: {
       handler: async (req, res) => {
-        const created = await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerId(req), req.body));
-        res.status(201).json({ content: created });
+        res.status(201).json(await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerId(req), req.body)));
       },
     },
     listSales: {
@@ -97,7 +95,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     listSalesFilterValues: {
       handler: async (req, res) => {
-        res.json({ content: await salesFilterValues(ctx.db, partnerId(req)) });
+        res.json(await salesFilterValues(ctx.db, partnerId(req)));
       },
     },
     getSaleById: {
@@ -114,7 +112,7 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     listReceiptsFilterValues: {
       handler: async (req, res) => {
-        res.json({ content: await receiptsFilterValues(ctx.db, partnerId(req)) });
+        res.json(await receiptsFilterValues(ctx.db, partnerId(req)));
       },
     },
     getReceiptDetail: {

@@ -35,7 +35,7 @@ export function receiptPages(panel: PanelContext): Router {
   router.get(path, async (req, res) => {
     const partnerId = partnerOf(req);
     const query = queryOf(req);
-    const values = await receiptsFilterValues(ctx.db, partnerId);
+    const values = (await receiptsFilterValues(ctx.db, partnerId)).content;
     const filters = receiptsQueryOf(query);
     const page = receiptsPageOf(query);
     const refused = { ...('errors' in filters ? filters.errors : {}), ...('errors' in page ? page.errors : {}) };

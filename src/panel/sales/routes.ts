@@ -68,7 +68,7 @@ export function salePages(panel: PanelContext): Router {
     const partnerId = partnerOf(req);
     const query = queryOf(req);
     const seller = sellerOf(req);
-    const values = await salesFilterValues(ctx.db, partnerId);
+    const values = (await salesFilterValues(ctx.db, partnerId)).content;
     let page;
     try {
       page = salesPageRequest(req.query as Record<string, unknown>);
@@ -99,7 +99,8 @@ export function salePages(panel: PanelContext): Router {
     if ('errors' in parsed) return newSale(req, res, 400, form, parsed.errors);
     let saleId: number;
     try {
-      saleId = (await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input))).id;
+      saleId = (await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input))).content
+        .id;
     } catch (error) {
       const errors = saleRuleErrors(error, parsed.items);
       if (!errors) throw error;

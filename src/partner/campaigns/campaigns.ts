@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import { parseDateTime } from '../../core/dates.js';
 import type { Queryable } from '../../db/client.js';
@@ -10,7 +11,6 @@ import { findCampaign, slugOf, toCampaign, type CampaignRow } from './campaign.v
 import { ruleError } from '../rule-error.js';
 import { scheduleAt } from '../catalogue/schedules.js';
 
-type Campaign = components['schemas']['Campaign'];
 type CampaignInput = components['schemas']['CampaignInput'];
 
 export class DuplicateCampaignName extends ruleError('CAMPAIGN-001', 'name') {}
@@ -119,7 +119,11 @@ function schedule(input: CampaignInput, now: Date): { startsAt: Date; endsAt: Da
  * Creates a campaign. Active at once unless `startsAt` is in the future; its start and end are
  * scheduled in the same transaction as the insert.
  */
-export async function createCampaign(ctx: AppContext, partnerId: string, input: CampaignInput): Promise<Campaign> {
+export async function createCampaign(
+  ctx: AppContext,
+  partnerId: string,
+  input: CampaignInput,
+): Promise<SuccessBody<operations['createCampaign']>> {
   const name = input.name.normalize('NFC').trim().replace(/\s+/g, ' ');
   const slug = slugOf(name);
   // A taken name is refused before the courses are resolved; the insert below settles a race.
@@ -186,5 +190,5 @@ export async function createCampaign(ctx: AppContext, partnerId: string, input: 
     if (endsAt) await scheduleAt(tx, 'campaign-end', inserted.id, endsAt);
     return inserted;
   });
-  return toCampaign(ctx, row, selected);
+  return { content: toCampaign(ctx, row, selected) };
 }

@@ -2,7 +2,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { macroAreas, microAreaGroups } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 
 type MicroAreaGroup = components['schemas']['MicroAreaGroup'];
 type MacroArea = components['schemas']['MacroArea'];
@@ -30,13 +31,16 @@ const toMacroArea = (row: typeof macroAreas.$inferSelect): MacroArea => ({
 });
 
 /** Every macro area in name order; reference data shared by every partner. */
-export async function listMacroAreas(db: Queryable): Promise<MacroArea[]> {
+export async function listMacroAreas(db: Queryable): Promise<SuccessBody<operations['listMacroAreas']>> {
   const rows = await db.select().from(macroAreas).orderBy(asc(macroAreas.name), asc(macroAreas.id));
-  return rows.map(toMacroArea);
+  return { paging: null, content: rows.map(toMacroArea) };
 }
 
 /** The groups of one macro area; reference data shared by every partner. */
-export async function listMicroAreaGroups(db: Queryable, macroAreaId: number): Promise<MicroAreaGroup[]> {
+export async function listMicroAreaGroups(
+  db: Queryable,
+  macroAreaId: number,
+): Promise<SuccessBody<operations['listMicroAreaGroups']>> {
   const [macro] = await db.select({ id: macroAreas.id }).from(macroAreas).where(eq(macroAreas.id, macroAreaId));
   if (!macro) throw new MacroAreaNotFound(macroAreaId);
   const rows = await db
@@ -44,5 +48,5 @@ export async function listMicroAreaGroups(db: Queryable, macroAreaId: number): P
     .from(microAreaGroups)
     .where(eq(microAreaGroups.macroAreaId, macroAreaId))
     .orderBy(asc(microAreaGroups.name));
-  return rows.map(toMicroAreaGroup);
+  return { paging: null, metadata: { skills: [] }, content: rows.map(toMicroAreaGroup) };
 }

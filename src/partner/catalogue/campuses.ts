@@ -1,5 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { campuses } from '../../db/schema/index.js';
@@ -38,7 +39,11 @@ const sameName = (partnerId: string, name: string) =>
   and(eq(campuses.partnerId, partnerId), eq(campuses.nameKey, nameKeyOf(name)));
 
 /** Registers a campus; its name is unique per partner, ignoring case and surrounding spaces. */
-export async function createCampus(ctx: AppContext, partnerId: string, input: CampusInput): Promise<Campus> {
+export async function createCampus(
+  ctx: AppContext,
+  partnerId: string,
+  input: CampusInput,
+): Promise<SuccessBody<operations['createCampus']>> {
   const name = input.name.normalize('NFC').trim();
   const now = ctx.clock.now();
   const row = await insertUnique({
@@ -59,7 +64,7 @@ export async function createCampus(ctx: AppContext, partnerId: string, input: Ca
     holder: async () => (await ctx.db.select({ id: campuses.id }).from(campuses).where(sameName(partnerId, name)))[0],
     refuse: (taken) => new DuplicateCampusName(name, taken.id),
   });
-  return toCampus(row);
+  return { content: toCampus(row) };
 }
 
 export async function listCampuses(db: Queryable, partnerId: string, page: PageRequest): Promise<Page<Campus>> {

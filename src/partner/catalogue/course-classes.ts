@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses } from '../../db/schema/index.js';
@@ -21,7 +22,6 @@ import { findCourse } from './courses.js';
 import { getPartnerSettings } from '../partner-settings.js';
 import { scheduleAt } from './schedules.js';
 
-type CourseClass = components['schemas']['CourseClass'];
 type CourseClassInput = components['schemas']['CourseClassInput'];
 
 async function skuHolder(db: Queryable, courseId: number, sku: string): Promise<{ id: number } | undefined> {
@@ -40,7 +40,7 @@ export async function createCourseClass(
   ctx: AppContext,
   partnerId: string,
   input: CourseClassInput,
-): Promise<CourseClass> {
+): Promise<SuccessBody<operations['createCourseClass']>> {
   const course = await findCourse(ctx.db, partnerId, input.CourseId);
   if (!course)
     throw new ClassCourseNotFound(`course ${input.CourseId} does not exist`, {
@@ -113,7 +113,7 @@ export async function createCourseClass(
     if (expiresAt) await scheduleAt(tx, 'class-expiry', inserted.id, expiresAt);
     return inserted;
   });
-  return toCourseClass(row);
+  return { content: toCourseClass(row) };
 }
 
 /** A class of one of the partner's courses, or undefined. */

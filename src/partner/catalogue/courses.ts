@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
@@ -9,7 +10,6 @@ import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRo
 import { getPartnerSettings, minimumCoursePriceInCents } from '../partner-settings.js';
 import { ruleError } from '../rule-error.js';
 
-type Course = components['schemas']['Course'];
 type CourseInput = components['schemas']['CourseInput'];
 type CourseListItem = components['schemas']['CourseListItem'];
 
@@ -49,7 +49,11 @@ async function productIdHolder(
   return taken;
 }
 
-export async function createCourse(ctx: AppContext, partnerId: string, input: CourseInput): Promise<Course> {
+export async function createCourse(
+  ctx: AppContext,
+  partnerId: string,
+  input: CourseInput,
+): Promise<SuccessBody<operations['createCourse']>> {
   const [microArea] = await ctx.db
     .select({ id: microAreaGroups.id })
     .from(microAreaGroups)
@@ -91,7 +95,7 @@ export async function createCourse(ctx: AppContext, partnerId: string, input: Co
         detail: 'already used',
       }),
   });
-  return { ...toCourseFields(row, settings.defaultGracePeriodDays, []), MicroAreaId: row.microAreaId };
+  return { content: { ...toCourseFields(row, settings.defaultGracePeriodDays, []), MicroAreaId: row.microAreaId } };
 }
 
 /** A course of the partner, or undefined (another partner's course is as missing as an unknown one). */

@@ -1,4 +1,5 @@
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { campaignValues, courseValues, productTypeValues } from '../sales/listing/filter-values.js';
 import { STATUS_NAMES } from '../sales/state/sale-states.js';
@@ -11,7 +12,6 @@ import {
 } from './receipt-filters.js';
 
 type FilterValue = components['schemas']['FilterValue'];
-type ReceiptsFilterValues = components['schemas']['ReceiptsFilterValues'];
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
@@ -30,9 +30,12 @@ const rangeValues = (ranges: readonly Bounds[], one: string, many: string): Filt
  * receipt statuses, the product types, the usual delay ranges written as the filters read them)
  * and the partner's own courses and campaigns.
  */
-export async function receiptsFilterValues(db: Queryable, partnerId: string): Promise<ReceiptsFilterValues> {
+export async function receiptsFilterValues(
+  db: Queryable,
+  partnerId: string,
+): Promise<SuccessBody<operations['listReceiptsFilterValues']>> {
   const [courseId, campaign] = await Promise.all([courseValues(db, partnerId), campaignValues(db, partnerId)]);
-  return {
+  const content = {
     status: RECEIPT_STATES.map(({ state, name }) => ({ value: name, label: STATUS_NAMES[state].lookup })),
     productType: productTypeValues(),
     courseId,
@@ -40,4 +43,5 @@ export async function receiptsFilterValues(db: Queryable, partnerId: string): Pr
     delayedInstallment: rangeValues(DELAYED_INSTALLMENT_RANGES, 'parcela', 'parcelas'),
     campaign,
   };
+  return { content };
 }

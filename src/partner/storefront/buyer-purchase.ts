@@ -93,6 +93,6 @@ export async function startPurchase(
       ? { checkoutToken: open.checkoutToken }
       : { errors: { email: ANOTHER_BUYERS_SALE }, status: 409 };
   const created = await createExclusiveSale(tx, deps, scope.partnerId, scope.request(buyer), scope.origin);
-  const [row] = await tx.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, created.id));
+  const [row] = await tx.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, created.content.id));
   return { checkoutToken: row!.token };
 }

@@ -1,4 +1,5 @@
-import type { components } from '../../../../generated/partner.js';
+import type { components, operations } from '../../../../generated/partner.js';
+import type { SuccessBody } from '../../../core/operations.js';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { saleItems, sales } from '../../../db/schema/index.js';
@@ -158,7 +159,7 @@ export async function createExclusiveSale(
   partnerId: string,
   input: ExclusiveSaleRequest,
   origin?: SaleOrigin,
-): Promise<ExclusiveSale> {
+): Promise<SuccessBody<operations['createExclusiveSale']>> {
   assertCpf(input.cpf);
   const selection = await select(tx, partnerId, input);
   const upfront = upfrontOf(
@@ -214,7 +215,7 @@ export async function createExclusiveSale(
   );
   await recordTransition(tx, row.id, null, 'not_logged', now);
   await scheduleSaleExpiry(tx, row);
-  return toExclusiveSale(tx, deps, row, selection.selected);
+  return { content: await toExclusiveSale(tx, deps, row, selection.selected) };
 }
 
 async function toExclusiveSale(

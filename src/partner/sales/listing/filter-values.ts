@@ -1,5 +1,6 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
-import type { components } from '../../../../generated/partner.js';
+import type { components, operations } from '../../../../generated/partner.js';
+import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
 import { campaigns, courses, saleSellerCounters } from '../../../db/schema/index.js';
 import { PRODUCT_TYPES } from '../../catalogue/catalogue.views.js';
@@ -7,7 +8,6 @@ import { HIDDEN_FROM_LIST, SALE_STATES, STATUS_NAMES } from '../state/sale-state
 import { API_CREATOR, SALE_ORIGINS } from '../creating/sales.rules.js';
 
 type FilterValue = components['schemas']['FilterValue'];
-type SalesFilterValues = components['schemas']['SalesFilterValues'];
 
 const byLabel = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
 
@@ -58,13 +58,16 @@ async function creatorValues(db: Queryable, partnerId: string): Promise<FilterVa
  * status vocabularies, the origins, the product types) and the partner's own courses, creators and
  * campaigns.
  */
-export async function salesFilterValues(db: Queryable, partnerId: string): Promise<SalesFilterValues> {
+export async function salesFilterValues(
+  db: Queryable,
+  partnerId: string,
+): Promise<SuccessBody<operations['listSalesFilterValues']>> {
   const [courseId, creator, campaign] = await Promise.all([
     courseValues(db, partnerId),
     creatorValues(db, partnerId),
     campaignValues(db, partnerId),
   ]);
-  return {
+  const content = {
     status: SALE_STATES.map((state) => ({
       value: STATUS_NAMES[state].list,
       newValue: STATUS_NAMES[state].listNew,
@@ -77,4 +80,5 @@ export async function salesFilterValues(db: Queryable, partnerId: string): Promi
     creator,
     campaign,
   };
+  return { content };
 }
