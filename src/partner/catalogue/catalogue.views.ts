@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/partner.js';
 import type { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
+import { Modality, Period } from './course-class-ids.js';
 
 type CourseClass = components['schemas']['CourseClass'];
 type CourseFields = components['schemas']['CourseFields'];
@@ -15,11 +16,16 @@ export const PRODUCT_TYPES = { COURSE: 'Curso' } as const;
 export const COURSE_PRODUCT_TYPE: keyof typeof PRODUCT_TYPES = 'COURSE';
 
 /** `CourseClassModalityId` → the `modality` of campaign and sale course items. */
-const MODALITIES: Record<number, string> = { 1: 'remote', 2: 'in-person', 3: 'hybrid' };
+const MODALITIES: Record<number, string> = {
+  [Modality.Remote]: 'remote',
+  [Modality.InPerson]: 'in-person',
+  [Modality.Hybrid]: 'hybrid',
+};
 export const modalityName = (modalityId: number): string => MODALITIES[modalityId] ?? 'remote';
 
-/** `CourseClassPeriodId` 1 is full-time. */
-export const FULL_TIME_PERIOD = 1;
+/** The `isFullTime` of campaign and sale course items. */
+export const isFullTime = (courseClass: { periodId: number | null }): boolean =>
+  courseClass.periodId === Period.FullTime;
 
 /**
  * A course's SKU, the same in every response (campaign `courseSKU`, sale `productSKU`, webhook
@@ -87,7 +93,7 @@ export const toCampaignCourse = (
   name: course.name,
   price: item.priceInCents,
   modality: modalityName(courseClass.modalityId),
-  isFullTime: courseClass.periodId === FULL_TIME_PERIOD,
+  isFullTime: isFullTime(courseClass),
   courseClassIds: [courseClass.id],
   courseSKU: courseSku(course),
 });

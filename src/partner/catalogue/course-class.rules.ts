@@ -2,6 +2,7 @@ import type { components } from '../../../generated/partner.js';
 import { parseDateTime } from '../../core/dates.js';
 import type { CourseRow } from './catalogue.views.js';
 import { ruleError } from '../rule-error.js';
+import { ClassType, Duration, Modality, Period } from './course-class-ids.js';
 
 type CourseClassInput = components['schemas']['CourseClassInput'];
 
@@ -22,18 +23,14 @@ export class ClassGracePeriodTooShort extends ruleError('CLASS-013', 'gracePerio
 export class ClassExpiryNotInFuture extends ruleError('CLASS-014', 'expiresAt') {}
 export class ClassDuplicateSku extends ruleError('CLASS-015', 'partnerSKU') {}
 
-export const CLOSED_PERIOD = 1;
-export const SUBSCRIPTION = 2;
-export const LIFETIME = 5;
-export const HALF_TIME = 2;
-/** Modalities with in-person lessons: 2 in-person, 3 hybrid. */
-export const IN_PERSON_MODALITIES = [2, 3];
+/** Modalities with in-person lessons. */
+const IN_PERSON_MODALITIES: readonly number[] = [Modality.InPerson, Modality.Hybrid];
 /** Smallest class price, in cents. */
 export const MINIMUM_CLASS_PRICE_IN_CENTS = 3000;
 
 /** The rules on the type of class (openapi/partner/paths/course-classes.yaml): what a closed period and a subscription need. */
 export function checkSchedule(input: CourseClassInput): void {
-  if (input.CourseClassTypeId === CLOSED_PERIOD) {
+  if (input.CourseClassTypeId === ClassType.ClosedPeriod) {
     const missing = input.startsAt == null ? 'startsAt' : input.endsAt == null ? 'endsAt' : undefined;
     if (missing)
       throw new ClassPeriodDatesMissing('a closed-period class (CourseClassTypeId 1) needs startsAt and endsAt', {
@@ -46,13 +43,13 @@ export function checkSchedule(input: CourseClassInput): void {
       detail: `must be after ${input.startsAt}`,
     });
   }
-  if (input.CourseClassTypeId === SUBSCRIPTION) {
+  if (input.CourseClassTypeId === ClassType.Subscription) {
     if (input.CourseClassDurationId == null) {
       throw new ClassDurationMissing('a subscription class (CourseClassTypeId 2) needs CourseClassDurationId', {
         detail: 'is required when CourseClassTypeId is 2',
       });
     }
-    if (input.CourseClassDurationId !== LIFETIME && input.durationTime == null) {
+    if (input.CourseClassDurationId !== Duration.Lifetime && input.durationTime == null) {
       throw new ClassDurationTimeMissing(
         'a subscription class needs durationTime unless its access is lifetime (CourseClassDurationId 5)',
         {
@@ -61,7 +58,7 @@ export function checkSchedule(input: CourseClassInput): void {
       );
     }
   }
-  if (input.CourseClassDurationId === LIFETIME && input.durationTime != null) {
+  if (input.CourseClassDurationId === Duration.Lifetime && input.durationTime != null) {
     throw new ClassLifetimeWithDurationTime(
       'lifetime access (CourseClassDurationId 5) has no durationTime; do not send it',
       { detail: 'must not be sent when CourseClassDurationId is 5' },
@@ -88,7 +85,7 @@ export function checkPeriod(input: CourseClassInput): void {
       detail: 'is required when CourseClassModalityId is 2 or 3',
     });
   }
-  if (input.CourseClassPeriodId === HALF_TIME && input.CourseClassTimeId == null) {
+  if (input.CourseClassPeriodId === Period.HalfTime && input.CourseClassTimeId == null) {
     throw new ClassTimeMissing('a half-time class needs CourseClassTimeId (1 morning, 2 afternoon, 3 night)', {
       detail: 'is required when CourseClassPeriodId is 2',
     });

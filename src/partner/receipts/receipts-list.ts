@@ -3,7 +3,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate } from '../../core/local-date.js';
-import { FULL_TIME_PERIOD, modalityName } from '../catalogue/catalogue.views.js';
+import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
 import { receiptStatusName } from '../sales/state/sale-states.js';
 import { loadSaleProducts } from '../sales/sql.js';
@@ -184,7 +184,7 @@ export async function listReceipts(
       (products.get(row.sale_id) ?? []).map((p) => ({
         id: p.courseId,
         name: p.courseName,
-        isFullTime: p.periodId === FULL_TIME_PERIOD,
+        isFullTime: isFullTime(p),
         modality: modalityName(p.modalityId),
         price: p.priceInCents,
       })),

@@ -1,6 +1,7 @@
 import { BUSINESS_TIME_ZONE } from '../../core/local-date.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
 import type { CourseClassRow } from '../catalogue/catalogue.views.js';
+import { AttendType, Duration, Modality } from '../catalogue/course-class-ids.js';
 import { MAX_CARD_INSTALLMENTS } from '../sales/checkout/checkout-steps.js';
 import type { WebhookCheckout } from '../sales/events/event-payloads.js';
 import { contactSummary, renderContactForm, type ContactFormView } from './contact-form.js';
@@ -28,15 +29,22 @@ const METHOD_LABELS: Partial<Record<WebhookCheckout['paymentMethods'][number], s
   creditAsAService: 'Boleto parcelado (financiamento com entrada)',
 };
 
-const MODALITIES: Record<number, string> = { 1: 'Online', 2: 'Presencial', 3: 'Híbrido' };
-const ATTEND_TYPES: Record<number, string> = { 1: 'aulas ao vivo', 2: 'aulas gravadas', 3: 'aulas ao vivo e gravadas' };
-const DURATION_UNITS: Record<number, [string, string]> = {
-  1: ['dia', 'dias'],
-  2: ['semana', 'semanas'],
-  3: ['mês', 'meses'],
-  4: ['ano', 'anos'],
+const MODALITIES: Record<number, string> = {
+  [Modality.Remote]: 'Online',
+  [Modality.InPerson]: 'Presencial',
+  [Modality.Hybrid]: 'Híbrido',
 };
-const LIFETIME = 5;
+const ATTEND_TYPES: Record<number, string> = {
+  [AttendType.Live]: 'aulas ao vivo',
+  [AttendType.Recorded]: 'aulas gravadas',
+  [AttendType.LiveAndRecorded]: 'aulas ao vivo e gravadas',
+};
+const DURATION_UNITS: Record<number, [string, string]> = {
+  [Duration.Days]: ['dia', 'dias'],
+  [Duration.Weeks]: ['semana', 'semanas'],
+  [Duration.Months]: ['mês', 'meses'],
+  [Duration.Years]: ['ano', 'anos'],
+};
 
 /** `Online · aulas gravadas · acesso vitalício`, `Presencial · … · de 02/02/2026 a 17/12/2027`. */
 export function classDetail(
@@ -44,7 +52,7 @@ export function classDetail(
 ): string {
   const parts = [MODALITIES[c.modalityId], ATTEND_TYPES[c.attendTypeId]];
   if (c.startsAt && c.endsAt) parts.push(`de ${formatDateBr(c.startsAt)} a ${formatDateBr(c.endsAt)}`);
-  else if (c.durationId === LIFETIME) parts.push('acesso vitalício');
+  else if (c.durationId === Duration.Lifetime) parts.push('acesso vitalício');
   else if (c.durationId && c.durationTime) {
     const [one, many] = DURATION_UNITS[c.durationId] ?? ['', ''];
     parts.push(`acesso por ${String(c.durationTime).replace('.', ',')} ${c.durationTime === 1 ? one : many}`);

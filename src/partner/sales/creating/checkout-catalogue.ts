@@ -4,13 +4,19 @@ import type { Queryable } from '../../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../../db/schema/index.js';
 import type { CourseClassRow, CourseRow } from '../../catalogue/catalogue.views.js';
 import { getPartnerSettings } from '../../partner-settings.js';
+import { AttendType, ClassType, Duration, Modality } from '../../catalogue/course-class-ids.js';
 import { MINIMUM_CLASS_PRICE_IN_CENTS } from '../../catalogue/course-class.rules.js';
 import { API_CREATOR, SALE_PRODUCT_TYPE, VariantPriceBelowMinimum } from './sales.rules.js';
 
 type CheckoutProduct = components['schemas']['CheckoutProduct'];
 
 /** Class fields of a class registered by a checkout sale: remote, recorded, lifetime access. */
-const REGISTERED_CLASS = { typeId: 2, modalityId: 1, attendTypeId: 2, durationId: 5 } as const;
+const REGISTERED_CLASS = {
+  typeId: ClassType.Subscription,
+  modalityId: Modality.Remote,
+  attendTypeId: AttendType.Recorded,
+  durationId: Duration.Lifetime,
+} as const;
 
 export interface ResolvedProduct {
   course: CourseRow;

@@ -1,7 +1,7 @@
 import type { components } from '../../../../generated/partner.js';
 import { localDate } from '../../../core/local-date.js';
 import { parseCents } from '../../../core/money.js';
-import { FULL_TIME_PERIOD, modalityName } from '../../catalogue/catalogue.views.js';
+import { isFullTime, modalityName } from '../../catalogue/catalogue.views.js';
 import type { WebhookFinancing } from '../events/event-payloads.js';
 import type { SaleProductRow, SaleRow } from '../sql.js';
 import { listStatusName } from '../state/sale-states.js';
@@ -57,7 +57,7 @@ export function toSaleListItem(
     courses: products.map((p) => ({
       id: p.courseId,
       name: p.courseName,
-      isFullTime: p.periodId === FULL_TIME_PERIOD,
+      isFullTime: isFullTime(p),
       modality: modalityName(p.modalityId),
       price: p.priceInCents,
     })),
