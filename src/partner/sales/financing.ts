@@ -1,6 +1,8 @@
 import { formatCents } from '../../core/money.js';
-import type { WebhookFinancing } from './events/event-payloads.js';
+import type { components } from '../../../generated/partner.js';
 import type { SaleRow } from './sql.js';
+
+type WebhookFinancing = components['schemas']['WebhookFinancing'];
 
 /**
  * The sandbox's financing (installment bank slip with entry): a fixed offer computed in exact

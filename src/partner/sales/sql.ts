@@ -10,10 +10,20 @@ import {
   sales,
   saleTransitions,
 } from '../../db/schema/index.js';
-import type { ProductFacts } from './events/event-payloads.js';
 
 export type SaleRow = typeof sales.$inferSelect;
 export type NewSale = typeof sales.$inferInsert;
+
+/** One course of a sale with its class, as an event names it. */
+export interface ProductFacts {
+  courseId: number;
+  courseSku: string | null;
+  courseName: string;
+  classId: number;
+  classSku: string | null;
+  className: string;
+  priceInCents: number;
+}
 
 /** A course of a sale with its class, for the lookups, the list and the events. */
 export interface SaleProductRow extends ProductFacts {

@@ -1,6 +1,7 @@
 import type { components } from '../../../../generated/partner.js';
 import { formatCents } from '../../../core/money.js';
 import { checkoutDates } from '../../webhooks/checkout-dates.js';
+import type { ProductFacts } from '../sql.js';
 
 type Schemas = components['schemas'];
 export type WebhookPerson = Schemas['WebhookPerson'];
@@ -29,17 +30,6 @@ const WITH_FINANCING: readonly SaleEventName[] = ['purchaseConfirmed', 'purchase
 
 /** `paymentMethod` of a financing (installment bank slip) sale. */
 export const FINANCING_METHOD = 'creditAsAService';
-
-/** One course of a sale with its class, as an event names it. */
-export interface ProductFacts {
-  courseId: number;
-  courseSku: string | null;
-  courseName: string;
-  classId: number;
-  classSku: string | null;
-  className: string;
-  priceInCents: number;
-}
 
 /** Everything an event payload says, read from the sale at the moment of the event. */
 export interface EventFacts {
