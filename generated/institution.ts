@@ -255,6 +255,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`liquidacao_valor_juros`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getManagementStatement"];
         put?: never;
@@ -294,6 +297,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getInstallmentAssignmentStatement"];
         put?: never;
@@ -334,6 +340,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getGuaranteedRevenueStatement"];
         put?: never;
