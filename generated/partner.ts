@@ -530,9 +530,12 @@ export interface paths {
          *     - `enabledEvents` lists event names, each once; `[{"name": "all"}]` selects every event and
          *       cannot be combined with other names (`WEBHOOK-003`).
          *     - An unknown event name is refused with `WEBHOOK-008`, whose message names it.
-         *     - `webhookUrl` is `http` or `https`; loopback, private, link-local and metadata addresses are
-         *       refused (`WEBHOOK-002`), unless the service runs with `WEBHOOK_ALLOW_PRIVATE=true`
-         *       (the default in development and tests only).
+         *     - `webhookUrl` is `http` or `https` and reaches a public (global unicast) address: loopback,
+         *       private, carrier-grade NAT, link-local, metadata, multicast and reserved addresses are refused
+         *       (`WEBHOOK-002`), also when an IPv6 form carries such an IPv4 address (`[::ffff:127.0.0.1]`,
+         *       NAT64 `[64:ff9b::127.0.0.1]`, 6to4 `[2002:7f00:1::]`) and when a name resolves to one.
+         *       Every attempt resolves and checks again. Only a service run with `WEBHOOK_ALLOW_PRIVATE=true`
+         *       (the default in development and tests only) allows them.
          *     - With `signed: true`, deliveries carry a Standard Webhooks signature; the secret is answered
          *       once in `signingSecret`.
          *     - With `authorizationToken`, every delivery carries the header `authorization` with that value
@@ -1570,7 +1573,8 @@ export interface components {
              * @deprecated
              * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
              *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
-             *     `POST /webhooks` instead.
+             *     `POST /webhooks` instead. Held to the rules of a webhook URL when the sale is created
+             *     (`SALE-016`: `http` or `https`, a public address, also after DNS resolution) and before every send.
              */
             notification_url?: string;
         };
@@ -1628,7 +1632,8 @@ export interface components {
              * @deprecated
              * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
              *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
-             *     `POST /webhooks` instead.
+             *     `POST /webhooks` instead. Held to the rules of a webhook URL when the sale is created
+             *     (`SALE-016`: `http` or `https`, a public address, also after DNS resolution) and before every send.
              */
             notification_url?: string;
         };
@@ -2153,8 +2158,9 @@ export interface components {
             configurationName: string;
             /**
              * Format: uri
-             * @description URL that receives the deliveries, `http` or `https`. Addresses in private ranges are refused
-             *     (`WEBHOOK-002`); loopback is allowed only when the service runs in development or tests.
+             * @description URL that receives the deliveries, `http` or `https`, at a public address: private, loopback
+             *     and other special ranges are refused however spelled (`WEBHOOK-002`); they are allowed only
+             *     when the service runs in development or tests.
              */
             webhookUrl: string;
             /**
@@ -2247,7 +2253,13 @@ export interface components {
                 attemptedAt: string;
                 /** @description HTTP status answered by the receiver; null when no answer came. */
                 statusCode: number | null;
-                /** @description Why the attempt failed without an answer (timeout, connection refused, ...); null otherwise. */
+                /**
+                 * @description Why the attempt failed without an answer; null otherwise. `timeout after 10 s`;
+                 *     `connection failed` for any failure to connect or to complete the exchange (refused,
+                 *     unreachable, reset, TLS), deliberately alike so that deliveries tell nothing about which
+                 *     hosts and ports answer; `target refused: …` when the URL is not (or no longer resolves
+                 *     to) a public address; `request not sent: …` when a header cannot be sent.
+                 */
                 error: string | null;
                 /** @description Time until the answer or the failure, milliseconds. */
                 durationMs: number;
@@ -3303,7 +3315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`, `SALE-015`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`, `SALE-015`, `SALE-016`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3341,7 +3353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`, `SALE-014`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`, `SALE-014`, `SALE-016`). */
             400: {
                 headers: {
                     [name: string]: unknown;

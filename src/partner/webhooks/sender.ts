@@ -19,6 +19,15 @@ export interface SendOptions {
   maxResponseBytes?: number;
 }
 
+/**
+ * What a partner reads of a failed connection. Refused, unreachable, reset and TLS failures read
+ * alike: telling them apart would let a partner map which hosts and ports answer (a port scan
+ * through the service).
+ */
+export const CONNECTION_FAILED = 'connection failed';
+/** A request Node refuses to write (a header value with a control character). */
+export const UNSENDABLE = 'request not sent: a header value has a character HTTP does not allow';
+
 // Kept-alive connections: a receiver of many events is not reconnected for each. An idle
 // connection is closed after 4 s, before the receiver's own keep-alive timeout (5 s in Node's
 // server, the shortest common one) closes it under a request just sent on it (ECONNRESET).
@@ -60,23 +69,25 @@ export async function postOnce(
       clearTimeout(timer);
       resolve({ ...result, durationMs: elapsed() });
     };
-    const request = (secure ? https : http).request(target.url, {
-      method: 'POST',
-      agent: secure ? agents.https : agents.http,
-      lookup: pinned,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-    });
+    let request: http.ClientRequest;
+    try {
+      request = (secure ? https : http).request(target.url, {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        lookup: pinned,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      });
+    } catch {
+      // Node refuses a header value with a control character before connecting: the attempt fails,
+      // as every later one would.
+      resolve({ statusCode: null, error: UNSENDABLE, durationMs: elapsed(), responseBody: null });
+      return;
+    }
     const timer = setTimeout(() => {
       finish({ statusCode: null, error: `timeout after ${options.timeoutMs / 1000} s`, responseBody: null });
       request.destroy();
     }, options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({
-        statusCode: null,
-        error: error.code ? `${error.code}: ${error.message}` : error.message,
-        responseBody: null,
-      }),
-    );
+    request.on('error', () => finish({ statusCode: null, error: CONNECTION_FAILED, responseBody: null }));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -1,46 +1,47 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-
-/**
- * Addresses a webhook must never reach from inside our network: loopback, private, carrier-grade
- * NAT, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254 included), multicast and
- * reserved ranges.
- */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-/** True when the address (v4, v6 or v4-mapped v6) is in a refused range. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/**
+ * The IPv4 address carried by an IPv6 form that reaches an IPv4 host: mapped (`::ffff:a.b.c.d`),
+ * translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and the
+ * deprecated IPv4-compatible `::a.b.c.d`.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return v4(p[6]!, p[7]!);
+    case 'rfc6052':
+      // The well-known /96 carries the address at its end; the local-use 64:ff9b:1::/48 is never public.
+      return p.slice(2, 6).every((part) => part === 0) ? v4(p[6]!, p[7]!) : undefined;
+    case '6to4':
+      return v4(p[1]!, p[2]!);
+    default:
+      return p.slice(0, 6).every((part) => part === 0) ? v4(p[6]!, p[7]!) : undefined;
+  }
+}
+
+/**
+ * True only for a global unicast address: a public IPv4 address, an IPv6 address of 2000::/3 in no
+ * special range (documentation, Teredo, benchmarking, ORCHID… refused), or an IPv6 form whose
+ * embedded IPv4 address is public. Loopback, private, carrier-grade NAT, link-local (cloud metadata
+ * at 169.254.169.254 and fd00:ec2::254 included), multicast and reserved addresses are refused,
+ * however they are spelled. Ranges are those of `ipaddr.js`.
+ */
+export function isPublicAddress(text: string): boolean {
+  if (isIP(text) === 0) return false;
+  const address = ipaddr.parse(text);
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  const v4 = embeddedIpv4(v6);
+  if (v4) return v4.range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
@@ -65,7 +66,7 @@ export function checkTargetText(raw: string, allowPrivate: boolean): TargetCheck
   const host = bareHost(url);
   if (host === 'localhost' || host.endsWith('.localhost') || METADATA_HOSTS.has(host))
     return { ok: false, reason: 'points to a private address' };
-  if (isIP(host) && isPrivateAddress(host)) return { ok: false, reason: 'points to a private address' };
+  if (isIP(host) && !isPublicAddress(host)) return { ok: false, reason: 'points to a private address' };
   return { ok: true, url };
 }
 
@@ -92,7 +93,7 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
     return { reason: `host ${host} did not resolve (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})` };
   }
   if (answers.length === 0) return { reason: `host ${host} did not resolve` };
-  if (!allowPrivate && answers.some((a) => isPrivateAddress(a.address)))
+  if (!allowPrivate && answers.some((a) => !isPublicAddress(a.address)))
     return { reason: 'resolves to a private address' };
   return { url: text.url, address: answers[0]!.address, family: answers[0]!.family as 4 | 6 };
 }
@@ -107,7 +108,7 @@ export async function checkTargetAtRegistration(raw: string, allowPrivate: boole
   if (allowPrivate || isIP(bareHost(text.url))) return undefined;
   try {
     const answers = await lookup(bareHost(text.url), { all: true });
-    if (answers.some((a) => isPrivateAddress(a.address))) return 'resolves to a private address';
+    if (answers.some((a) => !isPublicAddress(a.address))) return 'resolves to a private address';
   } catch {
     // Not resolvable now: judged again at delivery time.
   }

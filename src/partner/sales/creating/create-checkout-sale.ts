@@ -22,6 +22,7 @@ import {
   SalePriceAboveSum,
 } from './sales.rules.js';
 import { recordTransition, type SaleRow } from '../sql.js';
+import { checkNotificationUrl } from './notification-url.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
 export interface CheckoutSaleCreated {
@@ -80,6 +81,7 @@ export async function createCheckoutSale(
     if (replayed) return replayed;
   }
   assertCpf(input.cpf);
+  await checkNotificationUrl(ctx.config, input.notification_url);
   const sum = input.products.reduce((total, p) => total + p.variantPriceInCents, 0);
   if (input.checkoutPriceInCents > sum) {
     throw new SalePriceAboveSum(`${input.checkoutPriceInCents} is above the sum of the product prices (${sum})`, {

@@ -41,6 +41,7 @@ import {
   type SaleOrigin,
 } from './sales.rules.js';
 import { loadTransitions, recordTransition, type SaleRow } from '../sql.js';
+import { checkNotificationUrl } from './notification-url.js';
 
 type ExclusiveSale = components['schemas']['ExclusiveSale'];
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
@@ -161,6 +162,7 @@ export async function createExclusiveSale(
   origin?: SaleOrigin,
 ): Promise<SuccessBody<operations['createExclusiveSale']>> {
   assertCpf(input.cpf);
+  await checkNotificationUrl(deps.config, input.notification_url);
   const selection = await select(tx, partnerId, input);
   const upfront = upfrontOf(
     input.upfront_amount_in_cents,
