@@ -51,7 +51,8 @@ export interface paths {
          *     `GET /v1/lotes/{id}/erros`.
          *
          *     Checked now (nothing is stored when it fails): the body is JSON, `{parcelas: [...]}` with 1 to
-         *     10,000 items, each an object (400 `VALIDATION-001`); more than 10,000 items or a body over 50 MB
+         *     10,000 items, each an object nested at most 32 levels deep with the body (400 `VALIDATION-001`,
+         *     naming the item); more than 10,000 items or a body over 50 MB
          *     answers 413 `BATCH-001`. Fields not listed in `InstallmentSubmission` are accepted and kept as
          *     sent.
          *

@@ -2172,6 +2172,8 @@ export interface components {
             /**
              * @description Value sent, exactly as given, in the `authorization` header of every delivery. Without it the
              *     header is not sent. It is stored but never shown again (see `hasAuthorizationToken`).
+             *     Only characters an HTTP header value may hold: no CR, LF, NUL or other control character
+             *     (`VALIDATION-001`), and nothing beyond U+00FF.
              */
             authorizationToken?: string;
             /**
@@ -2195,7 +2197,10 @@ export interface components {
             webhookUrl?: string;
             /** @description New list of events, replacing the old one; the same rules as at creation (`WEBHOOK-003`). */
             enabledEvents?: components["schemas"]["WebhookEnabledEventInput"][];
-            /** @description New token for the `authorization` header, or null to stop sending the header. */
+            /**
+             * @description New token for the `authorization` header, or null to stop sending the header; only
+             *     characters an HTTP header value may hold (no CR, LF or other control character).
+             */
             authorizationToken?: string | null;
             /** @description false stops the deliveries of new events (pending retries are abandoned); true reactivates. */
             active?: boolean;

@@ -14,6 +14,19 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/**
+ * The JSON text nests arrays and objects deeper than the scan allows. `element` is the index of
+ * the element of the array member being collected when the limit was crossed inside it.
+ */
+export class JsonTooDeep extends Error {
+  constructor(
+    readonly maxDepth: number,
+    readonly element: number | undefined,
+  ) {
+    super(`nested deeper than ${maxDepth} levels of arrays and objects`);
+  }
+}
+
 export interface ScannedJson {
   /** The top-level value's first byte: '{' for an object (then `members` is set), otherwise another JSON value. */
   topLevel: 'object' | 'other';
@@ -165,9 +178,10 @@ function memberName(body: Buffer, start: number, end: number): string {
  * sequences replaced); throws JsonSyntaxError when invalid. Reports where the members of a top-level
  * object and the elements of its array member `arrayName` are, so that a 10 MB body is neither
  * decoded nor parsed: its elements can be kept as sent. Nesting is tracked on an explicit stack, so
- * any depth is accepted.
+ * the scan itself takes any depth; deeper than `maxDepth` levels throws JsonTooDeep, since what
+ * keeps the text (a listing serialising it, a validator walking it) recurses.
  */
-export function scanJson(body: Buffer, arrayName: string): ScannedJson {
+export function scanJson(body: Buffer, arrayName: string, maxDepth = Infinity): ScannedJson {
   // A plain byte view: indexing a Buffer goes through its subclass, several times slower.
   const text = new Uint8Array(body.buffer, body.byteOffset, body.length);
   const length = text.length;
@@ -203,6 +217,7 @@ export function scanJson(body: Buffer, arrayName: string): ScannedJson {
 
     if (c === QUOTE) i = skipString(text, i);
     else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (depth === maxDepth) throw new JsonTooDeep(maxDepth, collecting && depth >= 2 ? collecting.length : undefined);
       if (depth === stack.length) stack = growStack(stack);
       inObject = c === OPEN_OBJECT;
       stack[depth++] = inObject ? 1 : 0;
@@ -235,6 +250,23 @@ export function scanJson(body: Buffer, arrayName: string): ScannedJson {
       inObject = --depth > 0 && stack[depth - 1] === 1;
     }
   }
+}
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `maxDepth` levels, by one pass over its
+ * bytes (brackets inside strings skipped), before anything recursive walks the parsed value.
+ */
+export function nestsDeeperThan(body: Uint8Array, maxDepth: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === QUOTE) {
+      for (i++; i < body.length && body[i] !== QUOTE; i++) if (body[i] === BACKSLASH) i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > maxDepth) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+  return false;
 }
 
 function growStack(stack: Uint8Array): Uint8Array {

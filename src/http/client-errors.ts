@@ -21,6 +21,9 @@ function refusalFor(code: string | undefined): Refusal {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, code: 'REQUEST-002', message: 'The request headers are larger than 16 KB' };
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 400, code: 'REQUEST-001', message: 'The request body is not valid chunked transfer coding' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return { status: 408, code: 'REQUEST-004', message: 'The request was not received in time' };
@@ -61,8 +64,11 @@ const EXPECTATION_FAILED: Refusal = {
 export function createHttpServer(app: RequestListener, logger?: Logger): Server {
   const server = createServer(app);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Nothing to answer on a connection the client already dropped, or one a response is on.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    // Nothing to answer on a connection the client already dropped, or one a response is being
+    // written on. A request whose body breaks (an invalid chunk size) has a response object that
+    // wrote nothing yet: it is answered here, as Node's own handler would.
+    const inFlight = (socket as { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }

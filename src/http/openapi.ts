@@ -3,11 +3,14 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { DATE_FORMATS } from '../core/dates.js';
 import { BodyTooLarge, MethodNotAllowed, NotImplemented } from '../core/errors.js';
 import { listOperations, type OpenApiDocument } from '../contract/documents.js';
+import { numericParameters } from '../contract/numeric-parameters.js';
+import { decimalNumbers, headAgain, headAsGet } from './decimal-numbers.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';
 import { rejectBracketNames } from './query-string.js';
 import { operationLabel } from './metrics.js';
+import { isTooDeep, measureDepth, tooDeep } from './json-depth.js';
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {
@@ -40,19 +43,23 @@ const toExpressPath = (route: string) => route.replace(/\{([^}]+)\}/g, ':$1');
 function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
   const parse = express.json({
     limit,
-    verify: scanBodyForNul,
+    verify: (req, res, buffer) => {
+      scanBodyForNul(req, res, buffer);
+      measureDepth(req, buffer);
+    },
   });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       const type = (error as { type?: string } | undefined)?.type;
+      if (!error && isTooDeep(req)) return next(tooDeep());
       next(type === 'entity.too.large' ? new BodyTooLarge(tooLargeCode, limit) : error);
     });
 }
 
 /**
  * One router per API document: every operation of the document gets a route, in the order
- * authenticate → parse body → `before` → refuse bracket names → validate against the document →
- * handler (or 501).
+ * authenticate → parse body → `before` → refuse bracket names → numbers spelled in decimal digits →
+ * validate against the document → handler (or 501).
  */
 export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
   const router = Router();
@@ -93,7 +100,10 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
         rejectNulCharacters,
         ...(served?.before ?? []),
         rejectBracketNames,
+        headAsGet,
+        decimalNumbers(numericParameters(options.doc, operation)),
         ...validator,
+        headAgain,
         rejectNonFiniteNumbers,
         handler,
       );

@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from '../core/errors.js';
-import { JsonSyntaxError, scanJson, type RawElements, type Span } from '../core/json-spans.js';
+import { JsonSyntaxError, JsonTooDeep, scanJson, type RawElements, type Span } from '../core/json-spans.js';
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { scanBodyForNul } from './nul-characters.js';
 
 const RAW_ELEMENTS = Symbol('raw array elements');
@@ -16,7 +17,7 @@ function standIns(body: Buffer, spans: Span[]): unknown[] {
 
 /** The request body as the validator sees it: the top-level members parsed, the array's elements stood in for. */
 function envelope(body: Buffer, name: string): { parsed: unknown; elements?: Span[] } {
-  const scanned = scanJson(body, name);
+  const scanned = scanJson(body, name, MAX_JSON_DEPTH);
   // Not an object: the validator refuses it, whatever it is (a leading byte order mark aside).
   if (scanned.topLevel !== 'object') return { parsed: JSON.parse(body.toString('utf8').replace(/^\uFEFF/, '')) };
   // From entries, as JSON.parse builds objects: a member named `__proto__` stays a member.
@@ -60,6 +61,8 @@ export function rawArrayBody(name: string, limit: string, tooLargeCode: string):
         if (elements) (req as unknown as Record<symbol, RawElements>)[RAW_ELEMENTS] = { body, spans: elements };
         next();
       } catch (cause) {
+        if (cause instanceof JsonTooDeep)
+          return next(tooDeep(cause.element === undefined ? 'body' : `body.${name}[${cause.element}]`));
         next(
           cause instanceof JsonSyntaxError
             ? new ValidationFailed('The request body is not valid JSON', [{ path: 'body', message: cause.message }])

@@ -42,11 +42,17 @@ export function readPayerForm(body: unknown): PayerValues {
   return Object.fromEntries(PAYER_FIELDS.map(([name]) => [name, value(name)])) as PayerValues;
 }
 
+// Control characters (NUL included) have no place in a name or an address, and PostgreSQL text refuses NUL.
+const CONTROL = /\p{Cc}/u;
+export const hasControlCharacter = (value: string) => CONTROL.test(value);
+export const CONTROL_MESSAGE = 'Use apenas letras, números e sinais comuns.';
+
 export function checkPayerForm(form: PayerValues): PayerErrors {
   const errors: PayerErrors = {};
   for (const [name] of PAYER_FIELDS) {
     if (name !== 'complement' && !form[name]) errors[name] = 'Preencha este campo.';
     else if (form[name].length > MAX_LENGTH) errors[name] = `Use no máximo ${MAX_LENGTH} caracteres.`;
+    else if (hasControlCharacter(form[name])) errors[name] = CONTROL_MESSAGE;
   }
   if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email))
     errors.email = 'Informe um e-mail válido, como nome@exemplo.com.';

@@ -56,6 +56,10 @@ export const FORMER_500_EXAMPLES: { name: string; example: Known500Example }[] =
     example: { api: 'institution', method: 'GET', path: '/pay/%00' },
   },
   {
+    name: 'NUL (%00) in the token of an invoice page of the checkout',
+    example: { api: 'partner', method: 'GET', path: '/checkout/%00/faturas/1' },
+  },
+  {
     name: 'form body over 10 kB on a payment page (POST /pay/{token}/card)',
     example: {
       api: 'institution',

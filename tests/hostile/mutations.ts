@@ -76,6 +76,7 @@ function setAt(request: WireRequest, place: Key[], value: unknown | typeof REMOV
   } else Object.defineProperty(parent, key, { value, enumerable: true, configurable: true, writable: true });
 }
 const REMOVE = Symbol('remove');
+const DEEP = '__nested_deep_here__';
 
 const label = (place: Key[]) => place.join('.') || '(body)';
 const isDate = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v);
@@ -151,6 +152,17 @@ function bodyMutations(valid: ValidRequest): fc.Arbitrary<Mutation>[] {
     );
   }
   arbs.push(
+    fc.tuple(fc.constantFrom(...places, []), fc.constantFrom(40, 5_000)).map(([place, levels]) => ({
+      kind: 'body-deep',
+      detail: `${label(place)} nested ${levels} levels deep`,
+      apply: (r) => {
+        // Written by hand: JSON.stringify recurses, and the point is a value deeper than it goes.
+        setAt(r, place, DEEP);
+        r.raw = Buffer.from(
+          (JSON.stringify(r.json) ?? '').replace(`"${DEEP}"`, `${'['.repeat(levels)}${']'.repeat(levels)}`),
+        );
+      },
+    })),
     fc.nat().map((n) => ({
       kind: 'body-truncated',
       detail: `cut at ${n}`,

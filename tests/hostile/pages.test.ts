@@ -15,6 +15,13 @@ const PAGE_ROUTES = [
   '/pay/{t}/charges/{t}/simulate-payment',
   '/pay/{t}/charges/{t}/simulate-expiry',
 ];
+/** The checkout and its invoice pages, read and posted; `{t}` also stands for the invoice number. */
+const CHECKOUT_ROUTES: [string, string][] = [
+  ['GET', '/checkout/{t}'],
+  ['POST', '/checkout/{t}/dados'],
+  ['GET', '/checkout/{t}/faturas/{t}'],
+  ['GET', '/checkout/{t}/faturas/1'],
+];
 /** The campaign page and the catalogue, read and posted; `{t}` also stands for the class id. */
 const STOREFRONT_ROUTES: [string, string][] = [
   ['GET', '/campaigns/{t}'],
@@ -70,7 +77,7 @@ function cases(): Case[] {
         json: false,
       });
     }
-    for (const [method, route] of STOREFRONT_ROUTES) {
+    for (const [method, route] of [...STOREFRONT_ROUTES, ...CHECKOUT_ROUTES]) {
       out.push({
         label: `${method} ${route} t=${token.slice(0, 30)}`,
         request: wire(method, route.replaceAll('{t}', token)),

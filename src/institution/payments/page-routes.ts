@@ -1,4 +1,5 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { ownEntry } from '../../core/own-entry.js';
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
@@ -80,7 +81,7 @@ export function paymentPages(ctx: AppContext): Router {
 
   router.get('/pay/:token', async (req, res) => {
     const view = await openPaymentPage(ctx, req.params.token, clientIp(req));
-    const notice = NOTICES[req.query.aviso as Notice] as string | undefined;
+    const notice = ownEntry(NOTICES, req.query.aviso);
     res.type('html').send(renderInstallmentPage(link(req), view, notice ? { notice: { text: notice } } : {}));
   });
   router.post('/pay/:token/pix', async (req, res) =>

@@ -8,6 +8,7 @@ import { localDate } from '../../core/local-date.js';
 import { formatBrl, formatDateBr, HOSTED_PAGE_HEADERS, html, maskCpf, page } from '../../payments/html.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { installmentLines } from './ledger.sql.js';
+import { isCheckoutToken } from '../sales/creating/sales.rules.js';
 
 /**
  * The buyer's invoice (fatura) of one installment of a receipt, at `/checkout/{token}/faturas/{n}`
@@ -82,7 +83,7 @@ export function receiptInvoicePages(ctx: AppContext): Router {
   router.get('/checkout/:token/faturas/:number', async (req, res) => {
     res.set(HOSTED_PAGE_HEADERS);
     const number = String(req.params.number);
-    if (!/^\d{1,4}$/.test(number)) throw new InvoiceNotFound();
+    if (!/^\d{1,4}$/.test(number) || !isCheckoutToken(String(req.params.token))) throw new InvoiceNotFound();
     const invoice = await loadInvoice(ctx.db, String(req.params.token), Number(number), localDate(ctx.clock.now()));
     res.type('html').send(renderInvoicePage(invoice, ctx.payments.sandbox !== undefined));
   });

@@ -9,7 +9,7 @@ import {
   type DeliveryRow,
 } from './attempt-sql.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
-import { postOnce, type SendResult } from './sender.js';
+import { postOnce, UNSENDABLE, type SendResult } from './sender.js';
 import { signatureHeaders } from './signature.js';
 
 /** The service clock has not reached the attempt's due time; the job runs again a little later. */
@@ -97,7 +97,9 @@ export async function runAttempt(
     },
   );
   const finishedAt = ctx.clock.now();
-  const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : attempt >= MAX_ATTEMPTS ? 'failed' : 'retrying';
+  // A request that could not be written would fail the same way at every retry.
+  const final = attempt >= MAX_ATTEMPTS || result.error === UNSENDABLE;
+  const outcome: AttemptOutcome = succeeded(result) ? 'succeeded' : final ? 'failed' : 'retrying';
   const recorded = await store.record({
     deliveryId: delivery.id,
     number: attempt,

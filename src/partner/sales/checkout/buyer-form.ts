@@ -1,5 +1,11 @@
 import { isValidCpf } from '../../../core/documents.js';
-import { checkPayerForm, PAYER_FIELDS, PAYER_MAX_LENGTH } from '../../../payments/payer-form.js';
+import {
+  checkPayerForm,
+  CONTROL_MESSAGE,
+  hasControlCharacter,
+  PAYER_FIELDS,
+  PAYER_MAX_LENGTH,
+} from '../../../payments/payer-form.js';
 import type { BuyerData } from '../state/sale-flow.js';
 
 /** The fields of the buyer (and guarantor) form, with the pt-BR label each one shows: a payer's, with a phone and the CPF. */
@@ -30,6 +36,7 @@ export function checkPersonForm(form: PersonForm): FormErrors {
   for (const name of ['phone', 'cpf'] as const) {
     if (!form[name]) errors[name] = 'Preencha este campo.';
     else if (form[name].length > PAYER_MAX_LENGTH) errors[name] = `Use no máximo ${PAYER_MAX_LENGTH} caracteres.`;
+    else if (hasControlCharacter(form[name])) errors[name] = CONTROL_MESSAGE;
   }
   if (!errors.phone && !/^\d{10,11}$/.test(digits(form.phone)))
     errors.phone = 'Informe o DDD e o número, com 10 ou 11 dígitos.';

@@ -1,4 +1,5 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { ownEntry } from '../../../core/own-entry.js';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { ApiError } from '../../../core/errors.js';
@@ -110,7 +111,7 @@ export function checkoutPages(ctx: AppContext): Router {
 
   router.get('/checkout/:token', async (req, res) => {
     await ctx.db.transaction((tx) => openCheckout(tx, ctx, token(req)));
-    const notice = CHECKOUT_NOTICES[req.query.aviso as CheckoutNotice] as string | undefined;
+    const notice = ownEntry(CHECKOUT_NOTICES, req.query.aviso);
     res.type('html').send(await view(ctx, req, notice ? { notice: { text: notice } } : {}));
   });
 

@@ -47,3 +47,5 @@ export function assertCpf(cpf: string): void {
 
 /** The last part of a checkout URL: 144 random bits. */
 export const newCheckoutToken = () => `c_${randomBytes(18).toString('base64url')}`;
+/** What a checkout token looks like: anything else (`%00`, a lone surrogate) is no checkout, unasked of the database. */
+export const isCheckoutToken = (token: string) => /^c_[A-Za-z0-9_-]{24}$/.test(token);
