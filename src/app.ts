@@ -11,6 +11,7 @@ import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
 import { metricsRouter, requestMetrics } from './http/metrics.js';
+import { securityHeaders } from './http/security-headers.js';
 import { plainQueryString } from './http/query-string.js';
 import { rejectMalformedPath } from './http/request-path.js';
 import { loadDocument } from './contract/documents.js';
@@ -62,6 +63,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // `req.ip` (the receipts rate limit) reads X-Forwarded-For only from the proxies named here.
   app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
   app.use(httpLogger(ctx.logger), requestMetrics(ctx.metrics));
+  app.use(securityHeaders(ctx.config));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import YAML from 'yaml';
 import { buildDocs, canBuildDocs, docsAreFresh, docsHtmlPath, sourcesHash } from './docs-build.js';
 import { ApiError } from '../core/errors.js';
+import { redocPolicy } from './security-headers.js';
 import { loadDocument, type ApiName } from '../contract/documents.js';
 import { projectRoot } from '../config.js';
 
@@ -93,7 +94,10 @@ export function docsRouter(pages: DocsPages): Router {
   for (const api of APIS) {
     router.get(`/docs/${api}`, async (_req, res) => {
       const html = await pages.page(api);
-      res.set('Cache-Control', 'no-cache').type('html').sendFile(html, { dotfiles: 'allow' }); // the pages live under .data/
+      res
+        .set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': await redocPolicy(html) })
+        .type('html')
+        .sendFile(html, { dotfiles: 'allow' }); // the pages live under .data/
     });
     router.get(`/openapi/${api}.yaml`, async (_req, res) => {
       res

@@ -11,6 +11,7 @@ import { rejectNonFiniteNumbers } from './finite-numbers.js';
 import { rejectBracketNames } from './query-string.js';
 import { operationLabel } from './metrics.js';
 import { isTooDeep, measureDepth, tooDeep } from './json-depth.js';
+import { noStore } from './security-headers.js';
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {
@@ -63,6 +64,7 @@ function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
  */
 export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
   const router = Router();
+  router.use(noStore);
   const operations = listOperations(options.doc);
   const rawArrays = operations.flatMap((o) => {
     const member = options.routes[o.operationId as OperationId]?.rawArray;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -24,6 +25,14 @@ describe('docs and raw documents', () => {
       expect(res.text).toContain(api === 'institution' ? 'Institution API' : 'Partner API');
       expect(res.text).not.toMatch(/<script[^>]+src="https?:/); // self-contained, no CDN
       expect(docsAreFresh(api)).toBe(true);
+      // Its Content-Security-Policy lets exactly its own inline scripts run.
+      const inline = [...res.text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(
+        ([, body]) => `'sha256-${createHash('sha256').update(body!).digest('base64')}'`,
+      );
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[^;]+; style-src 'unsafe-inline';/);
+      expect(policy.match(/'sha256-[^']+'/g)!.sort()).toEqual([...new Set(inline)].sort());
+      expect(policy).toContain("frame-ancestors 'none'");
     }, 120_000);
   }
 
