@@ -7,6 +7,10 @@ const SPELLING = {
   number: { pattern: /^-?\d+(?:\.\d+)?$/, rule: 'must be a number written in decimal digits' },
 };
 
+/** Text the validator would coerce to a number although it is not written in decimal digits; other text it refuses itself. */
+const readAsAnotherNumber = (value: unknown, pattern: RegExp) =>
+  typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) && !pattern.test(value);
+
 /**
  * The validator coerces path and query text with JavaScript's `Number`, which reads `0x10` as 16,
  * `1e2` as 100 and `+1`, ` 1` or `1.0` as 1: one id with many spellings, and a hex id the client
@@ -19,8 +23,8 @@ export function decimalNumbers(parameters: NumericParameter[]): RequestHandler {
       const raw = parameter.in === 'path' ? req.params[parameter.name] : query[parameter.name];
       const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
       const { pattern, rule } = SPELLING[parameter.type];
-      return values.some((value) => typeof value !== 'string' || !pattern.test(value))
-        ? [{ path: `${parameter.in}.${parameter.name}`, message: rule }]
+      return values.some((value) => readAsAnotherNumber(value, pattern))
+        ? [{ path: `${parameter.in === 'path' ? 'params' : 'query'}.${parameter.name}`, message: rule }]
         : [];
     });
     if (bad.length === 0) return next();
