@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { NodeEnv } from '../config.js';
-import { errorForLog, redactText, redactUrl } from './log-redaction.js';
+import { errorForLog, redactText, redactUrl, redactValues } from './log-redaction.js';
 
 /** Header values that must never reach a log line (`cookie` carries the panel's session). */
 export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization', 'cookie'];
@@ -99,7 +99,12 @@ export function httpLogger(logger: Logger) {
       return id;
     },
     serializers: {
-      req: (req: { url?: string }) => ({ ...req, ...(req.url ? { url: redactUrl(req.url) } : {}) }),
+      req: (req: { url?: string; query?: unknown; params?: unknown }) => ({
+        ...req,
+        ...(req.url ? { url: redactUrl(req.url) } : {}),
+        query: redactValues(req.query),
+        params: redactValues(req.params),
+      }),
       res: (res: { headers?: Record<string, unknown> }) => {
         const location = res.headers?.location;
         return typeof location === 'string'

@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { errorForLog, redactUrl } from '../../src/http/log-redaction.js';
+import { errorForLog, redactText, redactUrl } from '../../src/http/log-redaction.js';
 import { useTestContext } from '../support/context.js';
+import { givenCheckoutSale } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
@@ -103,5 +104,56 @@ describe('request logs', () => {
       cause: { code: '22P02', message: 'invalid input syntax for type uuid: "[redacted]"' },
     });
     expect(errorForLog(error).message).toContain('select * from students where cpf = $1');
+  });
+
+  it('never logs the values of personal filters or a key sent in the query, whatever their case', async () => {
+    const institution = await givenInstitution(t.ctx);
+    const partner = await givenPartner(t.ctx);
+    const secrets = [CPF.ana, CPF.carlos, 'ana.souza@example.com', 'Ana Beatriz', 'RA2026001'];
+    await request(t.app)
+      .get(
+        `/v1/parcela/originais?aluno_cpf=${CPF.ana}&responsavel_financeiro_documento=${CPF.carlos}&aluno_ra=RA2026001&nome_curso=ADM`,
+      )
+      .set(institution.headers)
+      .set('X-Request-Id', 'log-query-1');
+    await request(t.app)
+      .get(`/sales?email=ana.souza%40example.com&name=Ana+Beatriz&cpf=${CPF.ana}&status=made_effective`)
+      .set(partner.headers)
+      .set('X-Request-Id', 'log-query-2');
+    await request(t.app)
+      .get(`/sales?Api-Token=${encodeURIComponent(partner.headers['Api-Token'])}`)
+      .set('X-Request-Id', 'log-query-3');
+    await request(t.app)
+      .get(`/v1/parcela/originais?APIKEY=${institution.headers.apikey}`)
+      .set('X-Request-Id', 'log-query-4');
+
+    const all = lines.join('\n');
+    for (const secret of [...secrets, partner.headers['Api-Token'], institution.headers.apikey])
+      expect(all).not.toContain(secret);
+    const entries = lines.map((line) => JSON.parse(line));
+    const first = entries.find((e) => e.req?.id === 'log-query-1' && e.res);
+    expect(first.req.url).toBe(
+      '/v1/parcela/originais?aluno_cpf=[redacted]&responsavel_financeiro_documento=[redacted]&aluno_ra=[redacted]&nome_curso=ADM',
+    );
+    expect(first.req.query).toMatchObject({ aluno_cpf: '[redacted]', nome_curso: 'ADM' });
+    expect(entries.find((e) => e.req?.id === 'log-query-2' && e.res).req.url).toBe(
+      '/sales?email=[redacted]&name=[redacted]&cpf=[redacted]&status=made_effective',
+    );
+  });
+
+  it('never logs a checkout token, in any letter case of the path nor in a "No route" message', async () => {
+    const partner = await givenPartner(t.ctx);
+    const sale = await givenCheckoutSale(t, partner.headers);
+    const token = sale.path.split('/')[2]!;
+    await request(t.app).get(`/Checkout/${token}`).set('X-Request-Id', 'log-co-1');
+    await request(t.app).get(`/CHECKOUT/${token}/faturas/1`).set('X-Request-Id', 'log-co-2');
+    await request(t.app).post(`/checkout/${token}/no-such-step`).set('X-Request-Id', 'log-co-3');
+    await request(t.app).get(`/v1/x/${token}`).set('X-Request-Id', 'log-co-4');
+
+    expect(lines.join('\n')).not.toContain(token);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.find((e) => e.req?.id === 'log-co-1' && e.res).req.url).toBe('/Checkout/[token]');
+    expect(entries.find((e) => e.req?.id === 'log-co-2' && e.res).req.url).toBe('/CHECKOUT/[token]/faturas/1');
+    expect(redactText(`No route GET /Checkout/${token}/x`)).toBe('No route GET /Checkout/[token]/x');
   });
 });
