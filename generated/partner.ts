@@ -2171,7 +2171,7 @@ export interface components {
             enabledEvents: components["schemas"]["WebhookEnabledEventInput"][];
             /**
              * @description Value sent, exactly as given, in the `authorization` header of every delivery. Without it the
-             *     header is not sent. It is stored but never shown again (see `hasAuthorizationToken`).
+             *     header is not sent. It is stored encrypted and never shown again (see `hasAuthorizationToken`).
              *     Only characters an HTTP header value may hold: no CR, LF, NUL or other control character
              *     (`VALIDATION-001`), and nothing beyond U+00FF.
              */

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseSecretKey } from './core/secret-box.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type NodeEnv = 'development' | 'test' | 'production';
@@ -83,6 +85,14 @@ export interface Config {
    * (the worker role has no other). (Default: none)
    */
   readonly metricsPort: number | undefined;
+  /**
+   * `SECRETS_KEY`: 32 random bytes (64 hex digits or base64) sealing the secrets the service keeps
+   * to send onwards (webhook tokens and signing secrets). Required in production. (Default: a fixed
+   * key under test; in development one generated once into `.data/secrets.key`)
+   */
+  readonly secretsKey: Buffer;
+  /** `SECRETS_KEY_PREVIOUS`: keys being rotated out, comma separated: they still open what they sealed. (Default: none) */
+  readonly previousSecretsKeys: readonly Buffer[];
 }
 
 /** The nearest folder above this module holding `package.json`: the same from `src/` (tsx) and `dist/src/` (compiled). */
@@ -154,6 +164,56 @@ function paymentProvider(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): PaymentProvi
   return raw;
 }
 
+/** Seals the test databases only: every test process must open what another sealed. */
+const TEST_SECRETS_KEY = 'a3f1c2e4b5d6978812a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809';
+
+function secretKey(name: string, raw: string): Buffer {
+  try {
+    return parseSecretKey(raw);
+  } catch (error) {
+    throw new ConfigError(`${name} ${(error as Error).message}`);
+  }
+}
+
+/** The development key, generated once beside the embedded database (`wx`: of two starts at once, one writes, both read it). */
+function developmentSecretsKey(file: string): string {
+  for (;;) {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+function secretsKeys(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, embeddedPgDir: string) {
+  const raw =
+    env.SECRETS_KEY?.trim() ||
+    (nodeEnv === 'test'
+      ? TEST_SECRETS_KEY
+      : nodeEnv === 'development'
+        ? developmentSecretsKey(path.join(path.dirname(embeddedPgDir), 'secrets.key'))
+        : '');
+  if (!raw)
+    throw new ConfigError(
+      'SECRETS_KEY is required when NODE_ENV=production: 32 random bytes as 64 hex digits (openssl rand -hex 32)',
+    );
+  return {
+    secretsKey: secretKey('SECRETS_KEY', raw),
+    previousSecretsKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean)
+      .map((key) => secretKey('SECRETS_KEY_PREVIOUS', key)),
+  };
+}
+
 function integer(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -185,12 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const provider = paymentProvider(env, nodeEnv);
+  const embeddedPgDir = path.resolve(projectRoot, env.EMBEDDED_PG_DIR ?? '.data/postgres');
   return Object.freeze({
     env: nodeEnv,
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     embeddedPgPort: integer('EMBEDDED_PG_PORT', env.EMBEDDED_PG_PORT, 54329),
-    embeddedPgDir: path.resolve(projectRoot, env.EMBEDDED_PG_DIR ?? '.data/postgres'),
+    embeddedPgDir,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     validateResponses: boolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -211,5 +272,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: provider === 'stripe' ? stripeSettings(env) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0) : undefined,
+    ...secretsKeys(env, nodeEnv, embeddedPgDir),
   });
 }

@@ -12,6 +12,7 @@ import { migrateDatabase } from './db/migrate.js';
 import { isConnectionLoss } from './db/errors.js';
 import { createDatabaseProbe } from './db/probe.js';
 import { DatabaseGate } from './http/database-gate.js';
+import { sealStoredSecrets, secretBoxOf } from './partner/webhooks/sealed-secrets.js';
 import { createHttpServer } from './http/client-errors.js';
 import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
@@ -81,6 +82,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   await whenReachable(() => migrateDatabase(database.url), logger);
   const { db, sql } = createDatabase(database.url, { max: config.dbPoolMax });
   const ctx = wireContext({ config, db, sql, databaseUrl: database.url, clock: options.clock ?? systemClock, logger });
+  // Secrets stored before sealing existed, or under a key being rotated out, sealed with SECRETS_KEY.
+  const sealed = await whenReachable(() => sealStoredSecrets(db, secretBoxOf(config)), logger);
+  if (sealed > 0) logger.info({ configurations: sealed }, 'sealed webhook secrets with SECRETS_KEY');
 
   const demo =
     database.embedded && config.env !== 'production'

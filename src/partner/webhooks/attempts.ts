@@ -10,7 +10,9 @@ import {
 } from './attempt-sql.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, UNSENDABLE, type SendResult } from './sender.js';
+import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
 import { signatureHeaders } from './signature.js';
+import type { SecretBox } from '../../core/secret-box.js';
 
 /** The service clock has not reached the attempt's due time; the job runs again a little later. */
 export class AttemptNotDueYet extends Error {}
@@ -42,20 +44,22 @@ export const batchedAttemptStore = (ctx: AppContext): AttemptStore => ({
 
 /** The headers of one attempt: the interface's, ours, and the signature when asked for. */
 function headersOf(
+  box: SecretBox,
   delivery: DeliveryRow,
   configuration: ConfigurationRow,
   attempt: number,
   at: Date,
 ): Record<string, string> {
+  const token = openToken(box, configuration.authorizationToken);
   return {
     'x-webhook-event-id': delivery.eventId,
     'x-webhook-attempt': String(attempt),
-    ...(configuration.authorizationToken !== null ? { authorization: configuration.authorizationToken } : {}),
+    ...(token !== null ? { authorization: token } : {}),
     ...(delivery.test ? { 'x-webhook-test': 'true' } : {}),
     ...signatureHeaders(
       {
-        secret: configuration.signingSecret,
-        previousSecret: configuration.previousSigningSecret,
+        secret: openSigningSecret(box, configuration.signingSecret),
+        previousSecret: openSigningSecret(box, configuration.previousSigningSecret),
         previousSecretExpiresAt: configuration.previousSecretExpiresAt,
       },
       delivery.eventId,
@@ -89,7 +93,7 @@ export async function runAttempt(
   }
   const result = await postOnce(
     configuration.url,
-    headersOf(delivery, configuration, attempt, startedAt),
+    headersOf(secretBoxOf(ctx.config), delivery, configuration, attempt, startedAt),
     delivery.body,
     {
       timeoutMs: ctx.config.webhookTimeoutMs,

@@ -9,6 +9,8 @@ import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } 
 import { checkEnabledEvents } from './events.js';
 import { newSigningSecret } from './signature.js';
 import { checkTargetAtRegistration } from './target.js';
+import { openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
+import type { SecretBox } from '../../core/secret-box.js';
 
 type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
 type CreateInput = components['schemas']['WebhookConfigurationRequest'];
@@ -19,7 +21,8 @@ type Row = typeof webhookConfigurations.$inferSelect;
 export const maskToken = (token: string | null): string | null =>
   token === null ? null : token.length < 12 ? '••••' : `••••${token.slice(-4)}`;
 
-export const toWebhookConfiguration = (row: Row, shownSecret?: string): WebhookConfiguration => ({
+/** A configuration as answered: the token (stored sealed) only masked, the signing secret only when `shownSecret`. */
+export const toWebhookConfiguration = (box: SecretBox, row: Row, shownSecret?: string): WebhookConfiguration => ({
   id: row.id,
   configurationName: row.name,
   webhookUrl: row.url,
@@ -27,7 +30,7 @@ export const toWebhookConfiguration = (row: Row, shownSecret?: string): WebhookC
     name: name as WebhookConfiguration['enabledEvents'][number]['name'],
   })),
   hasAuthorizationToken: row.authorizationToken !== null,
-  authorizationTokenMasked: maskToken(row.authorizationToken),
+  authorizationTokenMasked: maskToken(openToken(box, row.authorizationToken)),
   signed: row.signingSecret !== null,
   ...(shownSecret ? { signingSecret: shownSecret } : {}),
   previousSecretExpiresAt:
@@ -61,6 +64,7 @@ export async function createConfiguration(
   const enabledEvents = checkEnabledEvents(input.enabledEvents);
   await checkUrl(ctx, input.webhookUrl);
   const secret = input.signed ? newSigningSecret() : null;
+  const box = secretBoxOf(ctx.config);
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(webhookConfigurations)
@@ -69,20 +73,21 @@ export async function createConfiguration(
       name: input.configurationName,
       url: input.webhookUrl,
       enabledEvents,
-      authorizationToken: input.authorizationToken ?? null,
-      signingSecret: secret,
+      authorizationToken: sealToken(box, input.authorizationToken ?? null),
+      signingSecret: secret === null ? null : sealSigningSecret(box, secret),
       createdAt: now,
       updatedAt: now,
     })
     .returning();
-  return toWebhookConfiguration(row!, secret ?? undefined);
+  return toWebhookConfiguration(box, row!, secret ?? undefined);
 }
 
 export async function listConfigurations(
-  db: Queryable,
+  ctx: AppContext,
   partnerId: string,
   page: PageRequest,
 ): Promise<Page<WebhookConfiguration>> {
+  const { db } = ctx;
   const mine = eq(webhookConfigurations.partnerId, partnerId);
   const [total] = await db.select({ n: count() }).from(webhookConfigurations).where(mine);
   const rows = await db
@@ -95,7 +100,7 @@ export async function listConfigurations(
   return pageOf(
     page,
     total?.n ?? 0,
-    rows.map((row) => toWebhookConfiguration(row)),
+    rows.map((row) => toWebhookConfiguration(secretBoxOf(ctx.config), row)),
   );
 }
 
@@ -115,11 +120,12 @@ export async function updateConfiguration(
   const now = ctx.clock.now();
   const startsSigning = patch.signed === true && current.signingSecret === null;
   const secret = startsSigning ? newSigningSecret() : undefined;
+  const box = secretBoxOf(ctx.config);
   const signingChange =
     patch.signed === false
       ? { signingSecret: null, previousSigningSecret: null, previousSecretExpiresAt: null }
       : secret
-        ? { signingSecret: secret }
+        ? { signingSecret: sealSigningSecret(box, secret) }
         : {};
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -128,7 +134,9 @@ export async function updateConfiguration(
         ...(patch.configurationName !== undefined ? { name: patch.configurationName } : {}),
         ...(patch.webhookUrl !== undefined ? { url: patch.webhookUrl } : {}),
         ...(enabledEvents ? { enabledEvents } : {}),
-        ...(patch.authorizationToken !== undefined ? { authorizationToken: patch.authorizationToken } : {}),
+        ...(patch.authorizationToken !== undefined
+          ? { authorizationToken: sealToken(box, patch.authorizationToken) }
+          : {}),
         ...(patch.active !== undefined ? { active: patch.active } : {}),
         ...signingChange,
         updatedAt: now,
@@ -138,7 +146,7 @@ export async function updateConfiguration(
     if (!row) throw new WebhookConfigurationNotFound();
     if (patch.active === false) await pauseDeliveries(tx, id, now);
     if (patch.active === true) await resumeDeliveries(tx, id, now);
-    return toWebhookConfiguration(row, secret);
+    return toWebhookConfiguration(box, row, secret);
   });
 }
 
@@ -162,10 +170,11 @@ export async function rotateSigningSecret(
   if (!current.signingSecret) throw new WebhookNotSigned();
   const now = ctx.clock.now();
   const secret = newSigningSecret();
+  const box = secretBoxOf(ctx.config);
   const [row] = await ctx.db
     .update(webhookConfigurations)
     .set({
-      signingSecret: secret,
+      signingSecret: sealSigningSecret(box, secret),
       previousSigningSecret: gracePeriodSeconds > 0 ? sql`${webhookConfigurations.signingSecret}` : null,
       previousSecretExpiresAt: gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
       updatedAt: now,
@@ -173,5 +182,5 @@ export async function rotateSigningSecret(
     .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
     .returning();
   if (!row) throw new WebhookConfigurationNotFound();
-  return toWebhookConfiguration(row, secret);
+  return toWebhookConfiguration(box, row, secret);
 }

@@ -36,7 +36,7 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     listWebhookConfigurations: {
       handler: async (req, res) => {
-        res.json(await listConfigurations(ctx.db, partnerId(req), pageRequest(req.query.page, req.query.limit)));
+        res.json(await listConfigurations(ctx, partnerId(req), pageRequest(req.query.page, req.query.limit)));
       },
     },
     updateWebhookConfiguration: {
