@@ -530,6 +530,12 @@ export interface paths {
          *     - `enabledEvents` lists event names, each once; `[{"name": "all"}]` selects every event and
          *       cannot be combined with other names (`WEBHOOK-003`).
          *     - An unknown event name is refused with `WEBHOOK-008`, whose message names it.
+         *     - A partner keeps at most 20 configurations, active or not: the 21st is refused with
+         *       `WEBHOOK-012` until one is deleted.
+         *     - Sends are bounded per partner, every configuration together: 20 a second (the service's
+         *       `WEBHOOK_PARTNER_RATE`) in bursts of up to 5 seconds' worth; a delivery over the bound waits
+         *       its turn (its `nextAttemptAt` says when), is never dropped, and counts as no failed attempt.
+         *       One partner's bursts never delay another partner's deliveries.
          *     - `webhookUrl` is `http` or `https` and reaches a public (global unicast) address: loopback,
          *       private, carrier-grade NAT, link-local, metadata, multicast and reserved addresses are refused
          *       (`WEBHOOK-002`), also when an IPv6 form carries such an IPv4 address (`[::ffff:127.0.0.1]`,
@@ -718,7 +724,8 @@ export interface paths {
          * @description Deprecated: new integrations use `POST /webhooks`. Registers a URL that receives the legacy
          *     notification of every sale status change, in version 1.0 (`legacyV1SaleStatusChanged`) or
          *     2.0 (`legacyV2SaleStatusChanged`) format, in parallel with the current events. The URL rules
-         *     are those of `POST /webhooks` (`WEBHOOK-002`).
+         *     are those of `POST /webhooks` (`WEBHOOK-002`). A partner keeps at most 20 legacy configurations
+         *     (`WEBHOOK-012` beyond), and its legacy notifications share the send rate of its deliveries.
          */
         post: operations["createLegacyWebhookConfiguration"];
         delete?: never;
@@ -2786,7 +2793,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`). */
+        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`, `WEBHOOK-012` on creation). */
         WebhookConfigurationInvalid: {
             headers: {
                 [name: string]: unknown;
@@ -4005,7 +4012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or the URL is refused (`WEBHOOK-002`). */
+            /** @description The body does not match the contract (`VALIDATION-001`), the URL is refused (`WEBHOOK-002`) or the partner already keeps 20 legacy configurations (`WEBHOOK-012`). */
             400: {
                 headers: {
                     [name: string]: unknown;

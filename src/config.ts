@@ -61,6 +61,11 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: time a receiver has to answer one delivery attempt. (Default: 10000) */
   readonly webhookTimeoutMs: number;
+  /**
+   * `WEBHOOK_PARTNER_RATE`: webhook sends a second one partner's deliveries may make, in bursts of
+   * 5 seconds' worth; those over it wait their turn. 0 switches the bound off. (Default: 20)
+   */
+  readonly webhookPartnerRate: number;
   /** `RECEIPTS_RATE_LIMIT`: requests per second one IP may make to `GET /receipts`; 0 switches the limit off. (Default: 10) */
   readonly receiptsRateLimit: number;
   /**
@@ -263,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    webhookPartnerRate: integer('WEBHOOK_PARTNER_RATE', env.WEBHOOK_PARTNER_RATE, 20),
     receiptsRateLimit: integer('RECEIPTS_RATE_LIMIT', env.RECEIPTS_RATE_LIMIT, 10),
     trustProxy: (env.TRUST_PROXY ?? '')
       .split(',')

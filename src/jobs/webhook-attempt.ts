@@ -4,13 +4,14 @@ import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
 import { batchedAttemptStore, runAttempt } from '../partner/webhooks/attempts.js';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {
-  const p = payload as { deliveryId?: unknown; attempt?: unknown } | null;
+  const p = payload as { deliveryId?: unknown; attempt?: unknown; booked?: unknown } | null;
   const valid =
     typeof p?.deliveryId === 'string' &&
+    (p.booked === undefined || typeof p.booked === 'boolean') &&
     Number.isInteger(p.attempt) &&
     (p.attempt as number) >= 1 &&
     (p.attempt as number) <= MAX_ATTEMPTS;
-  if (!valid) throw new Error('webhook-attempt needs {deliveryId, attempt 1..4}');
+  if (!valid) throw new Error('webhook-attempt needs {deliveryId, attempt 1..4, booked?}');
 }
 
 /**
@@ -23,15 +24,22 @@ export default function webhookAttemptTask(ctx: AppContext): Task<'webhook-attem
   return async (payload) => {
     assertPayload(payload);
     let event = 'unknown';
-    const outcome = await runAttempt(ctx, payload.deliveryId, payload.attempt, {
-      find: async (id) => {
-        const found = await store.find(id);
-        if (found) event = found.delivery.eventName;
-        return found;
+    const outcome = await runAttempt(
+      ctx,
+      payload.deliveryId,
+      payload.attempt,
+      {
+        find: async (id) => {
+          const found = await store.find(id);
+          if (found) event = found.delivery.eventName;
+          return found;
+        },
+        record: (record) => store.record(record),
       },
-      record: (record) => store.record(record),
-    });
-    ctx.metrics.webhookAttempts.inc({ event, attempt: String(payload.attempt), outcome });
+      payload.booked ?? false,
+    );
+    // A send booked for later is no attempt yet.
+    if (outcome !== 'postponed') ctx.metrics.webhookAttempts.inc({ event, attempt: String(payload.attempt), outcome });
     ctx.logger.debug({ delivery: payload.deliveryId, attempt: payload.attempt, outcome }, 'webhook attempt');
   };
 }

@@ -11,10 +11,10 @@ declare global {
     interface Tasks {
       'process-student-batch': { batchId: string };
       'process-installment-batch': { batchId: string };
-      /** Attempt `attempt` (1 to 4) of one webhook delivery. */
-      'webhook-attempt': { deliveryId: string; attempt: number };
+      /** Attempt `attempt` (1 to 4) of one webhook delivery; `booked` once its send was booked in its partner's budget. */
+      'webhook-attempt': { deliveryId: string; attempt: number; booked?: boolean };
       /** Send `send` (1 for the automatic one, then one per manual retry) of a legacy dispatch. */
-      'legacy-webhook-dispatch': { dispatchId: string; send: number };
+      'legacy-webhook-dispatch': { dispatchId: string; send: number; bookedFor?: string };
       /** From the crontab: `_cron` only. By hand: a month (`YYYY-MM-01`) and optionally one institution. */
       'close-statement-month': { month?: string; institutionId?: string; _cron?: unknown };
       /** Applies every catalogue schedule due by the service clock; `at` is the instant this job was for. */

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestampNow } from './common.js';
 import { partners } from './tenants.js';
 
@@ -15,12 +26,12 @@ export const webhookConfigurations = pgTable(
     url: text().notNull(),
     /** Event names as registered; `['all']` selects every event, those added later included. */
     enabledEvents: text().array().notNull(),
-    /** Sent as is in `authorization`; never answered in full. */
+    /** Sent as is in `authorization`; never answered in full. Sealed with SECRETS_KEY (`sealed-secrets.ts`). */
     authorizationToken: text(),
     active: boolean().notNull().default(true),
-    /** Standard Webhooks signing secret (`whsec_…`); null when the configuration is not signed. */
+    /** Standard Webhooks signing secret (`whsec_…`), sealed; null when the configuration is not signed. */
     signingSecret: text(),
-    /** The secret before the last rotation, still signed with until `previousSecretExpiresAt`. */
+    /** The secret before the last rotation, sealed, still signed with until `previousSecretExpiresAt`. */
     previousSigningSecret: text(),
     previousSecretExpiresAt: timestamp({ withTimezone: true }),
     createdAt: timestampNow(),
@@ -120,3 +131,15 @@ export const legacyWebhookDispatches = pgTable(
   },
   (t) => [index().on(t.partnerId)],
 );
+
+/**
+ * Each partner's budget of webhook sends, a token bucket shared by every worker process: `tokens`
+ * as of `refilledAt`, below zero while sends are booked ahead (see `delivery-budget.ts`).
+ */
+export const webhookDeliveryBudgets = pgTable('webhook_delivery_budgets', {
+  partnerId: uuid()
+    .primaryKey()
+    .references(() => partners.id),
+  tokens: doublePrecision().notNull(),
+  refilledAt: timestamp({ withTimezone: true }).notNull(),
+});

@@ -8,6 +8,7 @@ import {
   type ConfigurationRow,
   type DeliveryRow,
 } from './attempt-sql.js';
+import { bookSend, postponeAttempt } from './delivery-budget.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, UNSENDABLE, type SendResult } from './sender.js';
 import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
@@ -17,7 +18,7 @@ import type { SecretBox } from '../../core/secret-box.js';
 /** The service clock has not reached the attempt's due time; the job runs again a little later. */
 export class AttemptNotDueYet extends Error {}
 
-export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'stale';
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'stale' | 'postponed';
 
 /** How attempts read their delivery and record their result. */
 export interface AttemptStore {
@@ -80,6 +81,7 @@ export async function runAttempt(
   deliveryId: string,
   attempt: number,
   store: AttemptStore = directAttemptStore(ctx),
+  booked = false,
 ): Promise<AttemptOutcome> {
   const found = await store.find(deliveryId);
   if (!found) return 'stale';
@@ -90,6 +92,12 @@ export async function runAttempt(
     throw new AttemptNotDueYet(
       `attempt ${attempt} of ${deliveryId} is due at ${delivery.nextAttemptAt.toISOString()}, now ${startedAt.toISOString()}`,
     );
+  }
+  // Over the partner's budget: sent later, at the time booked for it, as the same attempt.
+  const wait = booked ? 0 : await bookSend(ctx.db, delivery.partnerId, startedAt, ctx.config.webhookPartnerRate);
+  if (wait > 0) {
+    await postponeAttempt(ctx.db, delivery.id, attempt, wait, startedAt);
+    return 'postponed';
   }
   const result = await postOnce(
     configuration.url,

@@ -1,11 +1,17 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { webhookConfigurations } from '../../db/schema/index.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { legacyWebhookConfigurations, partners, webhookConfigurations } from '../../db/schema/index.js';
 import { pauseDeliveries, resumeDeliveries } from './pauses.js';
 import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
-import { WebhookConfigurationNotFound, WebhookNotSigned, WebhookTargetRefused } from './errors.js';
+import {
+  MAX_CONFIGURATIONS,
+  WebhookConfigurationNotFound,
+  WebhookConfigurationsFull,
+  WebhookNotSigned,
+  WebhookTargetRefused,
+} from './errors.js';
 import { checkEnabledEvents } from './events.js';
 import { newSigningSecret } from './signature.js';
 import { checkTargetAtRegistration } from './target.js';
@@ -40,6 +46,24 @@ export const toWebhookConfiguration = (box: SecretBox, row: Row, shownSecret?: s
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/**
+ * Runs `insert` if the partner has fewer than MAX_CONFIGURATIONS rows in `table`, counted under a
+ * lock of the partner's row, so that requests racing each other cannot pass the cap together.
+ */
+export function withinCap<T>(
+  db: Database,
+  partnerId: string,
+  table: typeof webhookConfigurations | typeof legacyWebhookConfigurations,
+  insert: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
+    const [kept] = await tx.select({ n: count() }).from(table).where(eq(table.partnerId, partnerId));
+    if ((kept?.n ?? 0) >= MAX_CONFIGURATIONS) throw new WebhookConfigurationsFull();
+    return insert(tx);
+  });
+}
+
 async function checkUrl(ctx: AppContext, url: string): Promise<void> {
   const refusal = await checkTargetAtRegistration(url, ctx.config.webhookAllowPrivate);
   if (refusal) throw new WebhookTargetRefused(url, refusal);
@@ -66,19 +90,21 @@ export async function createConfiguration(
   const secret = input.signed ? newSigningSecret() : null;
   const box = secretBoxOf(ctx.config);
   const now = ctx.clock.now();
-  const [row] = await ctx.db
-    .insert(webhookConfigurations)
-    .values({
-      partnerId,
-      name: input.configurationName,
-      url: input.webhookUrl,
-      enabledEvents,
-      authorizationToken: sealToken(box, input.authorizationToken ?? null),
-      signingSecret: secret === null ? null : sealSigningSecret(box, secret),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const [row] = await withinCap(ctx.db, partnerId, webhookConfigurations, (tx) =>
+    tx
+      .insert(webhookConfigurations)
+      .values({
+        partnerId,
+        name: input.configurationName,
+        url: input.webhookUrl,
+        enabledEvents,
+        authorizationToken: sealToken(box, input.authorizationToken ?? null),
+        signingSecret: secret === null ? null : sealSigningSecret(box, secret),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
   return toWebhookConfiguration(box, row!, secret ?? undefined);
 }
 

@@ -77,3 +77,16 @@ export class WebhookNotSigned extends ApiError {
     super(400, 'WEBHOOK-011', 'The configuration is not signed; turn signing on with PATCH {"signed":true}');
   }
 }
+
+/** Configurations one partner may keep, of each kind (`POST /webhooks`, legacy `POST /webhook/configurations`). */
+export const MAX_CONFIGURATIONS = 20;
+
+export class WebhookConfigurationsFull extends ApiError {
+  constructor() {
+    super(
+      400,
+      'WEBHOOK-012',
+      `A partner keeps at most ${MAX_CONFIGURATIONS} webhook configurations of each kind; delete one before adding another`,
+    );
+  }
+}

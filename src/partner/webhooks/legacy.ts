@@ -6,6 +6,8 @@ import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
 import { enqueueMany } from '../../queue/enqueue.js';
 import { WebhookConfigurationNotFound, WebhookTargetRefused } from './errors.js';
+import { withinCap } from './configurations.js';
+import { bookSend } from './delivery-budget.js';
 import { postOnce } from './sender.js';
 import { checkTargetAtRegistration } from './target.js';
 
@@ -41,10 +43,12 @@ export async function createLegacyConfiguration(
 ): Promise<LegacyConfiguration> {
   const refusal = await checkTargetAtRegistration(input.url, ctx.config.webhookAllowPrivate);
   if (refusal) throw new WebhookTargetRefused(input.url, refusal);
-  const [row] = await ctx.db
-    .insert(legacyWebhookConfigurations)
-    .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
-    .returning();
+  const [row] = await withinCap(ctx.db, partnerId, legacyWebhookConfigurations, (tx) =>
+    tx
+      .insert(legacyWebhookConfigurations)
+      .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
+      .returning(),
+  );
   return toLegacyConfiguration(row!);
 }
 
@@ -133,14 +137,33 @@ export async function fanOutLegacy(
   return rows.map((r) => r.id);
 }
 
+/** The service clock has not reached the time booked for a dispatch; its job runs again a little later. */
+export class DispatchNotDueYet extends Error {}
+
 /** Send number `send` of a dispatch: one POST, its answer kept; nothing retries it but a partner's request. */
-export async function sendLegacyDispatch(ctx: AppContext, dispatchId: string, send: number): Promise<'sent' | 'stale'> {
+export async function sendLegacyDispatch(
+  ctx: AppContext,
+  dispatchId: string,
+  send: number,
+  bookedFor?: string,
+): Promise<'sent' | 'stale' | 'postponed'> {
   const [dispatch] = await ctx.db
     .select()
     .from(legacyWebhookDispatches)
     .where(eq(legacyWebhookDispatches.id, dispatchId));
   if (!dispatch || dispatch.sends !== send - 1) return 'stale';
   const at = ctx.clock.now();
+  if (bookedFor && new Date(bookedFor) > at) throw new DispatchNotDueYet(`${dispatchId} is booked for ${bookedFor}`);
+  // Over the partner's budget, shared with its webhook deliveries: sent when its turn comes.
+  const wait = bookedFor ? 0 : await bookSend(ctx.db, dispatch.partnerId, at, ctx.config.webhookPartnerRate);
+  if (wait > 0) {
+    const payload = { dispatchId, send, bookedFor: new Date(at.getTime() + Math.ceil(wait * 1000)).toISOString() };
+    await ctx.db.execute(sql`
+      select graphile_worker.add_job('legacy-webhook-dispatch', ${JSON.stringify(payload)}::json,
+               run_at => now() + make_interval(secs => ${wait}::float8), max_attempts => 25,
+               job_key => ${dispatchJobKey(dispatchId, send)}::text)`);
+    return 'postponed';
+  }
   const result = await postOnce(dispatch.url, { 'x-webhook-dispatch-id': dispatch.id }, dispatch.body, {
     timeoutMs: ctx.config.webhookTimeoutMs,
     allowPrivate: ctx.config.webhookAllowPrivate,

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+
+/** Sends a partner may make at once after a quiet spell: this many seconds of its rate. */
+export const BURST_SECONDS = 5;
+
+/**
+ * Books one send of a partner's webhooks (configurations and legacy dispatches alike) against its
+ * budget, `rate` sends a second with bursts of `BURST_SECONDS` × `rate`, kept in PostgreSQL so
+ * that every worker process draws on the same bucket. Answers the seconds until the booked send is
+ * due: 0 to send now. A send booked ahead holds its place (the bucket goes below zero), so the
+ * partner's sends are spaced out in booking order, none dropped, and one partner's flood only ever
+ * delays its own sends. `rate` 0 books nothing.
+ */
+export async function bookSend(db: Queryable, partnerId: string, now: Date, rate: number): Promise<number> {
+  if (rate <= 0) return 0;
+  const burst = rate * BURST_SECONDS;
+  const [row] = await db.execute<{ tokens: number }>(sql`
+    insert into webhook_delivery_budgets as b (partner_id, tokens, refilled_at)
+    values (${partnerId}::uuid, ${burst - 1}, ${now.toISOString()}::timestamptz)
+    on conflict (partner_id) do update set
+      tokens = least(${burst}::float8,
+                     b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at))::float8 * ${rate}) - 1,
+      refilled_at = greatest(b.refilled_at, excluded.refilled_at)
+    returning tokens`);
+  const tokens = Number(row!.tokens);
+  return tokens >= 0 ? 0 : -tokens / rate;
+}
+
+/**
+ * An attempt over its partner's budget, moved to its booked time: the delivery shows it as its
+ * next attempt, and the attempt's job (the same key: the running job's key is cleared) runs then as
+ * already booked. Nothing moves when the delivery went on meanwhile.
+ */
+export async function postponeAttempt(
+  db: Queryable,
+  deliveryId: string,
+  attempt: number,
+  waitSeconds: number,
+  now: Date,
+): Promise<void> {
+  const due = new Date(now.getTime() + Math.ceil(waitSeconds * 1000));
+  await db.execute(sql`
+    with moved as (
+      update webhook_deliveries set next_attempt_at = ${due.toISOString()}::timestamptz
+      where id = ${deliveryId}::uuid and status = 'pending' and attempts_made = ${attempt - 1}
+      returning id
+    )
+    -- The job key is attemptJobKey(id, attempt); its run_at by the database's clock, as every job's.
+    select graphile_worker.add_job('webhook-attempt', json_build_object('deliveryId', id, 'attempt', ${attempt}::int, 'booked', true),
+             run_at => now() + make_interval(secs => ${waitSeconds}::float8), max_attempts => 25,
+             job_key => 'webhook:' || id || ':' || ${attempt}::int)
+    from moved`);
+}
