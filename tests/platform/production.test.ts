@@ -11,6 +11,11 @@ import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 const SANDBOX_TEXT = /sandbox|Simular|Cartões de teste|Ambiente de testes|4111/i;
+/** The secrets production requires besides the payment provider's. */
+const PRODUCTION_SECRETS = {
+  CURSOR_SECRET: '5f0c8e2a9b7d4e6f1a3c5e7092b4d6f8a1c3e5f7092b4d6e8f0a2c4e6b8d0f2a4',
+  SECRETS_KEY: '0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0',
+};
 const STRIPE_ENV = {
   PAYMENT_PROVIDER: 'stripe',
   STRIPE_SECRET_KEY: 'sk_live_51H8xAbc',
@@ -29,7 +34,7 @@ function startProduction(
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         NODE_ENV: 'production',
-        CURSOR_SECRET: 'x',
+        ...PRODUCTION_SECRETS,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -80,7 +85,7 @@ describe('production refuses to start without a real payment provider', () => {
   it('names each Stripe variable that is missing or malformed, and keys of two modes', () => {
     const refusal = (env: Record<string, string>) => {
       try {
-        loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'x', ...env });
+        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, ...env });
       } catch (error) {
         expect(error).toBeInstanceOf(ConfigError);
         return (error as Error).message;
@@ -102,7 +107,7 @@ describe('production refuses to start without a real payment provider', () => {
       'PAYMENT_PROVIDER must be sandbox or stripe, got "paypal"',
     );
     expect(refusal(STRIPE_ENV)).toBeUndefined();
-    expect(loadConfig({ ...STRIPE_ENV, NODE_ENV: 'production', CURSOR_SECRET: 'x' }).stripe).toMatchObject({
+    expect(loadConfig({ ...STRIPE_ENV, NODE_ENV: 'production', ...PRODUCTION_SECRETS }).stripe).toMatchObject({
       testMode: false,
       apiBase: undefined,
     });
