@@ -51,7 +51,8 @@ export interface paths {
          *     `GET /v1/lotes/{id}/erros`.
          *
          *     Checked now (nothing is stored when it fails): the body is JSON, `{parcelas: [...]}` with 1 to
-         *     10,000 items, each an object (400 `VALIDATION-001`); more than 10,000 items or a body over 50 MB
+         *     10,000 items, each an object nested at most 32 levels deep with the body (400 `VALIDATION-001`,
+         *     naming the item); more than 10,000 items or a body over 50 MB
          *     answers 413 `BATCH-001`. Fields not listed in `InstallmentSubmission` are accepted and kept as
          *     sent.
          *
@@ -255,6 +256,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`liquidacao_valor_juros`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getManagementStatement"];
         put?: never;
@@ -294,6 +298,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getInstallmentAssignmentStatement"];
         put?: never;
@@ -334,6 +341,9 @@ export interface paths {
          *     line ends, a decimal comma in amounts and percentages (`1250,00`), one column per field of the
          *     record in the order above, nested fields named `parent_child` (`fechamento_competencia`), an empty cell for a field a
          *     record does not have. A filter in the wrong form still answers the JSON 400.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (a name or id as the
+         *     institution sent it) is written behind an apostrophe (`'=SUM(1)`), so that a spreadsheet shows it
+         *     as text instead of running it as a formula; amounts are never changed.
          */
         get: operations["getGuaranteedRevenueStatement"];
         put?: never;

@@ -530,9 +530,18 @@ export interface paths {
          *     - `enabledEvents` lists event names, each once; `[{"name": "all"}]` selects every event and
          *       cannot be combined with other names (`WEBHOOK-003`).
          *     - An unknown event name is refused with `WEBHOOK-008`, whose message names it.
-         *     - `webhookUrl` is `http` or `https`; loopback, private, link-local and metadata addresses are
-         *       refused (`WEBHOOK-002`), unless the service runs with `WEBHOOK_ALLOW_PRIVATE=true`
-         *       (the default in development and tests only).
+         *     - A partner keeps at most 20 configurations, active or not: the 21st is refused with
+         *       `WEBHOOK-012` until one is deleted.
+         *     - Sends are bounded per partner, every configuration together: 20 a second (the service's
+         *       `WEBHOOK_PARTNER_RATE`) in bursts of up to 5 seconds' worth; a delivery over the bound waits
+         *       its turn (its `nextAttemptAt` says when), is never dropped, and counts as no failed attempt.
+         *       One partner's bursts never delay another partner's deliveries.
+         *     - `webhookUrl` is `http` or `https` and reaches a public (global unicast) address: loopback,
+         *       private, carrier-grade NAT, link-local, metadata, multicast and reserved addresses are refused
+         *       (`WEBHOOK-002`), also when an IPv6 form carries such an IPv4 address (`[::ffff:127.0.0.1]`,
+         *       NAT64 `[64:ff9b::127.0.0.1]`, 6to4 `[2002:7f00:1::]`) and when a name resolves to one.
+         *       Every attempt resolves and checks again. Only a service run with `WEBHOOK_ALLOW_PRIVATE=true`
+         *       (the default in development and tests only) allows them.
          *     - With `signed: true`, deliveries carry a Standard Webhooks signature; the secret is answered
          *       once in `signingSecret`.
          *     - With `authorizationToken`, every delivery carries the header `authorization` with that value
@@ -715,7 +724,8 @@ export interface paths {
          * @description Deprecated: new integrations use `POST /webhooks`. Registers a URL that receives the legacy
          *     notification of every sale status change, in version 1.0 (`legacyV1SaleStatusChanged`) or
          *     2.0 (`legacyV2SaleStatusChanged`) format, in parallel with the current events. The URL rules
-         *     are those of `POST /webhooks` (`WEBHOOK-002`).
+         *     are those of `POST /webhooks` (`WEBHOOK-002`). A partner keeps at most 20 legacy configurations
+         *     (`WEBHOOK-012` beyond), and its legacy notifications share the send rate of its deliveries.
          */
         post: operations["createLegacyWebhookConfiguration"];
         delete?: never;
@@ -1570,7 +1580,8 @@ export interface components {
              * @deprecated
              * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
              *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
-             *     `POST /webhooks` instead.
+             *     `POST /webhooks` instead. Held to the rules of a webhook URL when the sale is created
+             *     (`SALE-016`: `http` or `https`, a public address, also after DNS resolution) and before every send.
              */
             notification_url?: string;
         };
@@ -1628,7 +1639,8 @@ export interface components {
              * @deprecated
              * @description Legacy: URL that receives the legacy 2.0 notifications of this sale (see the webhook
              *     `legacyV2SaleStatusChanged`). New integrations register a configuration with
-             *     `POST /webhooks` instead.
+             *     `POST /webhooks` instead. Held to the rules of a webhook URL when the sale is created
+             *     (`SALE-016`: `http` or `https`, a public address, also after DNS resolution) and before every send.
              */
             notification_url?: string;
         };
@@ -2153,8 +2165,9 @@ export interface components {
             configurationName: string;
             /**
              * Format: uri
-             * @description URL that receives the deliveries, `http` or `https`. Addresses in private ranges are refused
-             *     (`WEBHOOK-002`); loopback is allowed only when the service runs in development or tests.
+             * @description URL that receives the deliveries, `http` or `https`, at a public address: private, loopback
+             *     and other special ranges are refused however spelled (`WEBHOOK-002`); they are allowed only
+             *     when the service runs in development or tests.
              */
             webhookUrl: string;
             /**
@@ -2165,7 +2178,9 @@ export interface components {
             enabledEvents: components["schemas"]["WebhookEnabledEventInput"][];
             /**
              * @description Value sent, exactly as given, in the `authorization` header of every delivery. Without it the
-             *     header is not sent. It is stored but never shown again (see `hasAuthorizationToken`).
+             *     header is not sent. It is stored encrypted and never shown again (see `hasAuthorizationToken`).
+             *     Only characters an HTTP header value may hold: no CR, LF, NUL or other control character
+             *     (`VALIDATION-001`), and nothing beyond U+00FF.
              */
             authorizationToken?: string;
             /**
@@ -2189,7 +2204,10 @@ export interface components {
             webhookUrl?: string;
             /** @description New list of events, replacing the old one; the same rules as at creation (`WEBHOOK-003`). */
             enabledEvents?: components["schemas"]["WebhookEnabledEventInput"][];
-            /** @description New token for the `authorization` header, or null to stop sending the header. */
+            /**
+             * @description New token for the `authorization` header, or null to stop sending the header; only
+             *     characters an HTTP header value may hold (no CR, LF or other control character).
+             */
             authorizationToken?: string | null;
             /** @description false stops the deliveries of new events (pending retries are abandoned); true reactivates. */
             active?: boolean;
@@ -2247,7 +2265,13 @@ export interface components {
                 attemptedAt: string;
                 /** @description HTTP status answered by the receiver; null when no answer came. */
                 statusCode: number | null;
-                /** @description Why the attempt failed without an answer (timeout, connection refused, ...); null otherwise. */
+                /**
+                 * @description Why the attempt failed without an answer; null otherwise. `timeout after 10 s`;
+                 *     `connection failed` for any failure to connect or to complete the exchange (refused,
+                 *     unreachable, reset, TLS), deliberately alike so that deliveries tell nothing about which
+                 *     hosts and ports answer; `target refused: …` when the URL is not (or no longer resolves
+                 *     to) a public address; `request not sent: …` when a header cannot be sent.
+                 */
                 error: string | null;
                 /** @description Time until the answer or the failure, milliseconds. */
                 durationMs: number;
@@ -2769,7 +2793,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`). */
+        /** @description The body does not match the contract (`VALIDATION-001`) or breaks a webhook rule (`WEBHOOK-002`, `WEBHOOK-003`, `WEBHOOK-008`, `WEBHOOK-012` on creation). */
         WebhookConfigurationInvalid: {
             headers: {
                 [name: string]: unknown;
@@ -3303,7 +3327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`, `SALE-015`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002`, `SALE-009`, `SALE-010`, `SALE-015`, `SALE-016`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3341,7 +3365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`, `SALE-014`). */
+            /** @description The body does not match the contract (`VALIDATION-001`) or breaks a sale rule (`SALE-002` to `SALE-009`, `SALE-014`, `SALE-016`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3988,7 +4012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body does not match the contract (`VALIDATION-001`) or the URL is refused (`WEBHOOK-002`). */
+            /** @description The body does not match the contract (`VALIDATION-001`), the URL is refused (`WEBHOOK-002`) or the partner already keeps 20 legacy configurations (`WEBHOOK-012`). */
             400: {
                 headers: {
                     [name: string]: unknown;
