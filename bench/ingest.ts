@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchEnv, PRODUCTION_ENV } from './production-env.js';
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
@@ -41,7 +42,7 @@ const PER_BATCH = 10_000;
 const ITEMS = BATCHES * PER_BATCH;
 const RUNS = Number(process.env.RUNS ?? 3);
 
-const config = loadConfig(process.env);
+const config = loadConfig(benchEnv());
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-bench-'));
 fs.chmodSync(folder, 0o755);
 const dataDir = path.join(folder, 'data');
@@ -56,8 +57,7 @@ const base = `http://127.0.0.1:${config.port}`;
 function serviceProcess(role: 'api' | 'worker'): ChildProcess {
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
-    CURSOR_SECRET: 'bench',
+    ...PRODUCTION_ENV,
     DATABASE_URL: url,
     PORT: String(config.port),
     LOG_LEVEL: 'warn',

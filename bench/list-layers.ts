@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import express, { type Express } from 'express';
 import { pino } from 'pino';
 import { createApp } from '../src/app.js';
+import { PRODUCTION_ENV } from './production-env.js';
 import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/core/clock.js';
 import { createDatabase } from '../src/db/client.js';
@@ -39,7 +40,8 @@ import { treeCpuSeconds } from './cpu.js';
 
 const ROWS = Number(process.env.ROWS ?? 10000);
 const N = Number(process.env.N ?? 400);
-const config = { ...loadConfig({ ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'bench' }) };
+// Production settings; the database is the embedded server started below (the URL only satisfies the check).
+const config = { ...loadConfig({ ...process.env, ...PRODUCTION_ENV, DATABASE_URL: 'postgres://localhost/bench' }) };
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-breakdown-'));
 fs.chmodSync(folder, 0o755);
 const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });

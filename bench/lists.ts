@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { benchEnv, PRODUCTION_ENV } from './production-env.js';
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
@@ -30,7 +31,7 @@ const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const DURATION = Number(process.env.DURATION ?? 5) * 1000;
 const CONNECTIONS = 16;
-const config = loadConfig(process.env);
+const config = loadConfig(benchEnv());
 const barePort = config.port + 1;
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-lists-'));
@@ -61,8 +62,7 @@ try {
 
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
-    CURSOR_SECRET: 'bench',
+    ...PRODUCTION_ENV,
     DATABASE_URL: url,
     LOG_LEVEL: 'info',
     VALIDATE_RESPONSES: 'false',

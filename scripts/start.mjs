@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { build, entry, isFresh, root } from './build.mjs';
+import './embedded-development.mjs';
 
 if (!isFresh()) {
   console.log('dist/ is missing or older than the sources: building…');

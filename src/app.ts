@@ -4,7 +4,7 @@ import { migrationsApplied } from './db/migrate.js';
 import { createDatabaseProbe } from './db/probe.js';
 import { DatabaseGate } from './http/database-gate.js';
 import { readiness } from './http/readiness.js';
-import { authenticateInstitution, authenticatePartner } from './http/auth.js';
+import { authenticateAnyTenant, authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DocsPages, docsRouter } from './http/docs.js';
 import type { MailTransport } from './identity/mail.js';
 import { errorHandler } from './http/error-handler.js';
@@ -26,6 +26,7 @@ import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { panelPages } from './panel/routes.js';
 import { sandboxApi } from './payments/sandbox-api.js';
+import { chargeOwnership } from './payment-wiring.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {
@@ -114,7 +115,11 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   // The sandbox operator API (charges, sales, receipts): outside both documents, and only with the
   // sandbox provider, which production refuses.
   const sandbox = ctx.payments.sandbox;
-  if (sandbox) app.use(sandboxApi(ctx, sandbox), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
+  // Each route reaches only what belongs to the tenant of the Api-Token (or apikey) it is called with.
+  if (sandbox) {
+    app.use('/sandbox', authenticateAnyTenant(ctx.db, ctx.clock));
+    app.use(sandboxApi(ctx, sandbox, chargeOwnership(ctx.db)), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
+  }
 
   app.use((req, _res, next) => next(new RouteNotFound(req.method, req.path)));
   app.use(errorHandler({ onConnectionLoss: () => gate.suspect() }));

@@ -26,11 +26,16 @@ export interface StripeSettings {
 }
 
 export interface Config {
-  /** `NODE_ENV`. Production never seeds demo tenants and hides internal details. (Default: development) */
+  /**
+   * `NODE_ENV`: `development` and `test` must be set explicitly; anything else, unset included, is
+   * production, which never seeds demo tenants and requires its secrets. (Default: production)
+   */
   readonly env: NodeEnv;
   /** `PORT`: HTTP port of the API role. (Default: 3000) */
   readonly port: number;
-  /** `DATABASE_URL`: an external PostgreSQL; when unset an embedded server is started. */
+  /** `HOST`: the address the API role listens on; `0.0.0.0` for every interface (a container). (Default: 127.0.0.1) */
+  readonly host: string;
+  /** `DATABASE_URL`: an external PostgreSQL; when unset (development and test only) an embedded server is started. */
   readonly databaseUrl: string | undefined;
   /** `EMBEDDED_PG_PORT`: port of the embedded PostgreSQL. (Default: 54329) */
   readonly embeddedPgPort: number;
@@ -42,7 +47,7 @@ export interface Config {
   readonly validateResponses: boolean;
   /** `PUBLIC_BASE_URL`: base of the links this service hands out (payment pages, checkout). (Default: http://localhost:PORT) */
   readonly publicBaseUrl: string;
-  /** `CURSOR_SECRET`: HMAC key of continuation tokens. (Default: a development value; required in production) */
+  /** `CURSOR_SECRET`: HMAC key of continuation tokens. (Default: a published development value; production requires 32 bytes or more of its own) */
   readonly cursorSecret: string;
   /** `WORKER_CONCURRENCY`: jobs run at once by one worker process. (Default: 2) */
   readonly workerConcurrency: number;
@@ -172,6 +177,26 @@ function paymentProvider(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): PaymentProvi
 /** Seals the test databases only: every test process must open what another sealed. */
 const TEST_SECRETS_KEY = 'a3f1c2e4b5d6978812a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809';
 
+/** The continuation-token key of development and tests, published with the code: production refuses it. */
+const DEVELOPMENT_CURSOR_SECRET = 'development-cursor-secret';
+
+function productionCursorSecret(raw: string | undefined): string {
+  if (!raw || Buffer.byteLength(raw) < 32 || raw === DEVELOPMENT_CURSOR_SECRET)
+    throw new ConfigError(
+      `CURSOR_SECRET must be at least 32 bytes of random text in production (NODE_ENV neither development nor test): openssl rand -hex 32`,
+    );
+  return raw;
+}
+
+/** The embedded PostgreSQL trusts every local connection: production runs on a server of its own. */
+function productionDatabaseUrl(raw: string | undefined, nodeEnv: NodeEnv): string | undefined {
+  if (!raw && nodeEnv === 'production')
+    throw new ConfigError(
+      'DATABASE_URL is required in production: the embedded PostgreSQL (trust authentication, no password) is for development and tests only',
+    );
+  return raw || undefined;
+}
+
 function secretKey(name: string, raw: string): Buffer {
   try {
     return parseSecretKey(raw);
@@ -235,13 +260,13 @@ function boolean(name: string, raw: string | undefined, fallback: boolean): bool
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const nodeEnv = (env.NODE_ENV ?? 'development') as NodeEnv;
-  if (!['development', 'test', 'production'].includes(nodeEnv)) {
-    throw new ConfigError(`NODE_ENV must be development, test or production, got "${nodeEnv}"`);
-  }
+  // Fail closed: development and test behaviour must be asked for; unset or anything else is production.
+  const nodeEnv: NodeEnv = env.NODE_ENV === 'development' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'production';
   const port = integer('PORT', env.PORT, 3000);
-  const cursorSecret = env.CURSOR_SECRET ?? (nodeEnv === 'production' ? '' : 'development-cursor-secret');
-  if (!cursorSecret) throw new ConfigError('CURSOR_SECRET is required when NODE_ENV=production');
+  const cursorSecret =
+    nodeEnv === 'production'
+      ? productionCursorSecret(env.CURSOR_SECRET)
+      : (env.CURSOR_SECRET ?? DEVELOPMENT_CURSOR_SECRET);
   const workerHeartbeatMs = integer('WORKER_HEARTBEAT_MS', env.WORKER_HEARTBEAT_MS, 10_000);
   const workerDeadAfterMs = integer('WORKER_DEAD_AFTER_MS', env.WORKER_DEAD_AFTER_MS, 45_000);
   if (workerHeartbeatMs === 0 || workerDeadAfterMs <= workerHeartbeatMs) {
@@ -254,7 +279,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     env: nodeEnv,
     port,
-    databaseUrl: env.DATABASE_URL || undefined,
     embeddedPgPort: integer('EMBEDDED_PG_PORT', env.EMBEDDED_PG_PORT, 54329),
     embeddedPgDir,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -279,5 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0) : undefined,
     ...secretsKeys(env, nodeEnv, embeddedPgDir),
+    databaseUrl: productionDatabaseUrl(env.DATABASE_URL, nodeEnv),
+    host: env.HOST?.trim() || '127.0.0.1',
   });
 }

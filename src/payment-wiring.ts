@@ -1,10 +1,14 @@
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from './context.js';
+import type { Queryable } from './db/client.js';
+import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
 import { createMetrics } from './metrics/metrics.js';
 import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
+import type { ChargeOwnership } from './payments/sandbox-api.js';
 import { createSandboxProvider } from './payments/sandbox.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
@@ -45,3 +49,24 @@ export function wireContext(parts: ContextParts): AppContext {
   });
   return { ...parts, metrics: createMetrics(), payments, saleLedger };
 }
+
+/** Whose a charge is, for the sandbox's operator routes: the partner of its sale, the institution of its installment. */
+export const chargeOwnership =
+  (db: Queryable): ChargeOwnership =>
+  async (tenant, reference) => {
+    if (reference.kind === 'sale' && tenant.kind === 'partner' && /^\d{1,9}$/.test(reference.id)) {
+      const rows = await db
+        .select({ id: sales.id })
+        .from(sales)
+        .where(and(eq(sales.id, Number(reference.id)), eq(sales.partnerId, tenant.id)));
+      return rows.length > 0;
+    }
+    if (reference.kind === 'installment' && tenant.kind === 'institution') {
+      const rows = await db
+        .select({ id: installments.id })
+        .from(installments)
+        .where(and(eq(installments.id, reference.id), eq(installments.institutionId, tenant.id)));
+      return rows.length > 0;
+    }
+    return false;
+  };

@@ -42,10 +42,14 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-function listen(server: Server, port: number): Promise<void> {
+/** How a client on this machine reaches the listen address: every interface through localhost. */
+const urlHost = (host: string) =>
+  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.listen(port, host, () => resolve());
   });
 }
 
@@ -87,7 +91,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (sealed > 0) logger.info({ configurations: sealed }, 'sealed webhook secrets with SECRETS_KEY');
 
   const demo =
-    database.embedded && config.env !== 'production'
+    database.embedded && config.env === 'development'
       ? await (await import('./dev/demo-tenants.js')).seedDemoTenants(db)
       : undefined;
 
@@ -99,8 +103,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     docs = new DocsPages(logger);
     gate = new DatabaseGate(createDatabaseProbe(database.url), logger);
     server = createHttpServer(await createApp(ctx, { docs, gate }), logger);
-    await listen(server, config.port);
-    url = `http://localhost:${(server.address() as AddressInfo).port}`;
+    await listen(server, config.port, config.host);
+    url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
     docs.prepare(); // build missing or stale reference pages in the background
   }
   // The scrapers' own listener, in every role: the worker role has no other.
@@ -108,8 +112,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let metricsUrl: string | undefined;
   if (config.metricsPort !== undefined) {
     metricsServer = createHttpServer(createMetricsApp(ctx), logger);
-    await listen(metricsServer, config.metricsPort);
-    metricsUrl = `http://localhost:${(metricsServer.address() as AddressInfo).port}`;
+    await listen(metricsServer, config.metricsPort, config.host);
+    metricsUrl = `http://${urlHost(config.host)}:${(metricsServer.address() as AddressInfo).port}`;
   }
   if (options.role !== 'api') {
     // Schedules that came due while no worker ran (campaign starts and ends, class expiries).

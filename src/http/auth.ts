@@ -33,6 +33,25 @@ export function authenticatePartner(db: Database, clock: Clock): RequestHandler 
   };
 }
 
+/**
+ * The sandbox's operator routes: the partner's `Api-Token`, or the institution's `apikey` for the
+ * charges of its installments. Each route then answers only what belongs to that tenant.
+ */
+export function authenticateAnyTenant(db: Database, clock: Clock): RequestHandler {
+  return async (req, _res, next) => {
+    const token = req.get('api-token');
+    const key = req.get('apikey');
+    const tenant = token
+      ? await findTenantByKey(db, 'partner', token, clock.now())
+      : key
+        ? await findTenantByKey(db, 'institution', key, clock.now())
+        : undefined;
+    if (!tenant) return next(new MissingCredentials('Api-Token (or apikey)'));
+    req.tenant = tenant;
+    next();
+  };
+}
+
 /** The authenticated tenant's id; routes are only reachable after authentication. */
 export function institutionId(req: { tenant?: Tenant }): string {
   if (req.tenant?.kind !== 'institution') throw new Error('route reached without institution authentication');

@@ -8,6 +8,7 @@ import { chargeIds, paymentPath } from '../support/payments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, launchChromium, serve } from './support/browser.js';
 import { fieldMessage, focusedClass, payByCard } from './support/forms.js';
+import { ownerHeaders } from '../support/sandbox.js';
 
 describe('installment paid in part in Chromium, the rest by card', () => {
   let t: TestContext;
@@ -44,7 +45,11 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     const [chargeId] = chargeIds(await page.content());
 
     // The bank reports 525.00 of the 1,025.00: fine and interest first, then 500.00 of the principal.
-    await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 52_500 }).expect(200);
+    await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
+      .send({ amountCents: 52_500 })
+      .expect(200);
     expect(await original()).toMatchObject({
       situacao: 'PARCIALMENTE_PAGO',
       saldo_atual: 500,

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../support/catalogue.js';
 import { useTestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
+import { ownerHeaders } from '../support/sandbox.js';
 
 type Tenant = { headers: Record<string, string> };
 
@@ -150,6 +151,7 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
   it('a sandbox body over 10 KB is 413 BODY-001', async () => {
     const res = await request(t.app)
       .post('/sandbox/charges/00000000-0000-0000-0000-000000000000/pay')
+      .set(await ownerHeaders(t, '/sandbox/charges/00000000-0000-0000-0000-000000000000/pay'))
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ note: 'x'.repeat(20_000) }));
     expect(res.status).toBe(413);

@@ -5,6 +5,7 @@ import { createTestContext, useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../support/payments.js';
 import { givenInstitution } from '../support/tenants.js';
+import { ownerHeaders } from '../support/sandbox.js';
 
 describe('sandbox operator API', () => {
   const t = useTestContext();
@@ -21,7 +22,10 @@ describe('sandbox operator API', () => {
   it('reads a charge as JSON', async () => {
     const path = await open('slip');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/boleto`)).text);
-    const res = await request(t.app).get(`/sandbox/charges/${chargeId}`).expect(200);
+    const res = await request(t.app)
+      .get(`/sandbox/charges/${chargeId}`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}`))
+      .expect(200);
     expect(res.body).toMatchObject({
       id: chargeId,
       provider: 'sandbox',
@@ -38,20 +42,35 @@ describe('sandbox operator API', () => {
   });
 
   it('refuses sandbox payments of unknown charges or over the charge amount', async () => {
-    const unknown = await request(t.app).post('/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay').send({});
+    const unknown = await request(t.app)
+      .post('/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay')
+      .set(await ownerHeaders(t, '/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay'))
+      .send({});
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('PAYMENT-005');
-    expect((await request(t.app).get('/sandbox/charges/not-a-uuid')).status).toBe(404);
+    expect(
+      (
+        await request(t.app)
+          .get('/sandbox/charges/not-a-uuid')
+          .set(await ownerHeaders(t, '/sandbox/charges/not-a-uuid'))
+      ).status,
+    ).toBe(404);
     const path = await open('slip');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
-    const over = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 999_999_999 });
+    const over = await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
+      .send({ amountCents: 999_999_999 });
     expect(over.status).toBe(400);
     // The Pix quotes 1000.00 + fine 20.00 + 5 days of interest 1.67 = 1021.67.
     expect(over.body).toEqual({
       code: 'PAYMENT-004',
       message: 'The amount must be between 1 and 102167 cents; got 999999999',
     });
-    const tooSmall = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({ amountCents: 500 });
+    const tooSmall = await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
+      .send({ amountCents: 500 });
     expect(tooSmall.status).toBe(400);
     expect(tooSmall.body.code).toBe('PAYMENT-002');
   });
@@ -63,7 +82,10 @@ describe('sandbox operator API in production', () => {
       config: { env: 'production', paymentProvider: 'stripe', stripe: stripeSettings('http://127.0.0.1:9') },
     });
     try {
-      const res = await request(t.app).post('/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay').send({});
+      const res = await request(t.app)
+        .post('/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay')
+        .set(await ownerHeaders(t, '/sandbox/charges/5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d/pay'))
+        .send({});
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NOT-FOUND');
     } finally {

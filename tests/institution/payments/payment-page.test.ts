@@ -4,6 +4,7 @@ import { useTestContext } from '../../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../../support/payments.js';
 import { givenInstitution } from '../../support/tenants.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 
 const CARD = { holderName: 'CARLOS E SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123' };
 
@@ -87,6 +88,7 @@ describe('hosted payment page and sandbox payments', () => {
     // Owed: 1000.00 + fine 20.00 + interest 15 days 5.00 = 1025.00; pays 525.00: charges first, 500.00 of principal.
     const partial = await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
       .send({ amountCents: 52_500 })
       .expect(200);
     expect(partial.body).toMatchObject({
@@ -227,7 +229,10 @@ describe('hosted payment page and sandbox payments', () => {
     const path = await open('overnight');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
     t.clock.set('2026-01-16T03:00:00Z'); // midnight in Brasília
-    const res = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({});
+    const res = await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
+      .send({});
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       code: 'PAYMENT-003',
@@ -247,10 +252,20 @@ describe('hosted payment page and sandbox payments', () => {
         situacaoBaixa: 'CANCELADA',
       }),
     ]);
-    const res = await request(t.app).post(`/sandbox/charges/${chargeId}/pay`).send({});
+    const res = await request(t.app)
+      .post(`/sandbox/charges/${chargeId}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
+      .send({});
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('LINK-003');
-    expect((await request(t.app).get(`/sandbox/charges/${chargeId}`).expect(200)).body.status).toBe('PENDING');
+    expect(
+      (
+        await request(t.app)
+          .get(`/sandbox/charges/${chargeId}`)
+          .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}`))
+          .expect(200)
+      ).body.status,
+    ).toBe('PENDING');
     const page = await request(t.app).get(path).expect(200);
     expect(page.text).toContain('Esta parcela foi cancelada pela instituição e não pode ser paga.');
     expect(page.text).not.toContain('Gerar Pix');

@@ -5,6 +5,7 @@ import { receiptInstallments, sales } from '../../../src/db/schema/index.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenCardSale, givenFinancedSale, givenPixSale, sandbox } from './support.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -367,24 +368,42 @@ describe('receipts', () => {
 
   it('refuses operator actions that break the ledger, writing nothing', async () => {
     expect(
-      (await request(t.app).post(`/sandbox/receipts/${F}/installments/1/pay`).send({ paidOn: '2026-06-01' })).body.code,
+      (
+        await request(t.app)
+          .post(`/sandbox/receipts/${F}/installments/1/pay`)
+          .set(await ownerHeaders(t, `/sandbox/receipts/${F}/installments/1/pay`))
+          .send({ paidOn: '2026-06-01' })
+      ).body.code,
     ).toBe('RECEIPT-003');
     expect(
-      (await request(t.app).post(`/sandbox/receipts/${F}/installments/99/pay`).send({ paidOn: '2026-06-01' })).body
-        .code,
+      (
+        await request(t.app)
+          .post(`/sandbox/receipts/${F}/installments/99/pay`)
+          .set(await ownerHeaders(t, `/sandbox/receipts/${F}/installments/99/pay`))
+          .send({ paidOn: '2026-06-01' })
+      ).body.code,
     ).toBe('RECEIPT-002');
     expect(
-      (await request(t.app).post(`/sandbox/receipts/${C}/installments/1/transfer`).send({ madeOn: 'tomorrow' })).body
-        .code,
+      (
+        await request(t.app)
+          .post(`/sandbox/receipts/${C}/installments/1/transfer`)
+          .set(await ownerHeaders(t, `/sandbox/receipts/${C}/installments/1/transfer`))
+          .send({ madeOn: 'tomorrow' })
+      ).body.code,
     ).toBe('RECEIPT-007');
     expect(
-      (await request(t.app).post(`/sandbox/receipts/${F}/installments/0/transfer`).send({ madeOn: '2026-06-01' })).body
-        .code,
+      (
+        await request(t.app)
+          .post(`/sandbox/receipts/${F}/installments/0/transfer`)
+          .set(await ownerHeaders(t, `/sandbox/receipts/${F}/installments/0/transfer`))
+          .send({ madeOn: '2026-06-01' })
+      ).body.code,
     ).toBe('RECEIPT-005');
     expect(
       (
         await request(t.app)
           .put('/sandbox/receipts/commissions')
+          .set(partner.headers)
           .send({ partnerId: partner.id, productType: 'COURSE', percentage: 101 })
       ).body.code,
     ).toBe('RECEIPT-006');

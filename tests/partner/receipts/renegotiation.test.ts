@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenFinancedSale, givenPixSale, sandbox } from './support.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -117,6 +118,7 @@ describe('renegotiation of a receipt', () => {
   it('takes payments of the agreement’s installments, and refuses the replaced ones', async () => {
     const refused = await request(t.app)
       .post(`/sandbox/receipts/${R}/installments/2/pay`)
+      .set(await ownerHeaders(t, `/sandbox/receipts/${R}/installments/2/pay`))
       .send({ paidOn: '2026-06-20' });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('RECEIPT-014');
@@ -155,7 +157,7 @@ describe('renegotiation of a receipt', () => {
       ],
     ];
     for (const [path, body, code] of cases) {
-      const res = await request(t.app).post(path).send(body);
+      const res = await request(t.app).post(path).set(partner.headers).send(body);
       expect([res.status, res.body.code], path).toEqual([400, code]);
     }
     expect(await t.ctx.db.execute(sql`select * from receipt_installments where sale_id <> ${P} order by id`)).toEqual(
@@ -168,6 +170,7 @@ describe('renegotiation of a receipt', () => {
     await sandbox(t, `/sandbox/sales/${P}/refund`);
     const res = await request(t.app)
       .post(`/sandbox/receipts/${P}/renegotiate`)
+      .set(await ownerHeaders(t, `/sandbox/receipts/${P}/renegotiate`))
       .send({ agreedOn: '2026-06-20', installments: 2, firstDueOn: '2026-07-10' });
     expect([res.status, res.body.code]).toEqual([400, 'RECEIPT-004']);
   });

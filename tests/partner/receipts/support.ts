@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { expect } from 'vitest';
 import {
   buyerDataFilled,
@@ -10,6 +9,7 @@ import type { WebhookPayment } from '../../../src/partner/sales/events/event-pay
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { asOwner } from '../../support/sandbox.js';
 
 type Headers = Record<string, string>;
 const CARD = {
@@ -65,8 +65,9 @@ export async function givenPixSale(t: TestContext, headers: Headers, externalSal
   return sale.saleId;
 }
 
+/** A sandbox operator call as the owning partner. */
 export async function sandbox(t: TestContext, path: string, body: object = {}, method: 'post' | 'put' = 'post') {
-  const res = await request(t.app)[method](path).send(body);
+  const res = await asOwner(t, method, path, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }

@@ -5,6 +5,7 @@ import { jobWithKey, makeDue, postpone } from '../../support/catalogue.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const MINUTE = 60_000;
@@ -133,7 +134,10 @@ describe('sale schedules and operator moves', () => {
     const cancelled = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'OP-CANCEL' });
     await post(t, `${cancelled.path}/dados`, BUYER_FORM);
     await post(t, `${cancelled.path}/cartao`, { ...CARD, number: '4111111111111111' });
-    const res = await request(t.app).post(`/sandbox/sales/${cancelled.saleId}/refund`).expect(200);
+    const res = await request(t.app)
+      .post(`/sandbox/sales/${cancelled.saleId}/refund`)
+      .set(await ownerHeaders(t, `/sandbox/sales/${cancelled.saleId}/refund`))
+      .expect(200);
     expect(res.body).toEqual({ saleId: cancelled.saleId, status: 'canceled', lookupStatus: 'Cancelado' });
     const events = await eventsOf(t, cancelled.saleId);
     expect(events.map((e) => e.name)).toEqual(['purchaseConfirmed', 'purchaseCancelled']);
@@ -142,23 +146,56 @@ describe('sale schedules and operator moves', () => {
       payment: { paymentMethod: 'creditCard' },
     });
     await expectContractPayloads(events);
-    expect((await request(t.app).post(`/sandbox/sales/${cancelled.saleId}/chargeback`)).status).toBe(400);
+    expect(
+      (
+        await request(t.app)
+          .post(`/sandbox/sales/${cancelled.saleId}/chargeback`)
+          .set(await ownerHeaders(t, `/sandbox/sales/${cancelled.saleId}/chargeback`))
+      ).status,
+    ).toBe(400);
 
     const contested = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'OP-CB' });
     await post(t, `${contested.path}/dados`, BUYER_FORM);
     await post(t, `${contested.path}/cartao`, { ...CARD, number: '4111111111111111' });
-    await request(t.app).post(`/sandbox/sales/${contested.saleId}/chargeback`).expect(200);
+    await request(t.app)
+      .post(`/sandbox/sales/${contested.saleId}/chargeback`)
+      .set(await ownerHeaders(t, `/sandbox/sales/${contested.saleId}/chargeback`))
+      .expect(200);
     expect(await names(contested.saleId)).toEqual(['purchaseConfirmed', 'purchaseCancelled']);
   });
 
   it('cancels an open sale by the partner without event, and refuses unknown sales and moves', async () => {
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'OP-PARTNER' });
-    await request(t.app).post(`/sandbox/sales/${sale.saleId}/cancel`).expect(400);
-    await request(t.app).post(`/sandbox/sales/${sale.saleId}/cancel-by-partner`).expect(200);
+    await request(t.app)
+      .post(`/sandbox/sales/${sale.saleId}/cancel`)
+      .set(await ownerHeaders(t, `/sandbox/sales/${sale.saleId}/cancel`))
+      .expect(400);
+    await request(t.app)
+      .post(`/sandbox/sales/${sale.saleId}/cancel-by-partner`)
+      .set(await ownerHeaders(t, `/sandbox/sales/${sale.saleId}/cancel-by-partner`))
+      .expect(200);
     expect(await status(sale.saleId)).toBe('Cancelado pelo parceiro');
     expect(await names(sale.saleId)).toEqual([]);
-    expect((await request(t.app).post('/sandbox/sales/99999999/expire')).status).toBe(400);
-    expect((await request(t.app).post('/sandbox/sales/abc/expire')).status).toBe(400);
-    expect((await request(t.app).post(`/sandbox/sales/${sale.saleId}/explode`)).status).toBe(404);
+    expect(
+      (
+        await request(t.app)
+          .post('/sandbox/sales/99999999/expire')
+          .set(await ownerHeaders(t, '/sandbox/sales/99999999/expire'))
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(t.app)
+          .post('/sandbox/sales/abc/expire')
+          .set(await ownerHeaders(t, '/sandbox/sales/abc/expire'))
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(t.app)
+          .post(`/sandbox/sales/${sale.saleId}/explode`)
+          .set(await ownerHeaders(t, `/sandbox/sales/${sale.saleId}/explode`))
+      ).status,
+    ).toBe(404);
   });
 });
