@@ -132,6 +132,7 @@ describe('SECRETS_KEY in the configuration', () => {
   it('is required in production, and must be 32 bytes as hex or base64', () => {
     const production = {
       NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://edufin@db.internal/edufin',
       CURSOR_SECRET: randomBytes(32).toString('hex'),
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_x',
