@@ -4,6 +4,7 @@ import { CPF, installment, submitAndProcess } from '../../support/installments.j
 import { chargesOfLink, paymentPath, submitForm } from '../../support/payments.js';
 import { givenInstitution } from '../../support/tenants.js';
 import { useTestContext } from '../../support/context.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 
 const CARD = { holderName: 'CARLOS E SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123' };
 
@@ -38,7 +39,11 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
 
     // Part of it paid by the bank slip: what is owed today changes, and so does the Pix asked for.
     const slip = charges.find((c) => c.method === 'BOLETO')!;
-    await request(t.app).post(`/sandbox/charges/${slip.id}/pay`).send({ amountCents: 52333 }).expect(200);
+    await request(t.app)
+      .post(`/sandbox/charges/${slip.id}/pay`)
+      .set(await ownerHeaders(t, `/sandbox/charges/${slip.id}/pay`))
+      .send({ amountCents: 52333 })
+      .expect(200);
     t.clock.advance(1000);
     await submitForm(t, `${path}/pix`);
     await submitForm(t, `${path}/pix`);
