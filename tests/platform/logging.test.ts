@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -155,5 +156,24 @@ describe('request logs', () => {
     expect(entries.find((e) => e.req?.id === 'log-co-1' && e.res).req.url).toBe('/Checkout/[token]');
     expect(entries.find((e) => e.req?.id === 'log-co-2' && e.res).req.url).toBe('/CHECKOUT/[token]/faturas/1');
     expect(redactText(`No route GET /Checkout/${token}/x`)).toBe('No route GET /Checkout/[token]/x');
+  });
+
+  it('never logs a panel invitation or password link token, in any letter case of the path', async () => {
+    const token = randomBytes(32).toString('base64url');
+    await request(t.app).get(`/painel/convite/${token}`).set('X-Request-Id', 'log-panel-1');
+    await request(t.app).get(`/Painel/Senha/${token}`).set('X-Request-Id', 'log-panel-2');
+    await request(t.app)
+      .post(`/PAINEL/CONVITE/${token}`)
+      .type('form')
+      .send({ senha: 'x' })
+      .set('X-Request-Id', 'log-panel-3');
+
+    expect(lines.join('\n')).not.toContain(token);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.find((e) => e.req?.id === 'log-panel-1' && e.res).req.url).toBe('/painel/convite/[token]');
+    expect(entries.find((e) => e.req?.id === 'log-panel-2' && e.res).req.url).toBe('/Painel/Senha/[token]');
+    expect(entries.find((e) => e.req?.id === 'log-panel-3' && e.res).req.url).toBe('/PAINEL/CONVITE/[token]');
+    // The account's own password page carries no token and stays as it is.
+    expect(redactUrl('/painel/conta/senha')).toBe('/painel/conta/senha');
   });
 });
