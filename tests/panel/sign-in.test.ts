@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { panelCookies } from '../../src/panel/cookies.js';
 import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/identity/sessions.js';
 import { useTestContext } from '../support/context.js';
+import { PRODUCTION_ENV } from '../support/production-env.js';
 import { givenPartner } from '../support/tenants.js';
 import { csrfOf, givenUser, PASSWORD, post, signIn } from './support.js';
 
@@ -43,22 +44,13 @@ describe('panel sign-in', () => {
     expect(again.split(';')[0]).not.toBe(cookie.split(';')[0]);
   });
 
-  it('in production the cookies are __Host- prefixed and Secure', () => {
-    const cookies = panelCookies(
-      loadConfig({
-        NODE_ENV: 'production',
-        CURSOR_SECRET: 'x',
-        PAYMENT_PROVIDER: 'stripe',
-        STRIPE_SECRET_KEY: 'sk_test_1',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
-        STRIPE_WEBHOOK_SECRET: 'whsec_1',
-      }),
-    );
-    expect(cookies).toEqual({
-      session: '__Host-painel',
-      formToken: '__Host-painel_form',
-      options: { httpOnly: true, sameSite: 'lax', secure: true, path: '/' },
-    });
+  it('in production, NODE_ENV unset included, the cookies are __Host- prefixed and Secure', () => {
+    for (const NODE_ENV of ['production', undefined])
+      expect(panelCookies(loadConfig({ ...PRODUCTION_ENV, NODE_ENV }))).toEqual({
+        session: '__Host-painel',
+        formToken: '__Host-painel_form',
+        options: { httpOnly: true, sameSite: 'lax', secure: true, path: '/' },
+      });
   });
 
   it('signing in again from the same browser ends the session it had (rotation)', async () => {

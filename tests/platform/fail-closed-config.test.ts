@@ -1,18 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, projectRoot } from '../../src/config.js';
-
-/** Everything production needs, so that each test takes away one thing. */
-const PRODUCTION = {
-  DATABASE_URL: 'postgres://edufin@db.internal/edufin',
-  CURSOR_SECRET: randomBytes(32).toString('hex'),
-  SECRETS_KEY: randomBytes(32).toString('hex'),
-  PAYMENT_PROVIDER: 'stripe',
-  STRIPE_SECRET_KEY: 'sk_test_x',
-  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
-  STRIPE_WEBHOOK_SECRET: 'whsec_x',
-};
+import { PRODUCTION_ENV as PRODUCTION } from '../support/production-env.js';
 
 const refusal = (env: Record<string, string | undefined>) => {
   try {

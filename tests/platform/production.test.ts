@@ -8,15 +8,10 @@ import { BUYER_FORM, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath, submitForm } from '../support/payments.js';
 import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
+import { PRODUCTION_SECRETS } from '../support/production-env.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 const SANDBOX_TEXT = /sandbox|Simular|Cartões de teste|Ambiente de testes|4111/i;
-/** What production requires besides the payment provider: its secrets and a database of its own. */
-const PRODUCTION_SECRETS = {
-  DATABASE_URL: 'postgres://edufin@db.internal/edufin',
-  CURSOR_SECRET: '5f0c8e2a9b7d4e6f1a3c5e7092b4d6f8a1c3e5f7092b4d6e8f0a2c4e6b8d0f2a4',
-  SECRETS_KEY: '0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0',
-};
 const STRIPE_ENV = {
   PAYMENT_PROVIDER: 'stripe',
   STRIPE_SECRET_KEY: 'sk_live_51H8xAbc',

@@ -10,6 +10,7 @@ import { SecretBox, SecretUnreadable, parseSecretKey, secretKeyId } from '../../
 import { webhookConfigurations } from '../../../src/db/schema/index.js';
 import { sealStoredSecrets, secretBoxOf } from '../../../src/partner/webhooks/sealed-secrets.js';
 import { useTestContext } from '../../support/context.js';
+import { PRODUCTION_ENV } from '../../support/production-env.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from './support.js';
 
@@ -130,15 +131,7 @@ describe('SECRETS_KEY in the configuration', () => {
   const hex = randomBytes(32).toString('hex');
 
   it('is required in production, and must be 32 bytes as hex or base64', () => {
-    const production = {
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgres://edufin@db.internal/edufin',
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_x',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
-      STRIPE_WEBHOOK_SECRET: 'whsec_x',
-    };
+    const production = { ...PRODUCTION_ENV, SECRETS_KEY: undefined };
     expect(() => loadConfig(production)).toThrow(
       new ConfigError(
         'SECRETS_KEY is required when NODE_ENV=production: 32 random bytes as 64 hex digits (openssl rand -hex 32)',
