@@ -14,6 +14,7 @@ import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { givenFinancedSale } from '../partner/receipts/support.js';
+import { givenUser, signIn } from '../panel/support.js';
 import { configurationBody, countRows, deliverDue } from '../partner/webhooks/support.js';
 
 /**
@@ -266,5 +267,22 @@ describe('?aviso= names only the notices of the page', () => {
     const res = await request(t.app).get(`${path}?aviso=${name}`).expect(200);
     expect(res.text).not.toContain('[native code]');
     expect(res.text).toBe((await request(t.app).get(path)).text);
+  });
+
+  it.each(BUILT_INS)('the panel shows no notice for ?aviso=%s, signed out or in', async (name) => {
+    const partner = await givenPartner(t.ctx);
+    await givenUser(t, partner.id, `aviso-${name.toLowerCase()}@hostil.example`, 'superadmin');
+    const { agent } = await signIn(t, `aviso-${name.toLowerCase()}@hostil.example`);
+    const pages = [
+      await request(t.app).get(`/painel/entrar?aviso=${name}`).expect(200),
+      await agent.get(`/painel/usuarios?aviso=${name}`).expect(200),
+      await agent.get(`/painel/conta?aviso=${name}`).expect(200),
+    ];
+    for (const page of pages) {
+      expect(page.text).not.toContain('[native code]');
+      expect(page.text).not.toContain('class="notice');
+    }
+    // A notice of the page's own is still shown.
+    expect((await request(t.app).get('/painel/entrar?aviso=saiu')).text).toContain('class="notice');
   });
 });
