@@ -9,6 +9,7 @@ import {
   type DeliveryRow,
 } from './attempt-sql.js';
 import { bookSend, postponeAttempt } from './delivery-budget.js';
+import type { PartnerSlots } from './partner-slots.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { postOnce, UNSENDABLE, type SendResult } from './sender.js';
 import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
@@ -25,6 +26,14 @@ export interface AttemptStore {
   find(deliveryId: string): Promise<AttemptTarget | undefined>;
   /** True when recorded, false when the delivery had already moved on. */
   record(record: AttemptRecord): Promise<boolean>;
+}
+
+/** How an attempt's job runs it. */
+export interface AttemptOptions {
+  /** Its send was booked in its partner's budget (at the fan-out, or when it was postponed). (Default: false) */
+  booked?: boolean;
+  /** The partners' slots of this process. (Default: none, no cap) */
+  slots?: PartnerSlots;
 }
 
 /** One query per call: for a single attempt. */
@@ -81,7 +90,7 @@ export async function runAttempt(
   deliveryId: string,
   attempt: number,
   store: AttemptStore = directAttemptStore(ctx),
-  booked = false,
+  options: AttemptOptions = {},
 ): Promise<AttemptOutcome> {
   const found = await store.find(deliveryId);
   if (!found) return 'stale';
@@ -93,12 +102,34 @@ export async function runAttempt(
       `attempt ${attempt} of ${deliveryId} is due at ${delivery.nextAttemptAt.toISOString()}, now ${startedAt.toISOString()}`,
     );
   }
-  // Over the partner's budget: sent later, at the time booked for it, as the same attempt.
-  const wait = booked ? 0 : await bookSend(ctx.db, delivery.partnerId, startedAt, ctx.config.webhookPartnerRate);
-  if (wait > 0) {
-    await postponeAttempt(ctx.db, delivery.id, attempt, wait, startedAt);
+  const { booked = false, slots } = options;
+  const now = startedAt.getTime();
+  // The partner's sends hold their share of this process's slots: wait for its turn, booking nothing.
+  if (slots && !slots.take(delivery.partnerId, now)) {
+    await postponeAttempt(ctx.db, delivery.id, attempt, slots.nextTurn(delivery.partnerId, now), startedAt, booked);
     return 'postponed';
   }
+  try {
+    // Over the partner's budget: sent later, at the time booked for it, as the same attempt.
+    const wait = booked ? 0 : await bookSend(ctx.db, delivery.partnerId, startedAt, ctx.config.webhookPartnerRate);
+    if (wait > 0) {
+      await postponeAttempt(ctx.db, delivery.id, attempt, wait, startedAt, true);
+      return 'postponed';
+    }
+    return await send(ctx, store, found, attempt, startedAt);
+  } finally {
+    slots?.release(delivery.partnerId, now, ctx.clock.now().getTime());
+  }
+}
+
+/** The attempt's request, and its record with the next attempt's job. */
+async function send(
+  ctx: AppContext,
+  store: AttemptStore,
+  { delivery, configuration }: AttemptTarget,
+  attempt: number,
+  startedAt: Date,
+): Promise<AttemptOutcome> {
   const result = await postOnce(
     configuration.url,
     headersOf(secretBoxOf(ctx.config), delivery, configuration, attempt, startedAt),

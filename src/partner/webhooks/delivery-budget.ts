@@ -1,36 +1,49 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 
 /** Sends a partner may make at once after a quiet spell: this many seconds of its rate. */
 export const BURST_SECONDS = 5;
 
 /**
- * Books one send of a partner's webhooks (configurations and legacy dispatches alike) against its
- * budget, `rate` sends a second with bursts of `BURST_SECONDS` × `rate`, kept in PostgreSQL so
- * that every worker process draws on the same bucket. Answers the seconds until the booked send is
- * due: 0 to send now. A send booked ahead holds its place (the bucket goes below zero), so the
- * partner's sends are spaced out in booking order, none dropped, and one partner's flood only ever
- * delays its own sends. `rate` 0 books nothing.
+ * The upsert of a partner's bucket taking `count` sends (an SQL expression) at `at`, answering the
+ * tokens left: below zero, the sends booked ahead. The bucket refills at `rate` a second up to
+ * `BURST_SECONDS` × `rate` since its last booking; a booking at an earlier instant than the last
+ * one refills nothing. Takes the bucket's row lock until the caller's transaction ends.
+ */
+export function takeTokens(partnerId: string, at: string, rate: number, count: SQL): SQL {
+  const burst = rate * BURST_SECONDS;
+  return sql`
+    insert into webhook_delivery_budgets as b (partner_id, tokens, refilled_at)
+    select ${partnerId}::uuid, ${burst}::float8 - (${count}), ${at}::timestamptz where (${count}) > 0
+    on conflict (partner_id) do update set
+      tokens = least(${burst}::float8,
+                     b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at))::float8 * ${rate})
+               - (${burst}::float8 - excluded.tokens),
+      refilled_at = greatest(b.refilled_at, excluded.refilled_at)
+    returning tokens`;
+}
+
+/**
+ * Books one send of a partner's webhooks (a retry, a redelivery, a legacy dispatch, or a first
+ * attempt not booked at its fan-out) against its budget, `rate` sends a second with bursts of
+ * `BURST_SECONDS` × `rate`, kept in PostgreSQL so that every worker process draws on the same
+ * bucket. Answers the seconds until the booked send is due: 0 to send now. A send booked ahead
+ * holds its place (the bucket goes below zero), so the partner's sends are spaced out in booking
+ * order, none dropped, and one partner's flood only ever delays its own sends. `rate` 0 books
+ * nothing.
  */
 export async function bookSend(db: Queryable, partnerId: string, now: Date, rate: number): Promise<number> {
   if (rate <= 0) return 0;
-  const burst = rate * BURST_SECONDS;
-  const [row] = await db.execute<{ tokens: number }>(sql`
-    insert into webhook_delivery_budgets as b (partner_id, tokens, refilled_at)
-    values (${partnerId}::uuid, ${burst - 1}, ${now.toISOString()}::timestamptz)
-    on conflict (partner_id) do update set
-      tokens = least(${burst}::float8,
-                     b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at))::float8 * ${rate}) - 1,
-      refilled_at = greatest(b.refilled_at, excluded.refilled_at)
-    returning tokens`);
+  const [row] = await db.execute<{ tokens: number }>(takeTokens(partnerId, now.toISOString(), rate, sql`1`));
   const tokens = Number(row!.tokens);
   return tokens >= 0 ? 0 : -tokens / rate;
 }
 
 /**
- * An attempt over its partner's budget, moved to its booked time: the delivery shows it as its
- * next attempt, and the attempt's job (the same key: the running job's key is cleared) runs then as
- * already booked. Nothing moves when the delivery went on meanwhile.
+ * An attempt moved `waitSeconds` later: over its partner's budget, to its booked time; turned away
+ * for its partner's slots (`partner-slots.ts`), a little later. The delivery shows it as its next
+ * attempt, and the attempt's job (the same key: the running job's key is cleared) runs then,
+ * `booked` when its send is booked. Nothing moves when the delivery went on meanwhile.
  */
 export async function postponeAttempt(
   db: Queryable,
@@ -38,6 +51,7 @@ export async function postponeAttempt(
   attempt: number,
   waitSeconds: number,
   now: Date,
+  booked: boolean,
 ): Promise<void> {
   const due = new Date(now.getTime() + Math.ceil(waitSeconds * 1000));
   await db.execute(sql`
@@ -47,7 +61,8 @@ export async function postponeAttempt(
       returning id
     )
     -- The job key is attemptJobKey(id, attempt); its run_at by the database's clock, as every job's.
-    select graphile_worker.add_job('webhook-attempt', json_build_object('deliveryId', id, 'attempt', ${attempt}::int, 'booked', true),
+    select graphile_worker.add_job('webhook-attempt',
+             json_build_object('deliveryId', id, 'attempt', ${attempt}::int, 'booked', ${booked}::boolean),
              run_at => now() + make_interval(secs => ${waitSeconds}::float8), max_attempts => 25,
              job_key => 'webhook:' || id || ':' || ${attempt}::int)
     from moved`);

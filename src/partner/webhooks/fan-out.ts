@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { takeTokens } from './delivery-budget.js';
 import type { WebhookEventName } from './events.js';
 
 /** A sale event as the sales outbox hands it over. */
@@ -26,33 +27,57 @@ export interface FanOutOptions {
   configurationId?: string;
   /** Deliveries asked with `POST /webhooks/test/{id}`. (Default: false) */
   test?: boolean;
+  /**
+   * `WEBHOOK_PARTNER_RATE`: book each delivery's first send against the partner's budget here, at
+   * its due time, so that a flood is spread out before it falls due and other partners' deliveries
+   * never queue behind it. (Default: 0, each first send booked when it is made)
+   */
+  partnerRate?: number;
 }
 
 /**
  * In the caller's transaction: one delivery per active configuration of the partner that has the
- * event enabled (or `all`), and the job of its first attempt. Running it twice for one event
- * creates nothing twice. Answers the ids of the deliveries created.
+ * event enabled (or `all`), and the job of its first attempt, due 15 s after the event or, over the
+ * partner's budget, at the time booked for it. Running it twice for one event creates nothing
+ * twice. Answers the ids of the deliveries created.
  *
- * One statement, set-based: the deliveries and their jobs (`graphile_worker.add_jobs`) cost one
- * round trip whatever the number of configurations, inside the transaction that stores the event.
+ * One statement, set-based: the deliveries, their booking and their jobs (`graphile_worker.add_jobs`)
+ * cost one round trip whatever the number of configurations, inside the transaction that stores
+ * the event. A booking holds the partner's budget row until that transaction ends.
  */
 export async function fanOutEvent(tx: Queryable, event: SaleEvent, options: FanOutOptions = {}): Promise<string[]> {
   const due = new Date(event.occurredAt.getTime() + FIRST_ATTEMPT_DELAY_MS).toISOString();
+  const rate = options.partnerRate ?? 0;
   const [row] = await tx.execute<{ ids: string[] | null }>(sql`
-    with inserted as (
-      insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
-      select c.id, c.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
-             ${due}::timestamptz, ${event.occurredAt.toISOString()}::timestamptz
+    with targets as (
+      select c.id, c.partner_id, row_number() over (order by c.created_at, c.id) as position
       from webhook_configurations c
       where c.partner_id = ${event.partnerId}::uuid and c.active
         and ('all' = any(c.enabled_events) or ${event.name} = any(c.enabled_events))
         ${options.configurationId ? sql`and c.id = ${options.configurationId}::uuid` : sql``}
+        and not exists (select 1 from webhook_deliveries d
+                        where d.configuration_id = c.id and d.event_id = ${event.id}::uuid and d.redelivery_of is null)
+    ), ${
+      rate > 0
+        ? sql`budget as (${takeTokens(event.partnerId, due, rate, sql`select count(*) from targets`)}),
+      planned as (
+        -- The sends the bucket held before this booking go at the due time; each one after it 1/rate s later.
+        select t.id, t.partner_id,
+               ${due}::timestamptz + make_interval(secs => greatest(0, t.position - (b.tokens + (select count(*) from targets))) / ${rate}::float8) as at
+        from targets t cross join budget b
+      )`
+        : sql`planned as (select t.id, t.partner_id, ${due}::timestamptz as at from targets t)`
+    }, inserted as (
+      insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
+      select p.id, p.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
+             p.at, ${event.occurredAt.toISOString()}::timestamptz
+      from planned p
       on conflict (configuration_id, event_id) where redelivery_of is null do nothing
-      returning id
+      returning id, next_attempt_at
     ), queued as (
       -- The job key is attemptJobKey(id, 1).
       select graphile_worker.add_jobs(array_agg(row(
-        'webhook-attempt', json_build_object('deliveryId', id, 'attempt', 1), null::text, ${due}::timestamptz, 25, 'webhook:' || id || ':1', null::int, null::text[]
+        'webhook-attempt', json_build_object('deliveryId', id, 'attempt', 1, 'booked', ${rate > 0}::boolean), null::text, next_attempt_at, 25, 'webhook:' || id || ':1', null::int, null::text[]
       )::graphile_worker.job_spec))
       from inserted having count(*) > 0
     )

@@ -109,7 +109,7 @@ export async function sendTestDeliveries(
       await fanOutEvent(
         tx,
         { id: eventId, partnerId, name: event, sequence: 0, payload: fictionalPayload(event, at), occurredAt: at },
-        { configurationId, test: true },
+        { configurationId, test: true, partnerRate: ctx.config.webhookPartnerRate },
       );
     }
   });

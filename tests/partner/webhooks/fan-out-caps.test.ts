@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
-import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
+import { describe, expect, it, vi } from 'vitest';
+import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
+import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
 import { fanOutLegacy } from '../../../src/partner/webhooks/legacy.js';
+import { PartnerSlots } from '../../../src/partner/webhooks/partner-slots.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -63,17 +65,72 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
   const t = useTestContext({ config: { webhookPartnerRate: 2 } });
   const receiver = useReceivers();
 
-  const emit = (partnerId: string, sequence: number) =>
+  /** One event fanned out; with `partnerRate`, its first sends booked at the fan-out, as the service does. */
+  const emit = (partnerId: string, sequence: number, partnerRate?: number, id = randomUUID()) =>
     t.ctx.db.transaction((tx) =>
-      fanOutEvent(tx, {
-        id: randomUUID(),
-        partnerId,
-        name: 'invoiceCreated',
-        sequence,
-        payload: fictionalPayload('invoiceCreated', t.clock.now()),
-        occurredAt: t.clock.now(),
-      }),
+      fanOutEvent(
+        tx,
+        {
+          id,
+          partnerId,
+          name: 'invoiceCreated',
+          sequence,
+          payload: fictionalPayload('invoiceCreated', t.clock.now()),
+          occurredAt: t.clock.now(),
+        },
+        { partnerRate },
+      ),
     );
+
+  /** Each first attempt's job: its partner and when it runs, in ms after `from`, as booked in its delivery too. */
+  async function firstAttempts(from: number) {
+    const rows = await t.ctx.sql<{ partner_id: string; run_at: string; next_attempt_at: string }[]>`
+      select d.partner_id, j.run_at, d.next_attempt_at
+      from graphile_worker.jobs j join webhook_deliveries d on j.key = 'webhook:' || d.id || ':1'`;
+    for (const row of rows) expect(Date.parse(row.run_at)).toBe(Date.parse(row.next_attempt_at));
+    const offsets = (partnerId: string) =>
+      rows
+        .filter((row) => row.partner_id === partnerId)
+        .map((row) => Date.parse(row.run_at) - from)
+        .sort((a, b) => a - b);
+    return offsets;
+  }
+
+  it("a flood is booked at its fan-out: spread over the partner's budget before it falls due, another partner's delivery due at its time", async () => {
+    const flooding = await givenPartner(t.ctx, 'Inundadora na origem');
+    const quiet = await givenPartner(t.ctx, 'Tranquila na origem');
+    const floodHook = await receiver();
+    const quietHook = await receiver();
+    await givenConfiguration(t, flooding.headers, floodHook.url);
+    await givenConfiguration(t, quiet.headers, quietHook.url);
+    const due = t.clock.now().getTime() + FIRST_ATTEMPT_DELAY_MS;
+    const first = randomUUID();
+    await emit(flooding.id, 1, 2, first);
+    for (let i = 2; i <= 30; i++) await emit(flooding.id, i, 2);
+    await emit(quiet.id, 1, 2);
+    expect(await emit(flooding.id, 1, 2, first)).toEqual([]);
+
+    const offsets = await firstAttempts(due);
+    // A burst of 10 at the due time, then one every half second: the 30th 10 s later.
+    expect(offsets(flooding.id)).toEqual([
+      ...Array.from({ length: 10 }, () => 0),
+      ...Array.from({ length: 20 }, (_, i) => (i + 1) * 500),
+    ]);
+    expect(offsets(quiet.id)).toEqual([0]);
+    // Fanning the first event out again booked nothing either.
+    const [budget] = await t.ctx.sql<{ tokens: number }[]>`
+      select tokens from webhook_delivery_budgets where partner_id = ${flooding.id}`;
+    expect(budget!.tokens).toBe(-20);
+
+    t.clock.advance(FIRST_ATTEMPT_DELAY_MS + 10_000);
+    await deliverDue(t);
+    expect(floodHook.received).toHaveLength(30);
+    expect(quietHook.received).toHaveLength(1);
+    // Booked once, at the fan-out: nothing was booked again when sent.
+    const [after] = await t.ctx.sql<{ tokens: number }[]>`
+      select tokens from webhook_delivery_budgets where partner_id = ${flooding.id}`;
+    expect(after!.tokens).toBe(-20);
+  });
 
   it("one partner's flood of 30 deliveries neither starves another partner's delivery nor loses any of its own", async () => {
     const flooding = await givenPartner(t.ctx, 'Inundadora');
@@ -110,6 +167,71 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     expect(floodHook.received).toHaveLength(30);
     expect(new Set(floodHook.received.map((r) => r.headers['x-webhook-event-id'])).size).toBe(30);
     expect(quietHook.received).toHaveLength(1);
+  });
+
+  it("a partner whose receiver is slow holds at most its share of the slots: its next attempt waits, booking nothing, while another partner's is sent", async () => {
+    const slow = await givenPartner(t.ctx, 'Lenta');
+    const other = await givenPartner(t.ctx, 'Outra');
+    const slowHook = await receiver();
+    slowHook.respond(() => ({ status: 200, delayMs: 1_000 }));
+    const otherHook = await receiver();
+    await givenConfiguration(t, slow.headers, slowHook.url);
+    await givenConfiguration(t, other.headers, otherHook.url);
+    const [first] = await emit(slow.id, 1);
+    const [second] = await emit(slow.id, 2);
+    const [others] = await emit(other.id, 1);
+    t.clock.advance(FIRST_ATTEMPT_DELAY_MS);
+
+    // Two slots, a share of one each.
+    const slots = new PartnerSlots(2);
+    const sending = runAttempt(t.ctx, first!, 1, undefined, { slots });
+    await vi.waitFor(() => expect(slowHook.received).toHaveLength(1));
+    expect(await runAttempt(t.ctx, second!, 1, undefined, { slots })).toBe('postponed');
+    expect(await runAttempt(t.ctx, others!, 1, undefined, { slots })).toBe('succeeded');
+    expect(otherHook.received).toHaveLength(1);
+    expect(await sending).toBe('succeeded');
+    // The attempt turned away booked nothing: one send of the slow partner's burst of 10 is taken.
+    const budget = async () =>
+      (
+        await t.ctx.sql<{ tokens: number }[]>`select tokens from webhook_delivery_budgets where partner_id = ${slow.id}`
+      )[0]!.tokens;
+    expect(await budget()).toBe(9);
+    // Its partner's next turn: no send of it has ended by the service clock, so the shortest wait.
+    const [waiting] = await t.ctx.sql<{ next_attempt_at: string }[]>`
+      select next_attempt_at from webhook_deliveries where id = ${second!}`;
+    expect(Date.parse(waiting!.next_attempt_at) - t.clock.now().getTime()).toBe(100);
+
+    t.clock.advance(100);
+    expect(await runAttempt(t.ctx, second!, 1, undefined, { slots })).toBe('succeeded');
+    expect(slowHook.received).toHaveLength(2);
+  });
+
+  it("a partner takes slots beyond its share (a quarter) only while a share's worth stays free for the others", () => {
+    const slots = new PartnerSlots(32);
+    expect(slots.share).toBe(8);
+    expect(Array.from({ length: 30 }, () => slots.take('a', 0)).filter(Boolean)).toHaveLength(24);
+    // The others still find their share, and no more.
+    expect(Array.from({ length: 10 }, () => slots.take('b', 0)).filter(Boolean)).toHaveLength(8);
+    slots.release('a', 0, 2_400);
+    expect(slots.take('a', 2_400)).toBe(false);
+    expect(slots.take('c', 2_400)).toBe(true);
+    expect(new PartnerSlots(2).share).toBe(1);
+  });
+
+  it("attempts turned away are spaced at the pace their partner's sends end: its slots held over their duration", () => {
+    // Eight slots, a share of two: one partner alone holds six at most.
+    const slots = new PartnerSlots(8);
+    for (let i = 0; i < 6; i++) expect(slots.take('a', 0)).toBe(true);
+    slots.release('a', 0, 1_200);
+    expect(slots.take('a', 1_200)).toBe(true);
+    expect(slots.take('a', 1_200)).toBe(false);
+    // Sends of 1.2 s, six in flight: one ends about every 200 ms.
+    expect(slots.nextTurn('a', 1_200)).toBeCloseTo(0.2, 5);
+    expect(slots.nextTurn('a', 1_200)).toBeCloseTo(0.4, 5);
+    // Sends still in flight after 3 s make the pace slower than their average: 3 s / 6.
+    expect(slots.nextTurn('a', 3_000)).toBeCloseTo(0.5, 5);
+    // A partner with nothing in flight waits the shortest time.
+    expect(slots.nextTurn('b', 3_000)).toBe(0.1);
   });
 
   it('legacy notifications share the bound: over it they are sent later, each once', async () => {

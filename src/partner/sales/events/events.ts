@@ -114,7 +114,7 @@ export interface StoredEvent {
  */
 export async function storeEvent(
   tx: Queryable,
-  config: Pick<Config, 'publicBaseUrl'>,
+  config: Pick<Config, 'publicBaseUrl' | 'webhookPartnerRate'>,
   sale: SaleRow,
   name: SaleEventName,
   at: Date,
@@ -131,6 +131,10 @@ export async function storeEvent(
     if (isUniqueViolation(error, 'sale_events_once_per_sale')) throw new SaleEventAlreadySent(sale.id, name);
     throw error;
   }
-  await fanOutEvent(tx, { id, partnerId: sale.partnerId, name, sequence, payload, occurredAt: at });
+  await fanOutEvent(
+    tx,
+    { id, partnerId: sale.partnerId, name, sequence, payload, occurredAt: at },
+    { partnerRate: config.webhookPartnerRate },
+  );
   return { id, sequence, name, payload };
 }
