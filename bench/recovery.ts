@@ -28,13 +28,14 @@ import {
   type ServiceProcess,
 } from '../tests/support/service-process.js';
 import { benchInstallment } from './fixtures.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
 const RUNS = Number(process.env.RUNS ?? 2);
 const OUTAGE_S = Number(process.env.OUTAGE_S ?? 20);
 const SCENARIOS = (process.env.SCENARIOS ?? 'killed,replaced,stopped,lost,frozen').split(',');
 const BATCHES = 12;
 const ITEMS = BATCHES * 10_000;
-const PRODUCTION = { NODE_ENV: 'production', CURSOR_SECRET: 'bench-recovery', LOG_LEVEL: 'silent' };
+const PRODUCTION = { ...PRODUCTION_ENV, LOG_LEVEL: 'silent' };
 
 const pg = await startOwnPostgres();
 const clients: { end(): Promise<void> }[] = [];

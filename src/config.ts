@@ -33,7 +33,7 @@ export interface Config {
   readonly env: NodeEnv;
   /** `PORT`: HTTP port of the API role. (Default: 3000) */
   readonly port: number;
-  /** `HOST`: the address the API role listens on; `0.0.0.0` for every interface (a container). (Default: 127.0.0.1) */
+  /** `HOST`: the address the API role and the metrics listener listen on; `0.0.0.0` for every interface (a container). (Default: 127.0.0.1) */
   readonly host: string;
   /** `DATABASE_URL`: an external PostgreSQL; when unset (development and test only) an embedded server is started. */
   readonly databaseUrl: string | undefined;

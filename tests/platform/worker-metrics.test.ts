@@ -19,7 +19,8 @@ describe('a worker process', () => {
     const service = await startService({ config, role: 'worker', logger: createLogger('info', capture) });
     try {
       expect(service.url).toBeUndefined();
-      expect(service.metricsUrl).toMatch(/^http:\/\/localhost:\d+$/);
+      // On HOST, 127.0.0.1 unless set, as the API.
+      expect(service.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${service.metricsUrl}/health`)).status).toBe(200);
       expect((await fetch(`${service.metricsUrl}/v1/parcela`)).status).toBe(404);
 
