@@ -41,4 +41,22 @@ describe('headers in production', () => {
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     }
   });
+
+  it("the panel's pages, found or not, are HSTS, no-store, nosniff, unframed and scriptless, their cookies Secure and __Host-", async () => {
+    const signIn = await request(t.app).get('/painel/entrar').expect(200);
+    const missing = await request(t.app).get('/painel/convite/nao-existe');
+    for (const res of [signIn, missing, await request(t.app).get('/painel').expect(303)]) {
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+    for (const res of [signIn, missing]) {
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      expect(res.headers['content-security-policy']).not.toContain('script-src');
+    }
+    const cookies = signIn.headers['set-cookie'] as unknown as string[];
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(/^__Host-painel_form=[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+  });
 });
