@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
@@ -6,8 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { webhookConfigurations } from '../../src/db/schema/index.js';
 import { createHttpServer } from '../../src/http/client-errors.js';
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
-import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
-import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 import { BUYER_FORM, givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
@@ -15,7 +12,7 @@ import { paymentPath } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { givenFinancedSale } from '../partner/receipts/support.js';
 import { givenUser, signIn } from '../panel/support.js';
-import { configurationBody, countRows, deliverDue } from '../partner/webhooks/support.js';
+import { configurationBody, countRows, deliverDue, emitEvent } from '../partner/webhooks/support.js';
 
 /**
  * Inputs that were once accepted and broke something later: a 500 on a page or a listing, a
@@ -159,16 +156,7 @@ describe('webhook authorization tokens are header values', () => {
         authorizationToken: 'Bearer a\r\nX-Injected: 1',
       })
       .returning();
-    await t.ctx.db.transaction((tx) =>
-      fanOutEvent(tx, {
-        id: randomUUID(),
-        partnerId: partner.id,
-        name: 'invoiceCreated',
-        sequence: 1,
-        payload: fictionalPayload('invoiceCreated', t.clock.now()),
-        occurredAt: t.clock.now(),
-      }),
-    );
+    await emitEvent(t, partner.id);
     t.clock.advance(15_000);
     await deliverDue(t);
     const log = await request(t.app).get(`/webhooks/${configuration!.id}/deliveries`).set(partner.headers).expect(200);

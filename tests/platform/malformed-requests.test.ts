@@ -19,6 +19,10 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
     partner = await givenPartner(t.ctx);
   });
 
+  /** A JSON text as sent, to `POST /courses`. */
+  const postCourse = (body: string) =>
+    request(t.app).post('/courses').set(partner.headers).set('Content-Type', 'application/json').send(body);
+
   it('a path with a malformed percent escape is 400 VALIDATION-001 naming the path', async () => {
     for (const path of ['/v1/lotes/%zz', '/v1/lotes/%ED%A0%80', '/webhooks/%E0%A4%A']) {
       const res = await request(t.app).get(path).set(inst.headers).set(partner.headers);
@@ -75,12 +79,7 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
   });
 
   it('a 50,000-deep body with NUL at its bottom is refused for its depth before anything walks it (400)', async () => {
-    const body = `{"a":${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}}`;
-    const res = await request(t.app)
-      .post('/courses')
-      .set(partner.headers)
-      .set('Content-Type', 'application/json')
-      .send(body);
+    const res = await postCourse(`{"a":${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'VALIDATION-001',
@@ -89,12 +88,7 @@ describe('malformed requests answer a 4xx with a code, never a 500', () => {
   });
 
   it('NUL at the bottom of a body as deep as allowed is found and named', async () => {
-    const body = `{"a":${'['.repeat(31)}"\\u0000"${']'.repeat(31)}}`;
-    const res = await request(t.app)
-      .post('/courses')
-      .set(partner.headers)
-      .set('Content-Type', 'application/json')
-      .send(body);
+    const res = await postCourse(`{"a":${'['.repeat(31)}"\\u0000"${']'.repeat(31)}}`);
     expect(res.status).toBe(400);
     expect(res.body.details[0].path).toBe(`body.a${'[0]'.repeat(31)}`);
   });

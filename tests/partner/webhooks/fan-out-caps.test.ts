@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
+import { FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
 import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
 import { fanOutLegacy } from '../../../src/partner/webhooks/legacy.js';
 import { PartnerSlots } from '../../../src/partner/webhooks/partner-slots.js';
-import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
-import { configurationBody, countRows, deliverDue, givenConfiguration, useReceivers } from './support.js';
+import { configurationBody, countRows, deliverDue, emitEvent, givenConfiguration, useReceivers } from './support.js';
 
 describe('at most 20 webhook configurations per partner (WEBHOOK-012)', () => {
   const t = useTestContext();
@@ -65,23 +64,6 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
   const t = useTestContext({ config: { webhookPartnerRate: 2 } });
   const receiver = useReceivers();
 
-  /** One event fanned out; with `partnerRate`, its first sends booked at the fan-out, as the service does. */
-  const emit = (partnerId: string, sequence: number, partnerRate?: number, id = randomUUID()) =>
-    t.ctx.db.transaction((tx) =>
-      fanOutEvent(
-        tx,
-        {
-          id,
-          partnerId,
-          name: 'invoiceCreated',
-          sequence,
-          payload: fictionalPayload('invoiceCreated', t.clock.now()),
-          occurredAt: t.clock.now(),
-        },
-        { partnerRate },
-      ),
-    );
-
   /** Each first attempt's job: its partner and when it runs, in ms after `from`, as booked in its delivery too. */
   async function firstAttempts(from: number) {
     const rows = await t.ctx.sql<{ partner_id: string; run_at: string; next_attempt_at: string }[]>`
@@ -105,10 +87,10 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     await givenConfiguration(t, quiet.headers, quietHook.url);
     const due = t.clock.now().getTime() + FIRST_ATTEMPT_DELAY_MS;
     const first = randomUUID();
-    await emit(flooding.id, 1, 2, first);
-    for (let i = 2; i <= 30; i++) await emit(flooding.id, i, 2);
-    await emit(quiet.id, 1, 2);
-    expect(await emit(flooding.id, 1, 2, first)).toEqual([]);
+    await emitEvent(t, flooding.id, { id: first, partnerRate: 2 });
+    for (let i = 2; i <= 30; i++) await emitEvent(t, flooding.id, { sequence: i, partnerRate: 2 });
+    await emitEvent(t, quiet.id, { partnerRate: 2 });
+    expect(await emitEvent(t, flooding.id, { id: first, partnerRate: 2 })).toEqual([]);
 
     const offsets = await firstAttempts(due);
     // A burst of 10 at the due time, then one every half second: the 30th 10 s later.
@@ -139,8 +121,8 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     const quietHook = await receiver();
     const flood = await givenConfiguration(t, flooding.headers, floodHook.url);
     await givenConfiguration(t, quiet.headers, quietHook.url);
-    for (let i = 1; i <= 30; i++) await emit(flooding.id, i);
-    await emit(quiet.id, 1);
+    for (let i = 1; i <= 30; i++) await emitEvent(t, flooding.id, { sequence: i });
+    await emitEvent(t, quiet.id);
 
     t.clock.advance(15_000);
     await deliverDue(t);
@@ -177,9 +159,9 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     const otherHook = await receiver();
     await givenConfiguration(t, slow.headers, slowHook.url);
     await givenConfiguration(t, other.headers, otherHook.url);
-    const [first] = await emit(slow.id, 1);
-    const [second] = await emit(slow.id, 2);
-    const [others] = await emit(other.id, 1);
+    const [first] = await emitEvent(t, slow.id);
+    const [second] = await emitEvent(t, slow.id, { sequence: 2 });
+    const [others] = await emitEvent(t, other.id);
     t.clock.advance(FIRST_ATTEMPT_DELAY_MS);
 
     // Two slots, a share of one each.

@@ -16,6 +16,7 @@ import { createTestContext, type TestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import {
   deliverDue,
+  emitEvent,
   givenConfiguration,
   type Received,
   type Receiver,
@@ -248,16 +249,7 @@ describe('webhook targets checked again at delivery time (WEBHOOK_ALLOW_PRIVATE=
       .insert(webhookConfigurations)
       .values({ partnerId: partner.id, name: 'old', url: hook.url, enabledEvents: ['all'] })
       .returning();
-    await t.ctx.db.transaction((tx) =>
-      fanOutEvent(tx, {
-        id: randomUUID(),
-        partnerId: partner.id,
-        name: 'invoiceCreated',
-        sequence: 1,
-        payload: fictionalPayload('invoiceCreated', t.clock.now()),
-        occurredAt: t.clock.now(),
-      }),
-    );
+    await emitEvent(t, partner.id);
     t.clock.advance(15_000);
     await deliverDue(t);
     expect(hook.received).toHaveLength(0);

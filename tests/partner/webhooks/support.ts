@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterEach, expect } from 'vitest';
+import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
+import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import type { TestContext } from '../../support/context.js';
 
 export interface Received {
@@ -109,3 +112,28 @@ export function useReceivers(): (...args: Parameters<typeof startReceiver>) => P
     return r;
   };
 }
+
+/**
+ * One `invoiceCreated` event of the partner fanned out in a transaction of its own, at the service
+ * clock's instant; with `partnerRate`, its first sends booked at the fan-out as the service does.
+ * Answers the ids of the deliveries created.
+ */
+export const emitEvent = (
+  t: TestContext,
+  partnerId: string,
+  options: { sequence?: number; id?: string; partnerRate?: number } = {},
+): Promise<string[]> =>
+  t.ctx.db.transaction((tx) =>
+    fanOutEvent(
+      tx,
+      {
+        id: options.id ?? randomUUID(),
+        partnerId,
+        name: 'invoiceCreated',
+        sequence: options.sequence ?? 1,
+        payload: fictionalPayload('invoiceCreated', t.clock.now()),
+        occurredAt: t.clock.now(),
+      },
+      { partnerRate: options.partnerRate },
+    ),
+  );
