@@ -176,4 +176,15 @@ describe('request logs', () => {
     // The account's own password page carries no token and stays as it is.
     expect(redactUrl('/painel/conta/senha')).toBe('/painel/conta/senha');
   });
+
+  it("never logs the personal filters of the panel's lists", async () => {
+    await request(t.app)
+      .get('/painel/vendas?cpf=52998224725&email=ana%40x.example&name=Ana&creator=bia%40x.example&status=confirmed')
+      .set('X-Request-Id', 'log-panel-list');
+    const entry = lines.map((line) => JSON.parse(line)).find((e) => e.req?.id === 'log-panel-list' && e.res);
+    expect(entry.req.url).toBe(
+      '/painel/vendas?cpf=[redacted]&email=[redacted]&name=[redacted]&creator=[redacted]&status=confirmed',
+    );
+    expect(JSON.stringify(entry)).not.toMatch(/ana|bia|52998224725/i);
+  });
 });
