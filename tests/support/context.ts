@@ -39,6 +39,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   return {
     url: url.toString(),
     async drop() {
+      // A pool that was just ended may still be closing its connections; forcing them closed would
+      // raise "terminating connection" in that pool after the test, outside any test's reach.
+      for (const deadline = Date.now() + 2_000; Date.now() < deadline;) {
+        const [open] = await admin<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity where datname = ${name}`;
+        if (!open?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
     },
