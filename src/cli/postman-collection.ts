@@ -62,15 +62,41 @@ const faker = createRequire(import.meta.url)('openapi-to-postmanv2/assets/json-s
   option(options: { random: () => number }): void;
 };
 
+/** The instant the faker's dates count back from. */
+const FAKER_NOW = Date.UTC(2026, 0, 1);
+
+/**
+ * Runs `convert` with `new Date()` and `Date.now()` at `FAKER_NOW`: the faker dates its values a
+ * random span before now, so that under the real clock the collection changes when the day does.
+ */
+async function atFakerNow<T>(convert: () => Promise<T>): Promise<T> {
+  const RealDate = globalThis.Date;
+  class FakerDate extends RealDate {
+    constructor(value?: number | string | Date) {
+      super(value ?? FAKER_NOW);
+    }
+    static override now = () => FAKER_NOW;
+  }
+  globalThis.Date = FakerDate as DateConstructor;
+  try {
+    return await convert();
+  } finally {
+    globalThis.Date = RealDate;
+  }
+}
+
 export async function postmanCollection(api: ApiName, document: OpenApiDocument): Promise<string> {
   faker.option({ random: seeded(0x5eed) }); // the same values whatever was converted before
-  const collection = await new Promise<unknown>((resolve, reject) =>
-    convertV2({ type: 'json', data: structuredClone(document) }, OPTIONS, (error, result) => {
-      if (error) reject(new Error(`${api}: ${error.message}`));
-      else if (!result?.result || !result.output?.[0])
-        reject(new Error(`${api}: ${result?.reason ?? 'no collection'}`));
-      else resolve(result.output[0].data);
-    }),
+  const collection = await atFakerNow(
+    () =>
+      new Promise<unknown>((resolve, reject) =>
+        convertV2({ type: 'json', data: structuredClone(document) }, OPTIONS, (error, result) => {
+          if (error) reject(new Error(`${api}: ${error.message}`));
+          else if (!result?.result || !result.output?.[0])
+            reject(new Error(`${api}: ${result?.reason ?? 'no collection'}`));
+          else resolve(result.output[0].data);
+        }),
+      ),
   );
   stabiliseIds(collection, api, new Map());
   return `${JSON.stringify(collection, null, 2)}\n`;
