@@ -54,10 +54,10 @@ export interface Worker {
 }
 
 /**
- * Both runners hand their completions to graphile-worker's batcher (`completeJobBatchDelay`,
- * `failJobBatchDelay`): a pool that stops waits for them to be written, and one that cannot write
- * them (the database lost) stops itself instead of leaving an unhandled rejection that ends the
- * process.
+ * Both runners, and `runDueJobs`, hand their completions to graphile-worker's batcher
+ * (`completeJobBatchDelay`, `failJobBatchDelay`): a pool that stops waits for them to be written,
+ * and one that cannot write them (the database lost) stops itself instead of leaving an unhandled
+ * rejection that ends the process.
  */
 const WRITE_COMPLETIONS = { completeJobBatchDelay: 0, failJobBatchDelay: 0 };
 
@@ -185,6 +185,7 @@ export async function runDueJobs(ctx: AppContext): Promise<void> {
       events: recordJobs(ctx.metrics, new EventEmitter() as WorkerEvents),
       logger: workerLogger(ctx.logger),
       noHandleSignals: true,
+      preset: { worker: WRITE_COMPLETIONS },
     });
     const [{ due } = { due: 0 }] = await ctx.sql<{ due: number }[]>`
       select count(*)::int as due from graphile_worker.jobs where run_at <= now() and locked_at is null and attempts < max_attempts`;
