@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -91,6 +92,11 @@ export const webhookAttempts = pgTable(
     durationMs: integer().notNull(),
     /** The receiver's answer, cut at 4 KB. */
     responseBody: text(),
+    /**
+     * The request's headers as sent, the `authorization` value masked to its last 4 characters;
+     * null for attempts recorded before headers were kept.
+     */
+    requestHeaders: jsonb().$type<Record<string, string>>(),
   },
   (t) => [uniqueIndex('webhook_attempts_number_key').on(t.deliveryId, t.number)],
 );

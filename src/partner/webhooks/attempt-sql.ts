@@ -36,6 +36,8 @@ export interface AttemptRecord {
   error: string | null;
   durationMs: number;
   responseBody: string | null;
+  /** The headers sent, the token masked (see `recordedHeaders`). */
+  requestHeaders: Record<string, string>;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function recordAttempts(db: Queryable, records: AttemptRecord[]): P
       select distinct on (r.delivery_id) r.*
       from json_to_recordset(${JSON.stringify(records.map(toJsonRecord))}::json) as r(
         delivery_id uuid, number int, status text, next_attempt_at timestamptz, attempted_at timestamptz,
-        finished_at timestamptz, status_code int, error text, duration_ms int, response_body text)
+        finished_at timestamptz, status_code int, error text, duration_ms int, response_body text, request_headers jsonb)
       order by r.delivery_id
     ), updated as (
       update webhook_deliveries d
@@ -59,8 +61,8 @@ export async function recordAttempts(db: Queryable, records: AttemptRecord[]): P
       where d.id = i.delivery_id and d.attempts_made = i.number - 1 and d.status = 'pending'
       returning d.id, i.number, i.next_attempt_at
     ), recorded as (
-      insert into webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body)
-      select i.delivery_id, i.number, i.attempted_at, i.status_code, i.error, i.duration_ms, i.response_body
+      insert into webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body, request_headers)
+      select i.delivery_id, i.number, i.attempted_at, i.status_code, i.error, i.duration_ms, i.response_body, i.request_headers
       from input i join updated u on u.id = i.delivery_id
       returning delivery_id, number
     ), queued as (
@@ -87,4 +89,5 @@ const toJsonRecord = (r: AttemptRecord) => ({
   error: r.error,
   duration_ms: r.durationMs,
   response_body: r.responseBody,
+  request_headers: r.requestHeaders,
 });

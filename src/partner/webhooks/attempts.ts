@@ -11,7 +11,8 @@ import {
 import { bookSend, postponeAttempt } from './delivery-budget.js';
 import type { PartnerSlots } from './partner-slots.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
-import { postOnce, UNSENDABLE, type SendResult } from './sender.js';
+import { maskToken } from './configurations.js';
+import { postOnce, requestHeadersOf, UNSENDABLE, type SendResult } from './sender.js';
 import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
 import { signatureHeaders } from './signature.js';
 import type { SecretBox } from '../../core/secret-box.js';
@@ -79,6 +80,10 @@ function headersOf(
   };
 }
 
+/** The headers of an attempt as kept with it: the token, a secret, masked as the configuration shows it. */
+const recordedHeaders = (headers: Record<string, string>): Record<string, string> =>
+  headers.authorization === undefined ? headers : { ...headers, authorization: maskToken(headers.authorization)! };
+
 /**
  * Makes attempt `attempt` of a delivery and records it once it completed, with the next attempt's
  * job in the same statement. An attempt already recorded, a delivery no longer pending or a
@@ -130,15 +135,11 @@ async function send(
   attempt: number,
   startedAt: Date,
 ): Promise<AttemptOutcome> {
-  const result = await postOnce(
-    configuration.url,
-    headersOf(secretBoxOf(ctx.config), delivery, configuration, attempt, startedAt),
-    delivery.body,
-    {
-      timeoutMs: ctx.config.webhookTimeoutMs,
-      allowPrivate: ctx.config.webhookAllowPrivate,
-    },
-  );
+  const headers = headersOf(secretBoxOf(ctx.config), delivery, configuration, attempt, startedAt);
+  const result = await postOnce(configuration.url, headers, delivery.body, {
+    timeoutMs: ctx.config.webhookTimeoutMs,
+    allowPrivate: ctx.config.webhookAllowPrivate,
+  });
   const finishedAt = ctx.clock.now();
   // A request that could not be written would fail the same way at every retry.
   const final = attempt >= MAX_ATTEMPTS || result.error === UNSENDABLE;
@@ -152,6 +153,7 @@ async function send(
     attemptedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     ...result,
+    requestHeaders: recordedHeaders(requestHeadersOf(headers, delivery.body)),
   });
   // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
   return recorded ? outcome : 'stale';

@@ -37,6 +37,13 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
 };
 
+/** Every header of a request: the given ones and the body's own. */
+export const requestHeadersOf = (headers: Record<string, string>, body: string): Record<string, string> => ({
+  ...headers,
+  'content-type': 'application/json',
+  'content-length': String(Buffer.byteLength(body)),
+});
+
 /**
  * POSTs the body once: no redirect followed, connection made to the address vetted after DNS
  * resolution, the answer read up to the byte limit. Never throws; failures come back as `error`.
@@ -75,7 +82,7 @@ export async function postOnce(
         method: 'POST',
         agent: secure ? agents.https : agents.http,
         lookup: pinned,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        headers: requestHeadersOf(headers, body),
       });
     } catch {
       // Node refuses a header value with a control character before connecting: the attempt fails,

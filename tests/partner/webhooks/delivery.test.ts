@@ -122,6 +122,31 @@ describe('webhook delivery', () => {
     expect(tokens).toEqual(['Bearer  abc DEF/+=', null]);
   });
 
+  it('each attempt keeps the headers it sent, exactly as received, but the authorization token masked to its last 4 characters', async () => {
+    const partner = await givenPartner(t.ctx);
+    const hook = await receiver((_r, i) => (i === 0 ? 503 : 200));
+    await givenConfiguration(t, partner.headers, hook.url, { authorizationToken: 'Bearer sk-live-0123456789' });
+    const t0 = t.clock.now();
+    const event = eventFor(partner);
+    await emit(event);
+    await at(15_000, t0);
+    await at(15_000 + 120_000, t0);
+    const kept = await t.ctx.sql<{ number: number; request_headers: Record<string, string> }[]>`
+      select a.number, a.request_headers from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      where d.partner_id = ${partner.id} order by a.number`;
+    expect(kept.map((a) => a.number)).toEqual([1, 2]);
+    const sent = hook.received.map(({ headers }) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => !['host', 'connection'].includes(name))),
+    );
+    expect(kept.map((a) => a.request_headers)).toEqual(sent.map((h) => ({ ...h, authorization: '••••6789' })));
+    expect(kept[1]!.request_headers).toMatchObject({
+      'x-webhook-event-id': event.id,
+      'x-webhook-attempt': '2',
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(JSON.stringify(event.payload))),
+    });
+  });
+
   it('delivers an event twice to two configurations with the same URL, with the same event id', async () => {
     const partner = await givenPartner(t.ctx);
     const hook = await receiver();
