@@ -22,7 +22,7 @@ const MAY_IMPORT = {
   partner: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   metrics: ['db/', 'queue/'],
   identity: ['core/', 'db/', 'tenants/'],
-  panel: ['core/', 'identity/', 'tenants/', 'partner/', 'payments/', 'http/', 'context.ts', 'config.ts'],
+  panel: ['core/', 'contract/', 'identity/', 'tenants/', 'partner/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   http: ['core/', 'contract/', 'db/', 'tenants/', 'metrics/', 'context.ts', 'config.ts'],
   jobs: ['core/', 'db/', 'institution/', 'partner/', 'payments/', 'queue/', 'metrics/', 'context.ts', 'config.ts'],
   dev: ['db/', 'tenants/'],
