@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { ApiError } from '../core/errors.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
 import { html, type SafeHtml } from '../payments/html.js';
 import { errorSummary, fieldInput, type FieldInput } from '../payments/form-fields.js';
@@ -8,24 +9,45 @@ import { csrfInput, formToken } from './csrf.js';
 /** Longest value of any panel form field kept for showing again; longer ones are refused by their rule. */
 const KEPT = 300;
 
+const bodyOf = (req: Request) => (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+
 /**
  * The posted values of the named fields: text as sent (a field sent twice, or not as text, is
- * empty), cut to a length that is still refused by every rule yet cheap to show again.
+ * empty), cut to a length that is still refused by every rule yet cheap to show again: `kept`,
+ * for a form whose rules allow more than 300 characters, is longer than the longest they allow.
  */
-export function readFields<Name extends string>(req: Request, names: readonly Name[]): Record<Name, string> {
-  const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+export function readFields<Name extends string>(
+  req: Request,
+  names: readonly Name[],
+  kept = KEPT,
+): Record<Name, string> {
+  const body = bodyOf(req);
   return Object.fromEntries(
-    names.map((name) => [name, typeof body[name] === 'string' ? (body[name] as string).slice(0, KEPT) : '']),
+    names.map((name) => [name, typeof body[name] === 'string' ? (body[name] as string).slice(0, kept) : '']),
   ) as Record<Name, string>;
+}
+
+/** The values of a group of checkboxes of one name, in the order sent (what is not text is left out). */
+export function readChoices(req: Request, name: string): string[] {
+  const value = bodyOf(req)[name];
+  const values: unknown[] = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return values.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, KEPT));
 }
 
 /** Messages of a form, by field name. */
 export type FieldErrors = Partial<Record<string, string>>;
 
-/** The field a rule error blames, with its message; a rule of no field goes to `form`. */
-export function errorsOf(error: unknown): FieldErrors | undefined {
-  if (!(error instanceof IdentityRuleError)) return undefined;
-  return { [error.field ?? 'form']: error.pt };
+/**
+ * The field a rule error blames, with its message; a rule of no field goes to `form`. The rules of
+ * the Partner API's services carry no pt-BR text: `explain` gives theirs, or undefined for an
+ * error that is no refusal of the form.
+ */
+export function errorsOf(
+  error: unknown,
+  explain?: (error: ApiError) => FieldErrors | undefined,
+): FieldErrors | undefined {
+  if (error instanceof IdentityRuleError) return { [error.field ?? 'form']: error.pt };
+  return error instanceof ApiError && explain ? explain(error) : undefined;
 }
 
 /** A panel form: posts to `action` with the form token; `novalidate` so the server's messages are the ones read. */
@@ -83,4 +105,33 @@ export function panelSelect(field: {
       ${field.options.map(([value, label]) => html`<option value="${value}"${value === field.value ? html` selected` : ''}>${label}</option>`)}
     </select>
     ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}`;
+}
+
+/** One checkbox of a panel form, its label beside it. */
+export const panelCheck = (field: {
+  name: string;
+  value?: string;
+  label: SafeHtml | string;
+  checked: boolean;
+  id?: string;
+}) =>
+  html`<label class="check"${field.id ? html` for="${field.id}"` : ''}><input type="checkbox"${field.id ? html` id="${field.id}"` : ''} name="${field.name}" value="${field.value ?? 'on'}"${field.checked ? html` checked` : ''}> <span>${field.label}</span></label>`;
+
+/** A group of checkboxes of one name under its legend, with its message tied to the group. */
+export function panelChecks(field: {
+  name: string;
+  legend: string;
+  options: readonly (readonly [value: string, label: SafeHtml | string])[];
+  checked: readonly string[];
+  errors: FieldErrors;
+  hint?: SafeHtml;
+}): SafeHtml {
+  const id = `campo-${field.name}`;
+  const error = field.errors[field.name];
+  return html`<fieldset id="${id}" class="checks"${error ? html` aria-describedby="${id}-error"` : ''}>
+    <legend>${field.legend}</legend>
+    ${field.hint ?? ''}
+    ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+    ${field.options.map(([value, label]) => panelCheck({ name: field.name, value, label, checked: field.checked.includes(value) }))}
+  </fieldset>`;
 }

@@ -7,8 +7,8 @@ import { requireProfile, sessionOf } from './session.js';
 
 /** What each profile may do, as the home page tells the user. */
 const CAN_DO: Record<Profile, string> = {
-  superadmin: 'convida, muda o perfil e remove usuários, e gera e revoga os tokens da API.',
-  admin: 'gera e revoga os tokens da API.',
+  superadmin: 'convida, muda o perfil e remove usuários, gera e revoga os tokens da API e configura os webhooks.',
+  admin: 'gera e revoga os tokens da API e configura os webhooks.',
   vendedor: 'cria vendas exclusivas, acompanha as vendas criadas por você e consulta o catálogo.',
 };
 

@@ -20,6 +20,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel/catalogo', label: 'Catálogo', profiles: EVERYONE },
   { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
   { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },
+  { href: '/painel/webhooks', label: 'Webhooks', profiles: ['superadmin', 'admin'] },
   { href: '/painel/conta', label: 'Minha conta', profiles: EVERYONE },
 ];
 

@@ -19,6 +19,7 @@ import { salePages } from './sales/routes.js';
 import { loadSession } from './session.js';
 import { signInPages } from './sign-in/routes.js';
 import { userPages } from './users/routes.js';
+import { webhookPages } from './webhooks/routes.js';
 
 export interface PanelOptions {
   /** How invitations and password links are mailed. (Default: the log outside production, none in production) */
@@ -51,7 +52,7 @@ export function panelPages(ctx: AppContext, options: PanelOptions = {}): Router 
   );
 
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
-  inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel));
+  inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

@@ -121,6 +121,7 @@ describe('panel form checks (CSRF) and page frame', () => {
       '/painel/catalogo',
       '/painel/usuarios',
       TOKENS,
+      '/painel/webhooks',
       '/painel/conta',
     ]);
     expect(sa.text).toContain('<a href="/painel/conta" aria-current="page">Minha conta</a>');

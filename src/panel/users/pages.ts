@@ -14,7 +14,7 @@ const BREADCRUMB = [{ label: 'Configurações' }];
 
 export const PROFILE_RIGHTS: Record<Profile, string> = {
   superadmin: 'tudo, e gerencia os usuários',
-  admin: 'tudo, menos os usuários; gera e revoga os tokens da API',
+  admin: 'tudo, menos os usuários; gera e revoga os tokens da API e configura os webhooks',
   vendedor: 'as próprias vendas',
 };
 

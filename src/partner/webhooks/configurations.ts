@@ -185,6 +185,11 @@ export async function deleteConfiguration(db: Queryable, partnerId: string, id: 
   if (deleted.length === 0) throw new WebhookConfigurationNotFound();
 }
 
+/** One configuration of the partner, as the API answers configurations. */
+export async function showConfiguration(ctx: AppContext, partnerId: string, id: string): Promise<WebhookConfiguration> {
+  return toWebhookConfiguration(secretBoxOf(ctx.config), await findConfiguration(ctx.db, partnerId, id));
+}
+
 /** A new secret; the previous one keeps signing until the grace period ends. */
 export async function rotateSigningSecret(
   ctx: AppContext,
