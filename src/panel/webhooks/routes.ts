@@ -1,12 +1,13 @@
 import { Router, type ErrorRequestHandler, type Request } from 'express';
 import { isUuid } from '../../core/stable-id.js';
 import { showConfiguration } from '../../partner/webhooks/configurations.js';
-import { WebhookConfigurationNotFound } from '../../partner/webhooks/errors.js';
+import { WebhookConfigurationNotFound, WebhookDeliveryNotFound } from '../../partner/webhooks/errors.js';
 import { PanelPageNotFound } from '../errors.js';
 import type { PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile } from '../session.js';
 import { cataloguePage } from './catalogue-page.js';
 import { configurationRoutes } from './configuration-routes.js';
+import { deliveryRoutes } from './delivery-routes.js';
 
 /**
  * `/painel/webhooks`, the App Portal of the partner's webhooks:
@@ -20,16 +21,22 @@ export function webhookPages(panel: PanelContext): Router {
   const router = Router();
   router.use('/webhooks', requireProfile('superadmin', 'admin'));
   // Ids that are no UUID name nothing: refused before any query.
-  router.param('id', (_req, _res, next, value: string) => next(isUuid(value) ? undefined : new PanelPageNotFound()));
+  for (const name of ['id', 'deliveryId'])
+    router.param(name, (req, _res, next, value: string) => next(isUuid(value) ? undefined : new PanelPageNotFound()));
 
   const configurationOf = (req: Request) => showConfiguration(panel.app, partnerOf(req), String(req.params.id));
 
   router.get('/webhooks/eventos', cataloguePage());
   configurationRoutes(router, panel, configurationOf);
+  deliveryRoutes(router, panel, configurationOf);
 
-  // Another partner's configuration is answered as a missing page, as the API does.
+  // Another partner's configuration or delivery is answered as a missing page, as the API does.
   const notFound: ErrorRequestHandler = (error, _req, _res, next) =>
-    next(error instanceof WebhookConfigurationNotFound ? new PanelPageNotFound() : error);
+    next(
+      error instanceof WebhookConfigurationNotFound || error instanceof WebhookDeliveryNotFound
+        ? new PanelPageNotFound()
+        : error,
+    );
   router.use(notFound);
   return router;
 }

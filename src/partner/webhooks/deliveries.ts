@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
@@ -16,7 +16,17 @@ type AttemptRow = typeof webhookAttempts.$inferSelect;
 export interface DeliveryFilter {
   status?: WebhookDelivery['status'];
   event?: WebhookDelivery['event'];
+  /** Deliveries created at or after this instant. */
+  from?: Date;
+  /** Deliveries created before this instant. */
+  before?: Date;
 }
+
+/** One attempt as the panel shows it: what the API answers, and the headers it sent. */
+export type AttemptDetail = WebhookDelivery['attempts'][number] & { requestHeaders: Record<string, string> | null };
+
+/** A delivery with the body every attempt sends and each attempt's headers. */
+export type DeliveryDetail = Omit<WebhookDelivery, 'attempts'> & { body: string; attempts: AttemptDetail[] };
 
 const toWebhookDelivery = (row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery => ({
   id: row.id,
@@ -71,6 +81,8 @@ export async function listDeliveries(
   const conditions: SQL[] = [eq(webhookDeliveries.configurationId, configurationId)];
   if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
   if (filter.event) conditions.push(eq(webhookDeliveries.eventName, filter.event));
+  if (filter.from) conditions.push(gte(webhookDeliveries.createdAt, filter.from));
+  if (filter.before) conditions.push(lt(webhookDeliveries.createdAt, filter.before));
   const where = and(...conditions);
   const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
   const rows = await db
@@ -81,6 +93,37 @@ export async function listDeliveries(
     .limit(page.size)
     .offset(page.offset);
   return pageOf(page, total?.n ?? 0, await withAttempts(db, rows));
+}
+
+/** One delivery of one configuration of the partner, with its body and what each attempt sent. */
+export async function findDelivery(
+  db: Queryable,
+  partnerId: string,
+  configurationId: string,
+  deliveryId: string,
+): Promise<DeliveryDetail> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.configurationId, configurationId),
+        eq(webhookDeliveries.partnerId, partnerId),
+      ),
+    );
+  if (!row) throw new WebhookDeliveryNotFound();
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, row.id))
+    .orderBy(asc(webhookAttempts.number));
+  const delivery = toWebhookDelivery(row, attempts);
+  return {
+    ...delivery,
+    body: row.body,
+    attempts: delivery.attempts.map((attempt, i) => ({ ...attempt, requestHeaders: attempts[i]!.requestHeaders })),
+  };
 }
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { ApiError, type ErrorDetail } from '../../core/errors.js';
 
 export class WebhookConfigurationNotFound extends ApiError {
   constructor() {
@@ -21,8 +21,8 @@ export class WebhookEventsInvalid extends ApiError {
 }
 
 export class WebhookNotTestable extends ApiError {
-  constructor(message = 'Only an active configuration with enabled events can be tested') {
-    super(400, 'WEBHOOK-004', message);
+  constructor(message = 'Only an active configuration with enabled events can be tested', details?: ErrorDetail[]) {
+    super(400, 'WEBHOOK-004', message, details);
   }
 }
 

@@ -90,18 +90,32 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
   };
 }
 
+/** The events of a test: every event the configuration receives, or those selected of them. */
+function testedEvents(enabled: WebhookEventName[], selected: readonly string[] | undefined): WebhookEventName[] {
+  if (selected === undefined) return enabled;
+  const refuse = (message: string) =>
+    new WebhookNotTestable(message, [{ path: 'events', message: 'select events the configuration receives' }]);
+  if (selected.length === 0) throw refuse('Select at least one event to test');
+  const other = selected.find((name) => !(enabled as readonly string[]).includes(name));
+  if (other !== undefined) throw refuse(`The configuration does not receive ${other}`);
+  return enabled.filter((name) => selected.includes(name));
+}
+
 /**
- * One test delivery per enabled event of an active configuration, through the normal delivery
- * path (same headers, schedule and retries), marked with `X-Webhook-Test`.
+ * One test delivery per enabled event of an active configuration (or per event of `selected`, the
+ * panel's checklist, each one the configuration receives), through the normal delivery path (same
+ * headers, schedule and retries), marked with `X-Webhook-Test`.
  */
 export async function sendTestDeliveries(
   ctx: AppContext,
   partnerId: string,
   configurationId: string,
+  selected?: readonly string[],
 ): Promise<TestAnswer> {
   const configuration = await findConfiguration(ctx.db, partnerId, configurationId);
-  const names = eventsOf(configuration.enabledEvents);
-  if (!configuration.active || names.length === 0) throw new WebhookNotTestable();
+  const enabled = eventsOf(configuration.enabledEvents);
+  if (!configuration.active || enabled.length === 0) throw new WebhookNotTestable();
+  const names = testedEvents(enabled, selected);
   const at = ctx.clock.now();
   const events = names.map((event) => ({ eventId: randomUUID(), event }));
   await ctx.db.transaction(async (tx) => {

@@ -1,0 +1,196 @@
+import type { Request, Response } from 'express';
+import type { components } from '../../../generated/partner.js';
+import type { Page } from '../../core/paging.js';
+import type { AttemptDetail, DeliveryDetail } from '../../partner/webhooks/deliveries.js';
+import { EVENT_NAMES, type WebhookEventName } from '../../partner/webhooks/events.js';
+import { MAX_ATTEMPTS } from '../../partner/webhooks/fan-out.js';
+import { html, type SafeHtml } from '../../payments/html.js';
+import { formErrors, panelChecks, panelField, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import type { Notice, PanelView } from '../layout.js';
+import type { PanelContext } from '../panel-context.js';
+import { pageLinks } from '../paging.js';
+import { formatInstant } from '../time.js';
+import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
+import { EVENT_LABELS, STATUS_LABELS } from './vocabulary.js';
+
+type WebhookDelivery = components['schemas']['WebhookDelivery'];
+
+/** The delivery log's filters as written in its query: status, event, first and last day (Brasília). */
+export interface LogFilter {
+  situacao: string;
+  evento: string;
+  de: string;
+  ate: string;
+}
+
+export const deliveriesPath = (c: WebhookConfiguration) => `${configurationPath(c.id)}/entregas`;
+const deliveryPath = (c: WebhookConfiguration, id: string) => `${deliveriesPath(c)}/${id}`;
+const eventName = (name: string) => EVENT_LABELS[name as WebhookEventName]?.label ?? name;
+const at = (iso: string) => formatInstant(new Date(iso));
+
+const FILTER_LABELS = { situacao: 'Situação', evento: 'Evento', de: 'De', ate: 'Até' };
+const STATUS_OPTIONS = [['', 'Todas'], ...Object.entries(STATUS_LABELS)] as const;
+const EVENT_OPTIONS = [['', 'Todos'], ...EVENT_NAMES.map((n) => [n, EVENT_LABELS[n].label] as const)] as const;
+
+/** What an attempt got: the status answered, or why none came. */
+const outcomeOf = (a: WebhookDelivery['attempts'][number]) =>
+  a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'Sem resposta');
+
+function deliveryRow(c: WebhookConfiguration, d: WebhookDelivery): SafeHtml {
+  const last = d.attempts.at(-1);
+  return html`<tr>
+  <td><a href="${deliveryPath(c, d.id)}">${eventName(d.event)}</a>${d.test ? html` <span class="tag">teste</span>` : ''}${d.redeliveryOf ? html` <span class="tag">reenvio</span>` : ''}<span class="sub"><code>${d.event}</code></span></td>
+  <td><span class="status ${d.status}">${STATUS_LABELS[d.status]}</span></td>
+  <td>${d.attempts.length} de ${MAX_ATTEMPTS}</td>
+  <td>${last ? outcomeOf(last) : d.nextAttemptAt ? `Primeira tentativa às ${at(d.nextAttemptAt)}` : '—'}</td>
+  <td>${at(d.createdAt)}</td>
+</tr>`;
+}
+
+function filterForm(c: WebhookConfiguration, filter: LogFilter, errors: FieldErrors): SafeHtml {
+  return html`<form method="get" action="${deliveriesPath(c)}" class="filters" novalidate>
+    <div>${panelSelect({ name: 'situacao', label: FILTER_LABELS.situacao, options: STATUS_OPTIONS, value: filter.situacao, errors })}</div>
+    <div>${panelSelect({ name: 'evento', label: FILTER_LABELS.evento, options: EVENT_OPTIONS, value: filter.evento, errors })}</div>
+    <div>${panelField({ name: 'de', label: FILTER_LABELS.de, value: filter.de, errors, attrs: html` type="date"` })}</div>
+    <div>${panelField({ name: 'ate', label: FILTER_LABELS.ate, value: filter.ate, errors, attrs: html` type="date"` })}</div>
+    <div class="filter-actions"><button type="submit">Filtrar</button> <a href="${deliveriesPath(c)}">Limpar filtros</a></div>
+  </form>`;
+}
+
+/** The delivery log of a configuration; `page` is absent when the filters were refused. */
+export function deliveriesView(
+  c: WebhookConfiguration,
+  state: { filter: LogFilter; page?: Page<WebhookDelivery>; errors?: FieldErrors; notice?: Notice },
+): PanelView {
+  const { filter, page } = state;
+  const errors = state.errors ?? {};
+  const query = (n: number) =>
+    `${deliveriesPath(c)}?${new URLSearchParams({ ...filter, pagina: String(n) }).toString()}`;
+  return {
+    title: 'Entregas',
+    breadcrumb: crumbsOf(c),
+    notice: state.notice,
+    body: html`<section class="card" aria-labelledby="filtros">
+  <h2 id="filtros">Filtros</h2>
+  ${formErrors(errors, FILTER_LABELS)}
+  ${filterForm(c, filter, errors)}
+  <p class="hint">O período é em horário de Brasília e conta pela criação da entrega.</p>
+</section>
+<section class="card" aria-labelledby="entregas">
+  <h2 id="entregas">Entregas${page ? ` (${page.paging.totalItems})` : ''}</h2>
+  ${
+    !page
+      ? html`<p>Corrija os filtros para ver as entregas.</p>`
+      : page.content.length
+        ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Criada em</th></tr></thead>
+    <tbody>${page.content.map((d) => deliveryRow(c, d))}</tbody>
+  </table></div>`
+        : html`<p>Nenhuma entrega${Object.values(filter).some(Boolean) ? ' com estes filtros' : ''}.</p>`
+  }
+  ${page ? pageLinks(page.paging, query, 'Páginas das entregas') : ''}
+  <p class="actions"><a class="button secondary" href="${configurationPath(c.id)}/testar">Testar o webhook</a></p>
+</section>`,
+  };
+}
+
+/** Headers one a line, by name (the database keeps them in an order of its own). */
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+
+function attemptBlock(a: AttemptDetail): SafeHtml {
+  return html`<section class="attempt" aria-labelledby="tentativa-${a.number}">
+  <h3 id="tentativa-${a.number}">Tentativa ${a.number} · ${at(a.attemptedAt)}</h3>
+  <dl class="facts">
+    <dt>Resultado</dt><dd>${outcomeOf(a)}</dd>
+    <dt>Duração</dt><dd>${a.durationMs} ms</dd>
+  </dl>
+  <p class="code-label">Cabeçalhos enviados</p>
+  ${a.requestHeaders ? html`<pre><code>${headerLines(a.requestHeaders)}</code></pre>` : html`<p class="hint">Não registrados (tentativa anterior ao registro dos cabeçalhos).</p>`}
+  <p class="code-label">Resposta do receptor${a.responseBody !== null ? ' (até 4 KB)' : ''}</p>
+  ${a.responseBody !== null ? (a.responseBody ? html`<pre><code>${a.responseBody}</code></pre>` : html`<p class="hint">Resposta sem corpo.</p>`) : html`<p class="hint">Nenhuma resposta.</p>`}
+</section>`;
+}
+
+export function deliveryView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  c: WebhookConfiguration,
+  d: DeliveryDetail,
+  notice?: Notice,
+): PanelView {
+  const finished = d.status === 'succeeded' || d.status === 'failed';
+  return {
+    title: `Entrega: ${eventName(d.event)}`,
+    breadcrumb: [...crumbsOf(c), { label: 'Entregas', href: deliveriesPath(c) }],
+    notice,
+    body: html`<section class="card" aria-labelledby="resumo">
+  <h2 id="resumo">Resumo</h2>
+  <dl class="facts">
+    <dt>Evento</dt><dd><code>${d.event}</code>${d.test ? ' (teste, com dados fictícios)' : ''}</dd>
+    <dt>Id do evento</dt><dd><code>${d.eventId}</code></dd>
+    <dt>Situação</dt><dd><span class="status ${d.status}">${STATUS_LABELS[d.status]}</span></dd>
+    <dt>Tentativas</dt><dd>${d.attempts.length} de ${MAX_ATTEMPTS}</dd>
+    ${d.nextAttemptAt ? html`<dt>Próxima tentativa</dt><dd>${at(d.nextAttemptAt)}</dd>` : ''}
+    ${d.redeliveryOf ? html`<dt>Reenvio de</dt><dd><a href="${deliveryPath(c, d.redeliveryOf)}">outra entrega</a></dd>` : ''}
+    <dt>Criada em</dt><dd>${at(d.createdAt)}</dd>
+  </dl>
+  ${
+    finished
+      ? html`<p>Reenviar cria uma nova entrega do mesmo evento (mesmo corpo e mesmo id), com a primeira tentativa na hora.</p>
+  ${actionButton(req, res, panel, `${deliveryPath(c, d.id)}/reenviar`, 'Reenviar')}`
+      : html`<p class="hint">Esta entrega pode ser reenviada depois de entregue ou de falhar.</p>`
+  }
+</section>
+<section class="card" aria-labelledby="corpo">
+  <h2 id="corpo">Corpo enviado</h2>
+  <p class="hint">O mesmo em todas as tentativas, exatamente como enviado (<code>POST</code> para <code>${c.webhookUrl}</code>).</p>
+  <pre><code>${d.body}</code></pre>
+</section>
+<section class="card" aria-labelledby="tentativas">
+  <h2 id="tentativas">Tentativas</h2>
+  ${d.attempts.length ? d.attempts.map(attemptBlock) : html`<p>Nenhuma tentativa ainda.</p>`}
+</section>`,
+  };
+}
+
+/** The test: a checklist of the configuration's events, all checked at first. */
+export function testView(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  c: WebhookConfiguration,
+  state: { events: WebhookEventName[]; checked: readonly string[]; errors?: FieldErrors },
+): PanelView {
+  const errors = state.errors ?? {};
+  return {
+    title: 'Testar webhook',
+    breadcrumb: crumbsOf(c),
+    body: html`<section class="card">
+  ${formErrors(errors, { events: 'Eventos' })}
+  <p>Cada evento marcado gera uma entrega de teste, com dados fictícios, pelo mesmo caminho das entregas reais: mesmos cabeçalhos (mais <code>X-Webhook-Test: true</code>), mesmas tentativas. A primeira tentativa sai em cerca de 15 segundos.</p>
+  ${!c.active ? html`<p class="notice error">Este webhook está inativo: ative-o para testá-lo.</p>` : ''}
+  ${
+    state.events.length
+      ? panelForm(req, res, panel.cookies, {
+          action: `${configurationPath(c.id)}/testar`,
+          submit: 'Enviar teste',
+          body: panelChecks({
+            name: 'events',
+            legend: 'Eventos a testar',
+            options: state.events.map(
+              (n) => [n, html`<strong>${EVENT_LABELS[n].label}</strong> <code>${n}</code>`] as const,
+            ),
+            checked: state.checked,
+            errors,
+          }),
+        })
+      : html`<p>Este webhook não recebe nenhum evento: escolha os eventos em <a href="${configurationPath(c.id)}/editar">Editar</a>.</p>`
+  }
+</section>`,
+  };
+}
