@@ -8,6 +8,7 @@ import { partnerOf, requireProfile } from '../session.js';
 import { cataloguePage } from './catalogue-page.js';
 import { configurationRoutes } from './configuration-routes.js';
 import { deliveryRoutes } from './delivery-routes.js';
+import { secretRoutes } from './secret-routes.js';
 
 /**
  * `/painel/webhooks`, the App Portal of the partner's webhooks:
@@ -29,6 +30,7 @@ export function webhookPages(panel: PanelContext): Router {
   router.get('/webhooks/eventos', cataloguePage());
   configurationRoutes(router, panel, configurationOf);
   deliveryRoutes(router, panel, configurationOf);
+  secretRoutes(router, panel, configurationOf);
 
   // Another partner's configuration or delivery is answered as a missing page, as the API does.
   const notFound: ErrorRequestHandler = (error, _req, _res, next) =>

@@ -15,7 +15,7 @@ import {
 import { checkEnabledEvents } from './events.js';
 import { newSigningSecret } from './signature.js';
 import { checkTargetAtRegistration } from './target.js';
-import { openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
+import { openSigningSecret, openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
 import type { SecretBox } from '../../core/secret-box.js';
 
 type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
@@ -188,6 +188,19 @@ export async function deleteConfiguration(db: Queryable, partnerId: string, id: 
 /** One configuration of the partner, as the API answers configurations. */
 export async function showConfiguration(ctx: AppContext, partnerId: string, id: string): Promise<WebhookConfiguration> {
   return toWebhookConfiguration(secretBoxOf(ctx.config), await findConfiguration(ctx.db, partnerId, id));
+}
+
+/**
+ * The signing secret in force, asked again (the panel's "reveal"); a configuration that does not
+ * sign has none (WEBHOOK-011).
+ */
+export async function revealSigningSecret(ctx: AppContext, partnerId: string, id: string): Promise<string> {
+  const secret = openSigningSecret(
+    secretBoxOf(ctx.config),
+    (await findConfiguration(ctx.db, partnerId, id)).signingSecret,
+  );
+  if (!secret) throw new WebhookNotSigned();
+  return secret;
 }
 
 /** A new secret; the previous one keeps signing until the grace period ends. */

@@ -1,0 +1,58 @@
+import type { Request, Router } from 'express';
+import { checkRequestBody } from '../../contract/request-bodies.js';
+import { revealSigningSecret, rotateSigningSecret } from '../../partner/webhooks/configurations.js';
+import { readFields } from '../forms.js';
+import { sendPage } from '../layout.js';
+import type { PanelContext } from '../panel-context.js';
+import { partnerOf } from '../session.js';
+import type { WebhookConfiguration } from './configuration-pages.js';
+import { refusalNotice, unlessRefused } from './refusals.js';
+import { secretShownView, secretView } from './secret-pages.js';
+
+/**
+ * The signing secret: revealed only in the answer to a POST (a confirmation carrying the form
+ * token; no GET ever shows it, and no panel page is cached), and rotated with the API's grace
+ * period, during which the previous secret signs too.
+ */
+export function secretRoutes(
+  router: Router,
+  panel: PanelContext,
+  configurationOf: (req: Request) => Promise<WebhookConfiguration>,
+): void {
+  const ctx = panel.app;
+
+  router.get('/webhooks/:id/assinatura', async (req, res) => {
+    sendPage(req, res, 200, secretView(req, res, panel, await configurationOf(req)));
+  });
+
+  router.post('/webhooks/:id/assinatura/revelar', async (req, res) => {
+    const c = await configurationOf(req);
+    await unlessRefused(
+      async () => {
+        const secret = await revealSigningSecret(ctx, partnerOf(req), c.id);
+        sendPage(req, res, 200, secretShownView(c, secret, false));
+      },
+      (errors) => sendPage(req, res, 400, secretView(req, res, panel, c, { notice: refusalNotice(errors) })),
+    );
+  });
+
+  router.post('/webhooks/:id/assinatura/trocar', async (req, res) => {
+    const c = await configurationOf(req);
+    const { gracePeriodSeconds } = readFields(req, ['gracePeriodSeconds']);
+    // As JSON would carry it: a number when the field holds one, the text otherwise (refused by the contract).
+    const body = {
+      gracePeriodSeconds: /^\d{1,9}$/.test(gracePeriodSeconds) ? Number(gracePeriodSeconds) : gracePeriodSeconds,
+    };
+    await unlessRefused(
+      async () => {
+        await checkRequestBody('partner', 'rotateWebhookSigningSecret', body);
+        const rotated = await rotateSigningSecret(ctx, partnerOf(req), c.id, body.gracePeriodSeconds as number);
+        sendPage(req, res, 200, secretShownView(rotated, rotated.signingSecret!, true));
+      },
+      (errors) => {
+        const state = errors.form ? { notice: refusalNotice(errors) } : { errors };
+        sendPage(req, res, 400, secretView(req, res, panel, c, state));
+      },
+    );
+  });
+}
