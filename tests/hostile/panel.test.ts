@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteUser } from '../../src/identity/users.js';
 import { issuePasswordLink } from '../../src/identity/password-links.js';
+import { createConfiguration } from '../../src/partner/webhooks/configurations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenClass, givenCourse } from '../support/catalogue.js';
 import { givenPartner } from '../support/tenants.js';
@@ -16,6 +17,7 @@ const formValue = (value: string) =>
 const RAW_VALUES = ['%ff%fe', '%c3%28', '%', '%zz', '%00', 'a+b+c'];
 
 const TOKENS = '/painel/configuracoes/integracoes/api-token';
+const WEBHOOKS = '/painel/webhooks';
 
 interface Form {
   path: string;
@@ -77,6 +79,7 @@ describe('hostile requests to the partner panel', () => {
   let csrf: string;
   let forms: Form[];
   let userId: string;
+  let webhook: string;
 
   beforeAll(async () => {
     t = await createTestContext();
@@ -103,8 +106,21 @@ describe('hostile requests to the partner panel', () => {
     });
     const course = await givenCourse(t, partner.headers);
     const courseClass = await givenClass(t, partner.headers, course.id);
+    webhook = (
+      await createConfiguration(t.ctx, partner.id, {
+        configurationName: 'ERP',
+        webhookUrl: 'https://erp.hostil.example/hooks',
+        enabledEvents: [{ name: 'purchaseConfirmed' }],
+        signed: true,
+      })
+    ).id;
+    const configurationFields = ['configurationName', 'webhookUrl', 'enabledEvents', 'authorizationToken', 'signed'];
     forms = [
       { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },
+      { path: `${WEBHOOKS}/novo`, fields: configurationFields },
+      { path: `${WEBHOOKS}/${webhook}/editar`, fields: [...configurationFields, 'removeToken'] },
+      { path: `${WEBHOOKS}/${webhook}/testar`, fields: ['events'] },
+      { path: `${WEBHOOKS}/${webhook}/assinatura/trocar`, fields: ['gracePeriodSeconds'] },
       { path: '/painel/esqueci-senha', fields: ['email'], anonymous: true },
       { path: new URL(pending.invitation.url).pathname, fields: ['password', 'confirmation'] },
       { path: `/painel/senha/${tokenOfLink(reset.url)}`, fields: ['password', 'confirmation'] },
@@ -196,6 +212,12 @@ describe('hostile requests to the partner panel', () => {
         `/painel/${token}`,
         `/painel/vendas/${token}`,
         `/painel/recebimentos/${token}`,
+        `${WEBHOOKS}/${token}`,
+        `${WEBHOOKS}/${token}/desativar`,
+        `${WEBHOOKS}/${token}/excluir`,
+        `${WEBHOOKS}/${token}/assinatura/revelar`,
+        `${WEBHOOKS}/${webhook}/entregas/${token}`,
+        `${WEBHOOKS}/${webhook}/entregas/${token}/reenviar`,
       ]) {
         out.push({ label: `GET ${path.slice(0, 60)}`, request: wire('GET', path), writes: false });
         out.push({
@@ -209,6 +231,12 @@ describe('hostile requests to the partner panel', () => {
         request: wire('GET', `/painel/entrar?voltar=${token}&aviso=${token}`),
         writes: false,
       });
+      for (const filter of ['situacao', 'evento', 'de', 'ate', 'pagina'])
+        out.push({
+          label: `GET entregas?${filter}=${token.slice(0, 20)}`,
+          request: wire('GET', `${WEBHOOKS}/${webhook}/entregas?${filter}=${token}&situacao=failed`),
+          writes: false,
+        });
       out.push({
         label: `POST perfil ${token.slice(0, 20)}`,
         request: wire('POST', `/painel/usuarios/${token}/perfil`, `_csrf=${csrf}&profile=admin`),
