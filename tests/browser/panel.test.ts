@@ -13,13 +13,14 @@ import { givenUser } from '../panel/support.js';
 import { checkStep, expectAccessible, useBrowserPage } from './support/browser.js';
 import { fieldMessage, fillPerson, focusedClass } from './support/forms.js';
 import { saleStep } from '../support/sale-steps.js';
+import { webhookFlow } from './support/panel-webhooks.js';
 
 const PASSWORD = 'cavalo-correto-bateria-grampo';
 
 describe('partner panel in Chromium', () => {
   const b = useBrowserPage();
 
-  it('invitation → password → sign-in → API token issued → the token lists courses → sign-out', async () => {
+  it('invitation → password → sign-in → API token issued → the token lists courses → a webhook configured, tested with two events, both delivered, one redelivered → sign-out', async () => {
     const partner = await givenPartner(b.t.ctx, 'Escola Técnica Aurora de Formação Profissional');
     const { invitation } = await inviteUser(b.t.ctx.db, {
       tenant: { kind: 'partner', id: partner.id },
@@ -78,6 +79,8 @@ describe('partner panel in Chromium', () => {
 
     await page.getByRole('link', { name: 'Voltar para os tokens' }).click();
     expect(await page.locator('tbody').textContent()).toContain('ana.beatriz.souza@aurora-cursos.example');
+    await webhookFlow(b.t, page);
+    await page.getByRole('navigation', { name: 'Seções do painel' }).getByRole('link', { name: 'Integrações' }).click();
     await page.getByRole('link', { name: `Revogar ${token.slice(0, 11)}` }).click();
     await checkStep(page, 'painel-revogar');
     await page.getByRole('button', { name: 'Revogar token' }).click();
