@@ -108,30 +108,5 @@ export function panelSelect(field: {
 }
 
 /** One checkbox of a panel form, its label beside it. */
-export const panelCheck = (field: {
-  name: string;
-  value?: string;
-  label: SafeHtml | string;
-  checked: boolean;
-  id?: string;
-}) =>
-  html`<label class="check"${field.id ? html` for="${field.id}"` : ''}><input type="checkbox"${field.id ? html` id="${field.id}"` : ''} name="${field.name}" value="${field.value ?? 'on'}"${field.checked ? html` checked` : ''}> <span>${field.label}</span></label>`;
-
-/** A group of checkboxes of one name under its legend, with its message tied to the group. */
-export function panelChecks(field: {
-  name: string;
-  legend: string;
-  options: readonly (readonly [value: string, label: SafeHtml | string])[];
-  checked: readonly string[];
-  errors: FieldErrors;
-  hint?: SafeHtml;
-}): SafeHtml {
-  const id = `campo-${field.name}`;
-  const error = field.errors[field.name];
-  return html`<fieldset id="${id}" class="checks"${error ? html` aria-describedby="${id}-error"` : ''}>
-    <legend>${field.legend}</legend>
-    ${field.hint ?? ''}
-    ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
-    ${field.options.map(([value, label]) => panelCheck({ name: field.name, value, label, checked: field.checked.includes(value) }))}
-  </fieldset>`;
-}
+export const panelCheck = (field: { name: string; label: string; checked: boolean }) =>
+  html`<label class="check"><input type="checkbox" name="${field.name}"${field.checked ? html` checked` : ''}> <span>${field.label}</span></label>`;

@@ -45,7 +45,7 @@ export function pager(path: string, query: URLSearchParams, paging: Paging, labe
 export function choiceGroup(field: {
   name: string;
   legend: string;
-  options: readonly { value: string; label: string }[];
+  options: readonly { value: string; label: string | SafeHtml }[];
   checked: readonly string[];
   /** Why the values sent were refused. */
   error?: string;
@@ -53,7 +53,7 @@ export function choiceGroup(field: {
   const id = `campo-${field.name}`;
   return html`<fieldset class="choices" id="${id}"${field.error ? html` aria-describedby="${id}-error"` : ''}><legend>${field.legend}</legend>${field.options.map(
     (o, i) =>
-      html`<label><input type="checkbox" name="${field.name}" value="${o.value}" id="${id}-${i}"${field.checked.includes(o.value) ? html` checked` : ''}> ${o.label}</label>`,
+      html`<label><input type="checkbox" name="${field.name}" value="${o.value}" id="${id}-${i}"${field.checked.includes(o.value) ? html` checked` : ''}> <span>${o.label}</span></label>`,
   )}${field.error ? html`<p class="field-error" id="${id}-error">${field.error}</p>` : ''}</fieldset>`;
 }
 

@@ -47,8 +47,8 @@ form.list-filters { display: grid; gap: .75rem; }
 .filter-grid label { margin-top: .5rem; }
 fieldset.choices, fieldset.range { border: 0; padding: 0; margin: .5rem 0 0; min-width: 0; }
 fieldset.choices legend, fieldset.range legend { padding: 0; font-weight: 600; }
-fieldset.choices label { display: flex; gap: .5rem; align-items: baseline; margin: .3rem 0; font-weight: 400; }
-fieldset.choices input { width: auto; flex: none; }
+fieldset.choices label, label.check { display: flex; gap: .5rem; align-items: baseline; margin: .3rem 0; font-weight: 400; }
+fieldset.choices input, label.check input { width: auto; flex: none; }
 fieldset.range { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9.5rem), 1fr)); gap: 0 .5rem; }
 fieldset.range legend { grid-column: 1 / -1; }
 fieldset.range > div, .filter-grid > div { min-width: 0; }
@@ -68,19 +68,10 @@ ol.timeline .when { display: block; color: var(--muted); font-size: .9rem; }
 ul.deliveries { margin: .25rem 0 0; padding-left: 1.25rem; }
 ul.deliveries li { margin: .25rem 0; }
 .status.delivery-succeeded { background: var(--ok-bg); color: var(--ok); } .status.delivery-failed { background: var(--err-bg); color: var(--err); } .status.delivery-paused, .status.delivery-pending { background: var(--warn-bg); color: var(--warn); }
-main dd > code, main h2 > code, label.check code, td .sub code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
 pre { margin: .25rem 0 .75rem; padding: .6rem .75rem; border-radius: .5rem; background: var(--bg); border: 1px solid var(--line); font-size: .85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { display: inline; margin: 0; padding: 0; border: 0; background: none; font-size: inherit; word-break: normal; }
-fieldset.checks { border: 0; padding: 0; margin: .75rem 0 0; min-width: 0; }
-fieldset.checks legend { padding: 0; font-weight: 600; font-size: .95rem; }
-label.check { display: flex; gap: .5rem; align-items: baseline; margin: .4rem 0; font-weight: 400; }
-label.check input { width: auto; flex: none; }
+main h2 > code, label code, td .sub code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
 .tag { display: inline-block; padding: 0 .4rem; border-radius: .25rem; background: var(--warn-bg); color: var(--warn); font-size: .8rem; font-weight: 600; }
 td .sub code, .table-wrap .status { white-space: nowrap; overflow-wrap: normal; }
-.status.succeeded { background: var(--ok-bg); color: var(--ok); } .status.failed { background: var(--err-bg); color: var(--err); } .status.paused { background: var(--warn-bg); color: var(--warn); }
-form.filters { display: grid; gap: 0 1rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); align-items: end; }
-form.filters select, form.filters input { height: 3rem; }
-.filter-actions { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .75rem; }
-details > summary { cursor: pointer; font-weight: 600; color: var(--brand); }
 .attempt + .attempt { margin-top: 1rem; border-top: 1px solid var(--line); }
 `;

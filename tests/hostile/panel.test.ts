@@ -231,19 +231,17 @@ describe('hostile requests to the partner panel', () => {
         request: wire('GET', `/painel/entrar?voltar=${token}&aviso=${token}`),
         writes: false,
       });
-      for (const filter of ['situacao', 'evento', 'de', 'ate', 'pagina'])
-        out.push({
-          label: `GET entregas?${filter}=${token.slice(0, 20)}`,
-          request: wire('GET', `${WEBHOOKS}/${webhook}/entregas?${filter}=${token}&situacao=failed`),
-          writes: false,
-        });
       out.push({
         label: `POST perfil ${token.slice(0, 20)}`,
         request: wire('POST', `/painel/usuarios/${token}/perfil`, `_csrf=${csrf}&profile=admin`),
         writes: false,
       });
     }
-    for (const [path, names] of LIST_PARAMETERS)
+    const webhookLists: [string, string[]][] = [
+      [WEBHOOKS, ['page']],
+      [`${WEBHOOKS}/${webhook}/entregas`, ['situacao', 'evento', 'de', 'ate', 'page']],
+    ];
+    for (const [path, names] of [...LIST_PARAMETERS, ...webhookLists])
       for (const name of names)
         for (const value of [...HOSTILE_URL_VALUES, ...HOSTILE_TEXT.map(formValue).filter((v) => v.length < 8_000)])
           out.push({

@@ -7,7 +7,7 @@ import type { EventDelivery } from '../../partner/webhooks/event-deliveries.js';
 import type { Notice, PanelView } from '../layout.js';
 import { tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
-import { DELIVERY_STATUS_LABELS, EVENT_LABELS } from './labels.js';
+import { DELIVERY_STATUS_LABELS, eventLabel } from '../webhooks/vocabulary.js';
 import { SALES_PATH } from './list-page.js';
 
 type SaleListItem = components['schemas']['SaleListItem'];
@@ -93,7 +93,7 @@ function timelineBlock(state: SaleDetailState): SafeHtml {
       ? html`<li><span class="when">${formatInstant(entry.at)}</span>
         <strong>${entry.from === null ? `Venda criada: ${statusLabel(entry.to)}` : `Status: ${statusLabel(entry.from)} → ${statusLabel(entry.to)}`}</strong></li>`
       : html`<li><span class="when">${formatInstant(entry.at)}</span>
-        <strong>${EVENT_LABELS[entry.event.name]}</strong> <code>${entry.event.name}</code> <span class="muted">evento nº ${entry.event.sequence}</span>
+        <strong>${eventLabel(entry.event.name)}</strong> <code>${entry.event.name}</code> <span class="muted">evento nº ${entry.event.sequence}</span>
         ${deliveriesBlock(entry, state)}</li>`,
   )}</ol>`;
 }

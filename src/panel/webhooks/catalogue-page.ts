@@ -8,7 +8,7 @@ import { EVENT_LABELS } from './vocabulary.js';
 const eventCard = ({ name, example }: CatalogueEvent) => html`<section class="card" aria-labelledby="evento-${name}">
   <h2 id="evento-${name}">${EVENT_LABELS[name].label} <code>${name}</code></h2>
   <p>Enviado quando ${EVENT_LABELS[name].when}</p>
-  <details><summary>Exemplo de payload</summary><pre><code>${example}</code></pre></details>
+  <details class="more"><summary>Exemplo de payload</summary><pre><code>${example}</code></pre></details>
 </section>`;
 
 /** `/painel/webhooks/eventos`: every event with the example payload of the Partner API document. */

@@ -3,16 +3,18 @@ import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
 import { EVENT_NAMES } from '../../partner/webhooks/events.js';
 import { html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, panelCheck, panelChecks, panelField, panelForm, type FieldErrors } from '../forms.js';
+import { formErrors, panelCheck, panelField, panelForm, type FieldErrors } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
-import { pageLinks } from '../paging.js';
+import { choiceGroup, pager, tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 import { ALL_EVENTS_LABEL, EVENT_LABELS, eventLabel } from './vocabulary.js';
 
 export type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
 
 export const WEBHOOKS_PATH = '/painel/webhooks';
+/** Rows of the configurations list and of a delivery log. */
+export const WEBHOOKS_PAGE_SIZE = 20;
 export const configurationPath = (id: string) => `${WEBHOOKS_PATH}/${id}`;
 export const WEBHOOKS_CRUMB = { label: 'Webhooks', href: WEBHOOKS_PATH };
 export const crumbsOf = (c: WebhookConfiguration) => [
@@ -53,13 +55,14 @@ export function configurationsView(page: Page<WebhookConfiguration>, notice?: No
   <p class="actions"><a class="button" href="${WEBHOOKS_PATH}/novo">Novo webhook</a></p>
   ${
     page.content.length
-      ? html`<div class="table-wrap"><table>
-    <thead><tr><th scope="col">Nome</th><th scope="col">URL</th><th scope="col">Eventos</th><th scope="col">Situação</th><th scope="col">Assinatura</th><th scope="col">Criado em</th></tr></thead>
-    <tbody>${page.content.map(configurationRow)}</tbody>
-  </table></div>`
+      ? tableBox(
+          'Webhooks',
+          html`<thead><tr><th scope="col">Nome</th><th scope="col">URL</th><th scope="col">Eventos</th><th scope="col">Situação</th><th scope="col">Assinatura</th><th scope="col">Criado em</th></tr></thead>
+    <tbody>${page.content.map(configurationRow)}</tbody>`,
+        )
       : html`<p>Nenhum webhook ainda.</p>`
   }
-  ${pageLinks(page.paging, (n) => `${WEBHOOKS_PATH}?pagina=${n}`, 'Páginas dos webhooks')}
+  ${pager(WEBHOOKS_PATH, new URLSearchParams(), page.paging, 'Páginas dos webhooks')}
 </section>`,
   };
 }
@@ -131,15 +134,12 @@ export interface ConfigurationForm {
   removeToken: boolean;
 }
 
-const EVENT_OPTIONS: readonly (readonly [string, SafeHtml])[] = [
-  ['all', html`<strong>${ALL_EVENTS_LABEL}</strong> <code>all</code>`],
-  ...EVENT_NAMES.map(
-    (name) =>
-      [
-        name,
-        html`<strong>${EVENT_LABELS[name].label}</strong> <code>${name}</code>: ${EVENT_LABELS[name].when}`,
-      ] as const,
-  ),
+const EVENT_OPTIONS = [
+  { value: 'all', label: html`<strong>${ALL_EVENTS_LABEL}</strong> <code>all</code>` },
+  ...EVENT_NAMES.map((name) => ({
+    value: name,
+    label: html`<strong>${EVENT_LABELS[name].label}</strong> <code>${name}</code>: ${EVENT_LABELS[name].when}`,
+  })),
 ];
 
 /** The form of a new configuration, or of changes to `current`. */
@@ -165,7 +165,7 @@ export function configurationFormView(
     body: html`${panelField({ name: 'configurationName', label: LABELS.configurationName, value: form.configurationName, errors, attrs: html` maxlength="100" required` })}
     ${panelField({ name: 'webhookUrl', label: LABELS.webhookUrl, value: form.webhookUrl, errors, hintId: 'url-dica', attrs: html` type="url" inputmode="url" spellcheck="false" required` })}
     <p class="hint" id="url-dica">O endereço que recebe as entregas, http ou https, em um endereço público.</p>
-    ${panelChecks({ name: 'enabledEvents', legend: LABELS.enabledEvents, options: EVENT_OPTIONS, checked: form.enabledEvents, errors })}
+    ${choiceGroup({ name: 'enabledEvents', legend: LABELS.enabledEvents, options: EVENT_OPTIONS, checked: form.enabledEvents, error: errors.enabledEvents })}
     ${panelField({ name: 'authorizationToken', label: current ? 'Novo token de autorização (opcional)' : 'Token de autorização (opcional)', value: form.authorizationToken, errors, hintId: 'token-dica', attrs: html` autocomplete="off" spellcheck="false"` })}
     ${tokenHint}
     ${current?.hasAuthorizationToken ? panelCheck({ name: 'removeToken', label: 'Remover o token: as entregas deixam de levar o cabeçalho authorization', checked: form.removeToken }) : ''}

@@ -10,7 +10,6 @@ import {
 import { readChoices, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { PANEL_PAGE_SIZE } from '../paging.js';
 import { partnerOf } from '../session.js';
 import {
   configurationFormView,
@@ -18,6 +17,7 @@ import {
   configurationsView,
   configurationView,
   deleteView,
+  WEBHOOKS_PAGE_SIZE,
   WEBHOOKS_PATH,
   type ConfigurationForm,
   type WebhookConfiguration,
@@ -107,7 +107,7 @@ export function configurationRoutes(
     );
 
   router.get('/webhooks', async (req, res) => {
-    const page = await listConfigurations(ctx, partnerOf(req), pageRequest(req.query.pagina, PANEL_PAGE_SIZE));
+    const page = await listConfigurations(ctx, partnerOf(req), pageRequest(req.query.page, WEBHOOKS_PAGE_SIZE));
     sendPage(req, res, 200, configurationsView(page, noticeOf(NOTICES, req.query.aviso)));
   });
 

@@ -5,13 +5,13 @@ import type { AttemptDetail, DeliveryDetail } from '../../partner/webhooks/deliv
 import { EVENT_NAMES, type WebhookEventName } from '../../partner/webhooks/events.js';
 import { MAX_ATTEMPTS } from '../../partner/webhooks/fan-out.js';
 import { html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, panelChecks, panelField, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import { formErrors, panelForm, panelSelect, type FieldErrors } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
-import { pageLinks } from '../paging.js';
+import { choiceGroup, dayRange, filterForm, pager, tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
-import { EVENT_LABELS, STATUS_LABELS } from './vocabulary.js';
+import { DELIVERY_STATUS_LABELS, EVENT_LABELS, eventLabel } from './vocabulary.js';
 
 type WebhookDelivery = components['schemas']['WebhookDelivery'];
 
@@ -25,11 +25,10 @@ export interface LogFilter {
 
 export const deliveriesPath = (c: WebhookConfiguration) => `${configurationPath(c.id)}/entregas`;
 const deliveryPath = (c: WebhookConfiguration, id: string) => `${deliveriesPath(c)}/${id}`;
-const eventName = (name: string) => EVENT_LABELS[name as WebhookEventName]?.label ?? name;
 const at = (iso: string) => formatInstant(new Date(iso));
 
 const FILTER_LABELS = { situacao: 'Situação', evento: 'Evento', de: 'De', ate: 'Até' };
-const STATUS_OPTIONS = [['', 'Todas'], ...Object.entries(STATUS_LABELS)] as const;
+const STATUS_OPTIONS = [['', 'Todas'], ...Object.entries(DELIVERY_STATUS_LABELS)] as const;
 const EVENT_OPTIONS = [['', 'Todos'], ...EVENT_NAMES.map((n) => [n, EVENT_LABELS[n].label] as const)] as const;
 
 /** What an attempt got: the status answered, or why none came. */
@@ -39,22 +38,25 @@ const outcomeOf = (a: WebhookDelivery['attempts'][number]) =>
 function deliveryRow(c: WebhookConfiguration, d: WebhookDelivery): SafeHtml {
   const last = d.attempts.at(-1);
   return html`<tr>
-  <td><a href="${deliveryPath(c, d.id)}">${eventName(d.event)}</a>${d.test ? html` <span class="tag">teste</span>` : ''}${d.redeliveryOf ? html` <span class="tag">reenvio</span>` : ''}<span class="sub"><code>${d.event}</code></span></td>
-  <td><span class="status ${d.status}">${STATUS_LABELS[d.status]}</span></td>
+  <td><a href="${deliveryPath(c, d.id)}">${eventLabel(d.event)}</a>${d.test ? html` <span class="tag">teste</span>` : ''}${d.redeliveryOf ? html` <span class="tag">reenvio</span>` : ''}<span class="sub"><code>${d.event}</code></span></td>
+  <td><span class="status delivery-${d.status}">${DELIVERY_STATUS_LABELS[d.status]}</span></td>
   <td>${d.attempts.length} de ${MAX_ATTEMPTS}</td>
   <td>${last ? outcomeOf(last) : d.nextAttemptAt ? `Primeira tentativa às ${at(d.nextAttemptAt)}` : '—'}</td>
   <td>${at(d.createdAt)}</td>
 </tr>`;
 }
 
-function filterForm(c: WebhookConfiguration, filter: LogFilter, errors: FieldErrors): SafeHtml {
-  return html`<form method="get" action="${deliveriesPath(c)}" class="filters" novalidate>
-    <div>${panelSelect({ name: 'situacao', label: FILTER_LABELS.situacao, options: STATUS_OPTIONS, value: filter.situacao, errors })}</div>
-    <div>${panelSelect({ name: 'evento', label: FILTER_LABELS.evento, options: EVENT_OPTIONS, value: filter.evento, errors })}</div>
-    <div>${panelField({ name: 'de', label: FILTER_LABELS.de, value: filter.de, errors, attrs: html` type="date"` })}</div>
-    <div>${panelField({ name: 'ate', label: FILTER_LABELS.ate, value: filter.ate, errors, attrs: html` type="date"` })}</div>
-    <div class="filter-actions"><button type="submit">Filtrar</button> <a href="${deliveriesPath(c)}">Limpar filtros</a></div>
-  </form>`;
+/** The log's filters: status and event (a wrong value is refused on its field), days of creation. */
+function logFilters(c: WebhookConfiguration, filter: LogFilter, errors: FieldErrors): SafeHtml {
+  const select = (name: 'situacao' | 'evento', options: readonly (readonly [string, string])[]) =>
+    html`<div>${panelSelect({ name, label: FILTER_LABELS[name], options, value: filter[name], errors })}</div>`;
+  return filterForm(
+    deliveriesPath(c),
+    html`<div class="filter-grid">${select('situacao', STATUS_OPTIONS)}${select('evento', EVENT_OPTIONS)}</div>
+    ${dayRange({ legend: 'Criada', start: 'de', end: 'ate', query: new URLSearchParams({ ...filter }), errors })}
+    <p class="hint">Os dias são de Brasília e contam pela criação da entrega.</p>`,
+    'Filtrar entregas',
+  );
 }
 
 /** The delivery log of a configuration; `page` is absent when the filters were refused. */
@@ -64,8 +66,6 @@ export function deliveriesView(
 ): PanelView {
   const { filter, page } = state;
   const errors = state.errors ?? {};
-  const query = (n: number) =>
-    `${deliveriesPath(c)}?${new URLSearchParams({ ...filter, pagina: String(n) }).toString()}`;
   return {
     title: 'Entregas',
     breadcrumb: crumbsOf(c),
@@ -73,8 +73,7 @@ export function deliveriesView(
     body: html`<section class="card" aria-labelledby="filtros">
   <h2 id="filtros">Filtros</h2>
   ${formErrors(errors, FILTER_LABELS)}
-  ${filterForm(c, filter, errors)}
-  <p class="hint">O período é em horário de Brasília e conta pela criação da entrega.</p>
+  ${logFilters(c, filter, errors)}
 </section>
 <section class="card" aria-labelledby="entregas">
   <h2 id="entregas">Entregas${page ? ` (${page.paging.totalItems})` : ''}</h2>
@@ -82,13 +81,14 @@ export function deliveriesView(
     !page
       ? html`<p>Corrija os filtros para ver as entregas.</p>`
       : page.content.length
-        ? html`<div class="table-wrap"><table>
-    <thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Criada em</th></tr></thead>
-    <tbody>${page.content.map((d) => deliveryRow(c, d))}</tbody>
-  </table></div>`
+        ? tableBox(
+            'Entregas',
+            html`<thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Criada em</th></tr></thead>
+    <tbody>${page.content.map((d) => deliveryRow(c, d))}</tbody>`,
+          )
         : html`<p>Nenhuma entrega${Object.values(filter).some(Boolean) ? ' com estes filtros' : ''}.</p>`
   }
-  ${page ? pageLinks(page.paging, query, 'Páginas das entregas') : ''}
+  ${page ? pager(deliveriesPath(c), new URLSearchParams({ ...filter }), page.paging, 'Páginas das entregas') : ''}
   <p class="actions"><a class="button secondary" href="${configurationPath(c.id)}/testar">Testar o webhook</a></p>
 </section>`,
   };
@@ -125,7 +125,7 @@ export function deliveryView(
 ): PanelView {
   const finished = d.status === 'succeeded' || d.status === 'failed';
   return {
-    title: `Entrega: ${eventName(d.event)}`,
+    title: `Entrega: ${eventLabel(d.event)}`,
     breadcrumb: [...crumbsOf(c), { label: 'Entregas', href: deliveriesPath(c) }],
     notice,
     body: html`<section class="card" aria-labelledby="resumo">
@@ -133,7 +133,7 @@ export function deliveryView(
   <dl class="facts">
     <dt>Evento</dt><dd><code>${d.event}</code>${d.test ? ' (teste, com dados fictícios)' : ''}</dd>
     <dt>Id do evento</dt><dd><code>${d.eventId}</code></dd>
-    <dt>Situação</dt><dd><span class="status ${d.status}">${STATUS_LABELS[d.status]}</span></dd>
+    <dt>Situação</dt><dd><span class="status delivery-${d.status}">${DELIVERY_STATUS_LABELS[d.status]}</span></dd>
     <dt>Tentativas</dt><dd>${d.attempts.length} de ${MAX_ATTEMPTS}</dd>
     ${d.nextAttemptAt ? html`<dt>Próxima tentativa</dt><dd>${at(d.nextAttemptAt)}</dd>` : ''}
     ${d.redeliveryOf ? html`<dt>Reenvio de</dt><dd><a href="${deliveryPath(c, d.redeliveryOf)}">outra entrega</a></dd>` : ''}
@@ -179,14 +179,15 @@ export function testView(
       ? panelForm(req, res, panel.cookies, {
           action: `${configurationPath(c.id)}/testar`,
           submit: 'Enviar teste',
-          body: panelChecks({
+          body: choiceGroup({
             name: 'events',
             legend: 'Eventos a testar',
-            options: state.events.map(
-              (n) => [n, html`<strong>${EVENT_LABELS[n].label}</strong> <code>${n}</code>`] as const,
-            ),
+            options: state.events.map((n) => ({
+              value: n,
+              label: html`<strong>${EVENT_LABELS[n].label}</strong> <code>${n}</code>`,
+            })),
             checked: state.checked,
-            errors,
+            error: errors.events,
           }),
         })
       : html`<p>Este webhook não recebe nenhum evento: escolha os eventos em <a href="${configurationPath(c.id)}/editar">Editar</a>.</p>`

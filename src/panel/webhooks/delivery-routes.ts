@@ -8,19 +8,19 @@ import { sendTestDeliveries } from '../../partner/webhooks/test-events.js';
 import { readChoices, type FieldErrors } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { PANEL_PAGE_SIZE } from '../paging.js';
 import { partnerOf } from '../session.js';
-import type { WebhookConfiguration } from './configuration-pages.js';
+import { WEBHOOKS_PAGE_SIZE, type WebhookConfiguration } from './configuration-pages.js';
 import { deliveriesPath, deliveriesView, deliveryView, testView, type LogFilter } from './delivery-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
-import { STATUS_LABELS } from './vocabulary.js';
+import { DELIVERY_STATUS_LABELS } from './vocabulary.js';
 
 const NOTICES = {
   teste: 'Entregas de teste criadas: a primeira tentativa de cada uma sai em cerca de 15 segundos.',
   reenviada: 'Reenvio criado: esta é a nova entrega, com a primeira tentativa na hora.',
 };
 
-const isStatus = (value: string): value is keyof typeof STATUS_LABELS => Object.hasOwn(STATUS_LABELS, value);
+const isStatus = (value: string): value is keyof typeof DELIVERY_STATUS_LABELS =>
+  Object.hasOwn(DELIVERY_STATUS_LABELS, value);
 
 /** A day as a date field sends it (`2026-01-15`) or as typed where the browser has none (`15/01/2026`). */
 const dayOf = (value: string) => parseDate(value.replace(/^(\d{2})\/(\d{2})\/(\d{4})$/, '$3-$2-$1'));
@@ -71,7 +71,7 @@ export function deliveryRoutes(
     const c = await configurationOf(req);
     const { filter, errors, service } = readFilter(req);
     if (Object.keys(errors).length > 0) return sendPage(req, res, 400, deliveriesView(c, { filter, errors }));
-    const paging = pageRequest(req.query.pagina, PANEL_PAGE_SIZE);
+    const paging = pageRequest(req.query.page, WEBHOOKS_PAGE_SIZE);
     const page = await listDeliveries(ctx.db, partnerOf(req), c.id, service, paging);
     sendPage(req, res, 200, deliveriesView(c, { filter, page, notice: noticeOf(NOTICES, req.query.aviso) }));
   });

@@ -3,7 +3,7 @@ import type { WebhookEventName } from '../../partner/webhooks/events.js';
 
 type DeliveryStatus = components['schemas']['WebhookDelivery']['status'];
 
-/** Each event as the panel names it, and when it is sent (the interface's table of event kinds). */
+/** Each event as the panel names it, and when it is sent (the interface's table of event kinds); the sales pages name events with it too. */
 export const EVENT_LABELS: Record<WebhookEventName, { label: string; when: string }> = {
   cartAbandonment: {
     label: 'Carrinho abandonado',
@@ -39,7 +39,8 @@ export const ALL_EVENTS_LABEL = 'Todos os eventos, inclusive os que forem criado
 export const eventLabel = (name: string): string =>
   name === 'all' ? 'Todos os eventos' : (EVENT_LABELS[name as WebhookEventName]?.label ?? name);
 
-export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+/** A delivery's status as the panel names it (the log, a delivery's page, a sale's timeline). */
+export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Pendente',
   paused: 'Pausada',
   succeeded: 'Entregue',
