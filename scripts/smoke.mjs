@@ -1,13 +1,14 @@
 // Smoke check of the compiled service, as production runs it: `npm start` (which builds dist/
-// when needed) on free ports with a temporary embedded PostgreSQL, one two-item installment
+// on its first run) on free ports with a temporary embedded PostgreSQL, one two-item installment
 // batch through the Institution API until processed, then SIGTERM and a clean exit within 20 s.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { isFresh, root } from './build.mjs';
+import { fileURLToPath } from 'node:url';
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const log = (message) => console.log(`[smoke ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,7 +93,8 @@ async function check() {
     await sleep(250);
   }
   log('GET /ready answered 200, demo keys printed');
-  if (!isFresh()) throw new Error('dist/ does not match the sources after npm start');
+  const docs = await fetch(`${base}/docs/partner`);
+  if (docs.status !== 200) throw new Error(`GET /docs/partner answered ${docs.status}: the Redoc page is not built`);
   const apikey = /apikey:\s+(\S+)/.exec(output)?.[1];
   if (!apikey) throw new Error('no demo apikey was printed at start');
   const headers = { apikey, 'content-type': 'application/json' };

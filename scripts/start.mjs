@@ -1,16 +1,25 @@
-// `npm start`: runs the compiled service (dist/src/main.js), building it first when dist/ is
-// missing or was built from other sources. Arguments (`--role=…`) pass through.
-import { spawn } from 'node:child_process';
+// `npm start`: runs the compiled service (dist/src/main.js). The first run builds it (`npm run
+// build`: tsc, the bundled documents and the Redoc pages); later runs use what is built, rebuilt by
+// `npm run build` after a change of the sources. Arguments (`--role=…`) pass through.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
-import { build, entry, isFresh, root } from './build.mjs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import './embedded-development.mjs';
 
-if (!isFresh()) {
-  console.log('dist/ is missing or older than the sources: building…');
-  try {
-    build();
-  } catch (error) {
-    console.error(error.message);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(root, 'dist', 'src', 'main.js');
+const built = [
+  entry,
+  ...['institution', 'partner'].flatMap((api) => [`dist/openapi/${api}.json`, `dist/docs/${api}.html`]),
+].map((file) => path.resolve(root, file));
+
+if (!built.every((file) => fs.existsSync(file))) {
+  console.log('dist/ is not built yet: npm run build…');
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('npm run build failed (it needs the dev dependencies: npm install)');
     process.exit(1);
   }
 }

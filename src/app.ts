@@ -5,7 +5,7 @@ import { createDatabaseProbe } from './db/probe.js';
 import { DatabaseGate } from './http/database-gate.js';
 import { readiness } from './http/readiness.js';
 import { authenticateAnyTenant, authenticateInstitution, authenticatePartner } from './http/auth.js';
-import { DocsPages, docsRouter } from './http/docs.js';
+import { docsRouter } from './http/docs.js';
 import type { MailTransport } from './identity/mail.js';
 import { errorHandler } from './http/error-handler.js';
 import { RouteNotFound } from './core/errors.js';
@@ -30,8 +30,6 @@ import { chargeOwnership } from './payment-wiring.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {
-  /** The Redoc pages served at `/docs/{api}`. (Default: pages built at their first request) */
-  docs?: DocsPages;
   /** How the panel mails invitations and password links. (Default: the log outside production, none in production) */
   mail?: MailTransport;
   /** Answers 503 while the database is unreachable. (Default: one probing `ctx.databaseUrl`) */
@@ -79,7 +77,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(metricsRouter(ctx));
 
   // Reference pages and raw documents: outside both APIs, no authentication.
-  app.use(docsRouter(options.docs ?? new DocsPages(ctx.logger)));
+  app.use(docsRouter());
 
   // Everything below needs the database.
   app.use(gate.middleware());

@@ -14,7 +14,6 @@ import { createDatabaseProbe } from './db/probe.js';
 import { DatabaseGate } from './http/database-gate.js';
 import { sealStoredSecrets, secretBoxOf } from './partner/webhooks/sealed-secrets.js';
 import { createHttpServer } from './http/client-errors.js';
-import { DocsPages } from './http/docs.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { sweepSaleSchedules } from './jobs/apply-sale-schedule.js';
 import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
@@ -97,15 +96,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
 
   let server: Server | undefined;
   let url: string | undefined;
-  let docs: DocsPages | undefined;
   let gate: DatabaseGate | undefined;
   if (options.role !== 'worker') {
-    docs = new DocsPages(logger);
     gate = new DatabaseGate(createDatabaseProbe(database.url), logger);
-    server = createHttpServer(await createApp(ctx, { docs, gate }), logger);
+    server = createHttpServer(await createApp(ctx, { gate }), logger);
     await listen(server, config.port, config.host);
     url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
-    docs.prepare(); // build missing or stale reference pages in the background
   }
   // The scrapers' own listener, in every role: the worker role has no other.
   let metricsServer: Server | undefined;
@@ -130,7 +126,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      docs?.stop();
       // Both at once: the worker takes no new job while the requests in flight finish.
       await Promise.all([
         server && close(server),

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { projectRoot } from '../config.js';
-import { documentPath, loadDocument, type ApiName } from '../contract/documents.js';
+import { documentPath, type ApiName } from '../contract/documents.js';
+import { bundleSources } from './bundle.js';
 import { postmanCollection } from './postman-collection.js';
 
 const header = (api: ApiName) =>
@@ -25,7 +26,7 @@ for (const api of ['institution', 'partner'] as const) {
   const targets: [string, string][] = [
     [`generated/${api}.ts`, typeScript],
     [`clients/${api}/src/schema.ts`, typeScript],
-    [`clients/postman/${api}.postman_collection.json`, await postmanCollection(api, await loadDocument(api))],
+    [`clients/postman/${api}.postman_collection.json`, await postmanCollection(api, await bundleSources(api))],
   ];
   for (const [file, next] of targets) {
     const target = path.join(projectRoot, file);

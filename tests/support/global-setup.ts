@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,11 +18,20 @@ declare module 'vitest' {
 }
 
 /**
+ * The bundled documents and the Redoc pages the service reads, built from `openapi/` as it is now
+ * (`npm run build` does the same after compiling).
+ */
+function buildDocuments(): void {
+  for (const script of ['build:documents', 'docs']) execFileSync('npm', ['run', '-s', script], { stdio: 'pipe' });
+}
+
+/**
  * One PostgreSQL for the whole run: `DATABASE_URL` when set, else an embedded server of the tests'
  * own (temporary folder, free port), never the development data. One template database is
  * migrated once; every test file copies it.
  */
 export default async function setup(project: TestProject) {
+  buildDocuments();
   let embedded: EmbeddedServer | undefined;
   let folder: string | undefined;
   let adminUrl = process.env.DATABASE_URL;
