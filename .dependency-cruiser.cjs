@@ -71,6 +71,14 @@ module.exports = {
       to: { path: '^src/panel/' },
     },
     {
+      name: 'queue-through-its-helpers',
+      severity: 'error',
+      comment:
+        'Jobs are added through the typed helpers of src/queue/ (jobs.ts, webhook-jobs.ts), which own the tasks’ keys and options.',
+      from: { path: '^src/', pathNot: '^src/queue/' },
+      to: { path: '^src/queue/enqueue[.]ts$' },
+    },
+    {
       name: 'no-folder-cycles',
       severity: 'error',
       comment: 'Folders depend on each other one way only.',

@@ -22,6 +22,22 @@ export default tseslint.config(
     },
   },
   {
+    // src/queue/ is the one door to graphile-worker (and jobs/, the worker itself): no other code writes its SQL.
+    files: ['src/**/*.ts'],
+    ignores: ['src/queue/**', 'src/jobs/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=/graphile_worker\\./]', 'TemplateElement[value.raw=/graphile_worker\\./]'].map(
+          (selector) => ({
+            selector,
+            message: 'graphile-worker SQL belongs in src/queue/ (its typed helpers and job keys).',
+          }),
+        ),
+      ],
+    },
+  },
+  {
     // Type-aware: a promise nobody awaits hides its failure (and its unhandled rejection ends the process).
     files: ['src/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

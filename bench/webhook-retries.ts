@@ -12,7 +12,8 @@
  * schedule of a real retry is the sum of the two; both are printed, per attempt number.
  */
 import type { Sql } from '../src/db/client.js';
-import { attemptJobKey, RETRY_DELAYS_MS } from '../src/partner/webhooks/fan-out.js';
+import { RETRY_DELAYS_MS } from '../src/partner/webhooks/fan-out.js';
+import { jobKeys } from '../src/queue/job-keys.js';
 
 /** Due time and failure instant of one retry, in ms. */
 interface Scheduled {
@@ -30,12 +31,12 @@ async function pullRetriesForward(sql: Sql, deliveryIds: string[]): Promise<Map<
     { delivery_id: string; attempt: number; scheduled_at: Date; moved_to: Date; failed_at: Date }[]
   >`
     with due as (
-      -- The job key is attemptJobKey(deliveryId, attempt).
+      -- The job key is jobKeys.webhookAttempt(deliveryId, attempt).
       select j.id, split_part(j.key, ':', 2)::uuid as delivery_id, split_part(j.key, ':', 3)::int as attempt, j.run_at,
              j.run_at - (now() + interval '2 seconds') as shift
       from graphile_worker.jobs j
       where j.task_identifier = 'webhook-attempt' and j.locked_at is null and j.run_at > now() + interval '10 seconds'
-        and j.key in ${sql(deliveryIds.flatMap((id) => [2, 3, 4].map((n) => attemptJobKey(id, n))))}
+        and j.key in ${sql(deliveryIds.flatMap((id) => [2, 3, 4].map((n) => jobKeys.webhookAttempt(id, n))))}
     ), moved as (
       select graphile_worker.reschedule_jobs(array[d.id], run_at => d.run_at - d.shift) from due d
     ), deliveries as (

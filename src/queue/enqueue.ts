@@ -8,6 +8,8 @@ export type { TaskName };
 export interface EnqueueOptions {
   /** Not before this instant. (Default: now) */
   runAt?: Date;
+  /** Instead of `runAt`: not before this many seconds from now by the database's clock, as every job's. */
+  delaySeconds?: number;
   /** Jobs of one named queue run one at a time, in order. (Default: none, parallel) */
   queueName?: string;
   /** A second job with the same key replaces the pending one. (Default: none) */
@@ -31,11 +33,16 @@ export async function enqueue<T extends TaskName>(
       ${task},
       ${JSON.stringify(payload)}::json,
       queue_name => ${options.queueName ?? null}::text,
-      run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
+      run_at => ${runAtOf(options)}::timestamptz,
       max_attempts => ${options.maxAttempts ?? 25}::int,
       job_key => ${options.jobKey ?? null}::text
     )`);
 }
+
+const runAtOf = ({ runAt, delaySeconds }: EnqueueOptions) =>
+  delaySeconds !== undefined
+    ? sql`now() + make_interval(secs => ${delaySeconds}::float8)`
+    : (runAt?.toISOString() ?? null);
 
 export interface JobSpec<T extends TaskName> {
   payload: GraphileWorker.Tasks[T];

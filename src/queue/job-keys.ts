@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { SaleScheduleKind, ScheduleKind } from './tasks.js';
 
 /**
@@ -12,4 +13,12 @@ export const jobKeys = {
   catalogueSchedule: (kind: ScheduleKind, id: string | number) => `${kind}:${id}`,
   /** A timed change of a sale or its invoice. */
   saleSchedule: (kind: SaleScheduleKind, id: string | number) => `${kind}:${id}`,
+  /** Attempt `attempt` (1 to 4) of one webhook delivery. */
+  webhookAttempt: (deliveryId: string, attempt: number) => `webhook:${deliveryId}:${attempt}`,
+  /** Send `send` of one legacy webhook dispatch. */
+  legacyDispatch: (dispatchId: string, send: number) => `legacy-webhook:${dispatchId}:${send}`,
 };
+
+/** `jobKeys.webhookAttempt` in SQL, of a delivery id and an attempt number. */
+export const webhookAttemptKeySql = (deliveryId: SQL, attempt: SQL): SQL =>
+  sql`'webhook:' || ${deliveryId} || ':' || ${attempt}`;

@@ -81,7 +81,7 @@ describe('the dependency check', () => {
       return summary.violations.map((v) => `${v.rule.name} ${v.from}`).sort();
     };
 
-    it('refuses a planted db → core and queue → tenants import, and in every room an import its list does not hold', async () => {
+    it('refuses a planted db → core and queue → tenants import, in every room an import its list does not hold, and a job added past the queue’s helpers', async () => {
       const expected = [];
       for (const [room, list] of checkedLists) {
         // Named *-routes.ts, the one kind of domain file that may import http/.
@@ -90,6 +90,9 @@ describe('the dependency check', () => {
         plant(room, 'planted', { 'db/': 'core/', 'queue/': 'tenants/' }[room] ?? 'cli/');
         expected.push(`${room.slice(0, -1)}-imports-its-list src/${room}planted.ts`);
       }
+      fs.writeFileSync(path.join(tree, 'src/queue/enqueue.ts'), 'export const enqueue = 1;\n');
+      plant('partner/', 'enqueues', 'queue/enqueue.ts');
+      expected.push('queue-through-its-helpers src/partner/enqueues.ts');
       const found = await violations();
       expect(found).toEqual(expected.sort());
       expect(found).toContain('db-imports-its-list src/db/planted.ts');
@@ -100,10 +103,29 @@ describe('the dependency check', () => {
 
 describe('the lint', () => {
   // The type-aware rules need the project's program: the text is linted in place of a file of it.
+  const eslint = new ESLint({ cwd: ROOT });
   const lint = async (code: string, filePath: string) => {
-    const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath });
+    const [result] = await eslint.lintText(code, { filePath });
     return result!.messages.map((m) => m.ruleId);
   };
+
+  it('refuses graphile-worker SQL, in a string or a template, outside src/queue/ and src/jobs/', async () => {
+    const planted = [
+      "import { sql } from 'drizzle-orm';",
+      "export const one = sql`select graphile_worker.add_job('webhook-attempt', '{}'::json)`;",
+      "export const other = 'select * from graphile_worker.jobs';",
+    ].join('\n');
+    expect(await lint(planted, 'src/partner/webhooks/pauses.ts')).toEqual([
+      'no-restricted-syntax',
+      'no-restricted-syntax',
+    ]);
+    expect(await lint(planted, 'src/institution/intake/batch-reports.ts')).toEqual([
+      'no-restricted-syntax',
+      'no-restricted-syntax',
+    ]);
+    expect(await lint(planted, 'src/queue/job-reads.ts')).toEqual([]);
+    expect(await lint(planted, 'src/jobs/worker.ts')).toEqual([]);
+  }, 180_000);
 
   it('refuses a promise nobody awaits, and takes one handed to handledLater or ignoreOutcome', async () => {
     const planted = [

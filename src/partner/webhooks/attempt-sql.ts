@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
 import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -44,7 +45,7 @@ export interface AttemptRecord {
  * One statement for many attempts: each delivery moves on only from the attempt before its own
  * (another run of the same job, or a deactivation, has already moved it otherwise), its attempt is
  * recorded with it, and the next attempts' jobs are added. Answers, per record, whether it was
- * recorded. The job key is attemptJobKey(id, n).
+ * recorded.
  */
 export async function recordAttempts(db: Queryable, records: AttemptRecord[]): Promise<boolean[]> {
   const [row] = await db.execute<{ recorded: string[] | null }>(sql`
@@ -65,13 +66,9 @@ export async function recordAttempts(db: Queryable, records: AttemptRecord[]): P
       select i.delivery_id, i.number, i.attempted_at, i.status_code, i.error, i.duration_ms, i.response_body, i.request_headers
       from input i join updated u on u.id = i.delivery_id
       returning delivery_id, number
-    ), queued as (
-      select graphile_worker.add_jobs(array_agg(row(
-        'webhook-attempt', json_build_object('deliveryId', u.id, 'attempt', u.number + 1), null::text, u.next_attempt_at, 25,
-        'webhook:' || u.id || ':' || (u.number + 1), null::int, null::text[]
-      )::graphile_worker.job_spec))
-      from updated u where u.next_attempt_at is not null having count(*) > 0
-    )
+    ), queued as (${webhookAttemptJobsOf(sql`
+      select u.id as delivery_id, u.number + 1 as attempt, u.next_attempt_at as run_at, null::boolean as booked
+      from updated u where u.next_attempt_at is not null`)})
     select (select array_agg(delivery_id::text || ':' || number) from recorded) as recorded, (select count(*) from queued)::int as queued`);
   // A record given twice in one batch is recorded once: the second copy answers false.
   const recorded = new Set(row?.recorded ?? []);

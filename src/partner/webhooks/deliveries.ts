@@ -4,10 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
 import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
-import { enqueueMany } from '../../queue/enqueue.js';
+import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
 import { findConfiguration } from './configurations.js';
 import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';
-import { attemptJobKey } from './fan-out.js';
 
 type WebhookDelivery = components['schemas']['WebhookDelivery'];
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -156,9 +155,7 @@ export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: 
         updatedAt: now,
       })
       .returning();
-    await enqueueMany(tx, 'webhook-attempt', [
-      { payload: { deliveryId: row!.id, attempt: 1 }, runAt: now, jobKey: attemptJobKey(row!.id, 1) },
-    ]);
+    await addWebhookAttempts(tx, [{ deliveryId: row!.id, attempt: 1, runAt: now }]);
     return toWebhookDelivery(row!, []);
   });
 }

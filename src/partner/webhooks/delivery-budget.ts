@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
 
 /** Sends a partner may make at once after a quiet spell: this many seconds of its rate. */
 export const BURST_SECONDS = 5;
@@ -59,11 +60,10 @@ export async function postponeAttempt(
       update webhook_deliveries set next_attempt_at = ${due.toISOString()}::timestamptz
       where id = ${deliveryId}::uuid and status = 'pending' and attempts_made = ${attempt - 1}
       returning id
-    )
-    -- The job key is attemptJobKey(id, attempt); its run_at by the database's clock, as every job's.
-    select graphile_worker.add_job('webhook-attempt',
-             json_build_object('deliveryId', id, 'attempt', ${attempt}::int, 'booked', ${booked}::boolean),
-             run_at => now() + make_interval(secs => ${waitSeconds}::float8), max_attempts => 25,
-             job_key => 'webhook:' || id || ':' || ${attempt}::int)
-    from moved`);
+    ), queued as (${webhookAttemptJobsOf(sql`
+      -- Its run_at by the database's clock, as every job's.
+      select id as delivery_id, ${attempt}::int as attempt, now() + make_interval(secs => ${waitSeconds}::float8) as run_at,
+             ${booked}::boolean as booked
+      from moved`)})
+    select count(*) from queued`);
 }

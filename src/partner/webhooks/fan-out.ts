@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
 import { takeTokens } from './delivery-budget.js';
 import type { WebhookEventName } from './events.js';
 
@@ -20,8 +21,6 @@ export const FIRST_ATTEMPT_DELAY_MS = 15_000;
 export const RETRY_DELAYS_MS: readonly number[] = [2 * 60_000, 5 * 60_000, 15 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
-export const attemptJobKey = (deliveryId: string, attempt: number) => `webhook:${deliveryId}:${attempt}`;
-
 export interface FanOutOptions {
   /** Deliver only to this configuration (test deliveries). (Default: every matching one) */
   configurationId?: string;
@@ -41,7 +40,7 @@ export interface FanOutOptions {
  * partner's budget, at the time booked for it. Running it twice for one event creates nothing
  * twice. Answers the ids of the deliveries created.
  *
- * One statement, set-based: the deliveries, their booking and their jobs (`graphile_worker.add_jobs`)
+ * One statement, set-based: the deliveries, their booking and their jobs (`webhookAttemptJobsOf`)
  * cost one round trip whatever the number of configurations, inside the transaction that stores
  * the event. A booking holds the partner's budget row until that transaction ends.
  */
@@ -74,13 +73,9 @@ export async function fanOutEvent(tx: Queryable, event: SaleEvent, options: FanO
       from planned p
       on conflict (configuration_id, event_id) where redelivery_of is null do nothing
       returning id, next_attempt_at
-    ), queued as (
-      -- The job key is attemptJobKey(id, 1).
-      select graphile_worker.add_jobs(array_agg(row(
-        'webhook-attempt', json_build_object('deliveryId', id, 'attempt', 1, 'booked', ${rate > 0}::boolean), null::text, next_attempt_at, 25, 'webhook:' || id || ':1', null::int, null::text[]
-      )::graphile_worker.job_spec))
-      from inserted having count(*) > 0
-    )
+    ), queued as (${webhookAttemptJobsOf(
+      sql`select id as delivery_id, 1 as attempt, next_attempt_at as run_at, ${rate > 0}::boolean as booked from inserted`,
+    )})
     select (select array_agg(id::text) from inserted) as ids, (select count(*) from queued)::int as queued`);
   return row?.ids ?? [];
 }

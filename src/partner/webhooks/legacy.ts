@@ -4,7 +4,7 @@ import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
-import { enqueueMany } from '../../queue/enqueue.js';
+import { addLegacyDispatches, postponeLegacyDispatch } from '../../queue/webhook-jobs.js';
 import { WebhookConfigurationNotFound, WebhookTargetRefused } from './errors.js';
 import { withinCap } from './configurations.js';
 import { bookSend } from './delivery-budget.js';
@@ -90,8 +90,6 @@ function legacyBody(version: LegacyVersion, webhookId: string, event: LegacySale
   return JSON.stringify(body);
 }
 
-const dispatchJobKey = (dispatchId: string, send: number) => `legacy-webhook:${dispatchId}:${send}`;
-
 /**
  * In the caller's transaction: one dispatch per legacy configuration of the partner, and one to the
  * sale's `notification_url` when it has one, each sent once at once. Answers the dispatch ids.
@@ -125,14 +123,9 @@ export async function fanOutLegacy(
     };
   });
   await tx.insert(legacyWebhookDispatches).values(rows);
-  await enqueueMany(
+  await addLegacyDispatches(
     tx,
-    'legacy-webhook-dispatch',
-    rows.map((r) => ({
-      payload: { dispatchId: r.id, send: 1 },
-      runAt: event.occurredAt,
-      jobKey: dispatchJobKey(r.id, 1),
-    })),
+    rows.map((r) => ({ dispatchId: r.id, send: 1, runAt: event.occurredAt })),
   );
   return rows.map((r) => r.id);
 }
@@ -157,11 +150,8 @@ export async function sendLegacyDispatch(
   // Over the partner's budget, shared with its webhook deliveries: sent when its turn comes.
   const wait = bookedFor ? 0 : await bookSend(ctx.db, dispatch.partnerId, at, ctx.config.webhookPartnerRate);
   if (wait > 0) {
-    const payload = { dispatchId, send, bookedFor: new Date(at.getTime() + Math.ceil(wait * 1000)).toISOString() };
-    await ctx.db.execute(sql`
-      select graphile_worker.add_job('legacy-webhook-dispatch', ${JSON.stringify(payload)}::json,
-               run_at => now() + make_interval(secs => ${wait}::float8), max_attempts => 25,
-               job_key => ${dispatchJobKey(dispatchId, send)}::text)`);
+    const bookedFor = new Date(at.getTime() + Math.ceil(wait * 1000)).toISOString();
+    await postponeLegacyDispatch(ctx.db, { dispatchId, send, bookedFor }, wait);
     return 'postponed';
   }
   const result = await postOnce(dispatch.url, { 'x-webhook-dispatch-id': dispatch.id }, dispatch.body, {
@@ -211,13 +201,9 @@ export async function retryLegacyDispatches(
         .where(inArray(legacyWebhookDispatches.id, queued));
       // Send number 1 + manual retries: a resend asked while the previous one waits replaces nothing.
       const now = ctx.clock.now();
-      await enqueueMany(
+      await addLegacyDispatches(
         tx,
-        'legacy-webhook-dispatch',
-        queued.map((id) => {
-          const send = 1 + byId.get(id)!.manualRetries + 1;
-          return { payload: { dispatchId: id, send }, runAt: now, jobKey: dispatchJobKey(id, send) };
-        }),
+        queued.map((id) => ({ dispatchId: id, send: 1 + byId.get(id)!.manualRetries + 1, runAt: now })),
       );
     }
     return { queued, refused };

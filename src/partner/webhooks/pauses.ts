@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { enqueueMany } from '../../queue/enqueue.js';
-import { attemptJobKey } from './fan-out.js';
+import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
 
 /**
  * A configuration deactivated with deliveries still due pauses them: their jobs find them no longer
@@ -22,13 +21,8 @@ export async function resumeDeliveries(tx: Queryable, configurationId: string, n
            next_attempt_at = greatest(coalesce(next_attempt_at, ${now.toISOString()}::timestamptz), ${now.toISOString()}::timestamptz)
      where configuration_id = ${configurationId}::uuid and status = 'paused'
     returning id::text, attempts_made + 1 as attempt, next_attempt_at::text as due`);
-  await enqueueMany(
+  await addWebhookAttempts(
     tx,
-    'webhook-attempt',
-    [...resumed].map((d) => ({
-      payload: { deliveryId: d.id, attempt: d.attempt },
-      runAt: new Date(d.due),
-      jobKey: attemptJobKey(d.id, d.attempt),
-    })),
+    [...resumed].map((d) => ({ deliveryId: d.id, attempt: d.attempt, runAt: new Date(d.due) })),
   );
 }
