@@ -64,6 +64,14 @@ module.exports = {
       to: { path: '^src/http/' },
     },
     {
+      name: 'express-only-in-adapters',
+      severity: 'error',
+      comment:
+        'Express belongs to the HTTP adapters: http/, panel/, app.ts and the rooms’ routes files. Domain code never sees a request.',
+      from: { path: '^src/', pathNot: ['^src/(http|panel)/', '^src/app[.]ts$', HTTP_ADAPTER] },
+      to: { path: '(^|/)node_modules/(@types/)?express/' },
+    },
+    {
       name: 'panel-only-from-root',
       severity: 'error',
       comment: 'The partner panel (src/panel/) is an HTTP front end: only the composition root (app.ts) mounts it.',

@@ -20,12 +20,12 @@ import { institutionRoutes } from './institution/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
 import { storefrontPages } from './partner/storefront/page-routes.js';
-import { receiptInvoicePages } from './partner/receipts/invoice-page.js';
-import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-api.js';
-import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-api.js';
+import { receiptInvoicePages } from './partner/receipts/invoice-routes.js';
+import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-routes.js';
+import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-routes.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { panelPages } from './panel/routes.js';
-import { sandboxApi } from './payments/sandbox-api.js';
+import { sandboxApi } from './payments/sandbox-routes.js';
 import { chargeOwnership } from './payment-wiring.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 

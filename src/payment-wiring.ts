@@ -8,7 +8,7 @@ import { saleChargeListener } from './partner/sales/checkout/charge-listener.js'
 import { createMetrics } from './metrics/metrics.js';
 import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
-import type { ChargeOwnership } from './payments/sandbox-api.js';
+import type { ChargeOwnership } from './payments/sandbox-routes.js';
 import { createSandboxProvider } from './payments/sandbox.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';

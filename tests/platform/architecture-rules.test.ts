@@ -81,7 +81,7 @@ describe('the dependency check', () => {
       return summary.violations.map((v) => `${v.rule.name} ${v.from}`).sort();
     };
 
-    it('refuses a planted db → core and queue → tenants import, in every room an import its list does not hold, and a job added past the queue’s helpers', async () => {
+    it('refuses a planted db → core and queue → tenants import, in every room an import its list does not hold, a job added past the queue’s helpers and Express outside the adapters', async () => {
       const expected = [];
       for (const [room, list] of checkedLists) {
         // Named *-routes.ts, the one kind of domain file that may import http/.
@@ -93,6 +93,10 @@ describe('the dependency check', () => {
       fs.writeFileSync(path.join(tree, 'src/queue/enqueue.ts'), 'export const enqueue = 1;\n');
       plant('partner/', 'enqueues', 'queue/enqueue.ts');
       expected.push('queue-through-its-helpers src/partner/enqueues.ts');
+      // Express: a routes file may import it, a service may not, not even for a type.
+      fs.writeFileSync(path.join(tree, 'src/partner/sales-routes.ts'), "import { Router } from 'express';\n");
+      fs.writeFileSync(path.join(tree, 'src/partner/sales.ts'), "import type { Request } from 'express';\n");
+      expected.push('express-only-in-adapters src/partner/sales.ts');
       const found = await violations();
       expect(found).toEqual(expected.sort());
       expect(found).toContain('db-imports-its-list src/db/planted.ts');

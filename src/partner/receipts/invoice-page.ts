@@ -1,14 +1,9 @@
-import { Router, type ErrorRequestHandler } from 'express';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { ApiError } from '../../core/errors.js';
-import { localDate } from '../../core/local-date.js';
-import { formatBrl, formatDateBr, HOSTED_PAGE_HEADERS, html, maskCpf, page } from '../../payments/html.js';
-import { renderMessagePage } from '../../payments/charge-blocks.js';
+import { formatBrl, formatDateBr, html, maskCpf, page } from '../../payments/html.js';
 import { installmentLines } from './ledger.sql.js';
-import { isCheckoutToken } from '../sales/creating/sales.rules.js';
 
 /**
  * The buyer's invoice (fatura) of one installment of a receipt, at `/checkout/{token}/faturas/{n}`
@@ -40,7 +35,7 @@ type InvoiceRow = {
   delayed_days: number | null;
 };
 
-async function loadInvoice(db: Queryable, token: string, number: number, today: string): Promise<InvoiceRow> {
+export async function loadInvoice(db: Queryable, token: string, number: number, today: string): Promise<InvoiceRow> {
   const [row] = await db.execute<InvoiceRow>(sql`
     select p.name as partner_name, s.buyer_name, s.cpf, l.number, l.value_cents, l.paid_cents, l.status, l.due_on::text, l.paid_on::text,
       l.agreement_on::text, l.delayed_days
@@ -76,24 +71,4 @@ export function renderInvoicePage(i: InvoiceRow, sandbox: boolean): string {
   </dl></section>`,
     { brand: i.partner_name, sandbox },
   );
-}
-
-export function receiptInvoicePages(ctx: AppContext): Router {
-  const router = Router();
-  router.get('/checkout/:token/faturas/:number', async (req, res) => {
-    res.set(HOSTED_PAGE_HEADERS);
-    const number = String(req.params.number);
-    if (!/^\d{1,4}$/.test(number) || !isCheckoutToken(String(req.params.token))) throw new InvoiceNotFound();
-    const invoice = await loadInvoice(ctx.db, String(req.params.token), Number(number), localDate(ctx.clock.now()));
-    res.type('html').send(renderInvoicePage(invoice, ctx.payments.sandbox !== undefined));
-  });
-  const notFound: ErrorRequestHandler = (error, _req, res, next) => {
-    if (!(error instanceof InvoiceNotFound)) return next(error);
-    res
-      .status(404)
-      .type('html')
-      .send(renderMessagePage('Fatura não encontrada', 'Este link de fatura não existe ou não está mais disponível.'));
-  };
-  router.use('/checkout/:token/faturas', notFound);
-  return router;
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.js';
 import { renegotiate } from './renegotiation.js';
 import { markTransferMade, PartnerNotFound, payInstallment, releaseCourse, setCommission } from './operator.js';
 import { ReceiptNotFound } from './receipts.rules.js';
-import { ownSale } from '../sales/checkout/sandbox-sales-api.js';
+import { ownSale } from '../sales/checkout/sandbox-sales-routes.js';
 
 const wholeNumber = (field: string, value: string): number => {
   if (!/^\d{1,9}$/.test(value)) throw new ApiError(400, 'RECEIPT-011', `${field} must be a whole number`);
