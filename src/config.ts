@@ -19,6 +19,11 @@ export interface StripeSettings {
   readonly publishableKey: string;
   /** `STRIPE_WEBHOOK_SECRET`: `whsec_…`, the signing secret of the endpoint `POST /psp/stripe/webhook`. */
   readonly webhookSecret: string;
+  /**
+   * `STRIPE_WEBHOOK_SECRET_PREVIOUS`: `whsec_…`, the secret being rolled away from, also accepted
+   * while a rotation overlaps (some deliveries still signed with it only). (Default: none)
+   */
+  readonly webhookSecretPrevious: string | undefined;
   /** `STRIPE_API_BASE`: another origin for Stripe's API (a local double, a staging proxy). (Default: Stripe's own) */
   readonly apiBase: URL | undefined;
   /** Whether the keys are test-mode keys: Stripe moves no real money. */
@@ -119,6 +124,7 @@ const STRIPE_KEYS = {
   STRIPE_SECRET_KEY: { pattern: /^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, shape: 'sk_live_… (or sk_test_…)' },
   STRIPE_PUBLISHABLE_KEY: { pattern: /^pk_(live|test)_[A-Za-z0-9_]+$/, shape: 'pk_live_… (or pk_test_…)' },
   STRIPE_WEBHOOK_SECRET: { pattern: /^whsec_[A-Za-z0-9_+/=]+$/, shape: 'whsec_…' },
+  STRIPE_WEBHOOK_SECRET_PREVIOUS: { pattern: /^whsec_[A-Za-z0-9_+/=]+$/, shape: 'whsec_…' },
 } as const;
 
 function stripeKey(env: NodeJS.ProcessEnv, name: keyof typeof STRIPE_KEYS): string {
@@ -127,6 +133,17 @@ function stripeKey(env: NodeJS.ProcessEnv, name: keyof typeof STRIPE_KEYS): stri
   if (!value) throw new ConfigError(`${name} is required when PAYMENT_PROVIDER=stripe: set it to ${shape}`);
   if (!pattern.test(value)) throw new ConfigError(`${name} must look like ${shape}`);
   return value;
+}
+
+/** The secret of a rotation's overlap: optional, and never the current one (that would be a copy left behind). */
+function previousWebhookSecret(env: NodeJS.ProcessEnv, current: string): string | undefined {
+  if (!env.STRIPE_WEBHOOK_SECRET_PREVIOUS?.trim()) return undefined;
+  const previous = stripeKey(env, 'STRIPE_WEBHOOK_SECRET_PREVIOUS');
+  if (previous === current)
+    throw new ConfigError(
+      'STRIPE_WEBHOOK_SECRET_PREVIOUS must be the secret rolled away from, not STRIPE_WEBHOOK_SECRET again',
+    );
+  return previous;
 }
 
 function stripeApiBase(raw: string | undefined): URL | undefined {
@@ -155,6 +172,7 @@ function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings {
     secretKey,
     publishableKey,
     webhookSecret,
+    webhookSecretPrevious: previousWebhookSecret(env, webhookSecret),
     apiBase: stripeApiBase(env.STRIPE_API_BASE),
     testMode,
   });

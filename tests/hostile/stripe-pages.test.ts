@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUYER_FORM, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
-import { STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
+import { PREVIOUS_WEBHOOK_SECRET, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { judge, listen, send, snapshotQuery } from './harness.js';
 import { BROKEN_BODIES, HOSTILE_URL_VALUES } from './hostile-values.js';
@@ -28,10 +28,12 @@ const SIGNATURES = (body: string) => [
   Array.from({ length: 500 }, () => 'v1=ab').join(','),
   Stripe.webhooks.generateTestHeaderString({ payload: body, secret: 'whsec_notOurs' }),
   Stripe.webhooks.generateTestHeaderString({ payload: body, secret: STRIPE_TEST_KEYS.webhookSecret, timestamp: 1 }),
+  Stripe.webhooks.generateTestHeaderString({ payload: body, secret: PREVIOUS_WEBHOOK_SECRET, timestamp: 1 }),
 ];
 
 describe('hostile requests to the Stripe webhook and the card step', () => {
-  const s = useStripeContext();
+  // During a rotation's overlap: the previous secret is one more that must not let a replay in.
+  const s = useStripeContext({}, { webhookSecretPrevious: PREVIOUS_WEBHOOK_SECRET });
   const { t } = s;
   let served: Awaited<ReturnType<typeof listen>>;
   let snapshot: () => Promise<string>;

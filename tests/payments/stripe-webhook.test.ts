@@ -6,7 +6,14 @@ import { operateSale } from '../../src/partner/sales/checkout/operator.js';
 import { withLockedSale } from '../../src/partner/sales/state/unit-of-work.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { signedDelivery } from '../support/stripe-double.js';
-import { expectDelivered, saleCharges, saleLookup, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
+import {
+  expectDelivered,
+  PREVIOUS_WEBHOOK_SECRET,
+  saleCharges,
+  saleLookup,
+  STRIPE_TEST_KEYS,
+  useStripeContext,
+} from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
@@ -199,5 +206,54 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
   it('answers 405 to anything but POST', async () => {
     const res = await request(t.app).get('/psp/stripe/webhook');
     expect(res.status).toBe(405);
+  });
+});
+
+describe('a webhook secret rotation (STRIPE_WEBHOOK_SECRET_PREVIOUS)', () => {
+  const s = useStripeContext({}, { webhookSecretPrevious: PREVIOUS_WEBHOOK_SECRET });
+  const { t } = s;
+
+  async function pixIntent(externalSaleId: string) {
+    const partner = await givenPartner(t.ctx);
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    return { ...sale, intentId: (await saleCharges(t, sale.saleId))[0]!.providerRef! };
+  }
+  const send = (body: string, signature: string) =>
+    request(t.app)
+      .post('/psp/stripe/webhook')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(body);
+
+  it('applies once an event signed with the previous secret, the current one, or both as Stripe signs during the overlap', async () => {
+    const sale = await pixIntent('ROTATION');
+    const event = s.stripe.succeed(sale.intentId);
+    const old = signedDelivery(event, PREVIOUS_WEBHOOK_SECRET, t.clock.now());
+    const current = signedDelivery(event, STRIPE_TEST_KEYS.webhookSecret, t.clock.now());
+    expect((await send(old.body, old.signature).expect(200)).body.outcome).toBe('applied');
+    expect((await send(current.body, current.signature).expect(200)).body.outcome).toBe('duplicate');
+    const both = `${current.signature},${old.signature.split(',')[1]}`;
+    expect((await send(current.body, both).expect(200)).body.outcome).toBe('duplicate');
+    expect((await saleCharges(t, sale.saleId))[0]).toMatchObject({ status: 'PAID', paidAmountCents: 359000 });
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
+  });
+
+  it('still refuses a third secret, and a stale signature of the previous one, with 400 PSP-001, and changes nothing', async () => {
+    const sale = await pixIntent('ROTATION-REFUSED');
+    const event = s.stripe.succeed(sale.intentId);
+    const other = signedDelivery(event, 'whsec_neitherOfThem', t.clock.now());
+    const stale = signedDelivery(event, PREVIOUS_WEBHOOK_SECRET, new Date(t.clock.now().getTime() - 360_000));
+    expect((await send(other.body, other.signature).expect(400)).body).toEqual({
+      code: 'PSP-001',
+      message: "Stripe-Signature does not sign this body: no signature matches the endpoint's secret",
+    });
+    expect((await send(stale.body, stale.signature).expect(400)).body).toEqual({
+      code: 'PSP-001',
+      message: 'Stripe-Signature does not sign this body: signed more than 300 s ago',
+    });
+    expect((await saleCharges(t, sale.saleId))[0]!.status).toBe('PENDING');
+    expect(await eventsOf(t, sale.saleId)).toEqual([expect.objectContaining({ name: 'invoiceCreated' })]);
   });
 });

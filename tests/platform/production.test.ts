@@ -78,7 +78,7 @@ describe('production refuses to start without a real payment provider', () => {
     });
   }, 90_000);
 
-  it('names each Stripe variable that is missing or malformed, and keys of two modes', () => {
+  it('names each Stripe variable that is missing or malformed, keys of two modes, and a previous webhook secret that is no rotation', () => {
     const refusal = (env: Record<string, string>) => {
       try {
         loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, ...env });
@@ -99,6 +99,12 @@ describe('production refuses to start without a real payment provider', () => {
     expect(refusal({ ...STRIPE_ENV, STRIPE_API_BASE: 'stripe.example' })).toMatch(
       /^STRIPE_API_BASE must be an http or https origin/,
     );
+    expect(refusal({ ...STRIPE_ENV, STRIPE_WEBHOOK_SECRET_PREVIOUS: 'sk_live_notASecret' })).toBe(
+      'STRIPE_WEBHOOK_SECRET_PREVIOUS must look like whsec_…',
+    );
+    expect(refusal({ ...STRIPE_ENV, STRIPE_WEBHOOK_SECRET_PREVIOUS: STRIPE_ENV.STRIPE_WEBHOOK_SECRET })).toBe(
+      'STRIPE_WEBHOOK_SECRET_PREVIOUS must be the secret rolled away from, not STRIPE_WEBHOOK_SECRET again',
+    );
     expect(refusal({ ...STRIPE_ENV, PAYMENT_PROVIDER: 'paypal' })).toBe(
       'PAYMENT_PROVIDER must be sandbox or stripe, got "paypal"',
     );
@@ -106,6 +112,12 @@ describe('production refuses to start without a real payment provider', () => {
     expect(loadConfig({ ...STRIPE_ENV, NODE_ENV: 'production', ...PRODUCTION_SECRETS }).stripe).toMatchObject({
       testMode: false,
       apiBase: undefined,
+      webhookSecretPrevious: undefined,
+    });
+    const rotating = { ...STRIPE_ENV, STRIPE_WEBHOOK_SECRET_PREVIOUS: ' whsec_Old987 ' };
+    expect(loadConfig({ ...rotating, NODE_ENV: 'production', ...PRODUCTION_SECRETS }).stripe).toMatchObject({
+      webhookSecret: 'whsec_AbC123',
+      webhookSecretPrevious: 'whsec_Old987',
     });
   });
 

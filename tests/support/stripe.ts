@@ -13,8 +13,12 @@ export const STRIPE_TEST_KEYS = {
   webhookSecret: 'whsec_doubleSigningSecret',
 } as const;
 
+/** The secret rolled away from, for the contexts that configure a rotation's overlap. */
+export const PREVIOUS_WEBHOOK_SECRET = 'whsec_doubleRolledAwayFrom';
+
 export const stripeSettings = (apiBase: string): StripeSettings => ({
   ...STRIPE_TEST_KEYS,
+  webhookSecretPrevious: undefined,
   apiBase: new URL(apiBase),
   testMode: true,
 });
@@ -29,16 +33,21 @@ export interface StripeTestContext {
 
 /**
  * A test context whose payment provider is Stripe, pointed at a double of its own through
- * `STRIPE_API_BASE`: the same wiring production uses, with no internet.
+ * `STRIPE_API_BASE`: the same wiring production uses, with no internet. `settings` changes the
+ * account's (a previous webhook secret).
  */
-export function useStripeContext(options: TestContextOptions | (() => TestContextOptions) = {}): StripeTestContext {
+export function useStripeContext(
+  options: TestContextOptions | (() => TestContextOptions) = {},
+  settings: Partial<StripeSettings> = {},
+): StripeTestContext {
   let double: StripeDouble | undefined;
   beforeAll(async () => {
     double = await StripeDouble.start(STRIPE_TEST_KEYS.secretKey, () => t.clock.now());
   });
   const t = useTestContext(() => {
     const given = typeof options === 'function' ? options() : options;
-    return { ...given, config: { paymentProvider: 'stripe', stripe: stripeSettings(double!.url), ...given.config } };
+    const stripe = { ...stripeSettings(double!.url), ...settings };
+    return { ...given, config: { paymentProvider: 'stripe', stripe, ...given.config } };
   });
   afterAll(async () => {
     await double?.close();

@@ -8,6 +8,8 @@ export interface StripeAccount {
   secretKey: string;
   publishableKey: string;
   webhookSecret: string;
+  /** The secret rolled away from, still accepted during a rotation's overlap. */
+  webhookSecretPrevious: string | undefined;
   /** Another origin for Stripe's API: a local double in tests, a proxy in staging. */
   apiBase: URL | undefined;
   testMode: boolean;

@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges, paymentProviderEvents } from '../../db/schema/index.js';
 import { findChargeRow, toCharge, type ChargeRow } from '../charges.js';
@@ -10,21 +9,12 @@ import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
 import { countCardDecline } from '../card-limits.js';
 import { closeDeclinedSession } from './sessions.js';
-
-/** The signature is missing, forged, of another secret, or older than five minutes (a replay). */
-export class InvalidSignature extends ApiError {
-  constructor(reason: string) {
-    super(400, 'PSP-001', `Stripe-Signature does not sign this body: ${reason}`);
-  }
-}
+import { verifyStripeEvent } from './signature.js';
 
 export interface EventDeps extends ApplyDeps {
   stripe: Stripe;
   account: StripeAccount;
 }
-
-/** Stripe's default: an event signed longer ago than this is refused as a replay. */
-const TOLERANCE_SECONDS = 300;
 
 /** What an event is about: a PaymentIntent whose state to read, a refund or a dispute of its charge. */
 type Target =
@@ -69,29 +59,9 @@ async function recordOnce(db: Queryable, event: Stripe.Event, chargeId: string |
   return inserted.length > 0;
 }
 
-function verify(body: Buffer, signature: string | undefined, deps: EventDeps): Stripe.Event {
-  if (!signature) throw new InvalidSignature('the header is missing');
-  try {
-    const at = deps.clock.now().getTime();
-    return deps.stripe.webhooks.constructEvent(
-      body,
-      signature,
-      deps.account.webhookSecret,
-      TOLERANCE_SECONDS,
-      undefined,
-      at,
-    );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    if (/tolerance/i.test(message)) throw new InvalidSignature(`signed more than ${TOLERANCE_SECONDS} s ago`);
-    if (error instanceof SyntaxError) throw new InvalidSignature('the body is not an event');
-    throw new InvalidSignature("no signature matches the endpoint's secret");
-  }
-}
-
 /**
  * One delivery of `POST /psp/stripe/webhook`: the signature checked on the raw body with the
- * endpoint's secret, then the event applied once. A PaymentIntent event is applied from the
+ * endpoint's secret (or the previous one during a rotation), then the event applied once. A PaymentIntent event is applied from the
  * intent as Stripe has it now (events may arrive out of order, and the card's installments are on
  * its charge); the event's id is stored in the transaction of the move it causes. Each declined
  * card Stripe reports counts for its page's card limit (once, as its event), whether or not the
@@ -103,7 +73,7 @@ export async function receiveStripeEvent(
   signature: string | undefined,
   deps: EventDeps,
 ): Promise<WebhookOutcome> {
-  const event = verify(body, signature, deps);
+  const event = verifyStripeEvent(deps.stripe, deps.account, deps.clock, body, signature);
   const outcome = (value: WebhookOutcome['outcome']): WebhookOutcome => ({
     eventId: event.id,
     type: event.type,
