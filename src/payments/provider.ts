@@ -147,6 +147,8 @@ export interface ReconcileReport {
   checked: number;
   /** Of those, the ones that moved. */
   changed: number;
+  /** Refunds and disputes the provider reported by events that never arrived, applied now. */
+  recovered: number;
 }
 
 export interface PaymentProvider {

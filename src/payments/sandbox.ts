@@ -148,7 +148,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       const row = await db.transaction((tx) => load(tx, id, true));
       return row && toCharge(row);
     },
-    reconcile: () => Promise.resolve({ checked: 0, changed: 0 }),
+    reconcile: () => Promise.resolve({ checked: 0, changed: 0, recovered: 0 }),
     async reverse(db, id, status) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);

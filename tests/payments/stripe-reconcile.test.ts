@@ -4,11 +4,27 @@ import { crontabOf } from '../../src/jobs/worker.js';
 import { enqueue } from '../../src/queue/enqueue.js';
 import { useTestContext } from '../support/context.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
-import { expectDelivered, saleCharges, saleLookup, useStripeContext } from '../support/stripe.js';
+import {
+  expectDelivered,
+  saleCharges,
+  saleLookup,
+  useStripeContext,
+  type StripeTestContext,
+} from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const MINUTE = 60_000;
+
+/** A run of the reconciliation while every call to Stripe fails. */
+async function reconcileWhileStripeIsDown({ t, stripe }: StripeTestContext) {
+  stripe.unavailable = true;
+  try {
+    return await t.ctx.payments.reconcile(t.ctx.db);
+  } finally {
+    stripe.unavailable = false;
+  }
+}
 
 describe('the reconciliation of pending Stripe charges (reconcile-payments)', () => {
   const s = useStripeContext();
@@ -40,7 +56,7 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     const late = s.stripe.succeed(charge.providerRef!);
 
     t.clock.advance(4 * MINUTE);
-    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0 });
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 0 });
     expect((await lookup(sale.saleId)).status).toBe('Aguardando pagamento');
 
     t.clock.advance(2 * MINUTE);
@@ -49,7 +65,7 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', paidAmountCents: 359000 });
     await expectDelivered(s, late, 'unchanged');
     expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
-    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0 });
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 0 });
   });
 
   it('reads a charge Stripe could not answer for again at a later run, not at every one', async () => {
@@ -58,12 +74,7 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     const charge = await chargeOf(sale.saleId);
     s.stripe.succeed(charge.providerRef!);
     t.clock.advance(6 * MINUTE);
-    s.stripe.unavailable = true;
-    try {
-      expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 0 });
-    } finally {
-      s.stripe.unavailable = false;
-    }
+    expect(await reconcileWhileStripeIsDown(s)).toEqual({ checked: 1, changed: 0, recovered: 0 });
     expect((await chargeOf(sale.saleId)).status).toBe('PENDING');
     // Read once it failed (checked_at), it waits its turn: five minutes at this age.
     const reads = () => s.stripe.requests.filter((r) => r.path === `/v1/payment_intents/${charge.providerRef}`).length;
@@ -71,7 +82,7 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     await t.ctx.payments.reconcile(t.ctx.db);
     expect(reads()).toBe(before);
     t.clock.advance(5 * MINUTE);
-    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 1 });
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 1, recovered: 0 });
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
   });
 
@@ -94,6 +105,105 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     expect((await chargeOf(sale.saleId)).status).toBe('EXPIRED');
     expect((await lookup(sale.saleId)).status).toBe('Em andamento');
     expect(await eventsOf(t, sale.saleId)).toEqual([]);
+  });
+});
+
+describe('the recovery of refunds and disputes whose event never came (reconcile-payments)', () => {
+  const s = useStripeContext();
+  const { t } = s;
+  let partner: Partner;
+
+  beforeAll(async () => {
+    partner = await givenPartner(t.ctx);
+  });
+
+  const chargeOf = async (saleId: number) => (await saleCharges(t, saleId))[0]!;
+  const names = async (saleId: number) => (await eventsOf(t, saleId)).map((e) => e.name);
+  const receipt = async (saleId: number) =>
+    (await request(t.app).get(`/receipts/detail/${saleId}`).set(partner.headers).expect(200)).body as {
+      cancellation: { isCancellation: boolean; data: { value: number }[] };
+      chargeBack: { isChargeBack: boolean; data: { value: number }[] };
+    };
+  const listCalls = () => s.stripe.requests.filter((r) => r.path === '/v1/events');
+
+  /** A sale confirmed by its Pix, whose succeeded event arrived. */
+  async function paidSale(externalSaleId: string) {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    const intentId = (await chargeOf(sale.saleId)).providerRef!;
+    await expectDelivered(s, s.stripe.succeed(intentId), 'applied');
+    return { ...sale, intentId };
+  }
+
+  it('applies a refund made in Stripe’s dashboard whose event was lost, as the event would have: the sale cancelled with purchaseCancelled once; the late delivery is a duplicate', async () => {
+    const sale = await paidSale('LOST-REFUND');
+    const lost = s.stripe.refundInDashboard(sale.intentId);
+
+    t.clock.advance(2 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 0 });
+    expect((await chargeOf(sale.saleId)).status).toBe('PAID');
+
+    t.clock.advance(4 * MINUTE);
+    await enqueue(t.ctx.db, 'reconcile-payments', {});
+    await t.runJobs();
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', paidAmountCents: 359000 });
+    expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed', 'purchaseCancelled']);
+    expect((await receipt(sale.saleId)).cancellation).toEqual({
+      isCancellation: true,
+      data: [expect.objectContaining({ value: 359000 })],
+    });
+    expect(listCalls().at(-1)!.params).toMatchObject({
+      types: ['charge.refunded', 'charge.dispute.created'],
+      created: { lte: String(Math.floor(t.clock.now().getTime() / 1000) - 300) },
+    });
+
+    await expectDelivered(s, lost, 'duplicate');
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 0 });
+    expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed', 'purchaseCancelled']);
+  });
+
+  it('applies a lost dispute as a chargeback with purchaseCancelled once, and a refund delivered after it changes nothing', async () => {
+    const sale = await paidSale('LOST-DISPUTE');
+    const lost = s.stripe.disputeCharge(sale.intentId);
+    t.clock.advance(6 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
+    expect((await chargeOf(sale.saleId)).status).toBe('CHARGED_BACK');
+    expect((await receipt(sale.saleId)).chargeBack).toEqual({
+      isChargeBack: true,
+      data: [expect.objectContaining({ value: 359000 })],
+    });
+    await expectDelivered(s, lost, 'duplicate');
+    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'unchanged');
+    expect((await names(sale.saleId)).filter((n) => n === 'purchaseCancelled')).toHaveLength(1);
+  });
+
+  it('a payment and its refund both lost: the payment is read first, then the refund applied, each event once', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'BOTH-LOST' });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    const charge = await chargeOf(sale.saleId);
+    const paid = s.stripe.succeed(charge.providerRef!);
+    const refunded = s.stripe.refundInDashboard(charge.providerRef!);
+    t.clock.advance(6 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 1, recovered: 1 });
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', paidAmountCents: 359000 });
+    expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed', 'purchaseCancelled']);
+    await expectDelivered(s, paid, 'unchanged');
+    await expectDelivered(s, refunded, 'duplicate');
+  });
+
+  it('lists again, at the next run, the events of a run Stripe could not answer', async () => {
+    const sale = await paidSale('LIST-DOWN');
+    const lost = s.stripe.refundInDashboard(sale.intentId);
+    expect((await t.ctx.payments.reconcile(t.ctx.db)).recovered).toBe(0); // too recent to be given up for lost
+    t.clock.advance(6 * MINUTE);
+    expect(await reconcileWhileStripeIsDown(s)).toEqual({ checked: 0, changed: 0, recovered: 0 });
+    expect((await chargeOf(sale.saleId)).status).toBe('PAID');
+    t.clock.advance(5 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
+    expect((await chargeOf(sale.saleId)).status).toBe('REFUNDED');
+    await expectDelivered(s, lost, 'duplicate');
   });
 });
 

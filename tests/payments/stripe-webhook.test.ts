@@ -138,6 +138,28 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     expect(receipt.body.cancellation).toMatchObject({ isCancellation: true, data: [{ value: 359000 }] });
   });
 
+  it('a refund delivered before its payment’s own event applies the payment (read from Stripe) and then the refund; the payment’s event then changes nothing', async () => {
+    const sale = await pixSale('OUT-OF-ORDER');
+    const paid = s.stripe.succeed(sale.intentId);
+    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'applied');
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', paidAmountCents: 359000 });
+    await expectDelivered(s, paid, 'unchanged');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual([
+      'invoiceCreated',
+      'purchaseConfirmed',
+      'purchaseCancelled',
+    ]);
+  });
+
+  it('a refund of a charge of no sale of ours is acknowledged and changes nothing', async () => {
+    const sale = await paidSale('FOREIGN-REFUND');
+    const refunded = s.stripe.refundInDashboard(sale.intentId);
+    const before = await snapshot(sale.saleId);
+    const object = { ...refunded.data.object, payment_intent: 'pi_notOurs' };
+    await expectDelivered(s, { ...refunded, id: 'evt_foreignRefund', data: { object } }, 'ignored');
+    expect({ ...(await snapshot(sale.saleId)), stored: before.stored }).toEqual(before);
+  });
+
   it('a dispute (charge.dispute.created) cancels the sale as a chargeback with purchaseCancelled once', async () => {
     const sale = await paidSale('DISPUTE');
     const disputed = s.stripe.disputeCharge(sale.intentId);

@@ -18,7 +18,7 @@ import {
 
 /**
  * A local HTTP double of exactly the Stripe endpoints the provider calls (create, retrieve and
- * cancel a PaymentIntent; create a refund), answering the SDK's own types. It records every
+ * cancel a PaymentIntent; create a refund; list events), answering the SDK's own types. It records every
  * request, so tests assert the amount, the currency, the idempotency key and the metadata sent,
  * and it lets a test act as Stripe would (the buyer pays, the card is refused, the Pix expires,
  * a refund or a dispute), each answering the event Stripe would send.
@@ -76,6 +76,8 @@ function stripeError(res: ServerResponse, status: number, code: string, message:
 export class StripeDouble {
   readonly requests: RecordedRequest[] = [];
   private readonly entries = new Map<string, Entry>();
+  /** Every event Stripe created, delivered or not, oldest first: `GET /v1/events` lists them. */
+  private readonly events: Stripe.Event[] = [];
   /** Answers already given per idempotency key: Stripe replays them. */
   private readonly replies = new Map<string, string>();
   private sequence = 0;
@@ -152,6 +154,7 @@ export class StripeDouble {
     if (method === 'GET' && intentPath && !intentPath[2]) return this.withCharge(intentPath[1]!, params);
     if (method === 'POST' && intentPath?.[2]) return this.cancelIntent(intentPath[1]!, res);
     if (method === 'POST' && path === '/v1/refunds') return this.createRefund(params, res);
+    if (method === 'GET' && path === '/v1/events') return this.listEvents(params);
     return stripeError(res, 404, 'unknown_route', `Unrecognized request URL (${method}: ${path})`);
   }
 
@@ -237,7 +240,39 @@ export class StripeDouble {
     if (entry.charge.refunded)
       return stripeError(res, 400, 'charge_already_refunded', 'Charge has already been refunded');
     entry.charge = { ...entry.charge, refunded: true, amount_refunded: entry.charge.amount };
-    return refund(this.nextId('re'), entry.charge, this.seconds(), (params.metadata ?? {}) as Stripe.Metadata);
+    const made = refund(this.nextId('re'), entry.charge, this.seconds(), (params.metadata ?? {}) as Stripe.Metadata);
+    this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
+    return made;
+  }
+
+  /**
+   * `GET /v1/events`: newest first, filtered by `types` and the `created` range, in pages of
+   * `limit` after `starting_after`, as Stripe lists the events of its last 30 days.
+   */
+  private listEvents(params: Nested): Stripe.ApiList<Stripe.Event> {
+    const types = (params.types ?? []) as string[];
+    const created = (params.created ?? {}) as Record<'gt' | 'gte' | 'lt' | 'lte', string | undefined>;
+    const bound = (key: keyof typeof created, test: (at: number, limit: number) => boolean) => (at: number) =>
+      created[key] === undefined || test(at, Number(created[key]));
+    const tests = [
+      bound('gt', (a, b) => a > b),
+      bound('gte', (a, b) => a >= b),
+      bound('lt', (a, b) => a < b),
+      bound('lte', (a, b) => a <= b),
+    ];
+    const matching = this.events
+      .filter((e) => (types.length === 0 || types.includes(e.type)) && tests.every((ok) => ok(e.created)))
+      .reverse()
+      .sort((a, b) => b.created - a.created);
+    const after = params.starting_after ? matching.findIndex((e) => e.id === params.starting_after) + 1 : 0;
+    const limit = Number(params.limit ?? 10);
+    const data = matching.slice(after, after + limit);
+    return { object: 'list', data, has_more: after + limit < matching.length, url: '/v1/events' };
+  }
+
+  private record<E extends Stripe.Event>(event: E): E {
+    this.events.push(event);
+    return event;
   }
 
   private set(id: string, state: Partial<Stripe.PaymentIntent>): Stripe.PaymentIntent {
@@ -247,7 +282,7 @@ export class StripeDouble {
   }
 
   private event(type: IntentEvent['type'], id: string): IntentEvent {
-    return intentEvent(this.nextId('evt'), this.seconds(), type, this.intent(id));
+    return this.record(intentEvent(this.nextId('evt'), this.seconds(), type, this.intent(id)));
   }
 
   /**
@@ -324,14 +359,15 @@ export class StripeDouble {
   refundInDashboard(id: string): Stripe.ChargeRefundedEvent {
     const entry = this.entries.get(id)!;
     entry.charge = { ...entry.charge!, refunded: true, amount_refunded: entry.charge!.amount };
-    return refundedEvent(this.nextId('evt'), this.seconds(), entry.charge);
+    return this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
   }
 
   /** The cardholder disputes the payment with their bank. */
   disputeCharge(id: string): Stripe.ChargeDisputeCreatedEvent {
     const entry = this.entries.get(id)!;
     entry.charge = { ...entry.charge!, disputed: true };
-    return disputeEvent(this.nextId('evt'), this.seconds(), dispute(this.nextId('dp'), entry.charge, this.seconds()));
+    const opened = dispute(this.nextId('dp'), entry.charge, this.seconds());
+    return this.record(disputeEvent(this.nextId('evt'), this.seconds(), opened));
   }
 }
 

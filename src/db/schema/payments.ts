@@ -145,3 +145,14 @@ export const paymentProviderEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index().on(t.chargeId)],
 );
+
+/**
+ * How far a provider's list of events has been read for events whose delivery never came (Stripe
+ * keeps 30 days of them): the reconciliation lists from here on, so each run reads only what is new.
+ */
+export const paymentProviderCursors = pgTable('payment_provider_cursors', {
+  provider: text().primaryKey(),
+  /** Every event created up to this instant has been applied or found applied already. */
+  listedUntil: timestamp({ withTimezone: true }).notNull(),
+  updatedAt: timestampNow(),
+});

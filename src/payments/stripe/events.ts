@@ -59,21 +59,40 @@ async function recordOnce(db: Queryable, event: Stripe.Event, chargeId: string |
   return inserted.length > 0;
 }
 
-/**
- * One delivery of `POST /psp/stripe/webhook`: the signature checked on the raw body with the
- * endpoint's secret (or the previous one during a rotation), then the event applied once. A PaymentIntent event is applied from the
- * intent as Stripe has it now (events may arrive out of order, and the card's installments are on
- * its charge); the event's id is stored in the transaction of the move it causes. Each declined
- * card Stripe reports counts for its page's card limit (once, as its event), whether or not the
- * buyer's return applied the decline first, and the declined session is closed.
- */
-export async function receiveStripeEvent(
-  db: Queryable,
-  body: Buffer,
-  signature: string | undefined,
+/** What a reversal needs first: a payment whose own event is late or lost (refunds and disputes come out of order too). */
+const UNPAID: readonly string[] = ['PENDING', 'DECLINED', 'EXPIRED'];
+
+/** Moves the locked charge as the event says: from its intent as Stripe has it now, or by its refund or dispute. */
+async function applyTarget(
+  tx: Queryable,
+  locked: ChargeRow,
+  target: Target,
+  intent: Stripe.PaymentIntent | undefined,
   deps: EventDeps,
-): Promise<WebhookOutcome> {
-  const event = verifyStripeEvent(deps.stripe, deps.account, deps.clock, body, signature);
+): Promise<Applied> {
+  const paid = intent && (await applyObserved(tx, locked, observeIntent(intent, locked.method as PaymentMethod), deps));
+  if (target.kind === 'intent') return paid!;
+  const row = paid?.changed ? (await findChargeRow(tx, locked.id, true))! : locked;
+  let reversed: Applied;
+  if (target.kind === 'dispute') reversed = await applyReversal(tx, row, 'CHARGED_BACK', deps);
+  else if (target.full) reversed = await applyReversal(tx, row, 'REFUNDED', deps);
+  else {
+    deps.logger.warn({ chargeId: row.id }, 'partial refund at Stripe: the charge stays paid');
+    reversed = { charge: toCharge(row), changed: false };
+  }
+  return { charge: reversed.charge, changed: reversed.changed || Boolean(paid?.changed) };
+}
+
+/**
+ * Applies one verified event once, whether a delivery brought it or the reconciliation found it
+ * in Stripe's list of events: a PaymentIntent event from the intent as Stripe has it now (events
+ * may arrive out of order, and the card's installments are on its charge); a refund or a dispute
+ * of a charge still unpaid here after its payment is read and applied. The event's id is stored in
+ * the transaction of the move it causes. Each declined card Stripe reports counts for its page's
+ * card limit (once, as its event), whether or not the buyer's return applied the decline first,
+ * and the declined session is closed.
+ */
+export async function applyStripeEvent(db: Queryable, event: Stripe.Event, deps: EventDeps): Promise<WebhookOutcome> {
   const outcome = (value: WebhookOutcome['outcome']): WebhookOutcome => ({
     eventId: event.id,
     type: event.type,
@@ -94,18 +113,12 @@ export async function receiveStripeEvent(
     );
     return outcome((await recordOnce(db, event, null, 'ignored')) ? 'ignored' : 'duplicate');
   }
-  const intent = target.kind === 'intent' ? await retrieveIntent(deps.stripe, target.intentId) : undefined;
+  const readIntent = target.kind === 'intent' || UNPAID.includes(row.status);
+  const intent = readIntent ? await retrieveIntent(deps.stripe, row.providerRef!) : undefined;
   const taken = await db.transaction(async (tx) => {
     if (!(await recordOnce(tx, event, row.id, 'applied'))) return { outcome: outcome('duplicate') };
     const locked = (await findChargeRow(tx, row.id, true))!;
-    let applied: Applied;
-    if (intent) applied = await applyObserved(tx, locked, observeIntent(intent, locked.method as PaymentMethod), deps);
-    else if (target.kind === 'dispute') applied = await applyReversal(tx, locked, 'CHARGED_BACK', deps);
-    else if (target.kind === 'refund' && target.full) applied = await applyReversal(tx, locked, 'REFUNDED', deps);
-    else {
-      deps.logger.warn({ eventId: event.id, chargeId: row.id }, 'partial refund at Stripe: the charge stays paid');
-      applied = { charge: toCharge(locked), changed: false };
-    }
+    const applied = await applyTarget(tx, locked, target, intent, deps);
     if (event.type === 'payment_intent.payment_failed' && locked.method === 'CARD')
       await countCardDecline(tx, applied.charge.reference, deps.clock.now());
     if (applied.changed) return { outcome: outcome('applied'), charge: applied.charge };
@@ -117,4 +130,14 @@ export async function receiveStripeEvent(
   });
   if (intent && taken.charge) await closeDeclinedSession(deps, taken.charge, intent);
   return taken.outcome;
+}
+
+/** One delivery of `POST /psp/stripe/webhook`: the signature checked on the raw body, then the event applied once. */
+export async function receiveStripeEvent(
+  db: Queryable,
+  body: Buffer,
+  signature: string | undefined,
+  deps: EventDeps,
+): Promise<WebhookOutcome> {
+  return applyStripeEvent(db, verifyStripeEvent(deps.stripe, deps.account, deps.clock, body, signature), deps);
 }

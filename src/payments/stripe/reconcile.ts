@@ -1,13 +1,12 @@
 import { and, asc, eq, lte, or, isNull, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
 import type { Charge, ReconcileReport } from '../provider.js';
-import type { ApplyDeps } from './apply.js';
 import { callStripe, idempotencyKey } from './client.js';
+import type { EventDeps } from './events.js';
+import { recoverLostEvents } from './lost-events.js';
 
-export interface ReconcileDeps extends ApplyDeps {
-  stripe: Stripe;
+export interface ReconcileDeps extends EventDeps {
   /** Reads one charge's intent and applies it, exactly as its webhook event would. */
   refresh(db: Queryable, id: string): Promise<Charge | undefined>;
 }
@@ -22,7 +21,9 @@ const BATCH = 100;
  * minutes are read from Stripe and what it says is applied through the webhook's own path (so a
  * late event, or this run twice, changes nothing more). A charge is read again after a quarter of
  * its age (5 minutes to an hour), since a bank slip can wait days for its bank. A card session
- * still open after its day is cancelled at Stripe: it quoted that day's amount.
+ * still open after its day is cancelled at Stripe: it quoted that day's amount. Then the refunds and
+ * disputes Stripe reported by events that never arrived are found in its list of events and
+ * applied, once pending charges have had their turn (a refund of a payment read just now finds it paid).
  */
 export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps): Promise<ReconcileReport> {
   const now = deps.clock.now();
@@ -57,7 +58,17 @@ export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps)
       deps.logger.error({ err: error, chargeId: id }, 'reconciliation of a Stripe charge failed');
     }
   }
-  return { checked: due.length, changed };
+  return { checked: due.length, changed, recovered: await recoverEvents(db, deps, now) };
+}
+
+async function recoverEvents(db: Queryable, deps: ReconcileDeps, now: Date): Promise<number> {
+  try {
+    return await recoverLostEvents(db, deps, new Date(now.getTime() - RECONCILE_AFTER_MS));
+  } catch (error) {
+    // Stripe cannot list its events now: the cursor stays, and the next run lists them again.
+    deps.logger.error({ err: error }, "Stripe's events could not be listed");
+    return 0;
+  }
 }
 
 async function cancelCardSession(db: Queryable, id: string, deps: ReconcileDeps): Promise<Charge | undefined> {
