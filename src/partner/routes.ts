@@ -9,7 +9,7 @@ import { createCampaign } from './campaigns/campaigns.js';
 import { createCampus, listCampuses } from './catalogue/campuses.js';
 import { createCourseClass } from './catalogue/course-classes.js';
 import { createCourse, listCourses } from './catalogue/courses.js';
-import { createCheckoutSale } from './sales/creating/create-checkout-sale.js';
+import { createCheckoutSale, IdempotencyKeyTaken } from './sales/creating/create-checkout-sale.js';
 import { listSaleEvents } from './sales/events/event-feed.js';
 import { createExclusiveSale } from './sales/creating/exclusive-sale.js';
 import { salesFilterValues } from './sales/listing/filter-values.js';
@@ -76,7 +76,13 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createCheckoutSale: {
       handler: async (req, res) => {
-        const created = await createCheckoutSale(ctx, partnerId(req), req.body, req.get('idempotency-key'));
+        const create = () =>
+          ctx.db.transaction((tx) => createCheckoutSale(tx, ctx, partnerId(req), req.body, req.get('idempotency-key')));
+        // The request that took the key first has committed: a new transaction answers its sale again.
+        const created = await create().catch((error: unknown) => {
+          if (error instanceof IdempotencyKeyTaken) return create();
+          throw error;
+        });
         if (created.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(201).json(created.body);
       },

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCheckoutSale,
+  type CheckoutSaleCreated,
+} from '../../../src/partner/sales/creating/create-checkout-sale.js';
 import { givenCourse } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -210,6 +214,39 @@ describe('POST /sales and the sale lookups', () => {
     // Keys are per partner: another partner's same key creates its own sale.
     const theirs = await post(body({ externalSaleId: 'IDEM' }), stranger, 'key-1').expect(201);
     expect(theirs.body.saleId).not.toBe(first.body.saleId);
+  });
+
+  it('answers a request whose Idempotency-Key a concurrent request took and committed first with that sale', async () => {
+    const payload = body({ externalSaleId: 'RACE', products: [product(9)], checkoutPriceInCents: 900000 });
+    const before = await count('sales');
+    let took!: (sale: CheckoutSaleCreated) => void;
+    const taken = new Promise<CheckoutSaleCreated>((resolve) => (took = resolve));
+    let commit!: () => void;
+    const held = t.ctx.db.transaction(async (tx) => {
+      const sale = await createCheckoutSale(tx, t.ctx, partner.id, payload, 'race-key');
+      await new Promise<void>((resolve) => {
+        commit = resolve;
+        took(sale);
+      });
+    });
+    // The second request starts once the first holds the key in its open transaction.
+    const first = (await Promise.race([taken, held]))!;
+    const second = post(payload, partner, 'race-key').then((res) => res);
+    // The request reaches the key (or the product) the open transaction holds and waits for it.
+    const waiting = async () =>
+      (
+        await t.ctx.db.execute<{ n: number }>(sql`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`)
+      )[0]!.n;
+    while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    commit();
+    await held;
+    const res = await second;
+    expect(res.status).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(res.body).toEqual(first.body);
+    expect(await count('sales')).toBe(before + 1);
   });
 
   it('looks up by externalSaleId every sale of this partner with it, at most the 50 most recent', async () => {

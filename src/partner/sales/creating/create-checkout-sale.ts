@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { components } from '../../../../generated/partner.js';
+import type { components, operations } from '../../../../generated/partner.js';
+import type { SuccessBody } from '../../../core/operations.js';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { saleItems, sales } from '../../../db/schema/index.js';
@@ -26,16 +27,19 @@ import { checkNotificationUrl } from './notification-url.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
 export interface CheckoutSaleCreated {
-  body: { checkoutUrl: string; externalSaleId: string; saleId: number };
+  body: SuccessBody<operations['createCheckoutSale']>;
   /** True when an earlier request with the same `Idempotency-Key` created the sale. */
   replayed: boolean;
 }
 
-/** Thrown inside the transaction when a concurrent request took the key: undoes any product registered. */
-class KeyTaken extends Error {}
+/**
+ * Thrown when a concurrent request took the `Idempotency-Key` and committed first: the transaction
+ * rolls back what it registered, and a new one answers that request's sale again.
+ */
+export class IdempotencyKeyTaken extends Error {}
 
 const answer = (
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'config'>,
   sale: Pick<SaleRow, 'id' | 'checkoutToken' | 'externalSaleId'>,
   replayed: boolean,
 ): CheckoutSaleCreated => ({
@@ -48,7 +52,7 @@ const answer = (
 });
 
 async function replay(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'config'>,
   db: Queryable,
   partnerId: string,
   key: string,
@@ -67,76 +71,71 @@ async function replay(
  * Creates a checkout sale: the CPF's check digits and the price (at most the sum of the product
  * prices; lower is a discount) are checked, products are found or registered by SKU, and the sale
  * starts `not_logged` with its hosted checkout URL. With an `Idempotency-Key` already used, the
- * first sale is answered again, or the request refused when its body differs.
+ * first sale is answered again, or the request refused when its body differs. Runs in the caller's
+ * transaction: the products registered, the sale, its items, its first transition and its expiry
+ * job commit together; throws `IdempotencyKeyTaken` when a concurrent request took the key.
  */
 export async function createCheckoutSale(
-  ctx: AppContext,
+  tx: Queryable,
+  deps: Pick<AppContext, 'config' | 'clock'>,
   partnerId: string,
   input: CheckoutSaleRequest,
   idempotencyKey?: string,
 ): Promise<CheckoutSaleCreated> {
   const requestHash = idempotencyKey ? createHash('sha256').update(JSON.stringify(input)).digest('hex') : null;
   if (idempotencyKey) {
-    const replayed = await replay(ctx, ctx.db, partnerId, idempotencyKey, requestHash!);
+    const replayed = await replay(deps, tx, partnerId, idempotencyKey, requestHash!);
     if (replayed) return replayed;
   }
   assertCpf(input.cpf);
-  await checkNotificationUrl(ctx.config, input.notification_url);
+  await checkNotificationUrl(deps.config, input.notification_url);
   const sum = input.products.reduce((total, p) => total + p.variantPriceInCents, 0);
   if (input.checkoutPriceInCents > sum) {
     throw new SalePriceAboveSum(`${input.checkoutPriceInCents} is above the sum of the product prices (${sum})`, {
       detail: `must be at most ${sum}`,
     });
   }
-  const now = ctx.clock.now();
-  try {
-    const sale = await ctx.db.transaction(async (tx) => {
-      const products = await resolveCheckoutProducts(tx, partnerId, input.products, now);
-      const maxima = products.map((p) => p.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
-      const maxInstallments = maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS;
-      const [row] = await tx
-        .insert(sales)
-        .values({
-          partnerId,
-          origin: 'PLATFORM_PAY',
-          status: 'not_logged',
-          productType: SALE_PRODUCT_TYPE,
-          externalSaleId: input.externalSaleId,
-          cpf: input.cpf,
-          checkoutPriceInCents: input.checkoutPriceInCents,
-          upfrontInCents: 0,
-          installmentsToApply: maxInstallments,
-          maxInstallmentsToApply: maxInstallments,
-          runningDaysToFirstInstallment: DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
-          runningDaysToExpire: DEFAULT_RUNNING_DAYS_TO_EXPIRE,
-          creator: API_CREATOR,
-          ...buyerColumns(input.buyer ?? {}),
-          checkoutToken: newCheckoutToken(),
-          notificationUrl: input.notification_url ?? null,
-          idempotencyKey: idempotencyKey ?? null,
-          requestHash,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
-        .returning();
-      if (!row) throw new KeyTaken();
-      await tx.insert(saleItems).values(
-        products.map((p, position) => ({
-          saleId: row.id,
-          position,
-          courseId: p.course.id,
-          courseClassId: p.courseClass.id,
-          priceInCents: p.priceInCents,
-        })),
-      );
-      await recordTransition(tx, row.id, null, 'not_logged', now);
-      await scheduleSaleExpiry(tx, row);
-      return row;
-    });
-    return answer(ctx, sale, false);
-  } catch (error) {
-    if (!(error instanceof KeyTaken)) throw error;
-    return (await replay(ctx, ctx.db, partnerId, idempotencyKey!, requestHash!))!;
-  }
+  const now = deps.clock.now();
+  const products = await resolveCheckoutProducts(tx, partnerId, input.products, now);
+  const maxima = products.map((p) => p.course.maxInstallmentsToApply).filter((n): n is number => n !== null);
+  const maxInstallments = maxima.length ? Math.min(...maxima) : DEFAULT_MAX_INSTALLMENTS;
+  const [row] = await tx
+    .insert(sales)
+    .values({
+      partnerId,
+      origin: 'PLATFORM_PAY',
+      status: 'not_logged',
+      productType: SALE_PRODUCT_TYPE,
+      externalSaleId: input.externalSaleId,
+      cpf: input.cpf,
+      checkoutPriceInCents: input.checkoutPriceInCents,
+      upfrontInCents: 0,
+      installmentsToApply: maxInstallments,
+      maxInstallmentsToApply: maxInstallments,
+      runningDaysToFirstInstallment: DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
+      runningDaysToExpire: DEFAULT_RUNNING_DAYS_TO_EXPIRE,
+      creator: API_CREATOR,
+      ...buyerColumns(input.buyer ?? {}),
+      checkoutToken: newCheckoutToken(),
+      notificationUrl: input.notification_url ?? null,
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
+    .returning();
+  if (!row) throw new IdempotencyKeyTaken();
+  await tx.insert(saleItems).values(
+    products.map((p, position) => ({
+      saleId: row.id,
+      position,
+      courseId: p.course.id,
+      courseClassId: p.courseClass.id,
+      priceInCents: p.priceInCents,
+    })),
+  );
+  await recordTransition(tx, row.id, null, 'not_logged', now);
+  await scheduleSaleExpiry(tx, row);
+  return answer(deps, row, false);
 }
