@@ -113,7 +113,7 @@ describe('hostile requests to the partner panel', () => {
         enabledEvents: [{ name: 'purchaseConfirmed' }],
         signed: true,
       })
-    ).id;
+    ).content.id;
     const configurationFields = ['configurationName', 'webhookUrl', 'enabledEvents', 'authorizationToken', 'signed'];
     forms = [
       { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },

@@ -128,7 +128,7 @@ export function configurationRoutes(
     await change(req, res, form, undefined, async () => {
       const body = createBody(form);
       await checkRequestBody('partner', 'createWebhookConfiguration', body);
-      const { id } = await createConfiguration(ctx, partnerOf(req), body);
+      const { id } = (await createConfiguration(ctx, partnerOf(req), body)).content;
       res.redirect(303, `${configurationPath(id)}?aviso=criado`);
     });
   });

@@ -91,7 +91,7 @@ export function deliveryRoutes(
     const delivery = await deliveryOf(req, c);
     await unlessRefused(
       async () => {
-        const again = await redeliver(ctx, partnerOf(req), delivery.id);
+        const { content: again } = await redeliver(ctx, partnerOf(req), delivery.id);
         res.redirect(303, `${deliveriesPath(c)}/${again.id}?aviso=reenviada`);
       },
       (errors) => sendPage(req, res, 400, deliveryView(req, res, panel, c, delivery, refusalNotice(errors))),

@@ -46,7 +46,12 @@ export function secretRoutes(
     await unlessRefused(
       async () => {
         await checkRequestBody('partner', 'rotateWebhookSigningSecret', body);
-        const rotated = await rotateSigningSecret(ctx, partnerOf(req), c.id, body.gracePeriodSeconds as number);
+        const { content: rotated } = await rotateSigningSecret(
+          ctx,
+          partnerOf(req),
+          c.id,
+          body.gracePeriodSeconds as number,
+        );
         sendPage(req, res, 200, secretShownView(rotated, rotated.signingSecret!, true));
       },
       (errors) => {

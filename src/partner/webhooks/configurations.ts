@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, partners, webhookConfigurations } from '../../db/schema/index.js';
@@ -84,7 +85,7 @@ export async function createConfiguration(
   ctx: AppContext,
   partnerId: string,
   input: CreateInput,
-): Promise<WebhookConfiguration> {
+): Promise<SuccessBody<operations['createWebhookConfiguration']>> {
   const enabledEvents = checkEnabledEvents(input.enabledEvents);
   await checkUrl(ctx, input.webhookUrl);
   const secret = input.signed ? newSigningSecret() : null;
@@ -105,7 +106,7 @@ export async function createConfiguration(
       })
       .returning(),
   );
-  return toWebhookConfiguration(box, row!, secret ?? undefined);
+  return { content: toWebhookConfiguration(box, row!, secret ?? undefined) };
 }
 
 export async function listConfigurations(
@@ -139,7 +140,7 @@ export async function updateConfiguration(
   partnerId: string,
   id: string,
   patch: PatchInput,
-): Promise<WebhookConfiguration> {
+): Promise<SuccessBody<operations['updateWebhookConfiguration']>> {
   const enabledEvents = patch.enabledEvents ? checkEnabledEvents(patch.enabledEvents) : undefined;
   const current = await findConfiguration(ctx.db, partnerId, id);
   if (patch.webhookUrl !== undefined) await checkUrl(ctx, patch.webhookUrl);
@@ -172,7 +173,7 @@ export async function updateConfiguration(
     if (!row) throw new WebhookConfigurationNotFound();
     if (patch.active === false) await pauseDeliveries(tx, id, now);
     if (patch.active === true) await resumeDeliveries(tx, id, now);
-    return toWebhookConfiguration(box, row, secret);
+    return { content: toWebhookConfiguration(box, row, secret) };
   });
 }
 
@@ -209,7 +210,7 @@ export async function rotateSigningSecret(
   partnerId: string,
   id: string,
   gracePeriodSeconds = 86_400,
-): Promise<WebhookConfiguration> {
+): Promise<SuccessBody<operations['rotateWebhookSigningSecret']>> {
   const current = await findConfiguration(ctx.db, partnerId, id);
   if (!current.signingSecret) throw new WebhookNotSigned();
   const now = ctx.clock.now();
@@ -226,5 +227,5 @@ export async function rotateSigningSecret(
     .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
     .returning();
   if (!row) throw new WebhookConfigurationNotFound();
-  return toWebhookConfiguration(box, row, secret);
+  return { content: toWebhookConfiguration(box, row, secret) };
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
@@ -126,7 +127,11 @@ export async function findDelivery(
 }
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */
-export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function redeliver(
+  ctx: AppContext,
+  partnerId: string,
+  deliveryId: string,
+): Promise<SuccessBody<operations['redeliverWebhookDelivery']>> {
   return ctx.db.transaction(async (tx) => {
     const [found] = await tx
       .select({ delivery: webhookDeliveries, active: webhookConfigurations.active })
@@ -156,6 +161,6 @@ export async function redeliver(ctx: AppContext, partnerId: string, deliveryId: 
       })
       .returning();
     await addWebhookAttempts(tx, [{ deliveryId: row!.id, attempt: 1, runAt: now }]);
-    return toWebhookDelivery(row!, []);
+    return { content: toWebhookDelivery(row!, []) };
   });
 }

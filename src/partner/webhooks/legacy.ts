@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { components } from '../../../generated/partner.js';
+import type { components, operations } from '../../../generated/partner.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
 import { addLegacyDispatches, postponeLegacyDispatch } from '../../queue/webhook-jobs.js';
-import { WebhookConfigurationNotFound, WebhookTargetRefused } from './errors.js';
+import {
+  LegacyDispatchDelivered,
+  LegacyDispatchNotFound,
+  LegacyRetriesExhausted,
+  WebhookConfigurationNotFound,
+  WebhookTargetRefused,
+} from './errors.js';
 import { withinCap } from './configurations.js';
 import { bookSend } from './delivery-budget.js';
 import { postOnce } from './sender.js';
@@ -40,7 +47,7 @@ export async function createLegacyConfiguration(
   ctx: AppContext,
   partnerId: string,
   input: { version: LegacyVersion; url: string },
-): Promise<LegacyConfiguration> {
+): Promise<SuccessBody<operations['createLegacyWebhookConfiguration']>> {
   const refusal = await checkTargetAtRegistration(input.url, ctx.config.webhookAllowPrivate);
   if (refusal) throw new WebhookTargetRefused(input.url, refusal);
   const [row] = await withinCap(ctx.db, partnerId, legacyWebhookConfigurations, (tx) =>
@@ -49,16 +56,19 @@ export async function createLegacyConfiguration(
       .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
       .returning(),
   );
-  return toLegacyConfiguration(row!);
+  return { content: toLegacyConfiguration(row!) };
 }
 
-export async function listLegacyConfigurations(db: Queryable, partnerId: string): Promise<LegacyConfiguration[]> {
+export async function listLegacyConfigurations(
+  db: Queryable,
+  partnerId: string,
+): Promise<SuccessBody<operations['listLegacyWebhookConfigurations']>> {
   const rows = await db
     .select()
     .from(legacyWebhookConfigurations)
     .where(eq(legacyWebhookConfigurations.partnerId, partnerId))
     .orderBy(desc(legacyWebhookConfigurations.createdAt), desc(legacyWebhookConfigurations.id));
-  return rows.map(toLegacyConfiguration);
+  return { content: rows.map(toLegacyConfiguration) };
 }
 
 export async function deleteLegacyConfiguration(db: Queryable, partnerId: string, id: string): Promise<void> {
@@ -166,7 +176,26 @@ export async function sendLegacyDispatch(
   return updated.length > 0 ? 'sent' : 'stale';
 }
 
-export type RetryRefusal = { id: string; code: 'WEBHOOK-005' | 'WEBHOOK-006' | 'WEBHOOK-007'; reason: string };
+type RetryRefusal = { id: string; code: 'WEBHOOK-005' | 'WEBHOOK-006' | 'WEBHOOK-007'; reason: string };
+
+const REFUSAL_ERRORS = {
+  'WEBHOOK-005': LegacyDispatchNotFound,
+  'WEBHOOK-006': LegacyDispatchDelivered,
+  'WEBHOOK-007': LegacyRetriesExhausted,
+};
+
+/** The dispatches queued and those refused, in words; none queued is refused with the first refusal's code. */
+function retryAnswer(
+  queued: string[],
+  refused: RetryRefusal[],
+): SuccessBody<operations['retryLegacyWebhookDispatches']> {
+  const refusals = refused.map((r) => `${r.id} (${r.reason})`).join(', ');
+  if (queued.length === 0) {
+    throw new REFUSAL_ERRORS[refused[0]!.code](`No webhook dispatch queued. Refused: ${refusals}`);
+  }
+  const what = `${queued.length} webhook dispatch${queued.length === 1 ? '' : 'es'} queued for resending: ${queued.join(', ')}`;
+  return { message: refused.length > 0 ? `${what}. Refused: ${refusals}` : what };
+}
 
 /**
  * Queues a resend of each dispatch that did not get 200 and has manual retries left; the others
@@ -176,7 +205,7 @@ export async function retryLegacyDispatches(
   ctx: AppContext,
   partnerId: string,
   ids: string[],
-): Promise<{ queued: string[]; refused: RetryRefusal[] }> {
+): Promise<SuccessBody<operations['retryLegacyWebhookDispatches']>> {
   return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .select()
@@ -206,6 +235,6 @@ export async function retryLegacyDispatches(
         queued.map((id) => ({ dispatchId: id, send: 1 + byId.get(id)!.manualRetries + 1, runAt: now })),
       );
     }
-    return { queued, refused };
+    return retryAnswer(queued, refused);
   });
 }

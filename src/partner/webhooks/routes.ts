@@ -17,21 +17,14 @@ import {
   listLegacyConfigurations,
   retryLegacyDispatches,
 } from './legacy.js';
-import { LegacyDispatchDelivered, LegacyDispatchNotFound, LegacyRetriesExhausted } from './errors.js';
 import { sendTestDeliveries } from './test-events.js';
-
-const REFUSAL_ERRORS = {
-  'WEBHOOK-005': LegacyDispatchNotFound,
-  'WEBHOOK-006': LegacyDispatchDelivered,
-  'WEBHOOK-007': LegacyRetriesExhausted,
-};
 
 /** Handlers of the webhook routes, current and legacy, by operationId. */
 export function webhookRoutes(ctx: AppContext): Routes<operations> {
   return {
     createWebhookConfiguration: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createConfiguration(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createConfiguration(ctx, partnerId(req), req.body));
       },
     },
     listWebhookConfigurations: {
@@ -41,7 +34,7 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     updateWebhookConfiguration: {
       handler: async (req, res) => {
-        res.json({ content: await updateConfiguration(ctx, partnerId(req), req.params.id, req.body) });
+        res.json(await updateConfiguration(ctx, partnerId(req), req.params.id, req.body));
       },
     },
     deleteWebhookConfiguration: {
@@ -57,9 +50,7 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     rotateWebhookSigningSecret: {
       handler: async (req, res) => {
-        res.json({
-          content: await rotateSigningSecret(ctx, partnerId(req), req.params.id, req.body?.gracePeriodSeconds),
-        });
+        res.json(await rotateSigningSecret(ctx, partnerId(req), req.params.id, req.body?.gracePeriodSeconds));
       },
     },
     listWebhookDeliveries: {
@@ -72,17 +63,17 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     redeliverWebhookDelivery: {
       handler: async (req, res) => {
-        res.status(202).json({ content: await redeliver(ctx, partnerId(req), req.params.id) });
+        res.status(202).json(await redeliver(ctx, partnerId(req), req.params.id));
       },
     },
     createLegacyWebhookConfiguration: {
       handler: async (req, res) => {
-        res.status(201).json({ content: await createLegacyConfiguration(ctx, partnerId(req), req.body) });
+        res.status(201).json(await createLegacyConfiguration(ctx, partnerId(req), req.body));
       },
     },
     listLegacyWebhookConfigurations: {
       handler: async (req, res) => {
-        res.json({ content: await listLegacyConfigurations(ctx.db, partnerId(req)) });
+        res.json(await listLegacyConfigurations(ctx.db, partnerId(req)));
       },
     },
     deleteLegacyWebhookConfiguration: {
@@ -93,13 +84,7 @@ export function webhookRoutes(ctx: AppContext): Routes<operations> {
     },
     retryLegacyWebhookDispatches: {
       handler: async (req, res) => {
-        const { queued, refused } = await retryLegacyDispatches(ctx, partnerId(req), req.body.webhookIds);
-        const refusals = refused.map((r) => `${r.id} (${r.reason})`).join(', ');
-        if (queued.length === 0) {
-          throw new REFUSAL_ERRORS[refused[0]!.code](`No webhook dispatch queued. Refused: ${refusals}`);
-        }
-        const what = `${queued.length} webhook dispatch${queued.length === 1 ? '' : 'es'} queued for resending: ${queued.join(', ')}`;
-        res.json({ message: refused.length > 0 ? `${what}. Refused: ${refusals}` : what });
+        res.json(await retryLegacyDispatches(ctx, partnerId(req), req.body.webhookIds));
       },
     },
   };
