@@ -24,7 +24,7 @@ const sellersOf = (page: string) =>
   );
 
 describe('panel sales (every profile; a Vendedor sees only the sales they created)', () => {
-  const t = useTestContext({ config: { webhookTimeoutMs: 1000 } });
+  const t = useTestContext();
   const f = usePartnersWithCatalogues(t);
   const receiver = useReceivers();
   let admin: SignedIn;

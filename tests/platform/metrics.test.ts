@@ -29,7 +29,7 @@ const scrape = async (t: TestContext) => {
 };
 
 describe('GET /metrics', () => {
-  const t = useTestContext({ config: { webhookTimeoutMs: 300 } });
+  const t = useTestContext();
   const receiver = useReceivers();
 
   it('counts each request under its operationId, or the route template of a page, and its status; never the raw path', async () => {

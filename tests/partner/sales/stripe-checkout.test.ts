@@ -10,7 +10,7 @@ type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const SANDBOX_TEXT = /sandbox|Simular|Cartões de teste|Ambiente de testes|4111/i;
 
 describe('the checkout paid through Stripe', () => {
-  const s = useStripeContext({ config: { webhookTimeoutMs: 1000 } });
+  const s = useStripeContext();
   const { t } = s;
   const receiver = useReceivers();
   let partner: Partner;

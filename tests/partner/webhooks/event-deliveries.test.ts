@@ -14,7 +14,7 @@ type Plan = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: stri
 const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 describe("the deliveries of a sale's events (the panel's timeline)", () => {
-  const t = useTestContext({ config: { webhookTimeoutMs: 1000 } });
+  const t = useTestContext();
   const receiver = useReceivers();
   let partner: Awaited<ReturnType<typeof givenPartner>>;
   let stranger: Awaited<ReturnType<typeof givenPartner>>;

@@ -14,7 +14,7 @@ import { saleStep } from '../../support/sale-steps.js';
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
 describe('sale events reach the partner', () => {
-  const t = useTestContext({ config: { webhookTimeoutMs: 1000 } });
+  const t = useTestContext();
   const receiver = useReceivers();
 
   const storedEvents = (saleId: number) =>
