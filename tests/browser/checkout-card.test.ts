@@ -56,7 +56,7 @@ describe('checkout paid by card in Chromium: declined, then mistyped, then appro
     // Passes the browser's own checks (required fields), refused by the server: messages by the fields.
     await page.getByLabel('Parcelas').selectOption('3');
     await payByCard(page, '5555 5555 5555 4440', { expiryMonth: '13', cvv: '12' });
-    expect(await focusedClass(page)).toBe('error-summary');
+    await expect.poll(() => focusedClass(page)).toBe('error-summary');
     expect(await page.locator('.error-summary h2').textContent()).toBe('Confira 3 campos');
     expect(await fieldMessage(page, 'Número do cartão')).toBe(
       'Número de cartão inválido: confira os dígitos. Por segurança, o número do cartão e o CVV não ficam guardados: digite-os de novo.',
@@ -73,7 +73,7 @@ describe('checkout paid by card in Chromium: declined, then mistyped, then appro
     await checkStep(page, 'checkout-cartao-campos');
     // The summary's links lead to the fields.
     await page.getByRole('link', { name: /^Mês \(MM\):/ }).click();
-    expect(await focusedId(page)).toBe('card-month');
+    await expect.poll(() => focusedId(page)).toBe('card-month');
 
     await payByCard(page, '5555 5555 5555 4444');
     expect(await page.locator('.notice').last().textContent()).toBe('Pagamento confirmado. Sua compra está efetivada!');

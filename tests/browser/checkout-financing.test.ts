@@ -112,7 +112,7 @@ describe('checkout financed in Chromium', () => {
       await checkStep(page, 'checkout-avalista');
 
       await fillPerson(page, { ...BUYER_FORM, cpf: '390.533.446-16', name: 'Ana de Novo' }, 'Enviar avalista');
-      expect(await focusedClass(page)).toBe('error-summary');
+      await expect.poll(() => focusedClass(page)).toBe('error-summary');
       expect(await fieldMessage(page, 'CPF')).toBe('O avalista deve ser outra pessoa.');
       expect(await page.getByLabel('Nome completo').inputValue()).toBe('Ana de Novo');
       expect(await names(sale.saleId)).toEqual([]);

@@ -71,7 +71,7 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     await page.goto(server.origin + path);
     expect(await page.locator('.due strong').textContent()).toBe('R$ 505,00');
     await payByCard(page, '4111 1111 1111 1112', { expiryYear: '2025' });
-    expect(await focusedClass(page)).toBe('error-summary');
+    await expect.poll(() => focusedClass(page)).toBe('error-summary');
     expect(await fieldMessage(page, 'Número do cartão')).toMatch(/^Número de cartão inválido: confira os dígitos\./);
     expect(await fieldMessage(page, 'Ano (AAAA)')).toBe('Cartão vencido: confira o ano de validade.');
     expect(await page.getByLabel('Ano (AAAA)').inputValue()).toBe('2025');

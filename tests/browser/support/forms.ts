@@ -54,7 +54,11 @@ export async function fieldMessage(page: Page, label: string): Promise<string> {
   );
 }
 
-/** The focused element after the page loaded: the error summary takes it. */
+/**
+ * The focused element after the page loaded: the error summary takes it. Chromium moves the focus
+ * to an `autofocus` element when it first renders the page, after `click()` returns (which waits
+ * for the navigation to commit, not for the page to render): read it with `expect.poll`.
+ */
 export const focusedClass = (page: Page) => page.evaluate(() => document.activeElement?.className ?? '');
 export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
