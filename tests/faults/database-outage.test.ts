@@ -32,28 +32,41 @@ describe('workers under a database that goes away', () => {
     for (const w of workers) expect(await w.exited).toEqual({ code: 0, signal: null });
   };
 
-  it('outlive PostgreSQL stopped mid-batch for longer than the dead-worker delay, and finish everything within seconds of its return', async () => {
+  it('outlive PostgreSQL stopped mid-batch for longer than the dead-worker delay, resume within seconds of its return and finish everything', async () => {
+    // Both workers run before the work comes: the first one up would otherwise be through all of it
+    // while the second starts, and the server would be stopped under idle workers.
+    const workers = await Promise.all([
+      startServiceProcess('worker', pg.url, WORKERS),
+      startServiceProcess('worker', pg.url, WORKERS),
+    ]);
     const items = await givenBatches(t, { institutions: 2, perInstitution: 2, items: 5_000 });
     const events = await givenDeliveriesDueNow(t, receiver.url, 20);
-    const workers = [
-      await startServiceProcess('worker', pg.url, WORKERS),
-      await startServiceProcess('worker', pg.url, WORKERS),
-    ];
     expect(await until(async () => (await progress(t)).processed > 0, 30_000)).toBe(true);
+    // The outage strikes with work left.
+    expect((await progress(t)).unfinished).toBeGreaterThan(0);
 
     await pg.stop();
     await sleep(5_000);
     expect(workers.map((w) => w.alive())).toEqual([true, true]);
     await pg.start();
-    const back = Date.now();
+
+    // The work resumes by itself: the next chunk is committed within seconds, not once a lock
+    // expires (graphile-worker's four hours). How many seconds is bench:recovery's figure; the limit
+    // here only tells resuming from waiting, with room for a loaded machine. It runs from the
+    // return, not to the end of the work, whose length depends on how much the outage left.
+    let atReturn: Awaited<ReturnType<typeof progress>> | undefined;
+    const resumed = await until(async () => {
+      const now = await progress(t).catch(() => undefined);
+      atReturn ??= now;
+      return now !== undefined && (now.processed > atReturn!.processed || now.unfinished === 0);
+    }, 30_000);
+    expect(resumed, JSON.stringify({ atReturn, now: await progress(t) })).toBe(true);
 
     const done = await until(async () => {
-      const now = await progress(t).catch(() => undefined);
-      return now?.unfinished === 0 && now.pending === 0;
+      const now = await progress(t);
+      return now.unfinished === 0 && now.pending === 0;
     }, 45_000);
     expect(done, JSON.stringify(await progress(t))).toBe(true);
-    // Seconds, not the dead-worker delay of a production setting, nor minutes.
-    expect(Date.now() - back).toBeLessThan(30_000);
     expect(workers.map((w) => w.alive())).toEqual([true, true]);
     const after = await progress(t);
     expect(after).toMatchObject({ processed: items, installments: items, distinct: items, pending: 0 });
