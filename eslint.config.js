@@ -1,5 +1,6 @@
 // Linting: ESLint's and typescript-eslint's recommended rules, with the few exceptions below.
 import js from '@eslint/js';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -20,6 +21,12 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
     },
+  },
+  {
+    // Imports in one order everywhere (node built-ins and packages, then the project's own), so a
+    // file's dependencies read at a glance and merges never disagree on where a line goes.
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: { 'simple-import-sort/imports': 'error', 'simple-import-sort/exports': 'error' },
   },
   {
     // src/queue/ is the one door to graphile-worker (and jobs/, the worker itself): no other code writes its SQL.

@@ -4,6 +4,7 @@
  * runs for that query. The statements come as JSON in the file named by QUERIES_FILE.
  */
 import fs from 'node:fs';
+
 import express from 'express';
 import postgres from 'postgres';
 

@@ -9,10 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import {
   checkInstallment,
   type InstallmentRow,

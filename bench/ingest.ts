@@ -13,16 +13,16 @@
  * BENCH_SQL a file of SQL run after the migrations (a schema variant to compare, such as an index
  * dropped or a fill factor).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, PRODUCTION_ENV } from './production-env.js';
+
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
 import { copyInto, copyValue } from '../src/db/copy.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import {
   checkInstallment,
   type InstallmentRow,
@@ -31,6 +31,7 @@ import {
 import { createInstitution } from '../src/tenants/tenants.js';
 import { cpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchInstallment } from './fixtures.js';
+import { benchEnv, PRODUCTION_ENV } from './production-env.js';
 
 /**
  * Node flags of the service processes: a young generation of 32 MB semi-spaces instead of 16, so a

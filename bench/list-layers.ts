@@ -13,30 +13,32 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
 import express, { type Express } from 'express';
 import { pino } from 'pino';
+
 import { createApp } from '../src/app.js';
-import { PRODUCTION_ENV } from './production-env.js';
 import { loadConfig } from '../src/config.js';
+import { loadDocument } from '../src/contract/documents.js';
 import { systemClock } from '../src/core/clock.js';
+import { localDate } from '../src/core/local-date.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { authenticateInstitution } from '../src/http/auth.js';
 import { createLogger, httpLogger } from '../src/http/logging.js';
-import { loadDocument } from '../src/contract/documents.js';
 import { mountApi } from '../src/http/openapi.js';
-import { institutionRoutes } from '../src/institution/routes.js';
 import {
   listOriginalInstallments,
   originalsCountQuery,
   originalsPageQuery,
 } from '../src/institution/listings/originals.js';
+import { institutionRoutes } from '../src/institution/routes.js';
 import { findTenantByKey } from '../src/tenants/credentials.js';
 import { createInstitution } from '../src/tenants/tenants.js';
-import { localDate } from '../src/core/local-date.js';
-import { seedInstallments } from './list-seed.js';
 import { treeCpuSeconds } from './cpu.js';
+import { seedInstallments } from './list-seed.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
 const ROWS = Number(process.env.ROWS ?? 10000);
 const N = Number(process.env.N ?? 400);

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
-import { copyInto, copyValue } from '../src/db/copy.js';
+
 import type { RawElements } from '../src/core/json-spans.js';
+import { copyInto, copyValue } from '../src/db/copy.js';
 import { SUBMISSION_COLUMNS } from '../src/institution/ingest/installment-staging.js';
 import { packBlocks } from '../src/institution/intake/item-blocks.js';
 import { benchInstallment } from './fixtures.js';

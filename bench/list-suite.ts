@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+
 import type { Database } from '../src/db/client.js';
 
 /** One statement the bare endpoint runs for a case, as the service's query builder renders it. */

@@ -6,13 +6,13 @@
  */
 import type { AppContext } from '../src/context.js';
 import { encodeContinuation } from '../src/core/continuation.js';
+import { localDate } from '../src/core/local-date.js';
 import { countedByGroups, countFromGroupsQuery } from '../src/institution/listings/installment-counts.js';
 import type { OriginalsQuery } from '../src/institution/listings/original-filters.js';
 import { originalsCountQuery, originalsPageQuery } from '../src/institution/listings/originals.js';
-import { localDate } from '../src/core/local-date.js';
 import { createInstitution } from '../src/tenants/tenants.js';
-import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
 import { seedErrors, seedInstallments, seedSubmissions } from './list-seed.js';
+import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
 import { submittedCases } from './lists-submitted.js';
 
 export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<ListSuite> {

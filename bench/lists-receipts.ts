@@ -7,13 +7,14 @@
  */
 import { type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+
 import { addDays, localDate } from '../src/core/local-date.js';
 import { receiptDetailStatements } from '../src/partner/receipts/receipt-detail.js';
 import type { ReceiptsQuery } from '../src/partner/receipts/receipt-filters.js';
 import { receiptsStatements } from '../src/partner/receipts/receipts-list.js';
 import { createPartner } from '../src/tenants/tenants.js';
-import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { seedReceipts } from './receipt-seed.js';
 
 const dialect = new PgDialect();

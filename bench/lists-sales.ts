@@ -3,15 +3,15 @@
  * list case runs the page, `metaData.salesBySellers` (which also gives the total) and the page's
  * products, as the service does.
  */
-import type { Queryable } from '../src/db/client.js';
 import { pageRequest } from '../src/core/paging.js';
+import type { Queryable } from '../src/db/client.js';
 import { answeredByCounters, salesListWhere, salesPageQuery, sellersQuery } from '../src/partner/sales/listing/list.js';
 import { parseSalesFilters } from '../src/partner/sales/listing/list-filters.js';
 import { saleByIdQuery, salesByExternalIdQuery } from '../src/partner/sales/listing/lookups.js';
 import { saleProductsQuery } from '../src/partner/sales/sql.js';
 import { createPartner } from '../src/tenants/tenants.js';
-import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import type { ListCase, ListSuite, Statement, SuiteInput } from './list-suite.js';
 import { creatorsOf, seedSales } from './sales-seed.js';
 
 type Query = Record<string, string>;

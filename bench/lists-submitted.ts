@@ -5,8 +5,9 @@
  * are read back from).
  */
 import type postgres from 'postgres';
-import type { Database } from '../src/db/client.js';
+
 import { encodeContinuation } from '../src/core/continuation.js';
+import type { Database } from '../src/db/client.js';
 import { BLOCK_SIZE } from '../src/institution/intake/item-blocks.js';
 import {
   submittedCount,

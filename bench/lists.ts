@@ -9,18 +9,19 @@
  * all), ROWS the rows per tenant (default 1,000,000), DURATION seconds per query and target
  * (default 5), PORT and EMBEDDED_PG_PORT.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { benchEnv, PRODUCTION_ENV } from './production-env.js';
+
 import { loadConfig, projectRoot } from '../src/config.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { explainCases, type ListSuite, type Statement, type SuiteInput } from './list-suite.js';
 import { institutionSuite } from './lists-institution.js';
+import { benchEnv, PRODUCTION_ENV } from './production-env.js';
 
 const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
   institution: institutionSuite,

@@ -1,5 +1,6 @@
 import { sql as q } from 'drizzle-orm';
 import type postgres from 'postgres';
+
 import type { Database } from '../src/db/client.js';
 import { rebuildReceiptSummaries } from '../src/partner/receipts/summaries.js';
 

@@ -16,6 +16,7 @@
  * `RUNS` runs of each (default 2). Figures in seconds; `bench/RESULTS.md` keeps them.
  */
 import { randomUUID } from 'node:crypto';
+
 import { createDatabase } from '../src/db/client.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { ensureDatabase } from '../src/dev/embedded-postgres.js';
@@ -23,9 +24,9 @@ import { createInstitution } from '../src/tenants/tenants.js';
 import { startOwnPostgres } from '../tests/support/own-postgres.js';
 import {
   killServiceProcesses,
+  type ServiceProcess,
   startServiceProcess,
   until,
-  type ServiceProcess,
 } from '../tests/support/service-process.js';
 import { benchInstallment } from './fixtures.js';
 import { PRODUCTION_ENV } from './production-env.js';

@@ -14,9 +14,10 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { createApp } from '../src/app.js';
-import { systemClock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/core/clock.js';
 import { createDatabase } from '../src/db/client.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';

@@ -25,18 +25,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
+import { type Config, loadConfig } from '../src/config.js';
 import { systemClock } from '../src/core/clock.js';
-import { loadConfig, type Config } from '../src/config.js';
-import { wireContext } from '../src/payment-wiring.js';
 import { createDatabase } from '../src/db/client.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { webhookConfigurations } from '../src/db/schema/index.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { createLogger } from '../src/http/logging.js';
 import { startWorker } from '../src/jobs/worker.js';
-import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../src/partner/webhooks/fan-out.js';
 import { MAX_CONFIGURATIONS } from '../src/partner/webhooks/errors.js';
+import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../src/partner/webhooks/test-events.js';
+import { wireContext } from '../src/payment-wiring.js';
 import { createPartner } from '../src/tenants/tenants.js';
 
 const FLOOD_EVENTS = Number(process.env.FLOOD_EVENTS ?? 50);

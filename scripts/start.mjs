@@ -1,12 +1,13 @@
 // `npm start`: runs the compiled service (dist/src/main.js). The first run builds it (`npm run
 // build`: tsc, the bundled documents and the Redoc pages); later runs use what is built, rebuilt by
 // `npm run build` after a change of the sources. Arguments (`--role=…`) pass through.
+import './embedded-development.mjs';
+
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import './embedded-development.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'src', 'main.js');

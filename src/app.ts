@@ -1,32 +1,33 @@
 import express, { type Express } from 'express';
+
 import type { AppContext } from './context.js';
+import { loadDocument } from './contract/documents.js';
+import { RouteNotFound } from './core/errors.js';
 import { migrationsApplied } from './db/migrate.js';
 import { createDatabaseProbe } from './db/probe.js';
-import { DatabaseGate } from './http/database-gate.js';
-import { readiness } from './http/readiness.js';
 import { authenticateAnyTenant, authenticateInstitution, authenticatePartner } from './http/auth.js';
+import { DatabaseGate } from './http/database-gate.js';
 import { docsRouter } from './http/docs.js';
-import type { MailTransport } from './identity/mail.js';
 import { errorHandler } from './http/error-handler.js';
-import { RouteNotFound } from './core/errors.js';
 import { httpLogger } from './http/logging.js';
 import { metricsRouter, requestMetrics } from './http/metrics.js';
-import { securityHeaders } from './http/security-headers.js';
-import { plainQueryString } from './http/query-string.js';
-import { rejectMalformedPath } from './http/request-path.js';
-import { loadDocument } from './contract/documents.js';
 import { mountApi } from './http/openapi.js';
+import { plainQueryString } from './http/query-string.js';
+import { readiness } from './http/readiness.js';
+import { rejectMalformedPath } from './http/request-path.js';
+import { securityHeaders } from './http/security-headers.js';
+import type { MailTransport } from './identity/mail.js';
+import { paymentPages } from './institution/payments/page-routes.js';
 import { institutionRoutes } from './institution/routes.js';
-import { partnerRoutes } from './partner/routes.js';
-import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
-import { storefrontPages } from './partner/storefront/page-routes.js';
+import { panelPages } from './panel/routes.js';
 import { receiptInvoicePages } from './partner/receipts/invoice-routes.js';
 import { sandboxReceiptsApi } from './partner/receipts/sandbox-receipts-routes.js';
+import { partnerRoutes } from './partner/routes.js';
+import { checkoutPages } from './partner/sales/checkout/checkout-routes.js';
 import { sandboxSalesApi } from './partner/sales/checkout/sandbox-sales-routes.js';
-import { paymentPages } from './institution/payments/page-routes.js';
-import { panelPages } from './panel/routes.js';
-import { sandboxApi } from './payments/sandbox-routes.js';
+import { storefrontPages } from './partner/storefront/page-routes.js';
 import { chargeOwnership } from './payment-wiring.js';
+import { sandboxApi } from './payments/sandbox-routes.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { parseSecretKey } from './core/secret-box.js';
 
 export type Role = 'all' | 'api' | 'worker';

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import type { Clock } from './core/clock.js';
+
 import type { Config } from './config.js';
+import type { Clock } from './core/clock.js';
 import type { Database, Sql } from './db/client.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';

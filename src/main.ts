@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config, type Role } from './config.js';
+
+import { type Config, ConfigError, loadConfig, type Role } from './config.js';
 import { createLogger, logDestination } from './http/logging.js';
-import { startService } from './service.js';
 import { surviveConnectionLoss } from './process-guards.js';
+import { startService } from './service.js';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const role = values.role as Role;

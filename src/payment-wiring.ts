@@ -1,15 +1,16 @@
 import { and, eq } from 'drizzle-orm';
+
 import type { AppContext } from './context.js';
 import type { Queryable } from './db/client.js';
 import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
+import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
-import { createMetrics } from './metrics/metrics.js';
-import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
-import type { ChargeOwnership } from './payments/sandbox-routes.js';
+import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
 import { createSandboxProvider } from './payments/sandbox.js';
+import type { ChargeOwnership } from './payments/sandbox-routes.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
 

@@ -1,24 +1,26 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { Logger } from 'pino';
+
 import { createApp, createMetricsApp } from './app.js';
-import { systemClock, type Clock } from './core/clock.js';
 import type { Config, Role } from './config.js';
 import type { AppContext } from './context.js';
-import { wireContext } from './payment-wiring.js';
-import { createDatabase } from './db/client.js';
+import { type Clock, systemClock } from './core/clock.js';
 import { connectDatabaseServer } from './database-server.js';
-import { migrateDatabase } from './db/migrate.js';
+import { createDatabase } from './db/client.js';
 import { isConnectionLoss } from './db/errors.js';
+import { migrateDatabase } from './db/migrate.js';
 import { createDatabaseProbe } from './db/probe.js';
-import { DatabaseGate } from './http/database-gate.js';
-import { sealStoredSecrets, secretBoxOf } from './partner/webhooks/sealed-secrets.js';
-import { createHttpServer } from './http/client-errors.js';
-import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
-import { sweepSaleSchedules } from './jobs/apply-sale-schedule.js';
-import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
-import { applyDueSchedules } from './partner/catalogue/schedules.js';
 import type { DemoKeys } from './dev/demo-tenants.js';
+import { createHttpServer } from './http/client-errors.js';
+import { DatabaseGate } from './http/database-gate.js';
+import { sweepSaleSchedules } from './jobs/apply-sale-schedule.js';
+import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
+import { applyDueSchedules } from './partner/catalogue/schedules.js';
+import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
+import { sealStoredSecrets, secretBoxOf } from './partner/webhooks/sealed-secrets.js';
+import { wireContext } from './payment-wiring.js';
 
 export interface ServiceOptions {
   config: Config;

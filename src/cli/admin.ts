@@ -3,12 +3,14 @@
  * embedded server (connecting to it when running, starting it for the command when not).
  */
 import { parseArgs } from 'node:util';
+
 import { loadConfig } from '../config.js';
-import { createDatabase } from '../db/client.js';
+import { systemClock } from '../core/clock.js';
 import { connectDatabaseServer } from '../database-server.js';
+import { createDatabase } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
-import { UsageError, type Command } from './commands/command.js';
 import { closingCommands } from './commands/closings.js';
+import { type Command, UsageError } from './commands/command.js';
 import { contractCommands } from './commands/contracts.js';
 import { courseSettingsCommands } from './commands/course-settings.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
@@ -16,7 +18,6 @@ import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
 import { userCommands } from './commands/users.js';
-import { systemClock } from '../core/clock.js';
 
 const commands: Record<string, Command> = {
   ...tenantCommands,

@@ -1,7 +1,9 @@
 import path from 'node:path';
+
 import { bundle, loadConfig } from '@redocly/openapi-core';
+
 import { projectRoot } from '../config.js';
-import { documentPath, type ApiName, type OpenApiDocument } from '../contract/documents.js';
+import { type ApiName, documentPath, type OpenApiDocument } from '../contract/documents.js';
 
 /**
  * One document bundled from its split sources by Redocly's bundler, as `redocly bundle` does in

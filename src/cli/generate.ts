@@ -6,9 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import openapiTS, { astToString } from 'openapi-typescript';
+
 import { projectRoot } from '../config.js';
-import { documentPath, type ApiName } from '../contract/documents.js';
+import { type ApiName, documentPath } from '../contract/documents.js';
 import { bundleSources } from './bundle.js';
 import { postmanCollection } from './postman-collection.js';
 

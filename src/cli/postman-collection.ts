@@ -6,7 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+
 import { convertV2, type Options } from 'openapi-to-postmanv2';
+
 import type { ApiName, OpenApiDocument } from '../contract/documents.js';
 
 const OPTIONS: Options = {

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+
 import { projectRoot } from '../config.js';
 
 export type ApiName = 'institution' | 'partner';

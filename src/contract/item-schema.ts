@@ -1,9 +1,10 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+
 import { readablePath } from '../core/errors.js';
-import { loadDocument } from './documents.js';
 import type { ItemError } from '../core/item-error.js';
 import { findUnstorableText } from '../core/storable-values.js';
+import { loadDocument } from './documents.js';
 
 /**
  * The items of `POST /v1/parcela` are not parsed by the API (see `rawArrayBody`): each is checked

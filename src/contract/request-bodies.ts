@@ -1,9 +1,10 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+
 import { DATE_FORMATS } from '../core/dates.js';
-import { readablePath, ValidationFailed, type ErrorDetail } from '../core/errors.js';
+import { type ErrorDetail, readablePath, ValidationFailed } from '../core/errors.js';
 import { findUnstorableText } from '../core/storable-values.js';
-import { listOperations, loadDocument, type ApiName } from './documents.js';
+import { type ApiName, listOperations, loadDocument } from './documents.js';
 
 const validators = new Map<string, Promise<ValidateFunction>>();
 

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+
 import { ApiError } from './errors.js';
 
 /** Rows per page of every continuation-paged listing. */

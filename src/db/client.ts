@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+
 import * as schema from './schema/index.js';
 
 export interface DatabaseOptions {

@@ -1,5 +1,6 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+
 import type { TransactionSql } from 'postgres';
 
 const escape = (text: string) =>

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { runMigrations } from 'graphile-worker';
+
 import { projectRoot } from '../config.js';
 import { createDatabase, type Database } from './client.js';
 

@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+
 import type { Queryable } from './client.js';
 
 /**

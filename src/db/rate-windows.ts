@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Queryable } from './client.js';
 
 /**

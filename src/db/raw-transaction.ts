@@ -1,5 +1,6 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import type { TransactionSql } from 'postgres';
+
 import type { Database, Sql } from './client.js';
 import * as schema from './schema/index.js';
 

@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
+
 import type { Clock } from '../core/clock.js';
+import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
 import type { Database } from '../db/client.js';
 import { findTenantByKey, type Tenant } from '../tenants/credentials.js';
-import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -1,12 +1,13 @@
 import {
   createServer,
-  STATUS_CODES,
   type IncomingMessage,
   type RequestListener,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
+
 import type { Logger } from 'pino';
 
 /** A request Node refuses before Express sees it: its status and the code of our error body. */

@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+
 import { ServiceUnavailable } from '../core/errors.js';
 import type { DatabaseProbe } from '../db/probe.js';
 import { noteErrorOnRequestLog } from './logging.js';

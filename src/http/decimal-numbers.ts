@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+
 import type { NumericParameter } from '../contract/numeric-parameters.js';
 import { ValidationFailed } from '../core/errors.js';
 

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { Router } from 'express';
 import YAML from 'yaml';
+
+import { projectRoot } from '../config.js';
+import { type ApiName, loadDocument } from '../contract/documents.js';
 import { ApiError } from '../core/errors.js';
 import { redocPolicy } from './security-headers.js';
-import { loadDocument, type ApiName } from '../contract/documents.js';
-import { projectRoot } from '../config.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];
 

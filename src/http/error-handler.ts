@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler } from 'express';
+
 import {
   ApiError,
   BodyNotDecodable,
   BodyTooLarge,
+  type ErrorDetail,
   MethodNotAllowed,
   RangeNotSatisfiable,
   readablePath,
@@ -10,10 +12,9 @@ import {
   TooManyFields,
   UnsupportedCharset,
   ValidationFailed,
-  type ErrorDetail,
 } from '../core/errors.js';
-import { noteErrorOnRequestLog } from './logging.js';
 import { isConnectionLoss } from '../db/errors.js';
+import { noteErrorOnRequestLog } from './logging.js';
 
 /** Shape of the errors express-openapi-validator raises. */
 interface ValidatorError {

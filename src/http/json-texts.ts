@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+
 import { spliceJsonTexts } from '../core/json-text.js';
 
 /**

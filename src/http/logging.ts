@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+
 import type { Response } from 'express';
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
+
 import type { NodeEnv } from '../config.js';
 import { errorForLog, redactText, redactUrl, redactValues } from './log-redaction.js';
 

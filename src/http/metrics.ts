@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+
 import type { AppContext } from '../context.js';
 import { ApiError } from '../core/errors.js';
 import { refreshDatabaseGauges } from '../metrics/database-gauges.js';

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+
 import { ValidationFailed } from '../core/errors.js';
 import { findText, hasLoneSurrogate, hasNul } from '../core/storable-values.js';
 

@@ -1,16 +1,17 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { type RequestHandler, Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { DATE_FORMATS } from '../core/dates.js';
-import { BodyTooLarge, MethodNotAllowed, NotImplemented } from '../core/errors.js';
+
 import { listOperations, type OpenApiDocument } from '../contract/documents.js';
 import { numericParameters } from '../contract/numeric-parameters.js';
+import { DATE_FORMATS } from '../core/dates.js';
+import { BodyTooLarge, MethodNotAllowed, NotImplemented } from '../core/errors.js';
 import { decimalNumbers, headAgain, headAsGet } from './decimal-numbers.js';
-import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
-import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { rejectNonFiniteNumbers } from './finite-numbers.js';
-import { rejectBracketNames } from './query-string.js';
-import { operationLabel } from './metrics.js';
 import { isTooDeep, measureDepth, tooDeep } from './json-depth.js';
+import { operationLabel } from './metrics.js';
+import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
+import { rejectBracketNames } from './query-string.js';
+import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { noStore } from './security-headers.js';
 
 /** How one operation is served, besides its handler. */

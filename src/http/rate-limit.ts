@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
+
 import type { Request, RequestHandler } from 'express';
+
 import type { Clock } from '../core/clock.js';
-import type { Queryable } from '../db/client.js';
 import { ApiError } from '../core/errors.js';
+import type { Queryable } from '../db/client.js';
 import { countHit } from '../db/rate-windows.js';
 
 export class TooManyRequests extends ApiError {

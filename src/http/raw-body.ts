@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
+
 import { BodyTooLarge, UnsupportedCharset, ValidationFailed } from '../core/errors.js';
-import { JsonSyntaxError, JsonTooDeep, scanJson, type RawElements, type Span } from '../core/json-spans.js';
+import { JsonSyntaxError, JsonTooDeep, type RawElements, scanJson, type Span } from '../core/json-spans.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { scanBodyForNul } from './nul-characters.js';
 

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+
 import type { DatabaseGate } from './database-gate.js';
 
 /** `/ready` answers within this, whatever the database does (a frozen server answers nothing). */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+
 import type { RequestHandler } from 'express';
+
 import type { Config } from '../config.js';
 
 /** A year, subdomains included: once a browser reached the service over HTTPS it never falls back to HTTP. */

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+
 import type { JsonOf, SuccessBody } from '../core/operations.js';
 import type { RouteOptions } from './openapi.js';
 

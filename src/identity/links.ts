@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
 import { and, eq, gt, isNull } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { userLinks, users } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';

@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
+
 import type { Database } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { isEmail, normaliseEmail } from './identity.rules.js';
-import { issueLink, type IssuedLink, type LinkPurpose } from './links.js';
+import { type IssuedLink, issueLink, type LinkPurpose } from './links.js';
 import type { MailTransport } from './mail.js';
 import { lockedUntil, recordFailure, type ThrottlePolicy } from './throttle.js';
 

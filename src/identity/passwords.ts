@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+
+import { type Algorithm, hash, verify } from '@node-rs/argon2';
+
 import { COMMON_PASSWORDS } from './common-passwords.js';
 
 // `Algorithm` is an ambient const enum, which isolated modules cannot read: its Argon2id member by value.

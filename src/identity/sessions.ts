@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+
 import { and, eq, lt, ne, or } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
-import { partners, userSessions, users } from '../db/schema/index.js';
+import { partners, users, userSessions } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';
 import type { Profile, TenantRef } from './identity.rules.js';
 import { newToken } from './links.js';

@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
+
 import type { Database } from '../db/client.js';
 import { partners, users } from '../db/schema/index.js';
 import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.js';
-import { findOpenLink, useLink, type LinkPurpose } from './links.js';
+import { findOpenLink, type LinkPurpose, useLink } from './links.js';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './passwords.js';
 import { endUserSessions, type SignedInUser } from './sessions.js';
 import { accountKey, clearFailures, ipKey, lockedUntil, recordFailure, SIGN_IN_POLICIES } from './throttle.js';

@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, lt, max, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { signInThrottle } from '../db/schema/index.js';
 

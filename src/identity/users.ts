@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+
 import type { Database, Queryable } from '../db/client.js';
-import { insertUnique } from '../db/unique-insert.js';
 import { userLinks, users } from '../db/schema/index.js';
+import { insertUnique } from '../db/unique-insert.js';
 import {
   EmailTaken,
   InvalidEmail,
@@ -10,11 +11,11 @@ import {
   isProfile,
   LastSuperadmin,
   normaliseEmail,
-  UserNotFound,
   type Profile,
   type TenantRef,
+  UserNotFound,
 } from './identity.rules.js';
-import { issueLink, type IssuedLink } from './links.js';
+import { type IssuedLink, issueLink } from './links.js';
 import { endUserSessions } from './sessions.js';
 
 export interface UserRow {

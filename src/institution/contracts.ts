@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+
+import { BUSINESS_TIME_ZONE } from '../core/local-date.js';
 import type { Queryable } from '../db/client.js';
 import { institutionContracts, institutionContractVersions, statementClosings } from '../db/schema/index.js';
-import { BUSINESS_TIME_ZONE } from '../core/local-date.js';
-import { DEFAULT_PRODUCT, PRODUCTS, type Product } from './vocabularies.js';
+import { DEFAULT_PRODUCT, type Product, PRODUCTS } from './vocabularies.js';
 
 /** The terms of an institution's contract in force in some month. */
 export interface Contract {

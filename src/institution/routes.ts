@@ -1,17 +1,18 @@
 import type { RequestHandler, Response } from 'express';
+
 import type { operations } from '../../generated/institution.js';
 import type { AppContext } from '../context.js';
+import { BatchTooLarge } from '../core/errors.js';
 import { institutionId } from '../http/auth.js';
 import { jsonKeepingTexts } from '../http/json-texts.js';
 import { rawElements } from '../http/raw-body.js';
 import type { Routes } from '../http/typed.js';
 import { getBatch, listBatchErrors } from './intake/batch-reports.js';
-import { BatchTooLarge } from '../core/errors.js';
 import { jsonItems, MAX_BATCH_ITEMS, rawItems, submitBatch, type SubmittedBatch } from './intake/batches.js';
 import { listOriginalInstallments } from './listings/originals.js';
+import { listSubmittedInstallments } from './listings/submitted.js';
 import { createPaymentLink } from './payments/payment-links.js';
 import { statementRoutes } from './statements/routes.js';
-import { listSubmittedInstallments } from './listings/submitted.js';
 
 /** Largest inclusion body: 10,000 installments with every optional field fit well below it. */
 const INCLUSION_BODY_LIMIT = '50mb';

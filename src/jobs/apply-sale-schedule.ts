@@ -1,4 +1,5 @@
 import type { Task } from 'graphile-worker';
+
 import type { AppContext } from '../context.js';
 import {
   abandonCartIfDue,

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
+
 import { sql } from 'drizzle-orm';
 import type { Job, WorkerEvents } from 'graphile-worker';
+
 import type { AppContext } from '../context.js';
 import type { Transaction } from '../db/client.js';
 import { whenPoolStops } from './pool-events.js';

@@ -1,4 +1,5 @@
 import type { WorkerEvents } from 'graphile-worker';
+
 import type { Metrics } from '../metrics/metrics.js';
 
 /**

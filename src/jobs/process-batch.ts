@@ -1,8 +1,9 @@
 import type { Task } from 'graphile-worker';
+
 import type { AppContext } from '../context.js';
+import type { ProcessOptions } from '../institution/ingest/batch-processing.js';
 import { processInstallmentBatch } from '../institution/ingest/installment-ingest.js';
 import { processStudentBatch } from '../institution/ingest/student-ingest.js';
-import type { ProcessOptions } from '../institution/ingest/batch-processing.js';
 import { findBatch } from '../institution/intake/batches.js';
 
 type BatchTaskName = 'process-student-batch' | 'process-installment-batch';

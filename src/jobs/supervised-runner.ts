@@ -1,5 +1,6 @@
 import type { Runner, WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
+
 import { ignoreOutcome } from '../core/promises.js';
 
 /** A graphile-worker runner that is started again whenever its pool stops on its own. */

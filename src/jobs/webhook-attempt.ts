@@ -1,7 +1,8 @@
 import type { Task } from 'graphile-worker';
+
 import type { AppContext } from '../context.js';
-import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
 import { batchedAttemptStore, runAttempt } from '../partner/webhooks/attempts.js';
+import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
 import { PartnerSlots } from '../partner/webhooks/partner-slots.js';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {

@@ -1,5 +1,6 @@
 import { Logger, type LogLevel } from 'graphile-worker';
 import type { Logger as Pino } from 'pino';
+
 import { isConnectionLoss } from '../db/errors.js';
 
 const LEVELS: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {

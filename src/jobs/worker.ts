@@ -1,19 +1,21 @@
 import { EventEmitter } from 'node:events';
+
 import { run, runOnce, type TaskList, type WorkerEvents } from 'graphile-worker';
+
 import type { AppContext } from '../context.js';
-import processBatch from './process-batch.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
-import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import applySaleSchedule from './apply-sale-schedule.js';
+import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import compactInstallmentCounts, { COUNTS_CRONTAB } from './compact-installment-counts.js';
-import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
-import webhookAttempt from './webhook-attempt.js';
-import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
+import { handingBack } from './hand-back.js';
 import { startHeartbeats } from './heartbeats.js';
 import { recordJobs } from './job-metrics.js';
+import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
+import processBatch from './process-batch.js';
+import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
+import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
+import webhookAttempt from './webhook-attempt.js';
 import { workerLogger } from './worker-logger.js';
-import { handingBack } from './hand-back.js';
-import { superviseRunner, type SupervisedRunner } from './supervised-runner.js';
 
 /** Every task of the service, bound to the context. */
 export function taskList(ctx: AppContext): TaskList {

@@ -1,4 +1,5 @@
 import type { CookieOptions, Request, Response } from 'express';
+
 import type { Config } from '../config.js';
 
 /**

@@ -1,8 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+
 import type { Request, RequestHandler, Response } from 'express';
+
 import type { Config } from '../config.js';
 import { html, type SafeHtml } from '../payments/html.js';
-import { readCookie, type PanelCookies } from './cookies.js';
+import { type PanelCookies, readCookie } from './cookies.js';
 import { FormRefused } from './errors.js';
 
 /** Name of the hidden field every panel form carries. */

@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
+
 import { ApiError } from '../core/errors.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
+import { errorSummary, type FieldInput, fieldInput } from '../payments/form-fields.js';
 import { html, type SafeHtml } from '../payments/html.js';
-import { errorSummary, fieldInput, type FieldInput } from '../payments/form-fields.js';
 import type { PanelCookies } from './cookies.js';
 import { csrfInput, formToken } from './csrf.js';
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { PROFILE_LABELS, type Profile } from '../identity/identity.rules.js';
+
+import { type Profile, PROFILE_LABELS } from '../identity/identity.rules.js';
 import { html } from '../payments/html.js';
 import { sendPage } from './layout.js';
 import { NAVIGATION } from './navigation.js';

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+
 import { PROFILE_LABELS } from '../identity/identity.rules.js';
 import type { Session } from '../identity/sessions.js';
 import { html, SafeHtml, sha256Source } from '../payments/html.js';

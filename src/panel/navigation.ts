@@ -1,4 +1,4 @@
-import { PROFILES, type Profile } from '../identity/identity.rules.js';
+import { type Profile, PROFILES } from '../identity/identity.rules.js';
 
 /** One entry of the panel's navigation: shown only to the profiles that may open it. */
 export interface NavItem {

@@ -1,4 +1,5 @@
-import express, { Router, type ErrorRequestHandler } from 'express';
+import express, { type ErrorRequestHandler, Router } from 'express';
+
 import type { AppContext } from '../context.js';
 import { toApiError } from '../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../http/logging.js';

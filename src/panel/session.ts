@@ -1,8 +1,9 @@
 import type { Request, RequestHandler } from 'express';
+
 import type { AppContext } from '../context.js';
 import type { Profile } from '../identity/identity.rules.js';
-import { findSession, SESSION_LIFETIME_MS, type Session, type StartedSession } from '../identity/sessions.js';
-import { clearCookie, readCookie, type PanelCookies } from './cookies.js';
+import { findSession, type Session, SESSION_LIFETIME_MS, type StartedSession } from '../identity/sessions.js';
+import { clearCookie, type PanelCookies, readCookie } from './cookies.js';
 import { Forbidden } from './errors.js';
 
 declare module 'express-serve-static-core' {

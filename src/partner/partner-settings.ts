@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { partnerSettings } from '../db/schema/index.js';
 

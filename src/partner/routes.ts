@@ -1,28 +1,28 @@
 import type { operations } from '../../generated/partner.js';
 import type { AppContext } from '../context.js';
-import { partnerId } from '../http/auth.js';
 import { pageRequest } from '../core/paging.js';
+import { partnerId } from '../http/auth.js';
+import { rewriteQuery } from '../http/query-rewrite.js';
+import { rateLimit } from '../http/rate-limit.js';
 import type { Routes } from '../http/typed.js';
-import { listMacroAreas, listMicroAreaGroups } from './catalogue/areas.js';
 import { listCampaigns } from './campaigns/campaign.views.js';
 import { createCampaign } from './campaigns/campaigns.js';
+import { listMacroAreas, listMicroAreaGroups } from './catalogue/areas.js';
 import { createCampus, listCampuses } from './catalogue/campuses.js';
 import { createCourseClass } from './catalogue/course-classes.js';
 import { createCourse, listCourses } from './catalogue/courses.js';
+import { getReceiptDetail } from './receipts/receipt-detail.js';
+import { receiptsFilterValues } from './receipts/receipt-filter-values.js';
+import { listReceipts } from './receipts/receipts-list.js';
 import { createCheckoutSale, IdempotencyKeyTaken } from './sales/creating/create-checkout-sale.js';
-import { listSaleEvents } from './sales/events/event-feed.js';
 import { createExclusiveSale } from './sales/creating/exclusive-sale.js';
+import { listSaleEvents } from './sales/events/event-feed.js';
 import { salesFilterValues } from './sales/listing/filter-values.js';
 import { listSales } from './sales/listing/list.js';
 import { parseSalesFilters } from './sales/listing/list-filters.js';
 import { lenientSalesQuery, salesPageRequest } from './sales/listing/list-query.js';
 import { getSaleById, getSalesByExternalId } from './sales/listing/lookups.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { rateLimit } from '../http/rate-limit.js';
-import { rewriteQuery } from '../http/query-rewrite.js';
-import { getReceiptDetail } from './receipts/receipt-detail.js';
-import { listReceipts } from './receipts/receipts-list.js';
-import { receiptsFilterValues } from './receipts/receipt-filter-values.js';
 
 /** Handlers of the Partner API by operationId; operations not listed here answer 501. */
 export function partnerRoutes(ctx: AppContext): Routes<operations> {

@@ -1,7 +1,7 @@
-import { errorSummary, fieldInput, type SummaryItem } from './form-fields.js';
 import type { CardPause } from './card-limits.js';
+import { errorSummary, fieldInput, type SummaryItem } from './form-fields.js';
 import { formatTimeBr, html, type SafeHtml } from './html.js';
-import { MAX_CARD_INSTALLMENTS, type CardErrors, type CardField } from './provider.js';
+import { type CardErrors, type CardField, MAX_CARD_INSTALLMENTS } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
 
 /** The card form of both hosted pages: ids, names and labels of its fields, in page order. */

@@ -1,4 +1,4 @@
-import { formatBrl, hostedPageHeaders, html, page, SafeHtml, type PageSources } from './html.js';
+import { formatBrl, hostedPageHeaders, html, page, type PageSources, SafeHtml } from './html.js';
 import type { CardSession, Charge, PaymentProvider } from './provider.js';
 import { STRIPE_JS_URL } from './stripe/client.js';
 

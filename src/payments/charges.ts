@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import type { Charge, ChargeReference, CreateChargeInput, PaymentMethod } from './provider.js';

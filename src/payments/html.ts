@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+
 import QRCode from 'qrcode';
+
 import { BUSINESS_TIME_ZONE, localDate } from '../core/local-date.js';
 import { PAGE_CSS, PAGE_JS, SANDBOX_CSS } from './page-style.js';
 /** Server-rendered HTML of the hosted pages: every interpolated value goes through `html`'s escaping. */

@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+
 import type { AppContext } from '../context.js';
 import { ValidationFailed } from '../core/errors.js';
 import { ChargeNotFound } from './errors.js';

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Clock } from '../core/clock.js';
+import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
-import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
-import { chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge, type ChargeRow } from './charges.js';
+import { admitCardAttempt } from './card-limits.js';
+import { type ChargeRow, chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge } from './charges.js';
 import {
   CardSessionsNotOffered,
   ChargeNotFound,
@@ -13,15 +15,14 @@ import {
   InvalidCard,
 } from './errors.js';
 import {
-  MAX_CARD_INSTALLMENTS,
   type Charge,
   type ChargeListener,
   type ChargeListeners,
   type CreateChargeInput,
+  MAX_CARD_INSTALLMENTS,
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
-import { admitCardAttempt } from './card-limits.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 

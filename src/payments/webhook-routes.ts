@@ -1,7 +1,8 @@
 import express, { Router } from 'express';
+
 import { MethodNotAllowed } from '../core/errors.js';
-import { noteOnRequestLog } from '../http/logging.js';
 import type { Database } from '../db/client.js';
+import { noteOnRequestLog } from '../http/logging.js';
 import type { ProviderWebhook } from './provider.js';
 
 /**

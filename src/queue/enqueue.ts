@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.js';
 
+import type { Queryable } from '../db/client.js';
 import type { TaskName } from './tasks.js';
 
 export type { TaskName };

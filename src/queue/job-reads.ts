@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Queryable, Sql } from '../db/client.js';
 
 /** The last failed run of a job, while the job waits to be run again. */

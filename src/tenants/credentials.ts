@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+
+import { and, desc, eq, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { preparedPerHandle } from '../db/prepared.js';
 import { credentials, institutions, partners, users } from '../db/schema/index.js';

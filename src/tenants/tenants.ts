@@ -1,4 +1,5 @@
 import { count } from 'drizzle-orm';
+
 import type { Queryable } from '../db/client.js';
 import { institutions, partners } from '../db/schema/index.js';
 import { issueKey } from './credentials.js';

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { paymentCharges } from '../../src/db/schema/index.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';

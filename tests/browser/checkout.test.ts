@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { BUYER_FORM, eventsOf, givenCheckoutSale } from '../support/checkout.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';

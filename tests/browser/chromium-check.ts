@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+
 import { CHROMIUM_PATH } from './support/browser.js';
 
 /** Fails the whole run, loudly, when there is no Chromium: the browser suite never passes by skipping. */

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest';
+
 import { useBrowserPage } from './support/browser.js';
 
 describe('API reference pages under their Content-Security-Policy, in Chromium', () => {

@@ -1,18 +1,19 @@
 /// <reference lib="dom" />
-import { describe, expect, it } from 'vitest';
 import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
 import { inviteUser } from '../../src/identity/users.js';
 import { buyerDataFilled } from '../../src/partner/sales/state/sale-flow.js';
+import { givenUser } from '../panel/support.js';
+import { givenPixSale } from '../partner/receipts/support.js';
+import { givenConfiguration } from '../partner/webhooks/support.js';
 import { givenCampaign } from '../support/campaigns.js';
 import { givenClass, givenCourse } from '../support/catalogue.js';
 import { BUYER_FORM } from '../support/checkout.js';
+import { saleStep } from '../support/sale-steps.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenPixSale } from '../partner/receipts/support.js';
-import { givenConfiguration } from '../partner/webhooks/support.js';
-import { givenUser } from '../panel/support.js';
 import { checkStep, expectAccessible, useBrowserPage } from './support/browser.js';
 import { fieldMessage, fillPerson, focusedClass } from './support/forms.js';
-import { saleStep } from '../support/sale-steps.js';
 import { webhookFlow } from './support/panel-webhooks.js';
 
 const PASSWORD = 'cavalo-correto-bateria-grampo';

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestContext, type TestContext } from '../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';

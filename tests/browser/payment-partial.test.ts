@@ -1,14 +1,15 @@
 /// <reference lib="dom" />
-import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestContext, type TestContext } from '../support/context.js';
 import { CPF, installment, listAll, submitAndProcess } from '../support/installments.js';
 import { chargeIds, paymentPath } from '../support/payments.js';
+import { ownerHeaders } from '../support/sandbox.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, launchChromium, serve } from './support/browser.js';
 import { fieldMessage, focusedClass, payByCard } from './support/forms.js';
-import { ownerHeaders } from '../support/sandbox.js';
 
 describe('installment paid in part in Chromium, the rest by card', () => {
   let t: TestContext;

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { givenCampaign, givenCatalogue } from '../support/campaigns.js';
 import { givenClass } from '../support/catalogue.js';
 import { givenPartner } from '../support/tenants.js';

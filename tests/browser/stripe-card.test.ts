@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 import type { Server } from 'node:http';
+
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { paymentCharges } from '../../src/db/schema/index.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale } from '../support/checkout.js';
 import { freePort } from '../support/ports.js';

@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createInstitutionClient } from '../../clients/institution/src/index.js';
 import { createPartnerClient, isApiError, type SaleEvent } from '../../clients/partner/src/index.js';
+import { deliverDue, useReceivers } from '../partner/webhooks/support.js';
 import { BUYER_FORM, CHECKOUT_SALE, payButtons, post } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { installment } from '../support/installments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
-import { deliverDue, useReceivers } from '../partner/webhooks/support.js';
 
 /** The published packages of `clients/`, used as an integrator would, against the service on a real port. */
 describe('the published clients against the live service', () => {

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { createDatabase } from '../../src/db/client.js';
 import { createInstitution } from '../../src/tenants/tenants.js';
 import { installment } from '../support/installments.js';
-import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
+import { type OwnPostgres, startOwnPostgres } from '../support/own-postgres.js';
+import { type ServiceProcess, startServiceProcess, until } from '../support/service-process.js';
 import { useServiceProcesses } from './support.js';
-import { startServiceProcess, until, type ServiceProcess } from '../support/service-process.js';
 
 interface Answer {
   status: number;

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { type Receiver, startReceiver } from '../partner/webhooks/support.js';
 import type { TestContext } from '../support/context.js';
-import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { startServiceProcess, until, type ServiceProcess } from '../support/service-process.js';
-import { startReceiver, type Receiver } from '../partner/webhooks/support.js';
+import { type OwnPostgres, startOwnPostgres } from '../support/own-postgres.js';
+import { type ServiceProcess, startServiceProcess, until } from '../support/service-process.js';
 import { contextOnOwn, givenBatches, givenDeliveriesDueNow, progress, useServiceProcesses } from './support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

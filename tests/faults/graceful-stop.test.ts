@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInstitution } from '../../src/tenants/tenants.js';
+
 import { createDatabase } from '../../src/db/client.js';
+import { createInstitution } from '../../src/tenants/tenants.js';
 import { postHeld } from '../support/held-request.js';
 import { installment } from '../support/installments.js';
-import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres.js';
-import { useServiceProcesses } from './support.js';
+import { type OwnPostgres, startOwnPostgres } from '../support/own-postgres.js';
 import { startServiceProcess, until } from '../support/service-process.js';
+import { useServiceProcesses } from './support.js';
 
 const ITEMS = 10_000;
 

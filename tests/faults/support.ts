@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+
 import request from 'supertest';
 import { afterAll, expect } from 'vitest';
+
 import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { givenConfiguration } from '../partner/webhooks/support.js';
 import { contextOn, type TestContext } from '../support/context.js';
 import { installment } from '../support/installments.js';
 import type { OwnPostgres } from '../support/own-postgres.js';
 import { killServiceProcesses } from '../support/service-process.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
-import { givenConfiguration } from '../partner/webhooks/support.js';
 
 /** Kills the service processes the tests of a file left running, after them. */
 export function useServiceProcesses(): void {

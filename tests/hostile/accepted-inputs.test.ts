@@ -1,18 +1,20 @@
 import net, { type AddressInfo } from 'node:net';
+
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { webhookConfigurations } from '../../src/db/schema/index.js';
 import { createHttpServer } from '../../src/http/client-errors.js';
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
+import { givenUser, signIn } from '../panel/support.js';
+import { givenFinancedSale } from '../partner/receipts/support.js';
+import { configurationBody, countRows, deliverDue, emitEvent } from '../partner/webhooks/support.js';
 import { BUYER_FORM, givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
-import { givenFinancedSale } from '../partner/receipts/support.js';
-import { givenUser, signIn } from '../panel/support.js';
-import { configurationBody, countRows, deliverDue, emitEvent } from '../partner/webhooks/support.js';
 
 /**
  * Inputs that were once accepted and broke something later: a 500 on a page or a listing, a

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, loadDocument, type ApiName, type OpenApiDocument } from '../../src/contract/documents.js';
+
+import { type ApiName, listOperations, loadDocument, type OpenApiDocument } from '../../src/contract/documents.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { judge, listen, send, snapshotQuery, urlOf } from './harness.js';

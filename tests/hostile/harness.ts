@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Sql } from 'postgres';
+
 import type { Express } from 'express';
+import type { Sql } from 'postgres';
+
 import type { WireRequest } from './mutations.js';
 
 /** Longest a hostile request may wait for its answer. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { judge, listen, send } from './harness.js';

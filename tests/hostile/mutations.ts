@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+
 import {
   BROKEN_BODIES,
   HOSTILE_CONTENT_TYPES,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestContext, type TestContext } from '../support/context.js';
 import { judge, listen, send, snapshotQuery } from './harness.js';
 import { BROKEN_BODIES, HOSTILE_URL_VALUES } from './hostile-values.js';

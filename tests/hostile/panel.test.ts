@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteUser } from '../../src/identity/users.js';
+
 import { issuePasswordLink } from '../../src/identity/password-links.js';
+import { inviteUser } from '../../src/identity/users.js';
 import { createConfiguration } from '../../src/partner/webhooks/configurations.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { givenClass, givenCourse } from '../support/catalogue.js';
-import { givenPartner } from '../support/tenants.js';
 import { givenUser, signIn, tokenOfLink } from '../panel/support.js';
+import { givenClass, givenCourse } from '../support/catalogue.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { givenPartner } from '../support/tenants.js';
 import { judge, listen, send, snapshotQuery } from './harness.js';
 import { BROKEN_BODIES, HOSTILE_TEXT, HOSTILE_URL_VALUES } from './hostile-values.js';
 import type { WireRequest } from './mutations.js';

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { BUYER_FORM, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';

@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { issueKey } from '../../src/tenants/credentials.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenUser, panelRows, post, signIn, type SignedIn } from './support.js';
+import { givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
 
 const PAGE = '/painel/configuracoes/integracoes/api-token';
 

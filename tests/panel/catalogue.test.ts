@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { givenCampaign, usePartnersWithCatalogues } from '../support/campaigns.js';
 import { givenClass } from '../support/catalogue.js';
 import { useTestContext } from '../support/context.js';
-import { givenUser, post, signIn, type SignedIn } from './support.js';
+import { givenUser, post, type SignedIn, signIn } from './support.js';
 
 const CATALOGUE = '/painel/catalogo';
 const CAMPAIGNS = '/painel/catalogo/campanhas';

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { csrfOf, givenUser, panelRows, PASSWORD, signIn, type SignedIn } from './support.js';
+import { csrfOf, givenUser, panelRows, PASSWORD, type SignedIn, signIn } from './support.js';
 
 const TOKENS = '/painel/configuracoes/integracoes/api-token';
 

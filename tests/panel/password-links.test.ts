@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
+
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, passwordProblem } from '../../src/identity/passwords.js';
+
 import { issuePasswordLink } from '../../src/identity/password-links.js';
+import { hashPassword, passwordProblem } from '../../src/identity/passwords.js';
 import { inviteUser } from '../../src/identity/users.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestContext } from '../support/context.js';
-import { givenCheckoutSale } from '../support/checkout.js';
-import { givenPartner } from '../support/tenants.js';
+
 import { givenFinancedSale, givenPixSale, sandbox } from '../partner/receipts/support.js';
-import { givenUser, signIn, type SignedIn } from './support.js';
+import { givenCheckoutSale } from '../support/checkout.js';
+import { useTestContext } from '../support/context.js';
+import { givenPartner } from '../support/tenants.js';
+import { givenUser, type SignedIn, signIn } from './support.js';
 
 const RECEIPTS = '/painel/recebimentos';
 

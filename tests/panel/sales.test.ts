@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { buyerDataFilled, invoiceCreated } from '../../src/partner/sales/state/sale-flow.js';
+import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../support/campaigns.js';
 import { givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
-import { givenPartner } from '../support/tenants.js';
-import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
-import { givenUser, post, signIn, type SignedIn } from './support.js';
 import { saleStep } from '../support/sale-steps.js';
+import { givenPartner } from '../support/tenants.js';
+import { givenUser, post, type SignedIn, signIn } from './support.js';
 
 const SALES = '/painel/vendas';
 const CAIO = 'caio@dunas.example';

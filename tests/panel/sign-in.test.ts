@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../src/config.js';
-import { panelCookies } from '../../src/panel/cookies.js';
 import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/identity/sessions.js';
+import { panelCookies } from '../../src/panel/cookies.js';
 import { useTestContext } from '../support/context.js';
 import { PRODUCTION_ENV } from '../support/production-env.js';
 import { givenPartner } from '../support/tenants.js';

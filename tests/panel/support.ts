@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { expect } from 'vitest';
+
 import type { Profile } from '../../src/identity/identity.rules.js';
 import { setPasswordWithLink } from '../../src/identity/sign-in.js';
 import { inviteUser } from '../../src/identity/users.js';

@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { changeProfile, inviteUser, removeUser } from '../../src/identity/users.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { csrfOf, givenUser, panelRows, post, signIn, type SignedIn } from './support.js';
+import { csrfOf, givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
 
 describe('panel users (Superadmin only)', () => {
   const t = useTestContext();

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { EVENT_NAMES } from '../../src/partner/webhooks/events.js';
+import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
-import { givenUser, signIn, type SignedIn } from './support.js';
+import { givenUser, type SignedIn, signIn } from './support.js';
 import { createInPanel, postForm, refusalsOf, textOf, WEBHOOKS, webhookState } from './webhook-support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { openSigningSecret, secretBoxOf } from '../../src/partner/webhooks/sealed-secrets.js';
+import { givenConfiguration } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenConfiguration } from '../partner/webhooks/support.js';
-import { givenUser, signIn, type SignedIn } from './support.js';
+import { givenUser, type SignedIn, signIn } from './support.js';
 import { postForm, refusalsOf, textOf, WEBHOOKS, webhookState } from './webhook-support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;

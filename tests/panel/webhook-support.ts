@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+
 import type { TestContext } from '../support/context.js';
 import type { SignedIn } from './support.js';
 

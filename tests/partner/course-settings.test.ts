@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { UsageError } from '../../src/cli/commands/command.js';
 import { courseSettingsCommands } from '../../src/cli/commands/course-settings.js';
 import { partnerSettingsCommands } from '../../src/cli/commands/partner-settings.js';

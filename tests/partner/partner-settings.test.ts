@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { UsageError } from '../../src/cli/commands/command.js';
 import { partnerSettingsCommands } from '../../src/cli/commands/partner-settings.js';
 import { courseBody } from '../support/catalogue.js';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { chargesOfLink, PAYER, paymentPath, submitForm } from '../support/payments.js';

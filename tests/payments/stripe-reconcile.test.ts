@@ -1,15 +1,16 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { crontabOf } from '../../src/jobs/worker.js';
 import { enqueue } from '../../src/queue/enqueue.js';
-import { useTestContext } from '../support/context.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
+import { useTestContext } from '../support/context.js';
 import {
   expectDelivered,
   saleCharges,
   saleLookup,
-  useStripeContext,
   type StripeTestContext,
+  useStripeContext,
 } from '../support/stripe.js';
 import { givenPartner } from '../support/tenants.js';
 

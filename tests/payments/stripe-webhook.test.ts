@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index.js';
 import { operateSale } from '../../src/partner/sales/checkout/operator.js';
 import { withLockedSale } from '../../src/partner/sales/state/unit-of-work.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
-import { signedDelivery } from '../support/stripe-double.js';
 import {
   expectDelivered,
   PREVIOUS_WEBHOOK_SECRET,
@@ -14,6 +14,7 @@ import {
   STRIPE_TEST_KEYS,
   useStripeContext,
 } from '../support/stripe.js';
+import { signedDelivery } from '../support/stripe-double.js';
 import { givenPartner } from '../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;

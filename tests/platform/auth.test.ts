@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { revokeKey } from '../../src/tenants/credentials.js';
 import { issueKey } from '../../src/tenants/credentials.js';
 import { useTestContext } from '../support/context.js';

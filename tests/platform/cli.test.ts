@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { adminCli } from '../support/admin-cli.js';
 import { useTestContext } from '../support/context.js';
 

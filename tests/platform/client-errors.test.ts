@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createHttpServer } from '../../src/http/client-errors.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 

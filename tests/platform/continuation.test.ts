@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { decodeContinuation, encodeContinuation, InvalidContinuation } from '../../src/core/continuation.js';
 
 const scope = { listing: 'original-installments', tenantId: 'b7e0c9a2-0000-4000-8000-000000000001' };

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+
 import postgres from 'postgres';
 import { describe, expect, it, vi } from 'vitest';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { parseDate, parseDateTime, parseLocalDateTime } from '../../src/core/dates.js';
 import { addDays } from '../../src/core/local-date.js';
 import { classBody, countRows, courseBody } from '../support/catalogue.js';

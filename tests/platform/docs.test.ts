@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+
 import { bundleSources } from '../../src/cli/bundle.js';
 import { loadDocument } from '../../src/contract/documents.js';
 import { docsHtmlPath } from '../../src/http/docs.js';

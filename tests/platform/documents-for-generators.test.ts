@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadDocument, type ApiName } from '../../src/contract/documents.js';
+
+import { type ApiName, loadDocument } from '../../src/contract/documents.js';
 
 const APIS: readonly ApiName[] = ['institution', 'partner'];
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/ports.js';
+
 import {
   ensureDatabase,
   locateBinaries,
@@ -11,6 +12,7 @@ import {
   relocateBinaries,
   startEmbedded,
 } from '../../src/dev/embedded-postgres.js';
+import { freePort } from '../support/ports.js';
 
 const asRoot = process.getuid?.() === 0;
 

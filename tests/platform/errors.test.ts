@@ -1,10 +1,11 @@
 import express from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler } from '../../src/http/error-handler.js';
-import { RouteNotFound } from '../../src/core/errors.js';
-import { createLogger, httpLogger } from '../../src/http/logging.js';
+
 import { type OpenApiDocument } from '../../src/contract/documents.js';
+import { RouteNotFound } from '../../src/core/errors.js';
+import { errorHandler } from '../../src/http/error-handler.js';
+import { createLogger, httpLogger } from '../../src/http/logging.js';
 import { mountApi } from '../../src/http/openapi.js';
 import { useTestContext } from '../support/context.js';
 import { givenInstitution } from '../support/tenants.js';

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
+
 import { ConfigError, loadConfig, projectRoot } from '../../src/config.js';
 import { PRODUCTION_ENV as PRODUCTION } from '../support/production-env.js';
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../support/context.js';
 
 describe('health and readiness', () => {

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, scanJson, withoutWhitespace, type Span } from '../../src/core/json-spans.js';
+
+import { JsonSyntaxError, scanJson, type Span, withoutWhitespace } from '../../src/core/json-spans.js';
 import { jsonGenerator } from '../support/json-generator.js';
 
 const NAME = 'parcelas';

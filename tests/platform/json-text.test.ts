@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { keepJsonText, spliceJsonTexts } from '../../src/core/json-text.js';
 
 describe('values kept with their JSON text', () => {

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { projectRoot } from '../../src/config.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { createLogger, httpLogger, logDestination } from '../../src/http/logging.js';

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { DrizzleQueryError } from 'drizzle-orm/errors';
+
 import { errorForLog, redactText, redactUrl } from '../../src/http/log-redaction.js';
-import { useTestContext } from '../support/context.js';
 import { givenCheckoutSale } from '../support/checkout.js';
+import { useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';

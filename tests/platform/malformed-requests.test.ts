@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { countRows } from '../support/catalogue.js';
 import { useTestContext } from '../support/context.js';
-import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { ownerHeaders } from '../support/sandbox.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 type Tenant = { headers: Record<string, string> };
 

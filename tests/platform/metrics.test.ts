@@ -1,15 +1,16 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { errorHandler } from '../../src/http/error-handler.js';
 import { httpLogger } from '../../src/http/logging.js';
 import { metricsRouter } from '../../src/http/metrics.js';
-import { useTestContext, type TestContext } from '../support/context.js';
-import { installment, submit } from '../support/installments.js';
-import { givenInstitution, givenPartner } from '../support/tenants.js';
-import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
+import { type TestContext, useTestContext } from '../support/context.js';
+import { installment, submit } from '../support/installments.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 /** The samples of a Prometheus text answer: `name{labels}` → value. */
 function samples(text: string): Map<string, number> {

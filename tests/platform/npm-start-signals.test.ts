@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestDatabase } from '../support/context.js';
 import { freePort } from '../support/ports.js';
 

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+
 import { projectRoot } from '../../src/config.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { listOperations, loadDocument, type ApiName } from '../../src/contract/documents.js';
+
+import { type ApiName, listOperations, loadDocument } from '../../src/contract/documents.js';
 import { useTestContext } from '../support/context.js';
 
 interface Item {

@@ -1,5 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+
 import type { Queryable } from '../../src/db/client.js';
 import { conditionShape, preparedPerHandle, preparedPerShape } from '../../src/db/prepared.js';
 import { installments } from '../../src/db/schema/index.js';

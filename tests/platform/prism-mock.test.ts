@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { projectRoot } from '../../src/config.js';
 import { loadDocument, type OpenApiDocument } from '../../src/contract/documents.js';
 import { givenCampaign, givenCatalogue } from '../support/campaigns.js';

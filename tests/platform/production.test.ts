@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process';
+
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { ConfigError, loadConfig, projectRoot } from '../../src/config.js';
 import { paymentCharges } from '../../src/db/schema/index.js';
 import { BUYER_FORM, givenCheckoutSale, post } from '../support/checkout.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { paymentPath, submitForm } from '../support/payments.js';
-import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
 import { PRODUCTION_SECRETS } from '../support/production-env.js';
+import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../support/stripe.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 const SANDBOX_TEXT = /sandbox|Simular|Cartões de teste|Ambiente de testes|4111/i;

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, loadDocument, type ApiName } from '../../src/contract/documents.js';
-import { useTestContext } from '../support/context.js';
-import { givenCampaign, givenCatalogue } from '../support/campaigns.js';
-import { installment, submitAndProcess } from '../support/installments.js';
-import { givenInstitution, givenPartner } from '../support/tenants.js';
+
+import { type ApiName, listOperations, loadDocument } from '../../src/contract/documents.js';
 import { listen, send } from '../hostile/harness.js';
 import { toWire } from '../hostile/mutations.js';
 import { validRequest } from '../hostile/valid-request.js';
+import { givenCampaign, givenCatalogue } from '../support/campaigns.js';
+import { useTestContext } from '../support/context.js';
+import { installment, submitAndProcess } from '../support/installments.js';
 import { saleStep } from '../support/sale-steps.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 /** Reserved characters RFC 3986 allows in a query, as curl and hand-built URLs send them. */
 const RAW = "a:b@c/d,e$f;g=h!i'j(k)l*m?n[o]";

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { institutionRoutes } from '../../src/institution/routes.js';
+
 import {
+  type ApiName,
   listOperations,
   loadDocument,
-  type ApiName,
   type OpenApiDocument,
   type Operation,
 } from '../../src/contract/documents.js';
+import { institutionRoutes } from '../../src/institution/routes.js';
 import { partnerRoutes } from '../../src/partner/routes.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
+
+import { deliverDue, emitEvent, givenConfiguration } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { deliverDue, emitEvent, givenConfiguration } from '../partner/webhooks/support.js';
 
 describe('running the due jobs at once (tests, one-shot commands)', () => {
   const t = useTestContext();

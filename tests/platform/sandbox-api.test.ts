@@ -1,11 +1,12 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stripeSettings } from '../support/stripe.js';
+
 import { createTestContext, useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../support/payments.js';
-import { givenInstitution } from '../support/tenants.js';
 import { ownerHeaders } from '../support/sandbox.js';
+import { stripeSettings } from '../support/stripe.js';
+import { givenInstitution } from '../support/tenants.js';
 
 describe('sandbox operator API', () => {
   const t = useTestContext();

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { partnerCommissions, sales } from '../../src/db/schema/index.js';
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';

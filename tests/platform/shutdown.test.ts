@@ -1,5 +1,7 @@
 import http from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';

@@ -3,15 +3,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+
 import { projectRoot } from '../../src/config.js';
-import { listOperations, type ApiName, type OpenApiDocument } from '../../src/contract/documents.js';
+import { type ApiName, listOperations, type OpenApiDocument } from '../../src/contract/documents.js';
+import { seedDemoTenants } from '../../src/dev/demo-tenants.js';
 import { institutionRoutes } from '../../src/institution/routes.js';
 import { partnerRoutes } from '../../src/partner/routes.js';
-import { seedDemoTenants } from '../../src/dev/demo-tenants.js';
 import { validRequest } from '../hostile/valid-request.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations, loadDocument, type ApiName } from '../../src/contract/documents.js';
+
+import { type ApiName, listOperations, loadDocument } from '../../src/contract/documents.js';
 
 /** A value of the bundled document, its local `$ref` followed. */
 function resolved(doc: object, value: unknown): unknown {

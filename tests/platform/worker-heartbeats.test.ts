@@ -1,15 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerPluginContext, WorkerPool } from 'graphile-worker';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { startHeartbeats } from '../../src/jobs/heartbeats.js';
 import { startWorker, stopWorker } from '../../src/jobs/worker.js';
 import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { type TestContext, useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 
 const HEARTBEAT_MS = 200;
 const DEAD_AFTER_MS = 1_500;

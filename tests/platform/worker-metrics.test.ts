@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startService } from '../../src/service.js';

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { beforeAll, expect } from 'vitest';
-import { givenCampus, givenClass, givenCourse } from './catalogue.js';
+
 import type { components } from '../../generated/partner.js';
+import { givenCampus, givenClass, givenCourse } from './catalogue.js';
 import type { TestContext } from './context.js';
 import { givenPartner } from './tenants.js';
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
+
 import type { components } from '../../generated/partner.js';
 import type { TestContext } from './context.js';
 

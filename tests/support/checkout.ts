@@ -4,8 +4,9 @@ import ajvFormats from 'ajv-formats';
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { saleEvents } from '../../src/db/schema/index.js';
+
 import { documentPath } from '../../src/contract/documents.js';
+import { saleEvents } from '../../src/db/schema/index.js';
 import type { TestContext } from './context.js';
 
 type Headers = Record<string, string>;

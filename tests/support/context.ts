@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
+
 import type { Express } from 'express';
+import type { DestinationStream } from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
+
 import { createApp } from '../../src/app.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import { wireContext } from '../../src/payment-wiring.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { runDueJobs } from '../../src/jobs/worker.js';
-import type { DestinationStream } from 'pino';
+import { wireContext } from '../../src/payment-wiring.js';
 
 export interface TestContext {
   ctx: AppContext;

@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../../src/dev/embedded-postgres.js';
+
 import { migrateDatabase } from '../../src/db/migrate.js';
+import { type EmbeddedServer, ensureDatabase, startEmbedded } from '../../src/dev/embedded-postgres.js';
 import { freePort } from './ports.js';
 
 declare module 'vitest' {

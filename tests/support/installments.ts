@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { expect } from 'vitest';
+
 import type { components } from '../../generated/institution.js';
 import type { TestContext } from './context.js';
 

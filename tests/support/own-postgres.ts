@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDatabase, startEmbedded, type EmbeddedServer } from '../../src/dev/embedded-postgres.js';
+
 import { migrateDatabase } from '../../src/db/migrate.js';
+import { type EmbeddedServer, ensureDatabase, startEmbedded } from '../../src/dev/embedded-postgres.js';
 import { freePort } from './ports.js';
 
 /**

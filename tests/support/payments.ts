@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { expect } from 'vitest';
+
 import { paymentCharges } from '../../src/db/schema/index.js';
 import type { TestContext } from './context.js';
 

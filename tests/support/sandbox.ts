@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
+
 import { issueKey } from '../../src/tenants/credentials.js';
 import { createPartner } from '../../src/tenants/tenants.js';
 import type { TestContext } from './context.js';

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+
 import { freePort } from './ports.js';
 
 /** The service (`src/main.ts`) in a process of its own, as production runs a role. */

@@ -1,19 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import Stripe from 'stripe';
+
 import { addDays, localDate, startOfLocalDay } from '../../src/core/local-date.js';
 import {
   boletoNextAction,
+  type CardSeed,
   charge,
   dispute,
   disputeEvent,
+  type IntentEvent,
   intentEvent,
   paymentIntent,
   pixNextAction,
   refund,
   refundedEvent,
-  type CardSeed,
-  type IntentEvent,
 } from './stripe-objects.js';
 
 /**

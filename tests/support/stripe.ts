@@ -2,9 +2,10 @@ import { asc, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import request from 'supertest';
 import { afterAll, beforeAll, expect } from 'vitest';
+
 import type { StripeSettings } from '../../src/config.js';
 import { paymentCharges } from '../../src/db/schema/index.js';
-import { useTestContext, type TestContext, type TestContextOptions } from './context.js';
+import { type TestContext, type TestContextOptions, useTestContext } from './context.js';
 import { signedDelivery, StripeDouble } from './stripe-double.js';
 
 export const STRIPE_TEST_KEYS = {

@@ -3,9 +3,9 @@
  * the environment: a test can kill it (SIGKILL) in the middle of a job, as a crash would.
  * Prints `started` once its runners are up.
  */
-import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
+import { systemClock } from '../../src/core/clock.js';
 import { createDatabase } from '../../src/db/client.js';
 import { createLogger } from '../../src/http/logging.js';
 import { startWorker } from '../../src/jobs/worker.js';

@@ -1,4 +1,5 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+
 import type { components, paths } from './schema.js';
 
 export type { components, operations, paths, webhooks } from './schema.js';

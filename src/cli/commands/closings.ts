@@ -1,15 +1,15 @@
 import { systemClock } from '../../core/clock.js';
 import {
   allInstitutionIds,
-  ClosingMonthNotOver,
-  ClosingTermsMissing,
   closeMonth,
+  ClosingMonthNotOver,
   type ClosingOutcome,
+  ClosingTermsMissing,
 } from '../../institution/statements/closing.js';
 import { monthTotals } from '../../institution/statements/totals.js';
+import { type Command, UsageError } from './command.js';
 import { monthOption } from './contracts.js';
 import { requireTenant } from './tenants.js';
-import { UsageError, type Command } from './command.js';
 
 /** The monthly closing of the statements, and the totals of a closed month. */
 export const closingCommands: Record<string, Command> = {

@@ -1,5 +1,5 @@
-import { loadConfig, type Config } from '../../config.js';
-import { systemClock, type Clock } from '../../core/clock.js';
+import { type Config, loadConfig } from '../../config.js';
+import { type Clock, systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 
 /** A mistake of the operator: printed without a stack, exit code 1. */

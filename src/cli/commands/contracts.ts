@@ -1,18 +1,18 @@
 import { systemClock } from '../../core/clock.js';
+import { localDate } from '../../core/local-date.js';
 import type { Database } from '../../db/client.js';
 import {
   changeContract,
-  ContractMonthClosed,
+  type Contract,
   contractHistory,
+  ContractMonthClosed,
   contractOf,
   isProduct,
-  type Contract,
 } from '../../institution/contracts.js';
-import { PRODUCTS } from '../../institution/vocabularies.js';
 import { lockStatements } from '../../institution/statements/lock.js';
-import { localDate } from '../../core/local-date.js';
+import { PRODUCTS } from '../../institution/vocabularies.js';
+import { type Command, type CommandOptions, UsageError } from './command.js';
 import { requireTenant } from './tenants.js';
-import { UsageError, type Command, type CommandOptions } from './command.js';
 
 const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
 

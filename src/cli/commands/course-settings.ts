@@ -1,8 +1,8 @@
 import { systemClock } from '../../core/clock.js';
 import { courseSettings } from '../../partner/catalogue/course-settings.js';
-import { requireTenant } from './tenants.js';
-import { UsageError, type Command } from './command.js';
+import { type Command, UsageError } from './command.js';
 import { cents } from './partner-settings.js';
+import { requireTenant } from './tenants.js';
 
 /** `--default-upfront-cents`: whole cents, or `none` to drop the course's own default. */
 const upfrontOf = (raw: string | undefined): number | null | undefined =>

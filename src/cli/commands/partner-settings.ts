@@ -1,13 +1,13 @@
 import { systemClock } from '../../core/clock.js';
 import {
-  InvalidSettings,
   getPartnerSettings,
-  updatePartnerSettings,
+  InvalidSettings,
   type PartnerSettings,
   type Plan,
+  updatePartnerSettings,
 } from '../../partner/partner-settings.js';
+import { type Command, type CommandOptions, UsageError } from './command.js';
 import { requireTenant } from './tenants.js';
-import { UsageError, type Command, type CommandOptions } from './command.js';
 
 /** A whole number option (cents or days), or undefined when absent. */
 export function cents(name: string, raw: string | undefined): number | undefined {

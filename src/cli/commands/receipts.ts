@@ -1,12 +1,12 @@
-import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../config.js';
+import { systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 import { createLogger } from '../../http/logging.js';
-import { wireContext, type ContextParts } from '../../payment-wiring.js';
 import { markTransferMade, payInstallment, releaseCourse, setCommission } from '../../partner/receipts/operator.js';
 import { renegotiate } from '../../partner/receipts/renegotiation.js';
 import { rebuildReceiptSummaries } from '../../partner/receipts/summaries.js';
-import { UsageError, type Command, type CommandOptions } from './command.js';
+import { type ContextParts, wireContext } from '../../payment-wiring.js';
+import { type Command, type CommandOptions, UsageError } from './command.js';
 
 const contextOf = (db: Database) =>
   wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);

@@ -1,12 +1,12 @@
-import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../config.js';
+import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../http/logging.js';
-import { wireContext, type ContextParts } from '../../payment-wiring.js';
-import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from '../../partner/sales/checkout/operator.js';
+import { operateSale, OPERATOR_ACTIONS, type OperatorAction } from '../../partner/sales/checkout/operator.js';
 import { lookupStatusName } from '../../partner/sales/state/sale-states.js';
 import { stateOf } from '../../partner/sales/state/transitions.js';
 import { withLockedSale } from '../../partner/sales/state/unit-of-work.js';
-import { UsageError, type Command } from './command.js';
+import { type ContextParts, wireContext } from '../../payment-wiring.js';
+import { type Command, UsageError } from './command.js';
 
 const DESCRIPTIONS: Record<OperatorAction, string> = {
   cancel: 'cancel a confirmed sale (purchaseCancelled)',

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
+
 import { systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
 import { institutions, partners } from '../../db/schema/index.js';
 import { issueKey, revokeKey } from '../../tenants/credentials.js';
 import { createInstitution, createPartner } from '../../tenants/tenants.js';
-import { UsageError, type Command } from './command.js';
+import { type Command, UsageError } from './command.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

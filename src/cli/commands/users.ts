@@ -1,8 +1,8 @@
 import { IdentityRuleError } from '../../identity/identity.rules.js';
 import { issuePasswordLink } from '../../identity/password-links.js';
 import { findUserByEmail, inviteUser, listUsers } from '../../identity/users.js';
+import { type Command, runtimeOr, UsageError } from './command.js';
 import { requireTenant } from './tenants.js';
-import { runtimeOr, UsageError, type Command } from './command.js';
 
 /** A rule of the people domain refused the command: told to the operator as a usage error. */
 async function asUsage<T>(work: () => Promise<T>): Promise<T> {

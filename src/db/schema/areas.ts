@@ -1,4 +1,5 @@
 import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 
 export const macroAreas = pgTable('macro_areas', {

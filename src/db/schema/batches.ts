@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 import { institutions } from './tenants.js';
 

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { microAreaGroups } from './areas.js';
 import { timestampNow } from './common.js';
 import { partners } from './tenants.js';

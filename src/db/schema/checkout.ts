@@ -1,4 +1,5 @@
 import { index, integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
+
 import { sales } from './sales.js';
 
 /**

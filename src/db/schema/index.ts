@@ -1,13 +1,13 @@
 // Every table of the service, one file per area. drizzle-kit reads this folder to write migrations.
-export * from './tenants.js';
 export * from './areas.js';
 export * from './batches.js';
-export * from './students.js';
 export * from './catalogue.js';
+export * from './students.js';
+export * from './tenants.js';
 // Institution receivables: contracts, original installments, payment charges, links and payments.
-export * from './institution-contracts.js';
-export * from './installments.js';
 export * from './installment-submissions.js';
+export * from './installments.js';
+export * from './institution-contracts.js';
 export * from './payments.js';
 // Statements: monthly closings and the installments they assign.
 export * from './statements.js';

@@ -1,4 +1,5 @@
 import { customType, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+
 import { batches } from './batches.js';
 
 /** How a block's items are compressed: Brotli. */

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 
 const money = () => numeric({ precision: 14, scale: 2 });

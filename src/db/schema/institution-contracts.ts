@@ -1,4 +1,5 @@
 import { date, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
 import { institutions } from './tenants.js';
 
 /**

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { sales } from './sales.js';

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 import { sales } from './sales.js';
 import { partners } from './tenants.js';

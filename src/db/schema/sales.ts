@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { campaigns, courseClasses, courses } from './catalogue.js';
 import { timestampNow } from './common.js';
 import { partners } from './tenants.js';

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
 import { timestampNow } from './common.js';
 import { installments } from './installments.js';
 import { institutions } from './tenants.js';

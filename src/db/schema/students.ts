@@ -1,4 +1,5 @@
 import { jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
 import { batches } from './batches.js';
 import { timestampNow } from './common.js';
 import { institutions } from './tenants.js';

@@ -1,10 +1,11 @@
 import type { TransactionSql } from 'postgres';
+
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { rawTransaction } from '../../db/raw-transaction.js';
 import type { ItemError } from '../../core/item-error.js';
 import { handledLater } from '../../core/promises.js';
-import { findBatch, finishBatch, recordChunk, type Batch } from '../intake/batches.js';
+import type { Database } from '../../db/client.js';
+import { rawTransaction } from '../../db/raw-transaction.js';
+import { type Batch, findBatch, finishBatch, recordChunk } from '../intake/batches.js';
 
 /** One chunk of a batch, inside the transaction that writes it. */
 export interface ChunkTx<Prepared> {

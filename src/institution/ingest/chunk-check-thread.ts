@@ -1,9 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import type { BlockEncoding } from '../../db/schema/index.js';
+
 import { itemSchemaCheck } from '../../contract/item-schema.js';
-import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
-import { blockText } from '../intake/item-blocks.js';
 import { mayHoldUnstorableText } from '../../core/storable-values.js';
+import type { BlockEncoding } from '../../db/schema/index.js';
+import { blockText } from '../intake/item-blocks.js';
+import { checkItems, packChunk, type PackedChunk } from './installment-staging.js';
 
 /** One chunk of an installment batch to check: its stored blocks, in order. */
 export interface CheckRequest {

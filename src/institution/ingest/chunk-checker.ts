@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
+
 import type { CheckReply, CheckRequest } from './chunk-check-thread.js';
-import { unpackChunk, type StagedChunk } from './installment-staging.js';
+import { type StagedChunk, unpackChunk } from './installment-staging.js';
 
 type Pending = { resolve: (chunk: StagedChunk) => void; reject: (error: Error) => void };
 

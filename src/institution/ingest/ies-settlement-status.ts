@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/institution.js';
-import { formatCents, parseCents } from '../../core/money.js';
 import type { ItemError } from '../../core/item-error.js';
-import type { IesSettlement } from '../vocabularies.js';
+import { formatCents, parseCents } from '../../core/money.js';
 import { storableDate } from '../../core/storable-values.js';
+import type { IesSettlement } from '../vocabularies.js';
 
 type Settlement = components['schemas']['InstallmentSettlement'];
 

@@ -1,17 +1,18 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+
 import type { AppContext } from '../../context.js';
+import { localDate } from '../../core/local-date.js';
+import { handledLater } from '../../core/promises.js';
 import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
 import { batches } from '../../db/schema/index.js';
-import { localDate } from '../../core/local-date.js';
-import { handledLater } from '../../core/promises.js';
-import { processBatch, relaxCommit, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import type { Batch } from '../intake/batches.js';
 import { contractOf } from '../contracts.js';
+import type { Batch } from '../intake/batches.js';
+import { readBlocks } from '../intake/item-blocks.js';
+import { type ChunkProcessor, processBatch, type ProcessOptions, relaxCommit } from './batch-processing.js';
 import { checkThread } from './chunk-checker.js';
 import { existingKeys, insertNewRows, upsertKnownRows } from './installment-rows.js';
-import { writeSubmissions, type StagedChunk } from './installment-staging.js';
-import { readBlocks } from '../intake/item-blocks.js';
+import { type StagedChunk, writeSubmissions } from './installment-staging.js';
 
 /**
  * Items applied per transaction (a COPY of the rows of new keys, an upsert of the others, a COPY of

@@ -1,11 +1,11 @@
 import type { components } from '../../../generated/institution.js';
-import { formatCents, parseCents } from '../../core/money.js';
-import type { ItemError } from '../../core/item-error.js';
 import { isValidCnpj, isValidCpf } from '../../core/documents.js';
-import { settleAtInstitution, type IesState } from './ies-settlement-status.js';
-import { DOCUMENT_TYPES, IES_SETTLEMENTS, INSTALLMENT_TYPES, type IesSettlement } from '../vocabularies.js';
-import { bestOnTimeValueCents, type OnTimeDiscount } from '../payments/late-charges.js';
+import type { ItemError } from '../../core/item-error.js';
+import { formatCents, parseCents } from '../../core/money.js';
 import { storableDate } from '../../core/storable-values.js';
+import { bestOnTimeValueCents, type OnTimeDiscount } from '../payments/late-charges.js';
+import { DOCUMENT_TYPES, IES_SETTLEMENTS, type IesSettlement, INSTALLMENT_TYPES } from '../vocabularies.js';
+import { type IesState, settleAtInstitution } from './ies-settlement-status.js';
 
 export type InstallmentSubmission = components['schemas']['InstallmentSubmission'];
 

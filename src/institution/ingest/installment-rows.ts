@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { TransactionSql } from 'postgres';
+
+import type { ItemError } from '../../core/item-error.js';
 import type { Database } from '../../db/client.js';
 import { copyInto, copyText } from '../../db/copy.js';
-import type { ItemError } from '../../core/item-error.js';
 import type { Batch } from '../intake/batches.js';
 import { ROW_COLUMNS, type StagedRow } from './installment-staging.js';
 

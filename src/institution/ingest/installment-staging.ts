@@ -1,8 +1,9 @@
 import type { TransactionSql } from 'postgres';
-import { copyInto, copyText, copyValue } from '../../db/copy.js';
-import type { ItemError } from '../../core/item-error.js';
-import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
+
 import type { SchemaCheck } from '../../contract/item-schema.js';
+import type { ItemError } from '../../core/item-error.js';
+import { copyInto, copyText, copyValue } from '../../db/copy.js';
+import { checkInstallment, type InstallmentRow, type InstallmentSubmission } from './installment-items.js';
 
 /**
  * A chunk of an installment batch is checked by the worker (the contract's schema, then the item

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import { students } from '../../db/schema/index.js';
-import { processBatch, type ChunkProcessor, type ProcessOptions } from './batch-processing.js';
-import type { ItemError } from '../../core/item-error.js';
-import { readItems } from '../intake/batches.js';
 import { isValidCpf } from '../../core/documents.js';
+import type { ItemError } from '../../core/item-error.js';
 import { storableDate } from '../../core/storable-values.js';
+import { students } from '../../db/schema/index.js';
+import { readItems } from '../intake/batches.js';
+import { type ChunkProcessor, processBatch, type ProcessOptions } from './batch-processing.js';
 
 export type Student = components['schemas']['Student'];
 

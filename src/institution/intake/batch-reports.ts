@@ -1,19 +1,20 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import { preparedPerHandle } from '../../db/prepared.js';
-import { jobKeys } from '../../queue/job-keys.js';
-import { lastFailure, type FailedJob } from '../../queue/job-reads.js';
-import { batchItemErrors } from '../../db/schema/index.js';
 import {
   carriedTotal,
+  type ContinuationScope,
   decodeContinuation,
   encodeContinuation,
   PAGE_SIZE,
   toPage,
-  type ContinuationScope,
 } from '../../core/continuation.js';
-import { requireBatch, type Batch } from './batches.js';
+import { preparedPerHandle } from '../../db/prepared.js';
+import { batchItemErrors } from '../../db/schema/index.js';
+import { jobKeys } from '../../queue/job-keys.js';
+import { type FailedJob, lastFailure } from '../../queue/job-reads.js';
+import { type Batch, requireBatch } from './batches.js';
 
 type BatchView = components['schemas']['Batch'];
 type BatchErrorPage = components['schemas']['BatchErrorPage'];

@@ -1,17 +1,19 @@
-import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
+
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../core/errors.js';
+import type { ItemError } from '../../core/item-error.js';
+import type { RawElements } from '../../core/json-spans.js';
+import { withoutWhitespace } from '../../core/json-spans.js';
+import { findUnstorableText, mayHoldUnstorableText } from '../../core/storable-values.js';
 import type { Queryable } from '../../db/client.js';
 import { preparedPerHandle } from '../../db/prepared.js';
 import { batches, batchItemBlocks, batchItemErrors, batchItems } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
-import { withoutWhitespace } from '../../core/json-spans.js';
-import type { RawElements } from '../../core/json-spans.js';
 import { addBatchJob, type BatchTask } from '../../queue/jobs.js';
-import type { ItemError } from '../../core/item-error.js';
 import { packBlocks } from './item-blocks.js';
-import { findUnstorableText, mayHoldUnstorableText } from '../../core/storable-values.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export type BatchKind = 'aluno' | 'parcela';

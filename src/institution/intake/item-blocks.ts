@@ -1,8 +1,10 @@
 import zlib from 'node:zlib';
+
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.js';
+
 import type { RawElements, Span } from '../../core/json-spans.js';
 import { keepJsonText } from '../../core/json-text.js';
+import type { Queryable } from '../../db/client.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */

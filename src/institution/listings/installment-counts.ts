@@ -1,4 +1,5 @@
-import { and, eq, inArray, ne, sql, sum, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, type SQL, sql, sum } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { installmentCounts as c } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';

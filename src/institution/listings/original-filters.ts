@@ -1,8 +1,9 @@
-import { and, eq, gte, inArray, lte, or, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, type Column, eq, gte, inArray, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+
 import type { operations } from '../../../generated/institution.js';
-import { installments } from '../../db/schema/index.js';
-import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { parseFilterDay } from '../../core/dates.js';
+import { ApiError, ValidationFailed } from '../../core/errors.js';
+import { installments } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';
 
 export type OriginalsQuery = NonNullable<operations['listOriginalInstallments']['parameters']['query']>;

@@ -1,27 +1,28 @@
-import { and, asc, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { conditionShape, preparedPerShape } from '../../db/prepared.js';
-import { installments, institutions, students } from '../../db/schema/index.js';
 import {
   carriedTotal,
   decodeContinuation,
   encodeContinuation,
+  filteredScope,
   PAGE_SIZE,
   toPage,
-  filteredScope,
 } from '../../core/continuation.js';
 import { localDate } from '../../core/local-date.js';
 import { stableId } from '../../core/stable-id.js';
+import type { Queryable } from '../../db/client.js';
+import { conditionShape, preparedPerShape } from '../../db/prepared.js';
+import { installments, institutions, students } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE } from '../vocabularies.js';
 import { countedByGroups, countFromGroups } from './installment-counts.js';
 import {
   AGREEMENT_STATUS,
   daysLate,
   originalsPageSets,
-  originalsSets,
   type OriginalsQuery,
+  originalsSets,
 } from './original-filters.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];

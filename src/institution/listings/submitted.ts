@@ -1,19 +1,20 @@
-import { and, asc, count, eq, gt, gte, lt, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, type Column, count, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
 import {
   carriedTotal,
   decodeContinuation,
   encodeContinuation,
+  filteredScope,
   PAGE_SIZE,
   toPage,
-  filteredScope,
 } from '../../core/continuation.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
-import { readItemsAt } from '../intake/item-blocks.js';
 import type { Queryable } from '../../db/client.js';
+import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
+import { readItemsAt } from '../intake/item-blocks.js';
 import { InvertedDateRange } from './original-filters.js';
 
 export type SubmittedQuery = NonNullable<operations['listSubmittedInstallments']['parameters']['query']>;

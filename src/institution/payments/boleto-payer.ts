@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { students } from '../../db/schema/index.js';
 import { emptyPayerValues, type PayerValues } from '../../payments/payer-form.js';

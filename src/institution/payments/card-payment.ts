@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
+
 import type { AppContext } from '../../context.js';
 import { institutions } from '../../db/schema/index.js';
-import { resumableCardSession } from '../../payments/charges.js';
 import { refuseWhilePaused } from '../../payments/card-limits.js';
+import { resumableCardSession } from '../../payments/charges.js';
 import type { CardSession, Charge } from '../../payments/provider.js';
 import { chargeBasis, chargeOfLink, installmentReference, linkedInstallment } from './payment-page.js';
 

@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
+
 import type { Clock } from '../../core/clock.js';
-import type { Queryable } from '../../db/client.js';
-import { installmentPayments, installments } from '../../db/schema/index.js';
 import { ApiError } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
 import { formatCents, parseCents } from '../../core/money.js';
+import type { Queryable } from '../../db/client.js';
+import { installmentPayments, installments } from '../../db/schema/index.js';
 import type { Charge, ChargeListener } from '../../payments/provider.js';
 import { allocate, type Debt, type OnTimeDiscount } from './late-charges.js';
 

@@ -1,23 +1,23 @@
-import type { PaymentPage } from './payment-page.js';
 import { parseCents } from '../../core/money.js';
 import {
   CARD_DECLINED,
   cardErrorSummary,
+  type CardFormState,
   renderCardForm,
   renderCardPause,
   renderCardStart,
-  type CardFormState,
 } from '../../payments/card-form.js';
 import { payCode } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import {
   emptyPayerValues,
-  payerErrorSummary,
-  renderPayerForm,
   type PayerErrors,
+  payerErrorSummary,
   type PayerValues,
+  renderPayerForm,
 } from '../../payments/payer-form.js';
-import { MAX_CARD_INSTALLMENTS, type Charge, type ProviderView } from '../../payments/provider.js';
+import { type Charge, MAX_CARD_INSTALLMENTS, type ProviderView } from '../../payments/provider.js';
+import type { PaymentPage } from './payment-page.js';
 
 const CARD_INSTALLMENT_CHOICES = Array.from({ length: MAX_CARD_INSTALLMENTS }, (_, i) => ({
   value: i + 1,

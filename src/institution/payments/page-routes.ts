@@ -1,21 +1,22 @@
-import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { ownEntry } from '../../core/own-entry.js';
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+
 import type { AppContext } from '../../context.js';
+import { ownEntry } from '../../core/own-entry.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
 import { clientIp } from '../../http/rate-limit.js';
 import { isReadablePath } from '../../http/request-path.js';
-import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
-import { hostedPageHeaders } from '../../payments/html.js';
-import { renderMessagePage } from '../../payments/charge-blocks.js';
-import { NOTICES, renderInstallmentPage, type Notice } from './installment-page.js';
-import type { CardInput, Charge } from '../../payments/provider.js';
 import { cardPausedMessage, keptCardValues } from '../../payments/card-form.js';
 import { CardAttemptsPaused } from '../../payments/card-limits.js';
 import { cardStepHeaders, renderCardStep } from '../../payments/card-step.js';
+import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { InvalidCard } from '../../payments/errors.js';
+import { hostedPageHeaders } from '../../payments/html.js';
 import { PayerFormRefused, readPayerForm } from '../../payments/payer-form.js';
+import type { CardInput, Charge } from '../../payments/provider.js';
 import { finishCardStep, openCardStep, startCardPayment } from './card-payment.js';
+import { type Notice, NOTICES, renderInstallmentPage } from './installment-page.js';
+import { openPaymentPage, simulateOnPage, startPayment } from './payment-page.js';
 
 const field = (body: Record<string, unknown>, name: string) =>
   typeof body[name] === 'string' ? (body[name] as string).trim() : '';

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+
 import { and, eq } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
 import { installments, paymentLinks } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
 import { assertPayable, type Installment } from './charge-listener.js';
 
 type PaymentLinkRequest = components['schemas']['PaymentLinkRequest'];

@@ -1,30 +1,31 @@
 import { eq } from 'drizzle-orm';
+
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/client.js';
-import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
 import { ApiError, RouteNotFound } from '../../core/errors.js';
 import { localDate } from '../../core/local-date.js';
+import type { Queryable } from '../../db/client.js';
+import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
+import { type CardPause, cardPause } from '../../payments/card-limits.js';
+import { pendingChargeLike } from '../../payments/charges.js';
 import {
   checkPayerForm,
   emptyPayerValues,
-  payerOfForm,
   PayerFormRefused,
+  payerOfForm,
   type PayerValues,
 } from '../../payments/payer-form.js';
 import {
-  providerView,
   type CardInput,
   type Charge,
   type PaymentMethod,
   type ProviderView,
+  providerView,
 } from '../../payments/provider.js';
-import { pendingChargeLike } from '../../payments/charges.js';
-import { cardPause, type CardPause } from '../../payments/card-limits.js';
+import { findOriginalInstallment } from '../listings/originals.js';
 import { boletoPayerDefaults } from './boleto-payer.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
-import { findOriginalInstallment } from '../listings/originals.js';
-import { quote, type Quote } from './late-charges.js';
+import { type Quote, quote } from './late-charges.js';
 
 export class PaymentLinkNotFound extends ApiError {
   constructor() {

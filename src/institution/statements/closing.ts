@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
+
+import { addDays, localDate } from '../../core/local-date.js';
 import type { Queryable, Transaction } from '../../db/client.js';
 import { installmentAssignments, statementClosingEvents, statementClosings } from '../../db/schema/index.js';
-import { addDays, localDate } from '../../core/local-date.js';
 import { contractOf } from '../contracts.js';
 import { assignmentsInsert } from './closing-sql.js';
 import { lockStatements } from './lock.js';

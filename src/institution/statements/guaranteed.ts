@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { PAGE_SIZE, toPage } from '../../core/continuation.js';

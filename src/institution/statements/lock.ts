@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Transaction } from '../../db/client.js';
 
 /**

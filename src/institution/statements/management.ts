@@ -1,10 +1,11 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { PAGE_SIZE, toPage } from '../../core/continuation.js';
 import { formatCents, parseCents } from '../../core/money.js';
 import { liquidationRecords } from './liquidation.rules.js';
-import { managementLiquidations, type LiquidationRow } from './management-sql.js';
+import { type LiquidationRow, managementLiquidations } from './management-sql.js';
 import { statementCursor } from './paging.js';
 
 type ManagementQuery = NonNullable<operations['getManagementStatement']['parameters']['query']>;

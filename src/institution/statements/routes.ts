@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
+
 import type { operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { institutionId } from '../../http/auth.js';
 import type { Routes } from '../../http/typed.js';
-import { csvHeader, csvLines, type CsvLayout } from './csv.js';
+import { csvHeader, type CsvLayout, csvLines } from './csv.js';
 import { CSV_LAYOUTS } from './export.js';
 import { getAssignmentStatement, getGuaranteedRevenueStatement, guaranteedRecords } from './guaranteed.js';
 import { getManagementStatement, managementRecords } from './management.js';

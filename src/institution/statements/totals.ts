@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { managementLiquidations } from './management-sql.js';
 

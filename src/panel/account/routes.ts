@@ -1,10 +1,11 @@
 import { Router } from 'express';
+
 import { endUserSessions } from '../../identity/sessions.js';
 import { changePassword } from '../../identity/sign-in.js';
 import { html } from '../../payments/html.js';
 import { clearCookie } from '../cookies.js';
-import { errorsOf, formErrors, panelField, panelForm, readFields, type FieldErrors } from '../forms.js';
-import { sendPage, type Notice } from '../layout.js';
+import { errorsOf, type FieldErrors, formErrors, panelField, panelForm, readFields } from '../forms.js';
+import { type Notice, sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { requireProfile, sessionOf } from '../session.js';
 

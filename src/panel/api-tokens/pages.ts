@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import type { KeyRow } from '../../tenants/credentials.js';
+
 import { html, type SafeHtml } from '../../payments/html.js';
+import type { KeyRow } from '../../tenants/credentials.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';

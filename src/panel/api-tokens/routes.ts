@@ -1,10 +1,11 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
+
 import { findPartnerKey, issueKey, listPartnerKeys, revokeKey } from '../../tenants/credentials.js';
+import { PanelPageNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { PanelPageNotFound } from '../errors.js';
 import { partnerOf, requireProfile, sessionOf } from '../session.js';
-import { revokeView, tokensView, tokenShownView, TOKENS_PATH } from './pages.js';
+import { revokeView, TOKENS_PATH, tokenShownView, tokensView } from './pages.js';
 
 const NOTICES = { revogado: 'Token revogado: ele não é mais aceito pela API.' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+
 import { pageRequest } from '../../core/paging.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
-import { listCampaigns, type CampaignFilter } from '../../partner/campaigns/campaign.views.js';
+import { type CampaignFilter, listCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { listCourses } from '../../partner/catalogue/courses.js';
 import { sendPage } from '../layout.js';
 import { queryOf } from '../list-pages.js';

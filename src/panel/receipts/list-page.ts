@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors } from '../forms.js';
 import type { PanelView } from '../layout.js';
 import {
   choiceGroup,
@@ -9,10 +9,10 @@ import {
   filterForm,
   inUse,
   moreFilters,
+  offerFilters,
   otherPageSize,
   pager,
   pageSizeField,
-  offerFilters,
   saleAndBuyerFilters,
   tableBox,
   valuesOf,

@@ -1,5 +1,5 @@
 import { isCalendarDate } from '../../core/dates.js';
-import { MAX_PAGE_SIZE, pageRequest, type PageRequest } from '../../core/paging.js';
+import { MAX_PAGE_SIZE, type PageRequest, pageRequest } from '../../core/paging.js';
 import type { ReceiptsQuery } from '../../partner/receipts/receipt-filters.js';
 import type { FieldErrors } from '../forms.js';
 

@@ -1,10 +1,11 @@
 import { Router } from 'express';
+
 import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { getReceiptDetail } from '../../partner/receipts/receipt-detail.js';
 import { receiptsFilterValues } from '../../partner/receipts/receipt-filter-values.js';
-import { listReceipts } from '../../partner/receipts/receipts-list.js';
 import { ReceiptNotFound } from '../../partner/receipts/receipts.rules.js';
+import { listReceipts } from '../../partner/receipts/receipts-list.js';
 import { PanelPageNotFound } from '../errors.js';
 import type { FieldErrors } from '../forms.js';
 import { sendPage } from '../layout.js';

@@ -1,9 +1,9 @@
 import type { components } from '../../../generated/partner.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import { SALE_ORIGINS } from '../../partner/sales/creating/sales.rules.js';
 import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
 import { isSaleState, lookupStatusName, statesNamed } from '../../partner/sales/state/sale-states.js';
-import { SALE_ORIGINS } from '../../partner/sales/creating/sales.rules.js';
 import type { EventDelivery } from '../../partner/webhooks/event-deliveries.js';
+import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
 import type { Notice, PanelView } from '../layout.js';
 import { tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';

@@ -1,7 +1,8 @@
 import type { components } from '../../../generated/partner.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
 import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
 import type { SalesList } from '../../partner/sales/listing/list.js';
+import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import { type FieldErrors, formErrors } from '../forms.js';
 import type { PanelView } from '../layout.js';
 import {
   choiceGroup,
@@ -9,16 +10,15 @@ import {
   filterForm,
   inUse,
   moreFilters,
+  offerFilters,
   otherPageSize,
   pager,
   pageSizeField,
-  offerFilters,
   saleAndBuyerFilters,
   selectFilter,
   tableBox,
   valuesOf,
 } from '../list-pages.js';
-import { formErrors, type FieldErrors } from '../forms.js';
 import { labelOf } from './labels.js';
 
 type SalesFilterValues = components['schemas']['SalesFilterValues'];

@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
+
 import type { CampaignRow } from '../../partner/campaigns/campaign.views.js';
 import type { ClassChoice } from '../../partner/catalogue/course-classes.js';
 import { formatBrl, html } from '../../payments/html.js';
-import { formErrors, panelField, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelField, panelForm, panelSelect } from '../forms.js';
 import type { PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
 import { SALES_PATH } from './list-page.js';

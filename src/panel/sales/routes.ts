@@ -1,29 +1,30 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
+
 import { ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { rewriteQuery } from '../../http/query-rewrite.js';
 import type { Profile } from '../../identity/identity.rules.js';
 import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
-import { listEventsOfSale } from '../../partner/sales/events/event-feed.js';
 import { createExclusiveSale } from '../../partner/sales/creating/exclusive-sale.js';
+import { listEventsOfSale } from '../../partner/sales/events/event-feed.js';
 import { salesFilterValues } from '../../partner/sales/listing/filter-values.js';
+import { listSales } from '../../partner/sales/listing/list.js';
 import { parseSalesFilters, type SalesFilters } from '../../partner/sales/listing/list-filters.js';
 import { lenientSalesQuery, salesPageRequest } from '../../partner/sales/listing/list-query.js';
-import { listSales } from '../../partner/sales/listing/list.js';
 import { getSaleById } from '../../partner/sales/listing/lookups.js';
 import { loadTransitions } from '../../partner/sales/sql.js';
 import { deliveriesOfEvents } from '../../partner/webhooks/event-deliveries.js';
 import { PanelPageNotFound } from '../errors.js';
-import { readFields, type FieldErrors } from '../forms.js';
+import { type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { queryOf } from '../list-pages.js';
 import { opensSection } from '../navigation.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile, sellerOf, sessionOf } from '../session.js';
 import { saleDetailView, timelineOf } from './detail-page.js';
-import { SALES_PATH, saleHref, salesListView } from './list-page.js';
-import { exclusiveSaleOf, NEW_SALE_FIELDS, saleRuleErrors, type NewSaleForm } from './new-sale-form.js';
+import { saleHref, SALES_PATH, salesListView } from './list-page.js';
+import { exclusiveSaleOf, NEW_SALE_FIELDS, type NewSaleForm, saleRuleErrors } from './new-sale-form.js';
 import { newSaleView } from './new-sale-page.js';
 
 const NOTICES = { criada: 'Venda criada. Copie o link do checkout abaixo e envie ao comprador.' };

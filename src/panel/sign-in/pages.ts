@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
+
 import { html } from '../../payments/html.js';
-import type { PanelContext } from '../panel-context.js';
-import { formErrors, panelField, panelForm, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelField, panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
+import type { PanelContext } from '../panel-context.js';
 
 const LABELS = { email: 'E-mail', password: 'Senha', form: 'Formulário' };
 const NEW_PASSWORD_LABELS = { password: 'Nova senha', confirmation: 'Repita a senha' };

@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
+
 import { isEmail, normaliseEmail } from '../../identity/identity.rules.js';
 import type { LinkPurpose } from '../../identity/links.js';
 import { findOpenLink } from '../../identity/links.js';
@@ -7,7 +8,7 @@ import { endSession, startSession, sweepSessions } from '../../identity/sessions
 import { setPasswordWithLink, signIn } from '../../identity/sign-in.js';
 import { sweepThrottle } from '../../identity/throttle.js';
 import { clearCookie } from '../cookies.js';
-import { errorsOf, readFields, type FieldErrors } from '../forms.js';
+import { errorsOf, type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { setSessionCookie } from '../session.js';

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
-import { PROFILE_LABELS, PROFILES, type Profile } from '../../identity/identity.rules.js';
+
+import { type Profile, PROFILE_LABELS, PROFILES } from '../../identity/identity.rules.js';
 import type { IssuedLink } from '../../identity/links.js';
 import type { UserRow } from '../../identity/users.js';
 import { html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, panelField, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelField, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';

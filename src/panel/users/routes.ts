@@ -1,9 +1,10 @@
-import { Router, type Request, type Response } from 'express';
-import { mailSubject, mailText, issuePasswordLink } from '../../identity/password-links.js';
+import { type Request, type Response, Router } from 'express';
+
+import { issuePasswordLink, mailSubject, mailText } from '../../identity/password-links.js';
 import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../../identity/users.js';
 import { clearCookie } from '../cookies.js';
-import { errorsOf, readFields, type FieldErrors } from '../forms.js';
-import { sendPage, type Notice } from '../layout.js';
+import { errorsOf, type FieldErrors, readFields } from '../forms.js';
+import { type Notice, sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { requireProfile, sessionOf } from '../session.js';
 import { linkShownView, removeView, usersView } from './pages.js';

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { webhookEventCatalogue, type CatalogueEvent } from '../../partner/webhooks/catalogue.js';
+
+import { type CatalogueEvent, webhookEventCatalogue } from '../../partner/webhooks/catalogue.js';
 import { html } from '../../payments/html.js';
 import { sendPage } from '../layout.js';
 import { WEBHOOKS_CRUMB } from './configuration-pages.js';

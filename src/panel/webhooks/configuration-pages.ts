@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
+
 import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
 import { EVENT_NAMES } from '../../partner/webhooks/events.js';
 import { html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, panelCheck, panelField, panelForm, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelCheck, panelField, panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
-import type { PanelContext } from '../panel-context.js';
 import { choiceGroup, pager, tableBox } from '../list-pages.js';
+import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { ALL_EVENTS_LABEL, EVENT_LABELS, eventLabel } from './vocabulary.js';
 

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { pageRequest } from '../../core/paging.js';
+
 import { checkRequestBody } from '../../contract/request-bodies.js';
+import { pageRequest } from '../../core/paging.js';
 import {
   createConfiguration,
   deleteConfiguration,
@@ -12,15 +13,15 @@ import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf } from '../session.js';
 import {
+  type ConfigurationForm,
   configurationFormView,
   configurationPath,
   configurationsView,
   configurationView,
   deleteView,
+  type WebhookConfiguration,
   WEBHOOKS_PAGE_SIZE,
   WEBHOOKS_PATH,
-  type ConfigurationForm,
-  type WebhookConfiguration,
 } from './configuration-pages.js';
 import { unlessRefused } from './refusals.js';
 

@@ -1,14 +1,15 @@
 import type { Request, Response } from 'express';
+
 import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
 import type { AttemptDetail, DeliveryDetail } from '../../partner/webhooks/deliveries.js';
 import { EVENT_NAMES, type WebhookEventName } from '../../partner/webhooks/events.js';
 import { MAX_ATTEMPTS } from '../../partner/webhooks/fan-out.js';
 import { html, type SafeHtml } from '../../payments/html.js';
-import { formErrors, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
-import type { PanelContext } from '../panel-context.js';
 import { choiceGroup, dayRange, filterForm, pager, tableBox } from '../list-pages.js';
+import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
 import { DELIVERY_STATUS_LABELS, EVENT_LABELS, eventLabel } from './vocabulary.js';

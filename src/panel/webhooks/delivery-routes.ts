@@ -1,16 +1,17 @@
 import type { Request, Router } from 'express';
+
 import { parseDate } from '../../core/dates.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import { pageRequest } from '../../core/paging.js';
-import { findDelivery, listDeliveries, redeliver, type DeliveryFilter } from '../../partner/webhooks/deliveries.js';
+import { type DeliveryFilter, findDelivery, listDeliveries, redeliver } from '../../partner/webhooks/deliveries.js';
 import { eventsOf, isEventName } from '../../partner/webhooks/events.js';
 import { sendTestDeliveries } from '../../partner/webhooks/test-events.js';
-import { readChoices, type FieldErrors } from '../forms.js';
+import { type FieldErrors, readChoices } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf } from '../session.js';
-import { WEBHOOKS_PAGE_SIZE, type WebhookConfiguration } from './configuration-pages.js';
-import { deliveriesPath, deliveriesView, deliveryView, testView, type LogFilter } from './delivery-pages.js';
+import { type WebhookConfiguration, WEBHOOKS_PAGE_SIZE } from './configuration-pages.js';
+import { deliveriesPath, deliveriesView, deliveryView, type LogFilter, testView } from './delivery-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
 import { DELIVERY_STATUS_LABELS } from './vocabulary.js';
 

@@ -1,4 +1,5 @@
-import { Router, type ErrorRequestHandler, type Request } from 'express';
+import { type ErrorRequestHandler, type Request, Router } from 'express';
+
 import { isUuid } from '../../core/stable-id.js';
 import { showConfiguration } from '../../partner/webhooks/configurations.js';
 import { WebhookConfigurationNotFound, WebhookDeliveryNotFound } from '../../partner/webhooks/errors.js';

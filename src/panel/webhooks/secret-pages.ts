@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
+
 import { html } from '../../payments/html.js';
-import { formErrors, panelForm, panelSelect, type FieldErrors } from '../forms.js';
+import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';

@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+
 import { checkRequestBody } from '../../contract/request-bodies.js';
 import { revealSigningSecret, rotateSigningSecret } from '../../partner/webhooks/configurations.js';
 import { readFields } from '../forms.js';

@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
 import { campaignCourses, courseClasses, courses } from '../../db/schema/index.js';
-import { toCampaignCourse, type CourseClassRow, type CourseRow } from '../catalogue/catalogue.views.js';
+import { type CourseClassRow, type CourseRow, toCampaignCourse } from '../catalogue/catalogue.views.js';
 import { ruleError } from '../rule-error.js';
 
 type CampaignCourse = components['schemas']['CampaignCourse'];

@@ -1,11 +1,12 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
+import { isUuid } from '../../core/stable-id.js';
 import type { Queryable } from '../../db/client.js';
 import { campaigns } from '../../db/schema/index.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
-import { isUuid } from '../../core/stable-id.js';
-import { loadCampaignCourses, toCampaignCourses, type SelectedCourse } from './campaign-courses.js';
+import { loadCampaignCourses, type SelectedCourse, toCampaignCourses } from './campaign-courses.js';
 
 type Campaign = components['schemas']['Campaign'];
 type PaymentMethod = components['schemas']['PaymentMethod'];

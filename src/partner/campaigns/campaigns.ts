@@ -1,15 +1,16 @@
 import { and, eq } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
 import { parseDateTime } from '../../core/dates.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { campaignCourses, campaigns } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
-import { loadCampaignCourses, resolveCourseSelection, type SelectedCourse } from './campaign-courses.js';
-import { findCampaign, slugOf, toCampaign, type CampaignRow } from './campaign.views.js';
-import { ruleError } from '../rule-error.js';
 import { scheduleAt } from '../catalogue/schedules.js';
+import { ruleError } from '../rule-error.js';
+import { type CampaignRow, findCampaign, slugOf, toCampaign } from './campaign.views.js';
+import { loadCampaignCourses, resolveCourseSelection, type SelectedCourse } from './campaign-courses.js';
 
 type CampaignInput = components['schemas']['CampaignInput'];
 

@@ -1,9 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
+
+import type { components, operations } from '../../../generated/partner.js';
+import { ApiError } from '../../core/errors.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { macroAreas, microAreaGroups } from '../../db/schema/index.js';
-import { ApiError } from '../../core/errors.js';
-import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 
 type MicroAreaGroup = components['schemas']['MicroAreaGroup'];
 type MacroArea = components['schemas']['MacroArea'];

@@ -1,12 +1,13 @@
 import { and, asc, count, eq } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import { ApiError } from '../../core/errors.js';
+import type { SuccessBody } from '../../core/operations.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import type { Queryable } from '../../db/client.js';
 import { campuses } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
-import { ApiError } from '../../core/errors.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 
 type Campus = components['schemas']['Campus'];
 type CampusInput = components['schemas']['CampusInput'];

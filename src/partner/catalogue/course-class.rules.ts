@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/partner.js';
 import { parseDateTime } from '../../core/dates.js';
-import type { CourseRow } from './catalogue.views.js';
 import { ruleError } from '../rule-error.js';
+import type { CourseRow } from './catalogue.views.js';
 import { ClassType, Duration, Modality, Period } from './course-class-ids.js';
 
 type CourseClassInput = components['schemas']['CourseClassInput'];

@@ -1,25 +1,26 @@
 import { and, asc, eq } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
+import { getPartnerSettings } from '../partner-settings.js';
 import { campusBelongsTo } from './campuses.js';
-import { toCourseClass, type CourseClassRow } from './catalogue.views.js';
+import { type CourseClassRow, toCourseClass } from './catalogue.views.js';
 import {
   checkCampusSent,
   checkExpiry,
   checkPeriod,
   checkSchedule,
-  classGracePeriod,
-  classPrice,
   ClassCampusNotFound,
   ClassCourseNotFound,
   ClassDuplicateSku,
+  classGracePeriod,
+  classPrice,
 } from './course-class.rules.js';
 import { findCourse } from './courses.js';
-import { getPartnerSettings } from '../partner-settings.js';
 import { scheduleAt } from './schedules.js';
 
 type CourseClassInput = components['schemas']['CourseClassInput'];

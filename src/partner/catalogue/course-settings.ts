@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { courses } from '../../db/schema/index.js';
 import { getPartnerSettings } from '../partner-settings.js';

@@ -1,14 +1,15 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import type { SuccessBody } from '../../core/operations.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../db/schema/index.js';
 import { insertUnique } from '../../db/unique-insert.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
-import { COURSE_PRODUCT_TYPE, toCourseFields, type CourseClassRow, type CourseRow } from './catalogue.views.js';
 import { getPartnerSettings, minimumCoursePriceInCents } from '../partner-settings.js';
 import { ruleError } from '../rule-error.js';
+import { COURSE_PRODUCT_TYPE, type CourseClassRow, type CourseRow, toCourseFields } from './catalogue.views.js';
 
 type CourseInput = components['schemas']['CourseInput'];
 type CourseListItem = components['schemas']['CourseListItem'];

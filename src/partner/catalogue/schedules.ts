@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { campaigns, courseClasses } from '../../db/schema/index.js';
 import { scheduleCatalogueChange } from '../../queue/jobs.js';

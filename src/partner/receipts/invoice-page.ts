@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
+
 import type { Config } from '../../config.js';
-import type { Queryable } from '../../db/client.js';
 import { ApiError } from '../../core/errors.js';
+import type { Queryable } from '../../db/client.js';
 import { formatBrl, formatDateBr, html, maskCpf, page } from '../../payments/html.js';
 import { installmentLines } from './ledger.sql.js';
 

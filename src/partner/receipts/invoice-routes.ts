@@ -1,4 +1,5 @@
-import { Router, type ErrorRequestHandler } from 'express';
+import { type ErrorRequestHandler, Router } from 'express';
+
 import type { AppContext } from '../../context.js';
 import { localDate } from '../../core/local-date.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 /**
  * The one place where the receipts' numbers are derived from the ledger's facts: per installment

@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
+
 import type { Clock } from '../../core/clock.js';
+import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 import {
   partnerCommissions,
@@ -9,12 +11,10 @@ import {
   receipts,
   receiptTransfers,
 } from '../../db/schema/index.js';
-import { localDate } from '../../core/local-date.js';
-import { saleFinancing } from '../sales/financing.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/events/event-payloads.js';
-import type { ReversalKind } from '../sales/state/sale-ledger.js';
+import { saleFinancing } from '../sales/financing.js';
 import type { SaleRow } from '../sales/sql.js';
-import { refreshReceiptSummary } from './summaries.js';
+import type { ReversalKind } from '../sales/state/sale-ledger.js';
 import {
   addMonths,
   DEFAULT_COMMISSION_PERCENTAGE,
@@ -22,6 +22,7 @@ import {
   expectedTransfer,
   splitEvenly,
 } from './receipts.rules.js';
+import { refreshReceiptSummary } from './summaries.js';
 
 /**
  * Writes of the receipts ledger. Each runs inside the caller's transaction: the sale transition

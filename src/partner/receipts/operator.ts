@@ -1,5 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+
 import type { AppContext } from '../../context.js';
+import { isCalendarDate } from '../../core/dates.js';
+import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
 import {
   partnerCommissions,
@@ -10,20 +13,18 @@ import {
   receiptTransfers,
   sales,
 } from '../../db/schema/index.js';
-import { isCalendarDate } from '../../core/dates.js';
-import { ApiError } from '../../core/errors.js';
 import { recordPayment } from './ledger.js';
-import { refreshReceiptSummary } from './summaries.js';
 import {
   BadLedgerDate,
   CommissionOutOfRange,
   InstallmentAlreadyPaid,
-  InstallmentRenegotiated,
   InstallmentNotFound,
+  InstallmentRenegotiated,
   NoTransferDue,
   ReceiptCancelled,
   ReceiptNotFound,
 } from './receipts.rules.js';
+import { refreshReceiptSummary } from './summaries.js';
 
 /** What the operator does to receipts (sandbox API and CLI), as the bank or the finance team would report it. */
 

@@ -1,14 +1,15 @@
 import { asc, eq, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
-import { localDate } from '../../core/local-date.js';
 import { loadSaleProducts } from '../sales/sql.js';
 import { invoiceUrlOf } from './invoice-page.js';
 import { installmentLines } from './ledger.sql.js';
-import { receiptsStatements, type ReceiptRow } from './receipts-list.js';
 import { ReceiptNotFound } from './receipts.rules.js';
+import { type ReceiptRow, receiptsStatements } from './receipts-list.js';
 
 type ReceiptDetail = components['schemas']['ReceiptDetail'];
 type ReceiptInstallment = components['schemas']['ReceiptInstallment'];

@@ -4,11 +4,11 @@ import type { Queryable } from '../../db/client.js';
 import { campaignValues, courseValues, productTypeValues } from '../sales/listing/filter-values.js';
 import { STATUS_NAMES } from '../sales/state/sale-states.js';
 import {
+  type Bounds,
   boundsValue,
   DELAYED_DAY_RANGES,
   DELAYED_INSTALLMENT_RANGES,
   RECEIPT_STATES,
-  type Bounds,
 } from './receipt-filters.js';
 
 type FilterValue = components['schemas']['FilterValue'];

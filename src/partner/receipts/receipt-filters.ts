@@ -1,9 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+
 import type { operations } from '../../../generated/partner.js';
 import { ValidationFailed } from '../../core/errors.js';
 import { addDays } from '../../core/local-date.js';
-import { nameKeyOf } from '../sales/state/sale-flow.js';
 import { likeLiteral } from '../sales/listing/list-filters.js';
+import { nameKeyOf } from '../sales/state/sale-flow.js';
 import { SALE_STATES, STATUS_NAMES } from '../sales/state/sale-states.js';
 
 /** The filters of `GET /receipts` as validated by the contract (arrays already arrays). */

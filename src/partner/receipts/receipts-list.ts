@@ -1,15 +1,16 @@
 import { sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { localDate } from '../../core/local-date.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
-import { receiptStatusName } from '../sales/state/sale-states.js';
 import { loadSaleProducts } from '../sales/sql.js';
+import { receiptStatusName } from '../sales/state/sale-states.js';
 import { isSaleState } from '../sales/state/sale-states.js';
 import { lateColumns } from './ledger.sql.js';
-import { receiptsWhere, type ReceiptsQuery } from './receipt-filters.js';
+import { type ReceiptsQuery, receiptsWhere } from './receipt-filters.js';
 
 type Receipt = components['schemas']['Receipt'];
 

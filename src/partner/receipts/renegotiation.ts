@@ -1,8 +1,9 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+
 import type { AppContext } from '../../context.js';
-import { receiptInstallments, receiptPayments } from '../../db/schema/index.js';
 import { isCalendarDate } from '../../core/dates.js';
-import { refreshReceiptSummary } from './summaries.js';
+import { receiptInstallments, receiptPayments } from '../../db/schema/index.js';
+import { lockReceipt } from './operator.js';
 import {
   addMonths,
   BadLedgerDate,
@@ -12,7 +13,7 @@ import {
   ReceiptCancelled,
   splitEvenly,
 } from './receipts.rules.js';
-import { lockReceipt } from './operator.js';
+import { refreshReceiptSummary } from './summaries.js';
 
 /**
  * A renegotiation (agreement) of a buyer's installments on `agreedOn`: every installment still

@@ -1,10 +1,11 @@
 import express, { Router } from 'express';
+
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../core/errors.js';
-import { renegotiate } from './renegotiation.js';
+import { ownSale } from '../sales/checkout/sandbox-sales-routes.js';
 import { markTransferMade, PartnerNotFound, payInstallment, releaseCourse, setCommission } from './operator.js';
 import { ReceiptNotFound } from './receipts.rules.js';
-import { ownSale } from '../sales/checkout/sandbox-sales-routes.js';
+import { renegotiate } from './renegotiation.js';
 
 const wholeNumber = (field: string, value: string): number => {
   if (!/^\d{1,9}$/.test(value)) throw new ApiError(400, 'RECEIPT-011', `${field} must be a whole number`);

@@ -1,5 +1,5 @@
-import { formatCents } from '../../core/money.js';
 import type { components } from '../../../generated/partner.js';
+import { formatCents } from '../../core/money.js';
 import type { SaleRow } from './sql.js';
 
 type WebhookFinancing = components['schemas']['WebhookFinancing'];

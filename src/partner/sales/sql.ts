@@ -1,4 +1,5 @@
-import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, eq, type Placeholder, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { preparedPerHandle } from '../../db/prepared.js';
 import {

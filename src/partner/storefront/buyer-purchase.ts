@@ -1,12 +1,13 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
 import { createExclusiveSale } from '../sales/creating/exclusive-sale.js';
+import type { SaleOrigin } from '../sales/creating/sales.rules.js';
 import { buyerColumns } from '../sales/state/sale-flow.js';
 import { OPEN_STATES } from '../sales/state/sale-states.js';
-import type { SaleOrigin } from '../sales/creating/sales.rules.js';
 import { buyerOf, checkContactForm, type ContactErrors, type ContactForm } from './contact-form.js';
 
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
+
+import { isUuid } from '../../core/stable-id.js';
 import type { Queryable } from '../../db/client.js';
 import { campaigns, partners, sales } from '../../db/schema/index.js';
-import { isUuid } from '../../core/stable-id.js';
-import { loadCampaignCourses, type SelectedCourse } from '../campaigns/campaign-courses.js';
 import type { CampaignRow } from '../campaigns/campaign.views.js';
+import { loadCampaignCourses, type SelectedCourse } from '../campaigns/campaign-courses.js';
 import { offeredMethods } from '../sales/events/events.js';
 import { buyerRequest, type PurchaseScope } from './buyer-purchase.js';
 

@@ -1,7 +1,7 @@
 import { html, page } from '../../payments/html.js';
 import type { WebhookCheckout } from '../sales/events/event-payloads.js';
-import type { ContactErrors, ContactForm } from './contact-form.js';
 import type { CampaignOffer, CampaignStanding } from './campaign-offer.js';
+import type { ContactErrors, ContactForm } from './contact-form.js';
 import { classDetail, formatDateTimeBr, OFFER_FOOTER, publicFrame, purchaseBody } from './offer-blocks.js';
 
 export interface CampaignPageView {

@@ -1,9 +1,10 @@
-import { and, asc, eq, exists, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+
+import { isUuid } from '../../core/stable-id.js';
 import type { Queryable } from '../../db/client.js';
 import { courseClasses, courses, partners, saleItems, sales } from '../../db/schema/index.js';
-import { isUuid } from '../../core/stable-id.js';
-import type { CourseClassRow, CourseRow } from '../catalogue/catalogue.views.js';
 import { DEFAULT_MAX_INSTALLMENTS } from '../campaigns/campaigns.js';
+import type { CourseClassRow, CourseRow } from '../catalogue/catalogue.views.js';
 import { offeredMethods } from '../sales/events/events.js';
 import { buyerRequest, type PurchaseScope } from './buyer-purchase.js';
 

@@ -4,7 +4,7 @@ import type { CourseClassRow } from '../catalogue/catalogue.views.js';
 import { AttendType, Duration, Modality } from '../catalogue/course-class-ids.js';
 import { MAX_CARD_INSTALLMENTS } from '../sales/checkout/checkout-steps.js';
 import type { WebhookCheckout } from '../sales/events/event-payloads.js';
-import { contactSummary, renderContactForm, type ContactFormView } from './contact-form.js';
+import { type ContactFormView, contactSummary, renderContactForm } from './contact-form.js';
 
 const dateTimeBr = new Intl.DateTimeFormat('pt-BR', {
   timeZone: BUSINESS_TIME_ZONE,

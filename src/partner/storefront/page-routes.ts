@@ -1,16 +1,17 @@
-import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
 import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
-import { startPurchase, type PurchaseOutcome, type PurchaseScope } from './buyer-purchase.js';
-import { campaignMethods, campaignScope, findCampaignOffer, standingOf, type CampaignOffer } from './campaign-offer.js';
+import { type PurchaseOutcome, type PurchaseScope, startPurchase } from './buyer-purchase.js';
+import { campaignMethods, type CampaignOffer, campaignScope, findCampaignOffer, standingOf } from './campaign-offer.js';
 import { renderCampaignClosedPage, renderCampaignPage } from './campaign-page.js';
 import { catalogueCourses, classMethods, classScope, findClassOffer, partnerNameOf } from './catalogue-offer.js';
 import { renderCataloguePage, renderClassPage } from './catalogue-page.js';
-import { EMPTY_CONTACT, readContactForm, type ContactErrors, type ContactForm } from './contact-form.js';
+import { type ContactErrors, type ContactForm, EMPTY_CONTACT, readContactForm } from './contact-form.js';
 
 /** The public pages a partner shares with buyers; the rest of `/campaigns` is the Partner API. */
 const STOREFRONT_PATH = /^\/(campaigns|catalogue)\/[^/]/;

@@ -1,21 +1,21 @@
 import type { AppContext } from '../../context.js';
+import type { SecretBox } from '../../core/secret-box.js';
 import { tickBatch } from '../../core/tick-batch.js';
 import {
-  findAttemptTargets,
-  recordAttempts,
   type AttemptRecord,
   type AttemptTarget,
   type ConfigurationRow,
   type DeliveryRow,
+  findAttemptTargets,
+  recordAttempts,
 } from './attempt-sql.js';
-import { bookSend, postponeAttempt } from './delivery-budget.js';
-import type { PartnerSlots } from './partner-slots.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
 import { maskToken } from './configurations.js';
-import { postOnce, requestHeadersOf, UNSENDABLE, type SendResult } from './sender.js';
+import { bookSend, postponeAttempt } from './delivery-budget.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
+import type { PartnerSlots } from './partner-slots.js';
 import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
+import { postOnce, requestHeadersOf, type SendResult, UNSENDABLE } from './sender.js';
 import { signatureHeaders } from './signature.js';
-import type { SecretBox } from '../../core/secret-box.js';
 
 /** The service clock has not reached the attempt's due time; the job runs again a little later. */
 export class AttemptNotDueYet extends Error {}

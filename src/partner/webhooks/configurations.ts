@@ -1,11 +1,12 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import type { SuccessBody } from '../../core/operations.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
+import type { SecretBox } from '../../core/secret-box.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, partners, webhookConfigurations } from '../../db/schema/index.js';
-import { pauseDeliveries, resumeDeliveries } from './pauses.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import {
   MAX_CONFIGURATIONS,
   WebhookConfigurationNotFound,
@@ -14,10 +15,10 @@ import {
   WebhookTargetRefused,
 } from './errors.js';
 import { checkEnabledEvents } from './events.js';
+import { pauseDeliveries, resumeDeliveries } from './pauses.js';
+import { openSigningSecret, openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
 import { newSigningSecret } from './signature.js';
 import { checkTargetAtRegistration } from './target.js';
-import { openSigningSecret, openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
-import type { SecretBox } from '../../core/secret-box.js';
 
 type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
 type CreateInput = components['schemas']['WebhookConfigurationRequest'];

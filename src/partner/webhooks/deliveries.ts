@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import type { SuccessBody } from '../../core/operations.js';
+import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { pageOf, type Page, type PageRequest } from '../../core/paging.js';
 import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
 import { findConfiguration } from './configurations.js';
 import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';

@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
 

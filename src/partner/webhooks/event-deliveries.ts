@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+
 import type { components } from '../../../generated/partner.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
 import { takeTokens } from './delivery-budget.js';

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
+
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+
 import type { components, operations } from '../../../generated/partner.js';
-import type { SuccessBody } from '../../core/operations.js';
 import type { AppContext } from '../../context.js';
+import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
 import { addLegacyDispatches, postponeLegacyDispatch } from '../../queue/webhook-jobs.js';
+import { withinCap } from './configurations.js';
+import { bookSend } from './delivery-budget.js';
 import {
   LegacyDispatchDelivered,
   LegacyDispatchNotFound,
@@ -13,8 +17,6 @@ import {
   WebhookConfigurationNotFound,
   WebhookTargetRefused,
 } from './errors.js';
-import { withinCap } from './configurations.js';
-import { bookSend } from './delivery-budget.js';
 import { postOnce } from './sender.js';
 import { checkTargetAtRegistration } from './target.js';
 

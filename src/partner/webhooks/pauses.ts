@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
 

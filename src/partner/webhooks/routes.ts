@@ -1,7 +1,7 @@
 import type { operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
-import { partnerId } from '../../http/auth.js';
 import { pageRequest } from '../../core/paging.js';
+import { partnerId } from '../../http/auth.js';
 import type { Routes } from '../../http/typed.js';
 import {
   createConfiguration,

@@ -1,6 +1,7 @@
-import { and, eq, isNotNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, not, or, type SQL, sql } from 'drizzle-orm';
+
 import type { Config } from '../../config.js';
-import { SecretBox, sealedWithPattern } from '../../core/secret-box.js';
+import { sealedWithPattern, SecretBox } from '../../core/secret-box.js';
 import type { Queryable } from '../../db/client.js';
 import { webhookConfigurations } from '../../db/schema/index.js';
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+
 import { resolveTarget } from './target.js';
 
 /** What an attempt produced, as recorded with it. */

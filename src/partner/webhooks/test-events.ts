@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
 import type { operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import { checkoutDates } from './checkout-dates.js';
+import { findConfiguration } from './configurations.js';
 import { WebhookNotTestable } from './errors.js';
 import { eventsOf, type WebhookEventName } from './events.js';
-import { checkoutDates } from './checkout-dates.js';
 import { fanOutEvent } from './fan-out.js';
-import { findConfiguration } from './configurations.js';
 
 type TestAnswer = operations['testWebhookConfiguration']['responses'][202]['content']['application/json'];
 

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
+
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
-import { toCharge, updateCharge, type ChargeRow, type NewChargeRow } from '../charges.js';
+import { type ChargeRow, type NewChargeRow, toCharge, updateCharge } from '../charges.js';
 import type { Charge, ChargeListeners, ChargeStatus } from '../provider.js';
 import type { Observed } from './intent-state.js';
 

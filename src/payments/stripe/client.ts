@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+
 import { ProviderRefused, ProviderUnavailable } from '../errors.js';
 
 export type { Stripe };

@@ -1,13 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
+
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges, paymentProviderEvents } from '../../db/schema/index.js';
-import { findChargeRow, toCharge, type ChargeRow } from '../charges.js';
+import { countCardDecline } from '../card-limits.js';
+import { type ChargeRow, findChargeRow, toCharge } from '../charges.js';
 import type { PaymentMethod, WebhookOutcome } from '../provider.js';
-import { applyObserved, applyReversal, type ApplyDeps, type Applied } from './apply.js';
+import { type Applied, type ApplyDeps, applyObserved, applyReversal } from './apply.js';
 import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
-import { countCardDecline } from '../card-limits.js';
 import { closeDeclinedSession } from './sessions.js';
 import { verifyStripeEvent } from './signature.js';
 

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+
 import type { CardFacts, ChargeStatus, PaymentMethod } from '../provider.js';
 
 /** What a PaymentIntent says about our charge, in our words. */

@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
+
 import { addDays, localDate, startOfLocalDay } from '../../core/local-date.js';
-import type { CreateChargeInput, Payer } from '../provider.js';
 import { PayerDataMissing } from '../errors.js';
+import type { CreateChargeInput, Payer } from '../provider.js';
 
 /**
  * The PaymentIntents this service creates, one per charge: amounts in BRL cents, our charge id and

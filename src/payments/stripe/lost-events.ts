@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
+
 import type { Queryable } from '../../db/client.js';
 import { paymentProviderCursors } from '../../db/schema/index.js';
 import { callStripe } from './client.js';

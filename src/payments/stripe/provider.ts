@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
 import type Stripe from 'stripe';
+
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
-import { chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge, type ChargeRow } from '../charges.js';
+import { admitCardAttempt } from '../card-limits.js';
+import { STRIPE_JS_SOURCES } from '../card-step.js';
+import { type ChargeRow, chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge } from '../charges.js';
 import {
   CardSessionsNotOffered,
   ChargebackByProviderOnly,
@@ -12,14 +16,12 @@ import {
   InvalidAmount,
 } from '../errors.js';
 import type { Charge, CreateChargeInput, PaymentProvider } from '../provider.js';
-import { applyObserved, payColumns, type ApplyDeps } from './apply.js';
+import { type ApplyDeps, applyObserved, payColumns } from './apply.js';
 import { callStripe, idempotencyKey, retrieveIntent, type StripeAccount } from './client.js';
 import { receiveStripeEvent } from './events.js';
 import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
-import { STRIPE_JS_SOURCES } from '../card-step.js';
 import { boletoIntent, cardIntent, endOfLocalDay, pixIntent } from './intents.js';
 import { reconcileStripeCharges } from './reconcile.js';
-import { admitCardAttempt } from '../card-limits.js';
 import { closeDeclinedSession } from './sessions.js';
 
 export interface StripeProviderOptions extends ApplyDeps {

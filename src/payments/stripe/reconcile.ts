@@ -1,4 +1,5 @@
-import { and, asc, eq, lte, or, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
 import type { Charge, ReconcileReport } from '../provider.js';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type Stripe from 'stripe';
+
 import type { Charge } from '../provider.js';
 import { callStripe, idempotencyKey } from './client.js';
 

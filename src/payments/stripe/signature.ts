@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { StripeAccount } from './client.js';

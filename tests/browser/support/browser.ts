@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+
 import { createTestContext, type TestContext } from '../../support/context.js';
 
 // Test-only path: the app's config never reads it.

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-import request from 'supertest';
 import type { Page } from 'playwright-core';
+import request from 'supertest';
 import { expect } from 'vitest';
+
 import { BUYER_FORM } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
 

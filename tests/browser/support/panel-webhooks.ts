@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 import { createHmac } from 'node:crypto';
+
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { TestContext } from '../../support/context.js';
+
 import { deliverDue, startReceiver } from '../../partner/webhooks/support.js';
+import type { TestContext } from '../../support/context.js';
 import { checkStep } from './browser.js';
 import { fieldMessage, focusedClass } from './forms.js';
 

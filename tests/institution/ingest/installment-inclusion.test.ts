@@ -1,7 +1,9 @@
 import { brotliDecompressSync } from 'node:zlib';
+
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { installment, submit } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { itemSchemaCheck, type SchemaCheck } from '../../../src/contract/item-schema.js';
 import { checkInstallment } from '../../../src/institution/ingest/installment-items.js';
 import { CPF, installment } from '../../support/installments.js';

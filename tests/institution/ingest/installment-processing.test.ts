@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { contractCommands } from '../../../src/cli/commands/contracts.js';
 import { processInstallmentBatch } from '../../../src/institution/ingest/installment-ingest.js';
 import { useTestContext } from '../../support/context.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { installment, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';

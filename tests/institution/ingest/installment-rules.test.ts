@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { CNPJ, CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
-import { ITEM_RULE_CASES as cases } from './item-rule-cases.js';
 import { givenInstitution } from '../../support/tenants.js';
+import { ITEM_RULE_CASES as cases } from './item-rule-cases.js';
 
 describe('installment item rules (recorded per item while processing, the rest of the batch goes on)', () => {
   const t = useTestContext();

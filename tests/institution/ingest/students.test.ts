@@ -1,9 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { batches, batchItemErrors, students } from '../../../src/db/schema/index.js';
-import { findBatch } from '../../../src/institution/intake/batches.js';
 import { processStudentBatch } from '../../../src/institution/ingest/student-ingest.js';
+import { findBatch } from '../../../src/institution/intake/batches.js';
 import { useTestContext } from '../../support/context.js';
 import { givenInstitution } from '../../support/tenants.js';
 

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { installments, students } from '../../../src/db/schema/index.js';
 import { useTestContext } from '../../support/context.js';
-import { CPF, installment, submitAndProcess, type Submission } from '../../support/installments.js';
+import { CPF, installment, type Submission, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 const SURROGATE =

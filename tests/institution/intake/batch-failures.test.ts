@@ -1,10 +1,11 @@
 import type { Runner } from 'graphile-worker';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { createLogger } from '../../../src/http/logging.js';
 import { processInstallmentBatch } from '../../../src/institution/ingest/installment-ingest.js';
 import { startWorker, stopWorker } from '../../../src/jobs/worker.js';
-import { useTestContext, type TestContext } from '../../support/context.js';
+import { type TestContext, useTestContext } from '../../support/context.js';
 import { installment, submit } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 

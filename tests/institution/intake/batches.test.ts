@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { processInstallmentBatch } from '../../../src/institution/ingest/installment-ingest.js';
 import { useTestContext } from '../../support/context.js';
 import { installment, submit, submitAndProcess } from '../../support/installments.js';

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
+
+import { describe, expect, it } from 'vitest';
+
 import { scanJson } from '../../../src/core/json-spans.js';
 import { packBlocks } from '../../../src/institution/intake/item-blocks.js';
 

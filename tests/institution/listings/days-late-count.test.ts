@@ -1,6 +1,7 @@
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { installments } from '../../../src/db/schema/index.js';
 import { daysLate } from '../../../src/institution/listings/original-filters.js';
 import { useTestContext } from '../../support/context.js';

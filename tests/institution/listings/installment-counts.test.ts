@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { compactInstallmentCounts, countedByGroups } from '../../../src/institution/listings/installment-counts.js';
 import { createPaymentLink } from '../../../src/institution/payments/payment-links.js';
 import { startPayment } from '../../../src/institution/payments/payment-page.js';

@@ -1,14 +1,15 @@
 import type postgres from 'postgres';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import {
   originalsPageSets,
-  originalsSets,
   type OriginalsQuery,
+  originalsSets,
 } from '../../../src/institution/listings/original-filters.js';
 import { originalsCountQuery, originalsPageQuery } from '../../../src/institution/listings/originals.js';
 import { submittedFilters, submittedPage } from '../../../src/institution/listings/submitted.js';
-import { useTestContext, type TestContext } from '../../support/context.js';
+import { type TestContext, useTestContext } from '../../support/context.js';
 import { seedSubmittedBatches } from '../../support/submissions.js';
 import { givenInstitution } from '../../support/tenants.js';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { listAll } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';

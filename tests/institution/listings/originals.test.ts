@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { createPaymentLink } from '../../../src/institution/payments/payment-links.js';
 import { startPayment } from '../../../src/institution/payments/payment-page.js';
 import { useTestContext } from '../../support/context.js';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { installment } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';

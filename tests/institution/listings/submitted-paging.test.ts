@@ -1,5 +1,6 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { batches, installmentSubmissions as s } from '../../../src/db/schema/index.js';
 import { submittedFilters, submittedPage, type SubmittedQuery } from '../../../src/institution/listings/submitted.js';
 import { useTestContext } from '../../support/context.js';

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+
+import { formatCents, mulDivRound, parseCents } from '../../../src/core/money.js';
 import {
   allocate,
   bestOnTimeValueCents,
+  type Debt,
   PaymentTooSmall,
   quote,
-  type Debt,
 } from '../../../src/institution/payments/late-charges.js';
-import { formatCents, mulDivRound, parseCents } from '../../../src/core/money.js';
 
 const debt = (overrides: Partial<Debt> = {}): Debt => ({
   principalCents: 100_000,

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
+import { useTestContext } from '../../support/context.js';
 import { CPF, installment, submitAndProcess } from '../../support/installments.js';
 import { chargesOfLink, paymentPath, submitForm } from '../../support/payments.js';
-import { givenInstitution } from '../../support/tenants.js';
-import { useTestContext } from '../../support/context.js';
 import { ownerHeaders } from '../../support/sandbox.js';
+import { givenInstitution } from '../../support/tenants.js';
 
 const CARD = { holderName: 'CARLOS E SOUZA', expiryMonth: '12', expiryYear: '2030', cvv: '123' };
 

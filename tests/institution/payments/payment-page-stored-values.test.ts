@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { CPF, installment, submit, submitAndProcess } from '../../support/installments.js';
 import { paymentPath } from '../../support/payments.js';

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { paymentCharges } from '../../../src/db/schema/index.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { PAYER, paymentPath, submitForm } from '../../support/payments.js';

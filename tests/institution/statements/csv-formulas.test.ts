@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { contractCommands } from '../../../src/cli/commands/contracts.js';
 import { closeMonth } from '../../../src/institution/statements/closing.js';
 import { useTestContext } from '../../support/context.js';

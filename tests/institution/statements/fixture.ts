@@ -1,7 +1,7 @@
 import { contractCommands } from '../../../src/cli/commands/contracts.js';
 import { startPayment } from '../../../src/institution/payments/payment-page.js';
 import type { TestContext } from '../../support/context.js';
-import { CPF, installment, submitAndProcess, type Submission } from '../../support/installments.js';
+import { CPF, installment, type Submission, submitAndProcess } from '../../support/installments.js';
 import { paymentPath } from '../../support/payments.js';
 import { givenInstitution } from '../../support/tenants.js';
 

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { parseCents } from '../../../src/core/money.js';
 import { liquidationRecords } from '../../../src/institution/statements/liquidation.rules.js';
 import { useTestContext } from '../../support/context.js';

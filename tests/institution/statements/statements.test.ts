@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- statement rows of the JSON and of the CSV are read by field name and compared, whatever their types */
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { closingCommands } from '../../../src/cli/commands/closings.js';
 import { closeMonth } from '../../../src/institution/statements/closing.js';
 import closeStatementMonthTask from '../../../src/jobs/close-statement-month.js';

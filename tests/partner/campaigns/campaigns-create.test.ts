@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
 import { countRows, givenClass, jobWithKey } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';

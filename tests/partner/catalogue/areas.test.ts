@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
 import { givenInstitution, givenPartner } from '../../support/tenants.js';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { classBody, countRows, givenCampus, givenClass, givenCourse, jobWithKey } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';

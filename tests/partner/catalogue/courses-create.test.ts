@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { countRows, courseBody, givenCourse } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { createLogger } from '../../../src/http/logging.js';
 import { applyDueSchedules } from '../../../src/partner/catalogue/schedules.js';
 import { startService } from '../../../src/service.js';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { createApp } from '../../../src/app.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';

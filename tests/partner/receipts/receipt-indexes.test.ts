@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { seedReceipts } from '../../../bench/receipt-seed.js';
 import { deriveReceiptSummaries, lateColumns } from '../../../src/partner/receipts/ledger.sql.js';
 import type { ReceiptsQuery } from '../../../src/partner/receipts/receipt-filters.js';

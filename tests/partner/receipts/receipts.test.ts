@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { receiptInstallments, sales } from '../../../src/db/schema/index.js';
 import { useTestContext } from '../../support/context.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenCardSale, givenFinancedSale, givenPixSale, sandbox } from './support.js';
-import { ownerHeaders } from '../../support/sandbox.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 

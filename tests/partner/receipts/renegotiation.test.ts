@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestContext } from '../../support/context.js';
+import { ownerHeaders } from '../../support/sandbox.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenFinancedSale, givenPixSale, sandbox } from './support.js';
-import { ownerHeaders } from '../../support/sandbox.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { deriveReceiptSummaries } from '../../../src/partner/receipts/ledger.sql.js';
 import { summariseUnsummarisedReceipts } from '../../../src/partner/receipts/summaries.js';
 import { useTestContext } from '../../support/context.js';

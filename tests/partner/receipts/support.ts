@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
+
+import type { WebhookPayment } from '../../../src/partner/sales/events/event-payloads.js';
 import {
   buyerDataFilled,
   financingRequested,
   invoiceCreated,
   purchaseConfirmed,
 } from '../../../src/partner/sales/state/sale-flow.js';
-import type { WebhookPayment } from '../../../src/partner/sales/events/event-payloads.js';
 import { BUYER_FORM, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import type { TestContext } from '../../support/context.js';
 import { saleStep } from '../../support/sale-steps.js';

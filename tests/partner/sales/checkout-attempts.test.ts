@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentCharges, sales } from '../../../src/db/schema/index.js';
+
 import { createApp } from '../../../src/app.js';
+import { paymentCharges, sales } from '../../../src/db/schema/index.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { CPF, installment, submitAndProcess } from '../../support/installments.js';

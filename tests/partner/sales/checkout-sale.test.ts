@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import {
-  createCheckoutSale,
   type CheckoutSaleCreated,
+  createCheckoutSale,
 } from '../../../src/partner/sales/creating/create-checkout-sale.js';
 import { givenCourse } from '../../support/catalogue.js';
 import { useTestContext } from '../../support/context.js';

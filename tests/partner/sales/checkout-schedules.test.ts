@@ -1,11 +1,12 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { sweepSaleSchedules } from '../../../src/jobs/apply-sale-schedule.js';
 import { jobWithKey, makeDue, postpone } from '../../support/catalogue.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { ownerHeaders } from '../../support/sandbox.js';
+import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 const MINUTE = 60_000;

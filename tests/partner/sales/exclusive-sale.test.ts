@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, post as checkoutPost } from '../../support/checkout.js';

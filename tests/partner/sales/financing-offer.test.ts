@@ -1,7 +1,8 @@
-import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { simulateFinancing } from '../../../src/partner/sales/financing.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';

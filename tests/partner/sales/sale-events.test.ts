@@ -4,14 +4,14 @@ import addFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../../../src/db/errors.js';
+
 import { documentPath } from '../../../src/contract/documents.js';
+import { isUniqueViolation } from '../../../src/db/errors.js';
 import {
   buildEventPayload,
   type EventFacts,
   type SaleEventName,
 } from '../../../src/partner/sales/events/event-payloads.js';
-import { brasiliaWithZ } from '../../../src/partner/webhooks/checkout-dates.js';
 import * as flow from '../../../src/partner/sales/state/sale-flow.js';
 import {
   canTransition,
@@ -20,9 +20,10 @@ import {
   SALE_STATES,
   transition,
 } from '../../../src/partner/sales/state/sale-states.js';
+import { brasiliaWithZ } from '../../../src/partner/webhooks/checkout-dates.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

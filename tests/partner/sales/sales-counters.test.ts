@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import {
   buyerDataFilled,
   cancelByPartner,
@@ -15,8 +16,8 @@ import {
   purchaseConfirmed,
 } from '../../../src/partner/sales/state/sale-flow.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { givenPartner } from '../../support/tenants.js';
 
 const guarantor = {
   name: 'Carlos Souza',

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { sales } from '../../../src/db/schema/index.js';
 import {
   buyerDataFilled,
@@ -11,8 +12,8 @@ import {
 import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 interface Option {

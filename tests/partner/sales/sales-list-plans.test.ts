@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { pageRequest } from '../../../src/core/paging.js';
 import {
   answeredByCounters,

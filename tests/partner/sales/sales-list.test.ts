@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import {
   buyerDataFilled,
   cancelByPartner,
@@ -10,8 +11,8 @@ import {
 } from '../../../src/partner/sales/state/sale-flow.js';
 import { givenCampaign, givenCatalogue } from '../../support/campaigns.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 

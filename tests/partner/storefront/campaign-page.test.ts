@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { saleItems, sales } from '../../../src/db/schema/index.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, payButtons, post } from '../../support/checkout.js';

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { saleItems, sales } from '../../../src/db/schema/index.js';
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { usePartnersWithCatalogues } from '../../support/campaigns.js';

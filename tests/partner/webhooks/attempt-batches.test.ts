@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+
+import { tickBatch } from '../../../src/core/tick-batch.js';
 import { startWorker, stopWorker } from '../../../src/jobs/worker.js';
 import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
-import { tickBatch } from '../../../src/core/tick-batch.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenConfiguration, useReceivers } from './support.js';

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
+import type { WebhookEventName } from '../../../src/partner/webhooks/events.js';
 import { fanOutEvent, type SaleEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
-import type { WebhookEventName } from '../../../src/partner/webhooks/events.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, emitEvent, givenConfiguration, useReceivers } from './support.js';

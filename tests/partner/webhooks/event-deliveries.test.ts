@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyerDataFilled, invoiceCreated } from '../../../src/partner/sales/state/sale-flow.js';
+
 import { listEventsOfSale } from '../../../src/partner/sales/events/event-feed.js';
+import { buyerDataFilled, invoiceCreated } from '../../../src/partner/sales/state/sale-flow.js';
 import { deliveriesOfEvents, eventDeliveriesQuery } from '../../../src/partner/webhooks/event-deliveries.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
+import { saleStep } from '../../support/sale-steps.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, givenConfiguration, useReceivers } from './support.js';
-import { saleStep } from '../../support/sale-steps.js';
 
 type Plan = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; Plans?: Plan[] };
 const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];

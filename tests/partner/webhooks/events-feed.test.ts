@@ -1,12 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { saleEvents } from '../../../src/db/schema/index.js';
 import { buyerDataFilled, paymentDeclined } from '../../../src/partner/sales/state/sale-flow.js';
 import { expectContractPayloads, givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
-import { givenPartner } from '../../support/tenants.js';
 import { saleStep } from '../../support/sale-steps.js';
+import { givenPartner } from '../../support/tenants.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 interface FeedEvent {

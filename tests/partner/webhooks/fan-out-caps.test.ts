@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
+
 import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
+import { FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
 import { fanOutLegacy } from '../../../src/partner/webhooks/legacy.js';
 import { PartnerSlots } from '../../../src/partner/webhooks/partner-slots.js';
 import { useTestContext } from '../../support/context.js';

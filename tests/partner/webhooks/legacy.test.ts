@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { fanOutLegacy, type LegacySaleStatusEvent } from '../../../src/partner/webhooks/legacy.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';

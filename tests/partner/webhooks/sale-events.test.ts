@@ -1,15 +1,16 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { saleEvents } from '../../../src/db/schema/index.js';
-import { purchaseConfirmed } from '../../../src/partner/sales/state/sale-flow.js';
 import { lockSale } from '../../../src/partner/sales/sql.js';
+import { purchaseConfirmed } from '../../../src/partner/sales/state/sale-flow.js';
 import { applyTransition } from '../../../src/partner/sales/state/transitions.js';
 import { BUYER_FORM, expectContractPayloads, givenCheckoutSale, payButtons, post } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
+import { saleStep } from '../../support/sale-steps.js';
 import { givenPartner } from '../../support/tenants.js';
 import { countRows, deliverDue, givenConfiguration, useReceivers } from './support.js';
-import { saleStep } from '../../support/sale-steps.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 

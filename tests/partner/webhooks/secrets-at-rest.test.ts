@@ -2,11 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { ConfigError, loadConfig } from '../../../src/config.js';
-import { SecretBox, SecretUnreadable, parseSecretKey, secretKeyId } from '../../../src/core/secret-box.js';
+import { parseSecretKey, SecretBox, secretKeyId, SecretUnreadable } from '../../../src/core/secret-box.js';
 import { webhookConfigurations } from '../../../src/db/schema/index.js';
 import { sealStoredSecrets, secretBoxOf } from '../../../src/partner/webhooks/sealed-secrets.js';
 import { useTestContext } from '../../support/context.js';

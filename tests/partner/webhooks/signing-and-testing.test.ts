@@ -1,17 +1,19 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import os from 'node:os';
+
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+
 import { webhookConfigurations } from '../../../src/db/schema/index.js';
 import { startWorker } from '../../../src/jobs/worker.js';
 import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
 import { fanOutEvent, type SaleEvent } from '../../../src/partner/webhooks/fan-out.js';
-import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { resolveTarget } from '../../../src/partner/webhooks/target.js';
+import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterEach, expect } from 'vitest';
+
 import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
 import type { TestContext } from '../../support/context.js';

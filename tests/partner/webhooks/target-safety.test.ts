@@ -1,7 +1,9 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { isPublicAddress } from '../../../src/partner/webhooks/target.js';
 import { givenCatalogue } from '../../support/campaigns.js';
 import { givenCheckoutSale } from '../../support/checkout.js';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+
 import { projectRoot } from '../../../src/config.js';
 import { sales } from '../../../src/db/schema/index.js';
 import {

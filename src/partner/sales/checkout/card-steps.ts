@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
+import { type CardPause, cardPause, refuseWhilePaused } from '../../../payments/card-limits.js';
 import { resumableCardSession } from '../../../payments/charges.js';
-import { cardPause, refuseWhilePaused, type CardPause } from '../../../payments/card-limits.js';
 import type { CardSession, Charge } from '../../../payments/provider.js';
 import type { LockedSale, SaleRow } from '../sql.js';
 import { chargeOfCheckout, readyForCard, saleOfToken } from './checkout-steps.js';
-import { payerOf, saleReference, type CheckoutDeps } from './sale-charges.js';
+import { type CheckoutDeps, payerOf, saleReference } from './sale-charges.js';
 
 /**
  * The card step where the provider takes the card in its own fields (Stripe's Payment Element):

@@ -1,6 +1,6 @@
 import type { ChargeListener } from '../../../payments/provider.js';
-import { paymentDeclined, type SaleDeps } from '../state/sale-flow.js';
 import { lockSale } from '../sql.js';
+import { paymentDeclined, type SaleDeps } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
 import { saleChargeReversed } from './operator.js';
 import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';

@@ -1,21 +1,21 @@
-import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
-import type { Charge, ProviderView } from '../../../payments/provider.js';
 import {
   CARD_DECLINED,
   cardErrorSummary,
+  type CardFormState,
   renderCardForm,
   renderCardPause,
   renderCardStart,
-  type CardFormState,
 } from '../../../payments/card-form.js';
 import type { CardPause } from '../../../payments/card-limits.js';
 import { payCode } from '../../../payments/charge-blocks.js';
 import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
+import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
+import type { Charge, ProviderView } from '../../../payments/provider.js';
 import type { WebhookCheckout, WebhookPayment } from '../events/event-payloads.js';
-import type { SaleProductRow, SaleRow } from '../sql.js';
-import { PERSON_FIELDS, type FormErrors, type PersonForm } from './buyer-form.js';
-import { FINANCING_STEPS, MAX_CARD_INSTALLMENTS } from './checkout-steps.js';
 import { saleFinancing } from '../financing.js';
+import type { SaleProductRow, SaleRow } from '../sql.js';
+import { type FormErrors, PERSON_FIELDS, type PersonForm } from './buyer-form.js';
+import { FINANCING_STEPS, MAX_CARD_INSTALLMENTS } from './checkout-steps.js';
 
 /** Messages after an action (PRG redirect `?aviso=`): fixed texts, never echoed input. */
 export const CHECKOUT_NOTICES = {

@@ -1,21 +1,23 @@
-import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { ownEntry } from '../../../core/own-entry.js';
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+
 import type { AppContext } from '../../../context.js';
-import type { Queryable } from '../../../db/client.js';
 import { ApiError } from '../../../core/errors.js';
+import { ownEntry } from '../../../core/own-entry.js';
+import type { Queryable } from '../../../db/client.js';
 import { noteErrorOnRequestLog } from '../../../http/logging.js';
 import { clientIp } from '../../../http/rate-limit.js';
 import { cardPausedMessage, keptCardValues } from '../../../payments/card-form.js';
 import { CardAttemptsPaused } from '../../../payments/card-limits.js';
-import { InvalidCard } from '../../../payments/errors.js';
 import { cardStepHeaders, renderCardStep } from '../../../payments/card-step.js';
-import { hostedPageHeaders } from '../../../payments/html.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
-import { providerView, type CardInput, type Charge } from '../../../payments/provider.js';
+import { InvalidCard } from '../../../payments/errors.js';
+import { hostedPageHeaders } from '../../../payments/html.js';
+import { type CardInput, type Charge, providerView } from '../../../payments/provider.js';
+import { loadSaleProducts, type LockedSale, partnerName } from '../sql.js';
+import { type FormErrors, type PersonForm, readPersonForm } from './buyer-form.js';
 import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
-import { loadSaleProducts, partnerName, type LockedSale } from '../sql.js';
-import { readPersonForm, type FormErrors, type PersonForm } from './buyer-form.js';
-import { CHECKOUT_NOTICES, renderCheckoutPage, type CheckoutNotice, type CheckoutView } from './checkout-page.js';
+import { BUYER_MESSAGES } from './checkout.rules.js';
+import { CHECKOUT_NOTICES, type CheckoutNotice, type CheckoutView, renderCheckoutPage } from './checkout-page.js';
 import {
   acceptFinancing,
   chargesOf,
@@ -30,7 +32,6 @@ import {
   simulateOnCheckout,
   submitBuyerData,
 } from './checkout-steps.js';
-import { BUYER_MESSAGES } from './checkout.rules.js';
 import { checkoutStep } from './unit-of-work.js';
 
 const text = (body: unknown, name: string) => {

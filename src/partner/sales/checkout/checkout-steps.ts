@@ -4,16 +4,23 @@ import type { Queryable } from '../../../db/client.js';
 import type { CardInput, Charge } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookCheckout } from '../events/event-payloads.js';
 import { offeredMethods } from '../events/events.js';
-import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../state/sale-flow.js';
+import {
+  type CreditDecision,
+  creditDecision,
+  DENIED_REASON,
+  GUARANTOR_DENIED_REASON,
+  guarantorApproved,
+} from '../financing.js';
 import { campaignPaymentMethods, findSaleByToken, type LockedSale, type SaleRow } from '../sql.js';
+import { buyerDataFilled, financingDenied, financingRequested, guarantorNeeded } from '../state/sale-flow.js';
 import { isOpen } from '../state/sale-states.js';
 import { stateOf } from '../state/transitions.js';
 import {
   buyerDataOf,
   checkPersonForm,
   cpfDigits,
-  guarantorOf,
   type FormErrors,
+  guarantorOf,
   type PersonForm,
 } from './buyer-form.js';
 import {
@@ -25,14 +32,7 @@ import {
   MethodNotOffered,
   StepNotAvailable,
 } from './checkout.rules.js';
-import {
-  creditDecision,
-  type CreditDecision,
-  DENIED_REASON,
-  GUARANTOR_DENIED_REASON,
-  guarantorApproved,
-} from '../financing.js';
-import { createInvoice, payerOf, saleReference, type CheckoutDeps, type InvoiceMethod } from './sale-charges.js';
+import { type CheckoutDeps, createInvoice, type InvoiceMethod, payerOf, saleReference } from './sale-charges.js';
 import { recordActivity } from './sale-schedules.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Queryable } from '../../../db/client.js';
 import type { Charge } from '../../../payments/provider.js';
+import { type LockedSale, lockSale, type SaleRow } from '../sql.js';
 import { cancelByPartner, expireSale, purchaseCancelled, type SaleDeps } from '../state/sale-flow.js';
-import { lockSale, type LockedSale, type SaleRow } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import { NotCardPaid } from './checkout.rules.js';
-import { saleIdOf, saleReference, type CheckoutDeps } from './sale-charges.js';
+import { type CheckoutDeps, saleIdOf, saleReference } from './sale-charges.js';
 
 /** What the operator (sandbox API, CLI) can do to a sale, as the provider or the partner would report it. */
 export type OperatorAction = 'cancel' | 'refund' | 'chargeback' | 'cancel-by-partner' | 'expire';

@@ -1,10 +1,12 @@
 import type { AppContext } from '../../../context.js';
-import type { Queryable } from '../../../db/client.js';
 import { localDate } from '../../../core/local-date.js';
+import type { Queryable } from '../../../db/client.js';
 import { pendingChargeLike } from '../../../payments/charges.js';
 import type { Charge, ChargeListener, Payer } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../events/event-payloads.js';
 import { checkoutUrlOf } from '../events/events.js';
+import { saleFinancing, toWebhookFinancing } from '../financing.js';
+import { type LockedSale, lockSale, type SaleRow } from '../sql.js';
 import {
   invoiceChosenAgain,
   invoiceCreated,
@@ -13,9 +15,7 @@ import {
   type SaleDeps,
 } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
-import { lockSale, type LockedSale, type SaleRow } from '../sql.js';
 import { MethodNotOffered } from './checkout.rules.js';
-import { saleFinancing, toWebhookFinancing } from '../financing.js';
 import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
 /** Charges of the payment provider that pay a sale at its checkout. */

@@ -1,16 +1,17 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { checkoutActivity, paymentCharges, saleEvents, sales } from '../../../db/schema/index.js';
+import { ProviderUnavailable } from '../../../payments/errors.js';
+import type { Charge } from '../../../payments/provider.js';
+import { lockSale } from '../sql.js';
 import { cartAbandoned, expireSale, type SaleDeps } from '../state/sale-flow.js';
 import { isOpen, OPEN_STATES } from '../state/sale-states.js';
-import { lockSale } from '../sql.js';
 import { stateOf } from '../state/transitions.js';
 import { CART_ACTIVITY_WINDOW_MS, CART_IDLE_MS, cartVerdict } from './cart-abandonment.rules.js';
-import { ProviderUnavailable } from '../../../payments/errors.js';
 import { saleInvoiceExpired } from './sale-charges.js';
-import { saleDeadline, scheduleCartCheck, type SaleScheduleKind } from './schedule-jobs.js';
-import type { Charge } from '../../../payments/provider.js';
+import { saleDeadline, type SaleScheduleKind, scheduleCartCheck } from './schedule-jobs.js';
 
 /** What applying one schedule did; `not-due` when the service clock has not reached it yet. */
 export type ScheduleOutcome = 'applied' | 'nothing' | 'not-due';

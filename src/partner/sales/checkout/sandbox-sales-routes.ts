@@ -1,10 +1,11 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
+
 import type { AppContext } from '../../../context.js';
+import { findSale } from '../sql.js';
 import { lookupStatusName } from '../state/sale-states.js';
 import { SaleNotFound, stateOf } from '../state/transitions.js';
 import { withLockedSale } from '../state/unit-of-work.js';
-import { findSale } from '../sql.js';
-import { OPERATOR_ACTIONS, operateSale, type OperatorAction } from './operator.js';
+import { operateSale, OPERATOR_ACTIONS, type OperatorAction } from './operator.js';
 
 /**
  * The sandbox's operator routes for sales (JSON, outside both OpenAPI documents, mounted only with

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/client.js';
+import type { Charge } from '../../../payments/provider.js';
 import { scheduleSaleChange } from '../../../queue/jobs.js';
 import type { SaleScheduleKind } from '../../../queue/tasks.js';
-import type { Charge } from '../../../payments/provider.js';
 import { CART_IDLE_MS } from './cart-abandonment.rules.js';
 
 export type { SaleScheduleKind };

@@ -1,10 +1,10 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import type { LockedSale } from '../sql.js';
-import { withLockedSale } from '../state/unit-of-work.js';
-import { CheckoutClosed } from './checkout.rules.js';
 import { isOpen } from '../state/sale-states.js';
 import { stateOf } from '../state/transitions.js';
+import { withLockedSale } from '../state/unit-of-work.js';
+import { CheckoutClosed } from './checkout.rules.js';
 import { saleOfToken } from './checkout-steps.js';
 import { recordActivity } from './sale-schedules.js';
 

@@ -1,11 +1,12 @@
 import { and, eq, lt, min } from 'drizzle-orm';
+
 import type { components } from '../../../../generated/partner.js';
 import type { Queryable } from '../../../db/client.js';
 import { courseClasses, courses, microAreaGroups } from '../../../db/schema/index.js';
 import type { CourseClassRow, CourseRow } from '../../catalogue/catalogue.views.js';
-import { getPartnerSettings } from '../../partner-settings.js';
-import { AttendType, ClassType, Duration, Modality } from '../../catalogue/course-class-ids.js';
 import { MINIMUM_CLASS_PRICE_IN_CENTS } from '../../catalogue/course-class.rules.js';
+import { AttendType, ClassType, Duration, Modality } from '../../catalogue/course-class-ids.js';
+import { getPartnerSettings } from '../../partner-settings.js';
 import { API_CREATOR, SALE_PRODUCT_TYPE, VariantPriceBelowMinimum } from './sales.rules.js';
 
 type CheckoutProduct = components['schemas']['CheckoutProduct'];

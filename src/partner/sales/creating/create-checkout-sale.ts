@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+
 import { and, eq } from 'drizzle-orm';
+
 import type { components, operations } from '../../../../generated/partner.js';
-import type { SuccessBody } from '../../../core/operations.js';
 import type { AppContext } from '../../../context.js';
+import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
 import { saleItems, sales } from '../../../db/schema/index.js';
 import {
@@ -10,10 +12,12 @@ import {
   DEFAULT_RUNNING_DAYS_TO_EXPIRE,
   DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
 } from '../../campaigns/campaigns.js';
-import { resolveCheckoutProducts } from './checkout-catalogue.js';
 import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
 import { checkoutUrlOf } from '../events/events.js';
+import { recordTransition, type SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
+import { resolveCheckoutProducts } from './checkout-catalogue.js';
+import { checkNotificationUrl } from './notification-url.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -22,8 +26,6 @@ import {
   SaleIdempotencyKeyReused,
   SalePriceAboveSum,
 } from './sales.rules.js';
-import { recordTransition, type SaleRow } from '../sql.js';
-import { checkNotificationUrl } from './notification-url.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
 export interface CheckoutSaleCreated {

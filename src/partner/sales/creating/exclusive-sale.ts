@@ -1,20 +1,20 @@
 import type { components, operations } from '../../../../generated/partner.js';
-import type { SuccessBody } from '../../../core/operations.js';
 import type { AppContext } from '../../../context.js';
-import type { Queryable } from '../../../db/client.js';
-import { saleItems, sales } from '../../../db/schema/index.js';
 import { ApiError } from '../../../core/errors.js';
 import { localDate } from '../../../core/local-date.js';
+import type { SuccessBody } from '../../../core/operations.js';
+import type { Queryable } from '../../../db/client.js';
+import { saleItems, sales } from '../../../db/schema/index.js';
+import { findCampaign } from '../../campaigns/campaign.views.js';
 import {
   CampaignClassNotOfCourse,
   CampaignCourseNotFound,
   CampaignCourseRepeated,
   loadCampaignCourses,
   resolveCourseSelection,
-  toCampaignCourses,
   type SelectedCourse,
+  toCampaignCourses,
 } from '../../campaigns/campaign-courses.js';
-import { findCampaign } from '../../campaigns/campaign.views.js';
 import {
   DEFAULT_MAX_INSTALLMENTS,
   DEFAULT_RUNNING_DAYS_TO_EXPIRE,
@@ -23,8 +23,10 @@ import {
 import { getPartnerSettings } from '../../partner-settings.js';
 import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
 import { checkoutUrlOf } from '../events/events.js';
+import { loadTransitions, recordTransition, type SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
 import { listStatusName } from '../state/sale-states.js';
+import { checkNotificationUrl } from './notification-url.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -37,11 +39,9 @@ import {
   SaleClassNotOfCourse,
   SaleCourseNotFound,
   SaleCourseRepeated,
-  UpfrontOutOfBounds,
   type SaleOrigin,
+  UpfrontOutOfBounds,
 } from './sales.rules.js';
-import { loadTransitions, recordTransition, type SaleRow } from '../sql.js';
-import { checkNotificationUrl } from './notification-url.js';
 
 type ExclusiveSale = components['schemas']['ExclusiveSale'];
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../../core/errors.js';
+
 import { isValidCpf } from '../../../core/documents.js';
+import { ApiError } from '../../../core/errors.js';
 import { COURSE_PRODUCT_TYPE } from '../../catalogue/catalogue.views.js';
 import { ruleError } from '../../rule-error.js';
 

@@ -1,8 +1,9 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
+
 import type { components } from '../../../../generated/partner.js';
+import { ValidationFailed } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import { saleEvents } from '../../../db/schema/index.js';
-import { ValidationFailed } from '../../../core/errors.js';
 
 type SaleEventPage = components['schemas']['SaleEventPage'];
 type SaleEventRecord = components['schemas']['SaleEventRecord'];

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Config } from '../../../config.js';
+import { ApiError } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { saleEvents } from '../../../db/schema/index.js';
-import { ApiError } from '../../../core/errors.js';
 import { fanOutEvent } from '../../webhooks/fan-out.js';
+import { saleFinancing } from '../financing.js';
+import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from '../sql.js';
 import {
   buildEventPayload,
   type EventFacts,
@@ -15,8 +18,6 @@ import {
   type WebhookPayment,
   type WebhookPerson,
 } from './event-payloads.js';
-import { saleFinancing } from '../financing.js';
-import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from '../sql.js';
 
 /** An event of the once-per-sale kind that the sale already has: the transition is undone. */
 export class SaleEventAlreadySent extends ApiError {

@@ -1,11 +1,12 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
+
 import type { components, operations } from '../../../../generated/partner.js';
 import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
 import { campaigns, courses, saleSellerCounters } from '../../../db/schema/index.js';
 import { PRODUCT_TYPES } from '../../catalogue/catalogue.views.js';
-import { HIDDEN_FROM_LIST, SALE_STATES, STATUS_NAMES } from '../state/sale-states.js';
 import { API_CREATOR, SALE_ORIGINS } from '../creating/sales.rules.js';
+import { HIDDEN_FROM_LIST, SALE_STATES, STATUS_NAMES } from '../state/sale-states.js';
 
 type FilterValue = components['schemas']['FilterValue'];
 

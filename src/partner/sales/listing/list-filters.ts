@@ -1,7 +1,7 @@
 import { isCalendarDate } from '../../../core/dates.js';
 import { addDays } from '../../../core/local-date.js';
 import { nameKeyOf } from '../state/sale-flow.js';
-import { statesNamed, type SaleState } from '../state/sale-states.js';
+import { type SaleState, statesNamed } from '../state/sale-states.js';
 
 /** An inclusive range of `YYYY-MM-DD` days; either end may be open. */
 export interface DayRange {

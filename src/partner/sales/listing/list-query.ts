@@ -1,5 +1,5 @@
 import { ValidationFailed } from '../../../core/errors.js';
-import { MAX_PAGE_SIZE, pageRequest, type PageRequest } from '../../../core/paging.js';
+import { MAX_PAGE_SIZE, type PageRequest, pageRequest } from '../../../core/paging.js';
 
 /** The array parameters of the sales list; every other parameter is read as one string. */
 const ARRAY_PARAMETERS = new Set(['status', 'cridOrigin', 'courseId', 'productType', 'creator', 'campaign']);

@@ -1,16 +1,17 @@
-import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gte, inArray, lt, lte, notInArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+
 import type { components } from '../../../../generated/partner.js';
 import type { AppContext } from '../../../context.js';
+import { startOfLocalDay } from '../../../core/local-date.js';
+import { type Page, pageOf, type PageRequest } from '../../../core/paging.js';
 import type { Queryable } from '../../../db/client.js';
 import { conditionShape, preparedPerShape } from '../../../db/prepared.js';
 import { campaigns, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
-import { pageOf, type Page, type PageRequest } from '../../../core/paging.js';
-import { startOfLocalDay } from '../../../core/local-date.js';
-import { dayAfter, likeLiteral, type DayRange, type SalesFilters } from './list-filters.js';
-import { HIDDEN_FROM_LIST } from '../state/sale-states.js';
 import { loadSaleProducts } from '../sql.js';
-import { toSaleListItem, type SaleListItem } from './list.views.js';
+import { HIDDEN_FROM_LIST } from '../state/sale-states.js';
+import { type SaleListItem, toSaleListItem } from './list.views.js';
+import { dayAfter, type DayRange, likeLiteral, type SalesFilters } from './list-filters.js';
 
 const CPF_DIGITS = 11;
 

@@ -1,12 +1,13 @@
-import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, type Placeholder, sql } from 'drizzle-orm';
+
 import type { components } from '../../../../generated/partner.js';
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { preparedPerHandle } from '../../../db/prepared.js';
 import { sales } from '../../../db/schema/index.js';
 import { checkoutUrlOf } from '../events/events.js';
-import { lookupStatusName } from '../state/sale-states.js';
 import { loadSaleProducts, type SaleProductRow, type SaleRow } from '../sql.js';
+import { lookupStatusName } from '../state/sale-states.js';
 import { SaleNotFound, stateOf } from '../state/transitions.js';
 
 type SaleRecord = components['schemas']['SaleRecord'];

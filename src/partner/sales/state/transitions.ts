@@ -1,13 +1,14 @@
 import { and, eq } from 'drizzle-orm';
+
 import type { AppContext } from '../../../context.js';
+import { ApiError } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import { sales } from '../../../db/schema/index.js';
-import { ApiError } from '../../../core/errors.js';
 import { fanOutLegacy } from '../../webhooks/legacy.js';
 import type { SaleEventName } from '../events/event-payloads.js';
-import { storeEvent, type StoredEvent } from '../events/events.js';
-import { isSaleState, listStatusName, transition, type SaleState } from './sale-states.js';
-import { recordTransition, type LockedSale, type NewSale, type SaleRow } from '../sql.js';
+import { type StoredEvent, storeEvent } from '../events/events.js';
+import { type LockedSale, type NewSale, recordTransition, type SaleRow } from '../sql.js';
+import { isSaleState, listStatusName, type SaleState, transition } from './sale-states.js';
 
 /** The sale's status changed between reading it and writing it. */
 export class SaleChangedMeanwhile extends ApiError {

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../../db/client.js';
-import { lockSale, type LockedSale } from '../sql.js';
+import { type LockedSale, lockSale } from '../sql.js';
 import { SaleNotFound } from './transitions.js';
 
 /**
