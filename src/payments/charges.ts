@@ -18,6 +18,7 @@ export const toCharge = (row: ChargeRow): Charge => ({
   status: row.status as Charge['status'],
   amountCents: row.amountCents,
   paidAmountCents: row.paidAmountCents,
+  refundedAmountCents: row.refundedAmountCents,
   description: row.description,
   payer: { name: row.payerName, document: row.payerDocument },
   reference: { kind: row.referenceKind, id: row.referenceId ?? String(row.saleId) },
@@ -86,6 +87,16 @@ export function chargeRowsOf(db: Queryable, reference: ChargeReference): Promise
     .where(referenceIs(reference))
     .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.id));
 }
+
+/** What a paid charge took in, and so what a refund in full gives back. */
+export const paidCentsOf = (row: ChargeRow): number => row.paidAmountCents ?? row.amountCents;
+
+/** The columns of a charge refunded in full, by whichever path. */
+export const refundedInFull = (row: ChargeRow, now: Date): Partial<NewChargeRow> => ({
+  status: 'REFUNDED',
+  refundedAmountCents: paidCentsOf(row),
+  updatedAt: now,
+});
 
 export async function updateCharge(db: Queryable, id: string, set: Partial<NewChargeRow>): Promise<ChargeRow> {
   const [row] = await db.update(paymentCharges).set(set).where(eq(paymentCharges.id, id)).returning();

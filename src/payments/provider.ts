@@ -32,6 +32,8 @@ export interface Charge {
   amountCents: number;
   /** What was actually paid; less than `amountCents` for a partial payment. */
   paidAmountCents: number | null;
+  /** Given back to the payer so far: part of the paid amount while `PAID`, all of it once `REFUNDED`. */
+  refundedAmountCents: number;
   description: string;
   payer: { name: string | null; document: string };
   reference: ChargeReference;

@@ -5,7 +5,15 @@ import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { admitCardAttempt } from './card-limits.js';
-import { type ChargeRow, chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge } from './charges.js';
+import {
+  type ChargeRow,
+  chargeRowsOf,
+  findChargeRow,
+  newChargeColumns,
+  refundedInFull,
+  toCharge,
+  updateCharge,
+} from './charges.js';
 import {
   CardSessionsNotOffered,
   ChargeNotFound,
@@ -154,7 +162,8 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      return toCharge(await updateCharge(db, id, { status, updatedAt: clock.now() }));
+      const set = status === 'REFUNDED' ? refundedInFull(row, clock.now()) : { status, updatedAt: clock.now() };
+      return toCharge(await updateCharge(db, id, set));
     },
     sandbox,
   };

@@ -164,6 +164,16 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
     expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed', 'purchaseCancelled']);
   });
 
+  it('applies a lost partial refund as the event would have: its amount recorded, the sale still confirmed; the late delivery is a duplicate', async () => {
+    const sale = await paidSale('LOST-PARTIAL-REFUND');
+    const lost = s.stripe.refundInDashboard(sale.intentId, 10000);
+    t.clock.advance(6 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', refundedAmountCents: 10000 });
+    expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
+    await expectDelivered(s, lost, 'duplicate');
+  });
+
   it('applies a lost dispute as a chargeback with purchaseCancelled once, and a refund delivered after it changes nothing', async () => {
     const sale = await paidSale('LOST-DISPUTE');
     const lost = s.stripe.disputeCharge(sale.intentId);

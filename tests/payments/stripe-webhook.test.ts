@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index.js';
 import { operateSale } from '../../src/partner/sales/checkout/operator.js';
 import { withLockedSale } from '../../src/partner/sales/state/unit-of-work.js';
-import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
+import { BUYER_FORM, CHECKOUT_SALE, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import {
   expectDelivered,
   PREVIOUS_WEBHOOK_SECRET,
@@ -34,8 +34,13 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     (await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from payment_provider_events`))[0]!.n;
 
   /** A sale waiting for its Pix at Stripe; answers the sale and the PaymentIntent's id. */
-  async function pixSale(externalSaleId: string) {
-    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId });
+  async function pixSale(externalSaleId: string, priceInCents = CHECKOUT_SALE.checkoutPriceInCents) {
+    const products = CHECKOUT_SALE.products.map((p) => ({ ...p, variantPriceInCents: priceInCents }));
+    const sale = await givenCheckoutSale(t, partner.headers, {
+      externalSaleId,
+      checkoutPriceInCents: priceInCents,
+      products,
+    });
     await post(t, `${sale.path}/dados`, BUYER_FORM);
     await post(t, `${sale.path}/pix`);
     return { ...sale, intentId: (await chargeOf(sale.saleId)).providerRef! };
@@ -139,11 +144,47 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     expect(receipt.body.cancellation).toMatchObject({ isCancellation: true, data: [{ value: 359000 }] });
   });
 
+  it('a partial refund records Stripe’s running total and leaves the sale confirmed; a redelivery changes nothing; the rest refunded cancels the sale', async () => {
+    const price = 44990;
+    const sale = await pixSale('PARTIAL-REFUND', price);
+    await expectDelivered(s, s.stripe.succeed(sale.intentId), 'applied');
+    expect(await chargeOf(sale.saleId)).toMatchObject({
+      status: 'PAID',
+      paidAmountCents: price,
+      refundedAmountCents: 0,
+    });
+    const first = s.stripe.refundInDashboard(sale.intentId, 10000);
+    await expectDelivered(s, first, 'applied');
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', refundedAmountCents: 10000 });
+    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    const second = s.stripe.refundInDashboard(sale.intentId, 5000);
+    expect(second.data.object).toMatchObject({ amount_refunded: 15000, refunded: false });
+    await expectDelivered(s, second, 'applied');
+    await expectDelivered(s, second, 'duplicate');
+    // The first event, delivered again under a new id (or late), cannot lower the running total.
+    await expectDelivered(s, { ...first, id: 'evt_olderPartialRefund' }, 'unchanged');
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', refundedAmountCents: 15000 });
+    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
+    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'applied');
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', refundedAmountCents: price });
+    expect((await lookup(sale.saleId)).status).toBe('Cancelado');
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual([
+      'invoiceCreated',
+      'purchaseConfirmed',
+      'purchaseCancelled',
+    ]);
+  });
+
   it('a refund delivered before its payment’s own event applies the payment (read from Stripe) and then the refund; the payment’s event then changes nothing', async () => {
     const sale = await pixSale('OUT-OF-ORDER');
     const paid = s.stripe.succeed(sale.intentId);
     await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'applied');
-    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', paidAmountCents: 359000 });
+    expect(await chargeOf(sale.saleId)).toMatchObject({
+      status: 'REFUNDED',
+      paidAmountCents: 359000,
+      refundedAmountCents: 359000,
+    });
     await expectDelivered(s, paid, 'unchanged');
     expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual([
       'invoiceCreated',
@@ -186,7 +227,7 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
         params: { payment_intent: sale.intentId, reason: 'requested_by_customer', metadata: { chargeId: charge.id } },
       }),
     ]);
-    expect((await chargeOf(sale.saleId)).status).toBe('REFUNDED');
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', refundedAmountCents: 359000 });
     await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'unchanged');
     expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(1);
   });

@@ -357,10 +357,12 @@ export class StripeDouble {
     return this.event('payment_intent.canceled', id);
   }
 
-  /** A refund made in Stripe's dashboard. */
-  refundInDashboard(id: string): Stripe.ChargeRefundedEvent {
+  /** A refund made in Stripe's dashboard: of `cents` more (`amount_refunded` is the running total), or of all that is left. */
+  refundInDashboard(id: string, cents?: number): Stripe.ChargeRefundedEvent {
     const entry = this.entries.get(id)!;
-    entry.charge = { ...entry.charge!, refunded: true, amount_refunded: entry.charge!.amount };
+    const charge = entry.charge!;
+    const total = cents === undefined ? charge.amount : Math.min(charge.amount, charge.amount_refunded + cents);
+    entry.charge = { ...charge, refunded: total === charge.amount, amount_refunded: total };
     return this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
   }
 

@@ -35,6 +35,8 @@ export const paymentCharges = pgTable(
     status: text().notNull(),
     amountCents: bigint({ mode: 'number' }).notNull(),
     paidAmountCents: bigint({ mode: 'number' }),
+    /** Given back to the payer so far, in cents: the provider's running total, the paid amount once refunded in full. */
+    refundedAmountCents: bigint({ mode: 'number' }).notNull().default(0),
     description: text().notNull(),
     payerName: text(),
     payerDocument: text().notNull(),

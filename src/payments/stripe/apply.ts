@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
-import { type ChargeRow, type NewChargeRow, toCharge, updateCharge } from '../charges.js';
+import { type ChargeRow, type NewChargeRow, paidCentsOf, refundedInFull, toCharge, updateCharge } from '../charges.js';
 import type { Charge, ChargeListeners, ChargeStatus } from '../provider.js';
 import type { Observed } from './intent-state.js';
 
@@ -123,7 +123,34 @@ export async function applyReversal(
   deps: ApplyDeps,
 ): Promise<Applied> {
   if (!MOVES[row.status as ChargeStatus].includes(status)) return { charge: toCharge(row), changed: false };
-  const charge = toCharge(await updateCharge(tx, row.id, { status, updatedAt: deps.clock.now() }));
+  const now = deps.clock.now();
+  const set = status === 'REFUNDED' ? refundedInFull(row, now) : { status, updatedAt: now };
+  const charge = toCharge(await updateCharge(tx, row.id, set));
   if (!row.unappliedReason) await deps.listeners[row.referenceKind]?.reversed?.(tx, charge);
+  return { charge, changed: true };
+}
+
+/** The charges a partial refund can be part of: paid here, disputed afterwards included (events come out of order). */
+const PARTLY_REFUNDABLE: readonly string[] = ['PAID', 'CHARGED_BACK'];
+
+/**
+ * A refund of part of a paid charge: the charge stays paid (the sale or the installment keeps its
+ * state) and records what Stripe has given back so far, its running total `amount_refunded`. The
+ * total only grows, so a redelivered or older event changes nothing.
+ */
+export async function applyPartialRefund(
+  tx: Queryable,
+  row: ChargeRow,
+  refundedCents: number,
+  deps: ApplyDeps,
+): Promise<Applied> {
+  const total = Math.min(refundedCents, paidCentsOf(row));
+  if (!PARTLY_REFUNDABLE.includes(row.status) || total <= row.refundedAmountCents)
+    return { charge: toCharge(row), changed: false };
+  deps.logger.info(
+    { chargeId: row.id, refundedCents: total, paidCents: paidCentsOf(row) },
+    'partial refund at Stripe: the charge stays paid',
+  );
+  const charge = toCharge(await updateCharge(tx, row.id, { refundedAmountCents: total, updatedAt: deps.clock.now() }));
   return { charge, changed: true };
 }

@@ -4,9 +4,9 @@ import type Stripe from 'stripe';
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges, paymentProviderEvents } from '../../db/schema/index.js';
 import { countCardDecline } from '../card-limits.js';
-import { type ChargeRow, findChargeRow, toCharge } from '../charges.js';
+import { type ChargeRow, findChargeRow } from '../charges.js';
 import type { PaymentMethod, WebhookOutcome } from '../provider.js';
-import { type Applied, type ApplyDeps, applyObserved, applyReversal } from './apply.js';
+import { type Applied, type ApplyDeps, applyObserved, applyPartialRefund, applyReversal } from './apply.js';
 import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
 import { closeDeclinedSession } from './sessions.js';
@@ -20,7 +20,7 @@ export interface EventDeps extends ApplyDeps {
 /** What an event is about: a PaymentIntent whose state to read, a refund or a dispute of its charge. */
 type Target =
   | { kind: 'intent'; intentId: string }
-  | { kind: 'refund'; intentId: string | undefined; full: boolean }
+  | { kind: 'refund'; intentId: string | undefined; full: boolean; refundedCents: number }
   | { kind: 'dispute'; intentId: string | undefined };
 
 const idOf = (value: string | { id: string } | null) => (typeof value === 'string' ? value : value?.id);
@@ -33,7 +33,12 @@ function targetOf(event: Stripe.Event): Target | undefined {
     case 'payment_intent.canceled':
       return { kind: 'intent', intentId: event.data.object.id };
     case 'charge.refunded':
-      return { kind: 'refund', intentId: idOf(event.data.object.payment_intent), full: event.data.object.refunded };
+      return {
+        kind: 'refund',
+        intentId: idOf(event.data.object.payment_intent),
+        full: event.data.object.refunded,
+        refundedCents: event.data.object.amount_refunded,
+      };
     case 'charge.dispute.created':
       return { kind: 'dispute', intentId: idOf(event.data.object.payment_intent) };
     default:
@@ -77,10 +82,7 @@ async function applyTarget(
   let reversed: Applied;
   if (target.kind === 'dispute') reversed = await applyReversal(tx, row, 'CHARGED_BACK', deps);
   else if (target.full) reversed = await applyReversal(tx, row, 'REFUNDED', deps);
-  else {
-    deps.logger.warn({ chargeId: row.id }, 'partial refund at Stripe: the charge stays paid');
-    reversed = { charge: toCharge(row), changed: false };
-  }
+  else reversed = await applyPartialRefund(tx, row, target.refundedCents, deps);
   return { charge: reversed.charge, changed: reversed.changed || Boolean(paid?.changed) };
 }
 

@@ -6,7 +6,15 @@ import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
 import { admitCardAttempt } from '../card-limits.js';
 import { STRIPE_JS_SOURCES } from '../card-step.js';
-import { type ChargeRow, chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge } from '../charges.js';
+import {
+  type ChargeRow,
+  chargeRowsOf,
+  findChargeRow,
+  newChargeColumns,
+  refundedInFull,
+  toCharge,
+  updateCharge,
+} from '../charges.js';
 import {
   CardSessionsNotOffered,
   ChargebackByProviderOnly,
@@ -147,7 +155,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           { idempotencyKey: idempotencyKey(id, 'refund') },
         ),
       );
-      return toCharge(await updateCharge(db, id, { status: 'REFUNDED', updatedAt: clock.now() }));
+      return toCharge(await updateCharge(db, id, refundedInFull(row, clock.now())));
     },
     webhook: {
       path: '/psp/stripe/webhook',
