@@ -2,6 +2,20 @@ import { localDate } from '../core/local-date.js';
 import { formatDateBr, groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
 import type { Charge } from './provider.js';
 
+const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
+export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
+  PENDING: 'Aguardando pagamento',
+  PAID: 'Pago',
+  EXPIRED: 'Expirado',
+  DECLINED: 'Recusado',
+  REFUNDED: 'Estornado',
+  CHARGED_BACK: 'Contestado (chargeback)',
+};
+
+/** `Pix`, `Boleto`, `Cartão de crédito visa final 4242`. */
+export const chargeMethodLabel = (charge: Pick<Charge, 'method' | 'card'>): string =>
+  `${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}`;
+
 type Payable = Partial<Pick<Charge, 'pixCode' | 'pixQrImageUrl' | 'digitableLine' | 'voucherUrl' | 'expiresAt'>>;
 
 /** `Pague até 23:59 de 15/01/2026`: the last minute of the day the charge quotes (it expires at the next midnight). */

@@ -237,6 +237,8 @@ describe('partner panel in Chromium', () => {
     const timeline = page.locator('ol.timeline');
     expect(await timeline.textContent()).toContain('Compra confirmada');
     expect(await timeline.locator('ul.deliveries li').first().textContent()).toContain('ERP Horizonte');
+    const payments = page.getByRole('region', { name: 'Pagamentos da venda' });
+    expect(await payments.locator('tbody td').allTextContents()).toEqual(['Pix', 'R$ 3.590,00', 'Pago', '—']);
     await checkWide('painel-venda-linha-do-tempo');
 
     await page.getByRole('link', { name: 'Ver o recebimento desta venda' }).click();

@@ -7,7 +7,7 @@ import {
   renderCardPause,
   renderCardStart,
 } from '../../payments/card-form.js';
-import { payCode } from '../../payments/charge-blocks.js';
+import { CHARGE_STATUS_NAMES, chargeMethodLabel, payCode } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import {
   emptyPayerValues,
@@ -37,15 +37,6 @@ export type Notice = keyof typeof NOTICES;
 /** Notices that report a failure: shown as an error. */
 const ERROR_NOTICES: readonly string[] = [NOTICES.recusado];
 
-const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
-export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
-  PENDING: 'Aguardando pagamento',
-  PAID: 'Pago',
-  EXPIRED: 'Expirado',
-  DECLINED: 'Recusado',
-  REFUNDED: 'Estornado',
-  CHARGED_BACK: 'Contestado (chargeback)',
-};
 const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 
 /** Charges that ended unpaid (a declined card, an expired Pix or bank slip) shown at most, the latest. */
@@ -79,7 +70,7 @@ function chargeItem(base: string, charge: Charge, provider: ProviderView): SafeH
         }`;
   return html`<li>
     <table><tr>
-      <td>${METHOD_NAMES[charge.method]}${charge.card ? ` ${charge.card.brand} final ${charge.card.lastFour}` : ''}</td>
+      <td>${chargeMethodLabel(charge)}</td>
       <td class="amount">${formatBrl(charge.paidAmountCents ?? charge.amountCents)}${partial ? html`<span class="sub">de ${formatBrl(charge.amountCents)}</span>` : ''}</td>
       <td class="state"><span class="status ${charge.status}">${partial ? 'Pago em parte' : CHARGE_STATUS_NAMES[charge.status]}</span></td>
     </tr></table>

@@ -3,7 +3,9 @@ import { SALE_ORIGINS } from '../../partner/sales/creating/sales.rules.js';
 import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
 import { isSaleState, lookupStatusName, statesNamed } from '../../partner/sales/state/sale-states.js';
 import type { EventDelivery } from '../../partner/webhooks/event-deliveries.js';
+import { CHARGE_STATUS_NAMES, chargeMethodLabel } from '../../payments/charge-blocks.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import type { Charge } from '../../payments/provider.js';
 import type { Notice, PanelView } from '../layout.js';
 import { tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
@@ -47,6 +49,8 @@ export interface SaleDetailState {
   sale: SaleListItem;
   record: SaleRecord;
   timeline: TimelineEntry[];
+  /** The charges of its checkout, oldest first. */
+  charges: readonly Charge[];
   /** Where a delivery is shown in full (the webhooks section of the panel), for a user who opens it. */
   deliveryHref?: (delivery: EventDelivery) => string;
   /** The sale's receipt, when it has one (made effective, cancelled afterwards included). */
@@ -139,7 +143,23 @@ function products(record: SaleRecord): SafeHtml {
   );
 }
 
-/** `/painel/vendas/{id}`: the sale, its checkout link, its courses and its timeline with each event's deliveries. */
+/** Each charge of the checkout: what it was paid with, what it took in, and what was given back of it. */
+function payments(charges: readonly Charge[]): SafeHtml {
+  if (!charges.length) return html`<p class="hint">O comprador ainda não escolheu como pagar.</p>`;
+  return tableBox(
+    'Pagamentos da venda',
+    html`
+    <thead><tr><th scope="col">Forma</th><th scope="col" class="amount">Valor</th><th scope="col">Status</th><th scope="col" class="amount">Estornado</th></tr></thead>
+    <tbody>${charges.map(
+      (c) => html`<tr><td>${chargeMethodLabel(c)}</td>
+        <td class="amount">${formatBrl(c.paidAmountCents ?? c.amountCents)}</td>
+        <td>${CHARGE_STATUS_NAMES[c.status]}</td>
+        <td class="amount">${c.refundedAmountCents > 0 ? formatBrl(c.refundedAmountCents) : '—'}</td></tr>`,
+    )}</tbody>`,
+  );
+}
+
+/** `/painel/vendas/{id}`: the sale, its checkout link, its courses, its payments and its timeline with each event's deliveries. */
 export function saleDetailView(state: SaleDetailState): PanelView {
   const { sale, record } = state;
   return {
@@ -157,6 +177,7 @@ export function saleDetailView(state: SaleDetailState): PanelView {
   <section class="card" aria-labelledby="comprador"><h2 id="comprador">Comprador</h2>${buyer(record)}</section>
 </div>
 <section class="card" aria-labelledby="cursos"><h2 id="cursos">Cursos e turmas</h2>${products(record)}</section>
+<section class="card" aria-labelledby="pagamentos"><h2 id="pagamentos">Pagamentos</h2>${payments(state.charges)}</section>
 <section class="card" aria-labelledby="linha-do-tempo">
   <h2 id="linha-do-tempo">Linha do tempo</h2>
   <p class="hint">Cada mudança de status e cada evento que a venda enviou aos webhooks da sua empresa${state.timeline.some((e) => e.kind === 'event' && e.deliveries) ? ', com a situação de cada entrega' : ''}.</p>

@@ -6,6 +6,7 @@ import { rewriteQuery } from '../../http/query-rewrite.js';
 import type { Profile } from '../../identity/identity.rules.js';
 import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
+import { saleReference } from '../../partner/sales/checkout/sale-charges.js';
 import { createExclusiveSale } from '../../partner/sales/creating/exclusive-sale.js';
 import { listEventsOfSale } from '../../partner/sales/events/event-feed.js';
 import { salesFilterValues } from '../../partner/sales/listing/filter-values.js';
@@ -15,6 +16,7 @@ import { lenientSalesQuery, salesPageRequest } from '../../partner/sales/listing
 import { getSaleById } from '../../partner/sales/listing/lookups.js';
 import { loadTransitions } from '../../partner/sales/sql.js';
 import { deliveriesOfEvents } from '../../partner/webhooks/event-deliveries.js';
+import { chargeRowsOf, toCharge } from '../../payments/charges.js';
 import { PanelPageNotFound } from '../errors.js';
 import { type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
@@ -126,10 +128,11 @@ export function salePages(panel: PanelContext): Router {
           );
     const sale = found?.content[0];
     if (!sale) throw new PanelPageNotFound();
-    const [[record], transitions, events] = await Promise.all([
+    const [[record], transitions, events, charges] = await Promise.all([
       getSaleById(ctx, partnerId, sale.id),
       loadTransitions(ctx.db, sale.id),
       listEventsOfSale(ctx.db, partnerId, sale.id),
+      chargeRowsOf(ctx.db, saleReference(sale.id)),
     ]);
     const { profile } = sessionOf(req).user;
     const integrator = INTEGRATORS.includes(profile);
@@ -148,6 +151,7 @@ export function salePages(panel: PanelContext): Router {
         sale,
         record: record!,
         timeline: timelineOf(transitions, events, deliveries),
+        charges: charges.map(toCharge),
         deliveryHref: opensSection(profile, WEBHOOKS_PATH)
           ? (d) => `${WEBHOOKS_PATH}/${d.configurationId}/entregas/${d.delivery.id}`
           : undefined,
