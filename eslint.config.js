@@ -6,7 +6,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'generated/', 'clients/*/src/schema.ts', 'migrations/', 'node_modules/', '.data/', 'coverage/'],
+    ignores: [
+      'dist/',
+      'clients/*/dist/',
+      'generated/',
+      'clients/*/src/schema.ts',
+      'migrations/',
+      'node_modules/',
+      '.data/',
+      'coverage/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
