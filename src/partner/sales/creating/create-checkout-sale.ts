@@ -6,18 +6,18 @@ import type { components, operations } from '../../../../generated/partner.js';
 import type { AppContext } from '../../../context.js';
 import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
-import { saleItems, sales } from '../../../db/schema/index.js';
+import { sales } from '../../../db/schema/index.js';
 import {
   DEFAULT_MAX_INSTALLMENTS,
   DEFAULT_RUNNING_DAYS_TO_EXPIRE,
   DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
 } from '../../campaigns/campaigns.js';
-import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
 import { checkoutUrlOf } from '../events/events.js';
-import { recordTransition, type SaleRow } from '../sql.js';
+import type { SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
 import { checkNotificationUrl } from './notification-url.js';
+import { openSale } from './open-sale.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -128,16 +128,6 @@ export async function createCheckoutSale(
     .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
     .returning();
   if (!row) throw new IdempotencyKeyTaken();
-  await tx.insert(saleItems).values(
-    products.map((p, position) => ({
-      saleId: row.id,
-      position,
-      courseId: p.course.id,
-      courseClassId: p.courseClass.id,
-      priceInCents: p.priceInCents,
-    })),
-  );
-  await recordTransition(tx, row.id, null, 'not_logged', now);
-  await scheduleSaleExpiry(tx, row);
+  await openSale(tx, row, products, now);
   return answer(deps, row, false);
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import { localDate } from '../../../core/local-date.js';
 import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
-import { saleItems, sales } from '../../../db/schema/index.js';
+import { sales } from '../../../db/schema/index.js';
 import { findCampaign } from '../../campaigns/campaign.views.js';
 import {
   CampaignClassNotOfCourse,
@@ -21,12 +21,12 @@ import {
   DEFAULT_RUNNING_DAYS_TO_FIRST_INSTALLMENT,
 } from '../../campaigns/campaigns.js';
 import { getPartnerSettings } from '../../partner-settings.js';
-import { scheduleSaleExpiry } from '../checkout/schedule-jobs.js';
 import { checkoutUrlOf } from '../events/events.js';
-import { loadTransitions, recordTransition, type SaleRow } from '../sql.js';
+import { loadTransitions, type SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
 import { listStatusName } from '../state/sale-states.js';
 import { checkNotificationUrl } from './notification-url.js';
+import { openSale } from './open-sale.js';
 import {
   API_CREATOR,
   assertCpf,
@@ -206,17 +206,7 @@ export async function createExclusiveSale(
       updatedAt: now,
     })
     .returning()) as [SaleRow];
-  await tx.insert(saleItems).values(
-    selection.selected.map((s, position) => ({
-      saleId: row.id,
-      position,
-      courseId: s.course.id,
-      courseClassId: s.courseClass.id,
-      priceInCents: s.priceInCents,
-    })),
-  );
-  await recordTransition(tx, row.id, null, 'not_logged', now);
-  await scheduleSaleExpiry(tx, row);
+  await openSale(tx, row, selection.selected, now);
   return { content: await toExclusiveSale(tx, deps, row, selection.selected) };
 }
 
