@@ -25,10 +25,18 @@ export interface StripeSettings {
    * while a rotation overlaps (some deliveries still signed with it only). (Default: none)
    */
   readonly webhookSecretPrevious: string | undefined;
-  /** `STRIPE_API_BASE`: another origin for Stripe's API (a local double, a staging proxy). (Default: Stripe's own) */
+  /**
+   * `STRIPE_API_BASE`: another origin for Stripe's API (a local double, a staging proxy); in
+   * production `https:`, or `http:` on a loopback address only. (Default: Stripe's own)
+   */
   readonly apiBase: URL | undefined;
-  /** Whether the keys are test-mode keys: Stripe moves no real money. */
+  /** Whether the keys are test-mode keys: Stripe moves no real money, and the hosted pages say so. */
   readonly testMode: boolean;
+  /**
+   * `STRIPE_ALLOW_TEST_KEYS`: lets production start with test-mode keys, a staging setup; without it
+   * production refuses them. Always set by `loadConfig`. (Default: false)
+   */
+  readonly allowTestKeys?: boolean;
 }
 
 export interface Config {
@@ -147,7 +155,11 @@ function previousWebhookSecret(env: NodeJS.ProcessEnv, current: string): string 
   return previous;
 }
 
-function stripeApiBase(raw: string | undefined): URL | undefined {
+/** 127.0.0.0/8, `localhost` and `[::1]`, as the URL parser spells them (it writes every IPv4 form dotted). */
+const isLoopback = (hostname: string) =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+function stripeApiBase(raw: string | undefined, nodeEnv: NodeEnv): URL | undefined {
   if (!raw) return undefined;
   let url: URL;
   try {
@@ -157,10 +169,15 @@ function stripeApiBase(raw: string | undefined): URL | undefined {
   }
   if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.username)
     throw new ConfigError(`STRIPE_API_BASE must be an http or https origin, like https://api.stripe.com, got "${raw}"`);
+  // The secret key travels in every request: in the clear only to a double on this host.
+  if (nodeEnv === 'production' && url.protocol !== 'https:' && !isLoopback(url.hostname))
+    throw new ConfigError(
+      `STRIPE_API_BASE must be https in production (http only on a loopback address: 127.0.0.1, localhost, [::1]), got "${raw}"`,
+    );
   return url;
 }
 
-function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings {
+function stripeSettings(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): StripeSettings {
   const secretKey = stripeKey(env, 'STRIPE_SECRET_KEY');
   const publishableKey = stripeKey(env, 'STRIPE_PUBLISHABLE_KEY');
   const webhookSecret = stripeKey(env, 'STRIPE_WEBHOOK_SECRET');
@@ -169,13 +186,19 @@ function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings {
     throw new ConfigError(
       'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY must be of the same mode: both live or both test keys',
     );
+  const allowTestKeys = boolean('STRIPE_ALLOW_TEST_KEYS', env.STRIPE_ALLOW_TEST_KEYS, false);
+  if (testMode && nodeEnv === 'production' && !allowTestKeys)
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are test-mode keys (no real money moves) and NODE_ENV=production: set the live keys, or STRIPE_ALLOW_TEST_KEYS=true for a staging setup',
+    );
   return Object.freeze({
     secretKey,
     publishableKey,
     webhookSecret,
     webhookSecretPrevious: previousWebhookSecret(env, webhookSecret),
-    apiBase: stripeApiBase(env.STRIPE_API_BASE),
+    apiBase: stripeApiBase(env.STRIPE_API_BASE, nodeEnv),
     testMode,
+    allowTestKeys,
   });
 }
 
@@ -318,7 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((p) => p.trim())
       .filter(Boolean),
     paymentProvider: provider,
-    stripe: provider === 'stripe' ? stripeSettings(env) : undefined,
+    stripe: provider === 'stripe' ? stripeSettings(env, nodeEnv) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0) : undefined,
     ...secretsKeys(env, nodeEnv, embeddedPgDir),

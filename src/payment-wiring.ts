@@ -21,8 +21,11 @@ export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
   const account = parts.config.stripe;
   if (parts.config.paymentProvider === 'sandbox' || !account) return createSandboxProvider(parts.clock, listeners);
-  if (account.testMode && parts.config.env === 'production')
-    parts.logger.warn('Stripe test-mode keys in production: no real money moves');
+  // The configuration refuses test keys in production unless STRIPE_ALLOW_TEST_KEYS=true says so.
+  if (account.testMode && account.allowTestKeys && parts.config.env === 'production')
+    parts.logger.warn(
+      'Stripe test-mode keys in production, allowed by STRIPE_ALLOW_TEST_KEYS=true (a staging setup): no real money moves',
+    );
   return createStripeProvider({
     stripe: createStripeClient(account),
     account,

@@ -63,6 +63,8 @@ export function renderCardStep(v: CardStepView): string {
   </section>`,
     {
       brand: v.brand,
+      // Stripe.js runs in the mode of the key it is handed: a test key takes test cards only.
+      testMode: v.session.publishableKey.startsWith('pk_test_'),
       scripts: html`<script src="${STRIPE_JS_URL}" defer></script>
 <script type="module">${new SafeHtml(CARD_STEP_JS)}</script>`,
     },

@@ -121,6 +121,8 @@ export interface PageFrame {
   brand?: string;
   /** The sandbox banner: only where the sandbox provider runs, never in production. */
   sandbox?: boolean;
+  /** The test-mode banner: a real provider's test account (Stripe's test keys), a staging setup. */
+  testMode?: boolean;
   /** Under the brand. (Default: `Pagamento seguro`) */
   tagline?: string;
   /** What the footer tells the reader about the link. (Default: a personal link, not to be shared) */
@@ -141,6 +143,7 @@ export function page(title: string, body: SafeHtml, frame: PageFrame = {}): stri
 </head>
 <body>
 ${frame.sandbox ? html`<p class="sandbox-banner" role="note">Ambiente de testes (sandbox): nenhum valor real é cobrado.</p>` : ''}
+${frame.testMode ? html`<p class="test-mode-banner" role="note">Modo de teste do Stripe: nenhum valor real é cobrado.</p>` : ''}
 <header class="brand"><div>${frame.brand ? html`<strong>${frame.brand}</strong>` : ''}<p>${frame.tagline ?? 'Pagamento seguro'}</p></div></header>
 <main>
 ${body}

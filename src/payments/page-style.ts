@@ -76,6 +76,7 @@ nav.pages { display: flex; flex-wrap: wrap; gap: 1rem; justify-content: center; 
 p.back { margin: 0; }
 .card-element { min-height: 3rem; margin: .75rem 0; }
 footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 0 1rem 2rem; }
+.test-mode-banner { margin: 0; padding: .5rem 1rem; background: var(--warn-bg); color: var(--warn); border-bottom: 2px solid #e0a800; text-align: center; font-weight: 600; font-size: .9rem; }
 `;
 
 /** The sandbox's banner, hints and simulate buttons: only on the pages of the sandbox provider. */

@@ -181,6 +181,8 @@ export interface PaymentProvider {
   reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK'): Promise<Charge>;
   /** Present on the sandbox only: its simulate buttons and operator routes exist only then. */
   readonly sandbox?: SandboxControls;
+  /** A real provider's account in test mode (Stripe's test keys): it moves no real money. */
+  readonly testMode?: boolean;
   /** Present on a provider that reports by events: the endpoint it posts them to. */
   readonly webhook?: ProviderWebhook;
 }
@@ -205,6 +207,8 @@ export interface ProviderWebhook {
 export interface ProviderView {
   /** The sandbox's banner, simulate buttons and test-card hints. */
   sandbox: boolean;
+  /** The test-mode banner of a real provider's test account. */
+  testMode: boolean;
   cardEntry: CardEntry;
   /** The bank slip asks the payer's name, e-mail and address first. */
   boletoForm: boolean;
@@ -212,6 +216,7 @@ export interface ProviderView {
 
 export const providerView = (provider: PaymentProvider): ProviderView => ({
   sandbox: provider.sandbox !== undefined,
+  testMode: provider.testMode === true,
   cardEntry: provider.cardEntry,
   boletoForm: provider.boletoNeedsAddress,
 });

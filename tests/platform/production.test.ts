@@ -123,6 +123,56 @@ describe('production refuses to start without a real payment provider', () => {
     });
   });
 
+  it('refuses Stripe test keys unless STRIPE_ALLOW_TEST_KEYS=true says it is a staging setup', () => {
+    const testKeys = {
+      ...STRIPE_ENV,
+      STRIPE_SECRET_KEY: 'sk_test_51H8xAbc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_51H8xAbc',
+    };
+    const refused =
+      'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are test-mode keys (no real money moves) and NODE_ENV=production: set the live keys, or STRIPE_ALLOW_TEST_KEYS=true for a staging setup';
+    const load = (env: Record<string, string>) => () =>
+      loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, ...env });
+    expect(load(testKeys)).toThrow(new ConfigError(refused));
+    expect(load({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: 'false' })).toThrow(new ConfigError(refused));
+    expect(load({ ...testKeys, STRIPE_SECRET_KEY: 'rk_test_51H8xAbc' })).toThrow(new ConfigError(refused));
+    expect(load({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: 'maybe' })).toThrow(
+      new ConfigError('STRIPE_ALLOW_TEST_KEYS must be true or false, got "maybe"'),
+    );
+    expect(load({ ...testKeys, STRIPE_ALLOW_TEST_KEYS: 'true' })().stripe).toMatchObject({
+      testMode: true,
+      allowTestKeys: true,
+    });
+    expect(load(STRIPE_ENV)().stripe).toMatchObject({ testMode: false, allowTestKeys: false });
+    // Outside production test keys need no flag.
+    expect(loadConfig({ NODE_ENV: 'test', ...testKeys }).stripe).toMatchObject({
+      testMode: true,
+      allowTestKeys: false,
+    });
+  });
+
+  it('takes STRIPE_API_BASE over https only in production, or over http on a loopback address', () => {
+    const load = (STRIPE_API_BASE: string, NODE_ENV = 'production') =>
+      loadConfig({ NODE_ENV, ...PRODUCTION_SECRETS, ...STRIPE_ENV, STRIPE_API_BASE }).stripe?.apiBase?.href;
+    for (const base of ['http://example.com', 'http://10.0.0.5:12111', 'http://localhost.example.com', 'http://[::2]'])
+      expect(() => load(base), base).toThrow(
+        new ConfigError(
+          `STRIPE_API_BASE must be https in production (http only on a loopback address: 127.0.0.1, localhost, [::1]), got "${base}"`,
+        ),
+      );
+    expect(load('https://stripe-proxy.example.com')).toBe('https://stripe-proxy.example.com/');
+    for (const base of [
+      'http://127.0.0.1:1234',
+      'http://127.8.9.10:1234',
+      'http://localhost:12111',
+      'http://[::1]:12111',
+    ])
+      expect(load(base), base).toBe(`${base}/`);
+    // The URL parser writes every IPv4 spelling dotted: 2130706433 is 127.0.0.1.
+    expect(load('http://2130706433:1234')).toBe('http://127.0.0.1:1234/');
+    expect(load('http://example.com', 'test')).toBe('http://example.com/');
+  });
+
   it('keeps the sandbox the default outside production', () => {
     expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ paymentProvider: 'sandbox', stripe: undefined });
     expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ paymentProvider: 'sandbox', stripe: undefined });

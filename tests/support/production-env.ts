@@ -6,13 +6,14 @@ export const PRODUCTION_SECRETS = {
 };
 
 /**
- * A whole production configuration (Stripe with test keys), NODE_ENV left unset as production
- * reads it: each test takes away or changes one thing.
+ * A whole production configuration (Stripe with live keys: production refuses test keys unless
+ * `STRIPE_ALLOW_TEST_KEYS=true`), NODE_ENV left unset as production reads it: each test takes away
+ * or changes one thing.
  */
 export const PRODUCTION_ENV: Record<string, string | undefined> = {
   ...PRODUCTION_SECRETS,
   PAYMENT_PROVIDER: 'stripe',
-  STRIPE_SECRET_KEY: 'sk_test_x',
-  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+  STRIPE_SECRET_KEY: 'sk_live_x',
+  STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
   STRIPE_WEBHOOK_SECRET: 'whsec_x',
 };

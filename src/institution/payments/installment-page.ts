@@ -174,6 +174,6 @@ export function renderInstallmentPage(base: string, view: PaymentPage, extras: P
   ${pendingFirst ? charges : ''}
   ${view.quote ? html`<div class="columns">${quoteTable(view)}${paymentForms(base, view, card, payer)}</div>` : settled}
   ${pendingFirst ? '' : charges}`,
-    { brand: view.institutionName, sandbox: view.provider.sandbox },
+    { brand: view.institutionName, sandbox: view.provider.sandbox, testMode: view.provider.testMode },
   );
 }

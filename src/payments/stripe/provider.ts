@@ -114,6 +114,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     boletoNeedsAddress: true,
     pageSources: { images: [STRIPE_IMAGES] },
     cardStepSources: STRIPE_JS_SOURCES,
+    testMode: account.testMode,
     createCharge(db, input) {
       if (input.method === 'PIX') return create(db, input, (id) => pixIntent(id, input, clock.now()));
       if (input.method === 'BOLETO') return create(db, input, (id) => boletoIntent(id, input));

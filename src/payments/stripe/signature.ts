@@ -11,6 +11,19 @@ export class InvalidSignature extends ApiError {
   }
 }
 
+const modeOf = (live: boolean) => (live ? 'live' : 'test');
+
+/** A signed event of the other mode than the keys: a test event must never settle live charges, nor the reverse. */
+export class LivemodeMismatch extends ApiError {
+  constructor(eventLive: boolean, keysLive: boolean) {
+    super(
+      400,
+      'PSP-002',
+      `Stripe event of ${modeOf(eventLive)} mode (livemode ${eventLive}), but this service runs with ${modeOf(keysLive)}-mode keys`,
+    );
+  }
+}
+
 /** Stripe's default: an event signed longer ago than this is refused as a replay. */
 export const TOLERANCE_SECONDS = 300;
 
@@ -32,8 +45,9 @@ const REASONS: Record<Refusal, string> = {
 
 /**
  * The event a delivery carries, once `Stripe-Signature` holds for the raw body under the
- * endpoint's secret or, while a rotation overlaps, the secret rolled away from. A delivery that
- * one secret signs but that is too old is a replay whichever secret is tried first.
+ * endpoint's secret or, while a rotation overlaps, the secret rolled away from, and its `livemode`
+ * is the keys' mode. A delivery that one secret signs but that is too old is a replay whichever
+ * secret is tried first.
  */
 export function verifyStripeEvent(
   stripe: Stripe,
@@ -46,8 +60,9 @@ export function verifyStripeEvent(
   const secrets = [account.webhookSecret, account.webhookSecretPrevious].filter((s): s is string => Boolean(s));
   const refusals: Refusal[] = [];
   for (const secret of secrets) {
+    let event: Stripe.Event;
     try {
-      return stripe.webhooks.constructEvent(
+      event = stripe.webhooks.constructEvent(
         body,
         signature,
         secret,
@@ -57,7 +72,10 @@ export function verifyStripeEvent(
       );
     } catch (error) {
       refusals.push(refusalOf(error));
+      continue;
     }
+    if (event.livemode !== !account.testMode) throw new LivemodeMismatch(event.livemode, !account.testMode);
+    return event;
   }
   const worst = (['stale', 'not-json'] as const).find((r) => refusals.includes(r)) ?? 'no-match';
   throw new InvalidSignature(REASONS[worst]);

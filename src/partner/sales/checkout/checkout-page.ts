@@ -198,6 +198,6 @@ export function renderCheckoutPage(v: CheckoutView): string {
   ${personSummary('comprador', v.buyerForm)}${personSummary('avalista', v.guarantorForm)}${cardErrorSummary(v.cardForm)}
   <section class="card" aria-labelledby="resumo"><h1 id="resumo">Finalizar compra</h1><p class="seller">Vendido por <strong>${v.partnerName}</strong></p>${total}</section>
   <section class="card">${body}</section>`,
-    { sandbox: v.provider.sandbox, brand: v.partnerName },
+    { sandbox: v.provider.sandbox, testMode: v.provider.testMode, brand: v.partnerName },
   );
 }
