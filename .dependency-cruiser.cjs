@@ -17,7 +17,7 @@ const MAY_IMPORT = {
   db: ['config.ts'],
   queue: ['db/'],
   tenants: ['db/', 'core/'],
-  payments: ['core/', 'db/', 'http/', 'context.ts', 'config.ts'],
+  payments: ['core/', 'db/', 'queue/', 'http/', 'context.ts', 'config.ts'],
   institution: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   partner: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   metrics: ['db/', 'queue/'],

@@ -20,7 +20,8 @@ export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics
 /** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
   const account = parts.config.stripe;
-  if (parts.config.paymentProvider === 'sandbox' || !account) return createSandboxProvider(parts.clock, listeners);
+  if (parts.config.paymentProvider === 'sandbox' || !account)
+    return createSandboxProvider(parts.clock, listeners, parts.logger);
   // The configuration refuses test keys in production unless STRIPE_ALLOW_TEST_KEYS=true says so.
   if (account.testMode && account.allowTestKeys && parts.config.env === 'production')
     parts.logger.warn(

@@ -5,6 +5,7 @@ import { run, runOnce, type TaskList, type WorkerEvents } from 'graphile-worker'
 import type { AppContext } from '../context.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import applySaleSchedule from './apply-sale-schedule.js';
+import cancelChargeTask from './cancel-charge.js';
 import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import compactInstallmentCounts, { COUNTS_CRONTAB } from './compact-installment-counts.js';
 import { handingBack } from './hand-back.js';
@@ -13,6 +14,7 @@ import { recordJobs } from './job-metrics.js';
 import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import processBatch from './process-batch.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
+import refundPaymentTask from './refund-payment.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
 import webhookAttempt from './webhook-attempt.js';
 import { workerLogger } from './worker-logger.js';
@@ -29,6 +31,8 @@ export function taskList(ctx: AppContext): TaskList {
     'webhook-attempt': webhookAttempt(ctx),
     'legacy-webhook-dispatch': legacyWebhookDispatch(ctx),
     'reconcile-payments': reconcilePayments(ctx),
+    'refund-payment': refundPaymentTask(ctx),
+    'cancel-charge': cancelChargeTask(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 

@@ -1,5 +1,5 @@
 import { localDate } from '../core/local-date.js';
-import { formatDateBr, groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
+import { formatDateBr, formatTimeBr, groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
 import type { Charge } from './provider.js';
 
 const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };
@@ -9,6 +9,7 @@ export const CHARGE_STATUS_NAMES: Record<Charge['status'], string> = {
   EXPIRED: 'Expirado',
   DECLINED: 'Recusado',
   REFUNDED: 'Estornado',
+  DISPUTED: 'Em contestação',
   CHARGED_BACK: 'Contestado (chargeback)',
 };
 
@@ -18,11 +19,16 @@ export const chargeMethodLabel = (charge: Pick<Charge, 'method' | 'card'>): stri
 
 type Payable = Partial<Pick<Charge, 'pixCode' | 'pixQrImageUrl' | 'digitableLine' | 'voucherUrl' | 'expiresAt'>>;
 
-/** `Pague até 23:59 de 15/01/2026`: the last minute of the day the charge quotes (it expires at the next midnight). */
+/**
+ * `Pague até 23:59 de 15/01/2026`: the last minute of the charge's life — the end of a day (it
+ * expires at the next midnight), or the minute a Pix made late at night lives to.
+ */
 function deadline(expiresAt: Date | null | undefined): SafeHtml {
   if (!expiresAt) return html``;
-  const day = formatDateBr(localDate(new Date(expiresAt.getTime() - 1)));
-  return html`<p class="hint">Pague até 23:59 de ${day} (horário de Brasília).</p>`;
+  const last = new Date(expiresAt.getTime() - 1);
+  const endOfDay = localDate(last) !== localDate(expiresAt);
+  const time = endOfDay ? '23:59' : formatTimeBr(expiresAt, expiresAt).slice(0, 5);
+  return html`<p class="hint">Pague até ${time} de ${formatDateBr(localDate(last))} (horário de Brasília).</p>`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 
+import { localDate } from '../core/local-date.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import type { Charge, ChargeReference, CreateChargeInput, PaymentMethod } from './provider.js';
@@ -32,7 +33,9 @@ export const toCharge = (row: ChargeRow): Charge => ({
       : null,
   declinedReason: row.declinedReason,
   unappliedReason: row.unappliedReason,
+  disputedAmountCents: row.disputedAmountCents,
   expiresAt: row.expiresAt,
+  pricedFor: row.pricedFor,
   paidAt: row.paidAt,
   createdAt: row.createdAt,
 });
@@ -58,6 +61,7 @@ export function newChargeColumns(
   now: Date,
 ): Omit<NewChargeRow, 'status'> {
   return {
+    pricedFor: input.pricedFor ?? localDate(now),
     id,
     provider,
     method: input.method,

@@ -9,7 +9,7 @@ import type { PageSources } from './html.js';
  */
 
 export type PaymentMethod = 'PIX' | 'BOLETO' | 'CARD';
-export type ChargeStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'DECLINED' | 'REFUNDED' | 'CHARGED_BACK';
+export type ChargeStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'DECLINED' | 'REFUNDED' | 'DISPUTED' | 'CHARGED_BACK';
 
 /** What a charge pays for: `installment` (institution receivables, a uuid) or `sale` (partner checkout, the sale id). */
 export interface ChargeReference {
@@ -50,7 +50,12 @@ export interface Charge {
   declinedReason: string | null;
   /** Paid at the provider but refused by what it paid for; the money waits for a refund. */
   unappliedReason: string | null;
+  /** What an open dispute withdrew, in cents (`DISPUTED`, and `CHARGED_BACK` once lost). */
+  disputedAmountCents: number;
   expiresAt: Date | null;
+  /** The Brasília day whose amount the charge asks for: a payment of it settles as of that day. */
+  pricedFor: string;
+  /** When the payer paid, as the provider reports it. */
   paidAt: Date | null;
   createdAt: Date;
 }
@@ -103,6 +108,10 @@ export interface CreateChargeInput {
   card?: CardInput;
   /** The payer's address (the client IP, as `TRUST_PROXY` reads it): card attempts are limited per address as well. */
   ip?: string;
+  /** The Brasília day whose amount this is (late charges, discounts). (Default: today) */
+  pricedFor?: string;
+  /** BOLETO: the Brasília day the bank slip is due, today or later. (Default: today) */
+  dueDate?: string;
 }
 
 /** A card payment to be entered in the provider's own fields (Stripe's Payment Element). */
@@ -123,15 +132,20 @@ export type CardEntry = 'form' | 'element';
 /**
  * What a charge pays for hears of its moves, in the transaction of the move. `paid` may throw to
  * refuse: the sandbox then leaves the charge as it was; Stripe has taken the money already, so the
- * charge stays paid with `unappliedReason`.
+ * charge stays paid with `unappliedReason` and is refunded. `paid` answers what it kept when that is
+ * less than the payment (more than was owed): the rest is refunded.
  */
 export interface ChargeListener {
-  paid(db: Queryable, charge: Charge): Promise<void>;
+  paid(db: Queryable, charge: Charge): Promise<void | { keptCents: number }>;
   /** A card attempt was declined. */
   declined?(db: Queryable, charge: Charge): Promise<void>;
   /** A Pix, bank slip or card session ended unpaid. */
   expired?(db: Queryable, charge: Charge): Promise<void>;
-  /** The provider reports a paid charge refunded or disputed (not an operator's own `reverse`). */
+  /** A dispute withdrew `disputedAmountCents` of a paid charge: not final, it may be won. */
+  disputed?(db: Queryable, charge: Charge): Promise<void>;
+  /** A dispute was won: the funds it withdrew came back, the charge is paid again. */
+  reinstated?(db: Queryable, charge: Charge): Promise<void>;
+  /** For good: refunds of all it took succeeded (`REFUNDED`), or a dispute was lost (`CHARGED_BACK`, after `disputed`). */
   reversed?(db: Queryable, charge: Charge): Promise<void>;
 }
 export type ChargeListeners = Record<string, ChargeListener>;
@@ -177,8 +191,18 @@ export interface PaymentProvider {
   refresh(db: Queryable, id: string): Promise<Charge | undefined>;
   /** Reads the pending charges not heard of for a while from the provider and applies what it says. */
   reconcile(db: Queryable): Promise<ReconcileReport>;
-  /** An operator gives a paid charge back to the payer (`REFUNDED`) or records it contested (`CHARGED_BACK`). */
+  /**
+   * An operator gives a paid charge back to the payer (`REFUNDED`: a refund asked by a job, done when
+   * the provider says it succeeded) or, on the sandbox, records it contested (`CHARGED_BACK`).
+   */
   reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK'): Promise<Charge>;
+  /** The job of a refund decided earlier (`payment_refunds`): asks the provider, keyed by the refund, and records its answer. */
+  refund(db: Queryable, refundId: string): Promise<void>;
+  /**
+   * The job of a charge to cancel at the provider (a sibling of a paid charge, a card session past
+   * its day); `not-due` for a charge still open before its end by the service clock.
+   */
+  cancel(db: Queryable, chargeId: string): Promise<'done' | 'not-due'>;
   /** Present on the sandbox only: its simulate buttons and operator routes exist only then. */
   readonly sandbox?: SandboxControls;
   /** A real provider's account in test mode (Stripe's test keys): it moves no real money. */

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
+import type { Logger } from 'pino';
+
 import type { Clock } from '../core/clock.js';
-import { addDays, localDate, startOfLocalDay } from '../core/local-date.js';
+import { localDate } from '../core/local-date.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { admitCardAttempt } from './card-limits.js';
+import { endOfLocalDay, pixExpiry } from './charge-terms.js';
 import {
   type ChargeRow,
   chargeRowsOf,
   findChargeRow,
   newChargeColumns,
-  refundedInFull,
+  paidCentsOf,
   toCharge,
   updateCharge,
 } from './charges.js';
@@ -22,6 +25,7 @@ import {
   InvalidAmount,
   InvalidCard,
 } from './errors.js';
+import { handOverPayment } from './hand-over.js';
 import {
   type Charge,
   type ChargeListener,
@@ -31,6 +35,7 @@ import {
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
+import { findRefundRow, requestRefund, syncRefunds } from './refunds.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -41,12 +46,15 @@ import { digitableLine, pixCode } from './sandbox-codes.js';
  * payment, a decline and an expiry simulated by hand; expiries found by time are the schedules'
  * to report.
  */
-export function createSandboxProvider(clock: Clock, listeners: ChargeListeners): PaymentProvider {
+export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, logger: Logger): PaymentProvider {
   const listenerOf = (charge: Charge): ChargeListener => {
     const listener = listeners[charge.reference.kind];
     if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
     return listener;
   };
+  // The sandbox has taken no money: a payment refused by what it pays for is undone with the caller.
+  const handOver = (db: Queryable, charge: Charge) =>
+    handOverPayment(db, charge, { clock, listeners, logger }, 'throw');
 
   /** A pending charge past its expiry is expired on reading. */
   async function expireIfDue(db: Queryable, row: ChargeRow): Promise<ChargeRow> {
@@ -74,7 +82,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
           status: 'PENDING',
           pixCode: pix ? pixCode(id, input.amountCents, input.payer.name ?? 'Sandbox') : null,
           digitableLine: pix ? null : digitableLine(id, input.amountCents),
-          expiresAt: startOfLocalDay(addDays(localDate(now), 1)),
+          expiresAt: pix ? pixExpiry(now) : endOfLocalDay(input.dueDate ?? localDate(now)),
         })
         .returning();
       return toCharge(row!);
@@ -104,9 +112,8 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       })
       .returning();
     const charge = toCharge(row!);
-    const listener = listenerOf(charge);
-    if (decision.approved) await listener.paid(db, charge);
-    else await listener.declined?.(db, charge);
+    if (decision.approved) return handOver(db, charge);
+    await listenerOf(charge).declined?.(db, charge);
     return charge;
   }
 
@@ -122,8 +129,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       const charge = toCharge(
         await updateCharge(db, id, { status: 'PAID', paidAmountCents: amount, paidAt: now, updatedAt: now }),
       );
-      await listenerOf(charge).paid(db, charge);
-      return charge;
+      return handOver(db, charge);
     },
     async simulateExpiry(db, id) {
       const row = await load(db, id, true);
@@ -162,9 +168,30 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners):
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      const set = status === 'REFUNDED' ? refundedInFull(row, clock.now()) : { status, updatedAt: clock.now() };
-      return toCharge(await updateCharge(db, id, set));
+      if (status === 'CHARGED_BACK') return toCharge(await updateCharge(db, id, { status, updatedAt: clock.now() }));
+      await requestRefund(db, row, 'OPERATOR', paidCentsOf(row) - row.refundedAmountCents, clock.now());
+      return toCharge(row);
     },
+    // The sandbox is its own bank: a refund asked succeeds at once.
+    async refund(db, refundId) {
+      await db.transaction(async (tx) => {
+        const refund = await findRefundRow(tx, refundId, true);
+        if (!refund || refund.status !== 'REQUESTED') return;
+        const charge = (await findChargeRow(tx, refund.chargeId, true))!;
+        const providerRefund = {
+          providerRef: `sandbox-${refund.id}`,
+          amountCents: refund.amountCents,
+          status: 'SUCCEEDED',
+          failureReason: null,
+          refundId: refund.id,
+        } as const;
+        const synced = await syncRefunds(tx, charge, [providerRefund], clock.now());
+        if (synced.refundedInFull && !charge.unappliedReason)
+          await listenerOf(toCharge(synced.charge)).reversed?.(tx, toCharge(synced.charge));
+      });
+    },
+    // Its siblings are closed in the payment's own transaction: nothing is left to cancel elsewhere.
+    cancel: () => Promise.resolve('done'),
     sandbox,
   };
 }

@@ -16,6 +16,10 @@ export const jobKeys = {
   saleSchedule: (kind: SaleScheduleKind, id: string | number) => `${kind}:${id}`,
   /** Attempt `attempt` (1 to 4) of one webhook delivery. */
   webhookAttempt: (deliveryId: string, attempt: number) => `webhook:${deliveryId}:${attempt}`,
+  /** The provider's side of one refund. */
+  refund: (refundId: string) => `refund:${refundId}`,
+  /** The provider's side of cancelling one charge. */
+  chargeCancel: (chargeId: string) => `charge-cancel:${chargeId}`,
   /** Send `send` of one legacy webhook dispatch. */
   legacyDispatch: (dispatchId: string, send: number) => `legacy-webhook:${dispatchId}:${send}`,
 };

@@ -30,3 +30,11 @@ export const scheduleSaleChange = (tx: Queryable, kind: SaleScheduleKind, id: st
     { kind, id: String(id), at: at.toISOString() },
     { runAt: at, jobKey: jobKeys.saleSchedule(kind, id) },
   );
+
+/** The provider's side of a refund decided in `tx`: asked after the commit, retried until the provider answers. */
+export const addRefundJob = (tx: Queryable, refundId: string) =>
+  enqueue(tx, 'refund-payment', { refundId }, { jobKey: jobKeys.refund(refundId) });
+
+/** Cancels a charge at its provider at `runAt` (a card session's end), or as soon as `tx` commits. */
+export const addChargeCancelJob = (tx: Queryable, chargeId: string, runAt?: Date) =>
+  enqueue(tx, 'cancel-charge', { chargeId }, { jobKey: jobKeys.chargeCancel(chargeId), ...(runAt ? { runAt } : {}) });

@@ -25,6 +25,10 @@ declare global {
       'compact-installment-counts': { _cron?: unknown };
       /** From the crontab only: reads the pending charges not heard of for a while from the payment provider. */
       'reconcile-payments': { _cron?: unknown };
+      /** Asks the payment provider for one refund of `payment_refunds` (keyed by its id), then records its answer. */
+      'refund-payment': { refundId: string };
+      /** Cancels one charge at the payment provider: a sibling of a paid charge, a card session past its day. */
+      'cancel-charge': { chargeId: string };
     }
   }
 }

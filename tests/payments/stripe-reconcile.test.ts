@@ -155,7 +155,18 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
       data: [expect.objectContaining({ value: 359000 })],
     });
     expect(listCalls().at(-1)!.params).toMatchObject({
-      types: ['charge.refunded', 'charge.dispute.created'],
+      types: [
+        'charge.refunded',
+        'charge.refund.updated',
+        'refund.created',
+        'refund.updated',
+        'refund.failed',
+        'charge.dispute.created',
+        'charge.dispute.updated',
+        'charge.dispute.funds_withdrawn',
+        'charge.dispute.funds_reinstated',
+        'charge.dispute.closed',
+      ],
       created: { lte: String(Math.floor(t.clock.now().getTime() / 1000) - 300) },
     });
 
@@ -174,9 +185,14 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
     await expectDelivered(s, lost, 'duplicate');
   });
 
-  it('applies a lost dispute as a chargeback with purchaseCancelled once, and a refund delivered after it changes nothing', async () => {
+  it('applies lost dispute events as Stripe lived them: funds withdrawn hold the sale (DISPUTED), the loss cancels it with purchaseCancelled once; a late delivery is a duplicate', async () => {
     const sale = await paidSale('LOST-DISPUTE');
-    const lost = s.stripe.disputeCharge(sale.intentId);
+    const opened = s.stripe.disputeCharge(sale.intentId);
+    t.clock.advance(6 * MINUTE);
+    expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'DISPUTED', disputedAmountCents: 359000 });
+    expect(await names(sale.saleId)).not.toContain('purchaseCancelled');
+    const lost = s.stripe.moveDispute(sale.intentId, 'lost');
     t.clock.advance(6 * MINUTE);
     expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
     expect((await chargeOf(sale.saleId)).status).toBe('CHARGED_BACK');
@@ -184,8 +200,8 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
       isChargeBack: true,
       data: [expect.objectContaining({ value: 359000 })],
     });
+    await expectDelivered(s, opened, 'duplicate');
     await expectDelivered(s, lost, 'duplicate');
-    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'unchanged');
     expect((await names(sale.saleId)).filter((n) => n === 'purchaseCancelled')).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { paymentCharges, paymentProviderEvents } from '../../src/db/schema/index.js';
+import { paymentCharges, paymentProviderEvents, paymentRefunds } from '../../src/db/schema/index.js';
 import { operateSale } from '../../src/partner/sales/checkout/operator.js';
 import { withLockedSale } from '../../src/partner/sales/state/unit-of-work.js';
 import { BUYER_FORM, CHECKOUT_SALE, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
@@ -202,33 +202,34 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     expect({ ...(await snapshot(sale.saleId)), stored: before.stored }).toEqual(before);
   });
 
-  it('a dispute (charge.dispute.created) cancels the sale as a chargeback with purchaseCancelled once', async () => {
-    const sale = await paidSale('DISPUTE');
-    const disputed = s.stripe.disputeCharge(sale.intentId);
-    await expectDelivered(s, disputed, 'applied');
-    await expectDelivered(s, { ...disputed, id: 'evt_sameDisputeAgain' }, 'unchanged');
-    expect((await chargeOf(sale.saleId)).status).toBe('CHARGED_BACK');
-    expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(1);
-    const receipt = await request(t.app).get(`/receipts/detail/${sale.saleId}`).set(partner.headers).expect(200);
-    expect(receipt.body.chargeBack).toMatchObject({ isChargeBack: true, data: [{ value: 359000 }] });
-  });
-
-  it('sale:refund refunds through Stripe’s Refunds API with a key of the charge; Stripe’s charge.refunded after it changes nothing', async () => {
+  it('sale:refund cancels the sale at once and asks Stripe for the refund from a job, keyed by the refund; the charge is refunded when Stripe says it succeeded', async () => {
     const sale = await paidSale('OPERATOR');
     const charge = await chargeOf(sale.saleId);
     const cancelled = await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) =>
       operateSale(tx, t.ctx, locked, 'refund'),
     );
     expect(cancelled.status).toBe('canceled');
-    const refundCall = s.stripe.requests.filter((r) => r.path === '/v1/refunds');
-    expect(refundCall).toEqual([
+    expect(s.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toEqual([]);
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', refundedAmountCents: 0 });
+    const [asked] = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));
+    expect(asked).toMatchObject({ reason: 'OPERATOR', amountCents: 359000, status: 'REQUESTED' });
+
+    await t.runJobs();
+    expect(s.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toEqual([
       expect.objectContaining({
-        idempotencyKey: `edufin-charge-${charge.id}-refund`,
-        params: { payment_intent: sale.intentId, reason: 'requested_by_customer', metadata: { chargeId: charge.id } },
+        idempotencyKey: `edufin-refund-${asked!.id}`,
+        params: {
+          payment_intent: sale.intentId,
+          amount: '359000',
+          reason: 'requested_by_customer',
+          metadata: { chargeId: charge.id, refundId: asked!.id, reason: 'OPERATOR' },
+        },
       }),
     ]);
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', refundedAmountCents: 359000 });
-    await expectDelivered(s, s.stripe.refundInDashboard(sale.intentId), 'unchanged');
+    const [done] = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));
+    expect(done).toMatchObject({ status: 'SUCCEEDED', providerRef: s.stripe.refunds(sale.intentId)[0]!.id });
+    await expectDelivered(s, s.stripe.eventsOfType('charge.refunded').at(-1)!, 'unchanged');
     expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 
 import { paymentCharges } from '../../src/db/schema/index.js';
 import type { TestContext } from './context.js';
+import { CPF } from './installments.js';
 
 /** The bank slip payer form of the installment page with Stripe (the guarantor the fixtures send). */
 export const PAYER = {
@@ -17,6 +18,34 @@ export const PAYER = {
   city: 'São Paulo',
   state: 'sp',
 };
+
+/** A student whose guarantor has everything a bank slip at Stripe needs (e-mail and address): the fixtures' payer. */
+export async function givenStudentWithGuarantor(t: TestContext, headers: Record<string, string>) {
+  await request(t.app)
+    .post('/v1/aluno')
+    .set(headers)
+    .send({
+      alunos: [
+        {
+          cpf: CPF.ana,
+          nomeCompleto: 'Ana Beatriz Souza',
+          responsavelFinanceiro: {
+            nome: 'Carlos Eduardo Souza',
+            documento: CPF.carlos,
+            tipoDocumento: 'CPF',
+            email: 'carlos@example.com',
+            cep: '01310100',
+            logradouro: 'Avenida Paulista',
+            numero: '900',
+            bairro: 'Bela Vista',
+            cidade: 'São Paulo',
+            uf: 'SP',
+          },
+        },
+      ],
+    })
+    .expect(202);
+}
 
 /** The path (`/pay/pl_…`) of the payment link of an installment. */
 export async function paymentPath(

@@ -9,6 +9,7 @@ import {
   type CardSeed,
   charge,
   dispute,
+  type DisputeEvent,
   disputeEvent,
   type IntentEvent,
   intentEvent,
@@ -16,11 +17,13 @@ import {
   pixNextAction,
   refund,
   refundedEvent,
+  type RefundEvent,
+  refundEvent,
 } from './stripe-objects.js';
 
 /**
  * A local HTTP double of exactly the Stripe endpoints the provider calls (create, retrieve and
- * cancel a PaymentIntent; create a refund; list events), answering the SDK's own types. It records every
+ * cancel a PaymentIntent; create and list refunds; list events), answering the SDK's own types. It records every
  * request, so tests assert the amount, the currency, the idempotency key and the metadata sent,
  * and it lets a test act as Stripe would (the buyer pays, the card is refused, the Pix expires,
  * a refund or a dispute), each answering the event Stripe would send.
@@ -37,6 +40,8 @@ export interface RecordedRequest {
 interface Entry {
   intent: Stripe.PaymentIntent;
   charge?: Stripe.Charge;
+  refunds: Stripe.Refund[];
+  dispute?: Stripe.Dispute;
 }
 
 type Nested = Record<string, unknown>;
@@ -85,6 +90,11 @@ export class StripeDouble {
   private sequence = 0;
   /** When set, every API call fails as if Stripe were down. */
   unavailable = false;
+  /**
+   * What a refund created through the API is at first: `succeeded` (a card, usually), `pending`, or
+   * `requires_action` (a bank slip waiting for the payer's bank details). (Default: succeeded)
+   */
+  refundStatus: Stripe.Refund['status'] = 'succeeded';
 
   private constructor(
     private readonly server: Server,
@@ -119,6 +129,11 @@ export class StripeDouble {
     const entry = this.entries.get(id);
     if (!entry) throw new Error(`the double has no PaymentIntent ${id}`);
     return entry.intent;
+  }
+
+  /** The events Stripe created of one type (delivered or not), oldest first. */
+  eventsOfType<T extends Stripe.Event['type']>(type: T): Extract<Stripe.Event, { type: T }>[] {
+    return this.events.filter((e) => e.type === type) as Extract<Stripe.Event, { type: T }>[];
   }
 
   /** The create calls received, in order. */
@@ -156,6 +171,7 @@ export class StripeDouble {
     if (method === 'GET' && intentPath && !intentPath[2]) return this.withCharge(intentPath[1]!, params);
     if (method === 'POST' && intentPath?.[2]) return this.cancelIntent(intentPath[1]!, res);
     if (method === 'POST' && path === '/v1/refunds') return this.createRefund(params, res);
+    if (method === 'GET' && path === '/v1/refunds') return this.listRefunds(params);
     if (method === 'GET' && path === '/v1/events') return this.listEvents(params);
     return stripeError(res, 404, 'unknown_route', `Unrecognized request URL (${method}: ${path})`);
   }
@@ -207,7 +223,7 @@ export class StripeDouble {
         },
       });
     }
-    this.entries.set(id, { intent });
+    this.entries.set(id, { intent, refunds: [] });
     return intent;
   }
 
@@ -236,15 +252,31 @@ export class StripeDouble {
     });
   }
 
+  /** A refund of `amount` (all that is left when absent), counted in `amount_refunded` until it fails, as Stripe does. */
   private createRefund(params: Nested, res: ServerResponse): Stripe.Refund | undefined {
     const entry = this.entries.get(String(params.payment_intent));
     if (!entry?.charge) return stripeError(res, 400, 'resource_missing', 'This PaymentIntent has no charge to refund');
-    if (entry.charge.refunded)
-      return stripeError(res, 400, 'charge_already_refunded', 'Charge has already been refunded');
-    entry.charge = { ...entry.charge, refunded: true, amount_refunded: entry.charge.amount };
-    const made = refund(this.nextId('re'), entry.charge, this.seconds(), (params.metadata ?? {}) as Stripe.Metadata);
+    const left = entry.charge.amount - entry.charge.amount_refunded;
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (left <= 0) return stripeError(res, 400, 'charge_already_refunded', 'Charge has already been refunded');
+    if (amount > left)
+      return stripeError(res, 400, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount`);
+    return this.addRefund(entry, amount, this.refundStatus, (params.metadata ?? {}) as Stripe.Metadata);
+  }
+
+  private addRefund(entry: Entry, amount: number, status: Stripe.Refund['status'], metadata: Stripe.Metadata) {
+    const total = entry.charge!.amount_refunded + amount;
+    entry.charge = { ...entry.charge!, refunded: total === entry.charge!.amount, amount_refunded: total };
+    const made = refund(this.nextId('re'), entry.charge, this.seconds(), metadata, { amount, status });
+    entry.refunds.push(made);
     this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
     return made;
+  }
+
+  private listRefunds(params: Nested): Stripe.ApiList<Stripe.Refund> {
+    const entry = this.entries.get(String(params.payment_intent));
+    const data = [...(entry?.refunds ?? [])].reverse();
+    return { object: 'list', data, has_more: false, url: '/v1/refunds' };
   }
 
   /**
@@ -357,21 +389,53 @@ export class StripeDouble {
     return this.event('payment_intent.canceled', id);
   }
 
-  /** A refund made in Stripe's dashboard: of `cents` more (`amount_refunded` is the running total), or of all that is left. */
+  /** A refund made in Stripe's dashboard, succeeded: of `cents` (`amount_refunded` is the running total), or of all that is left. */
   refundInDashboard(id: string, cents?: number): Stripe.ChargeRefundedEvent {
     const entry = this.entries.get(id)!;
-    const charge = entry.charge!;
-    const total = cents === undefined ? charge.amount : Math.min(charge.amount, charge.amount_refunded + cents);
-    entry.charge = { ...charge, refunded: total === charge.amount, amount_refunded: total };
-    return this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
+    const left = entry.charge!.amount - entry.charge!.amount_refunded;
+    this.addRefund(entry, Math.min(left, cents ?? left), 'succeeded', {});
+    return this.events.at(-1) as Stripe.ChargeRefundedEvent;
   }
 
-  /** The cardholder disputes the payment with their bank. */
-  disputeCharge(id: string): Stripe.ChargeDisputeCreatedEvent {
+  /** The refunds of a PaymentIntent, oldest first. */
+  refunds(id: string): Stripe.Refund[] {
+    return this.entries.get(id)!.refunds;
+  }
+
+  /** A refund moves on at the bank: it succeeds (`refund.updated`) or fails (`refund.failed`, no longer counted as refunded). */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed'): RefundEvent {
+    const entry = [...this.entries.values()].find((e) => e.refunds.some((r) => r.id === refundId))!;
+    const made = entry.refunds.find((r) => r.id === refundId)!;
+    Object.assign(made, { status, ...(status === 'failed' ? { failure_reason: 'lost_or_stolen_card' } : {}) });
+    if (status === 'failed') {
+      const total = entry.charge!.amount_refunded - made.amount;
+      entry.charge = { ...entry.charge!, refunded: false, amount_refunded: total };
+    }
+    const type = status === 'failed' ? 'refund.failed' : 'refund.updated';
+    return this.record(refundEvent(this.nextId('evt'), this.seconds(), { ...made }, type));
+  }
+
+  /**
+   * The cardholder disputes the payment with their bank: an inquiry (`warning_needs_response`,
+   * nothing withdrawn) or a dispute (`needs_response`) of `amount` (the whole charge by default).
+   */
+  disputeCharge(id: string, options: { status?: Stripe.Dispute.Status; amount?: number } = {}): DisputeEvent {
     const entry = this.entries.get(id)!;
     entry.charge = { ...entry.charge!, disputed: true };
-    const opened = dispute(this.nextId('dp'), entry.charge, this.seconds());
-    return this.record(disputeEvent(this.nextId('evt'), this.seconds(), opened));
+    const state = { status: options.status ?? 'needs_response', ...(options.amount ? { amount: options.amount } : {}) };
+    entry.dispute = dispute(this.nextId('dp'), entry.charge, this.seconds(), state);
+    return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute));
+  }
+
+  /** The dispute of a PaymentIntent moves on: closed `won` or `lost`, or any status with the event Stripe sends for it. */
+  moveDispute(
+    id: string,
+    status: Stripe.Dispute.Status,
+    type: DisputeEvent['type'] = 'charge.dispute.closed',
+  ): DisputeEvent {
+    const entry = this.entries.get(id)!;
+    entry.dispute = { ...entry.dispute!, status };
+    return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute, type));
   }
 }
 

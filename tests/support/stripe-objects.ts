@@ -181,7 +181,13 @@ export function charge(
   };
 }
 
-export function refund(id: string, charged: Stripe.Charge, created: number, metadata: Stripe.Metadata): Stripe.Refund {
+export function refund(
+  id: string,
+  charged: Stripe.Charge,
+  created: number,
+  metadata: Stripe.Metadata,
+  state: Partial<Stripe.Refund> = {},
+): Stripe.Refund {
   return {
     id,
     object: 'refund',
@@ -200,10 +206,16 @@ export function refund(id: string, charged: Stripe.Charge, created: number, meta
     source_transfer_reversal: null,
     status: 'succeeded',
     transfer_reversal: null,
+    ...state,
   };
 }
 
-export function dispute(id: string, charged: Stripe.Charge, created: number): Stripe.Dispute {
+export function dispute(
+  id: string,
+  charged: Stripe.Charge,
+  created: number,
+  state: Partial<Stripe.Dispute> = {},
+): Stripe.Dispute {
   const nothing = null;
   return {
     id,
@@ -259,6 +271,7 @@ export function dispute(id: string, charged: Stripe.Charge, created: number): St
     payment_intent: charged.payment_intent,
     reason: 'fraudulent',
     status: 'needs_response',
+    ...state,
   };
 }
 
@@ -299,12 +312,21 @@ export const refundedEvent = (id: string, created: number, charged: Stripe.Charg
   data: { object: charged },
 });
 
+export type DisputeEvent =
+  | Stripe.ChargeDisputeCreatedEvent
+  | Stripe.ChargeDisputeUpdatedEvent
+  | Stripe.ChargeDisputeFundsWithdrawnEvent
+  | Stripe.ChargeDisputeFundsReinstatedEvent
+  | Stripe.ChargeDisputeClosedEvent;
+
 export const disputeEvent = (
   id: string,
   created: number,
   disputed: Stripe.Dispute,
-): Stripe.ChargeDisputeCreatedEvent => ({
-  ...eventBase(id, created),
-  type: 'charge.dispute.created',
-  data: { object: disputed },
-});
+  type: DisputeEvent['type'] = 'charge.dispute.created',
+): DisputeEvent => ({ ...eventBase(id, created), type, data: { object: disputed } }) as DisputeEvent;
+
+export type RefundEvent = Stripe.RefundCreatedEvent | Stripe.RefundUpdatedEvent | Stripe.RefundFailedEvent;
+
+export const refundEvent = (id: string, created: number, made: Stripe.Refund, type: RefundEvent['type']): RefundEvent =>
+  ({ ...eventBase(id, created), type, data: { object: made } }) as RefundEvent;

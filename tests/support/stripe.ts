@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 
 import type { StripeSettings } from '../../src/config.js';
 import { paymentCharges } from '../../src/db/schema/index.js';
+import { BUYER_FORM, givenCheckoutSale, post } from './checkout.js';
 import { type TestContext, type TestContextOptions, useTestContext } from './context.js';
 import { signedDelivery, StripeDouble } from './stripe-double.js';
 
@@ -102,3 +103,21 @@ export const saleCharges = (t: TestContext, saleId: number) =>
     .from(paymentCharges)
     .where(eq(paymentCharges.saleId, saleId))
     .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.providerRef));
+
+/** A checkout sale confirmed by its Pix at Stripe, whose succeeded event arrived; with the PaymentIntent's id. */
+export async function paidStripeSale(s: StripeTestContext, headers: Record<string, string>, externalSaleId: string) {
+  const sale = await givenCheckoutSale(s.t, headers, { externalSaleId });
+  await post(s.t, `${sale.path}/dados`, BUYER_FORM);
+  await post(s.t, `${sale.path}/pix`);
+  const intentId = (await saleCharges(s.t, sale.saleId))[0]!.providerRef!;
+  await expectDelivered(s, s.stripe.succeed(intentId), 'applied');
+  return { ...sale, intentId };
+}
+
+/** The receipt of a sale as its partner reads it: its reversals. */
+export async function receiptReversals(t: TestContext, headers: Record<string, string>, saleId: number) {
+  return (await request(t.app).get(`/receipts/detail/${saleId}`).set(headers).expect(200)).body as {
+    cancellation: { isCancellation: boolean; data: { value: number; reason: string | null }[] };
+    chargeBack: { isChargeBack: boolean; data: { value: number; reason: string | null }[] };
+  };
+}

@@ -75,6 +75,11 @@ export const installments = pgTable(
     settledInterest: money().notNull().default('0'),
     settledDiscount: money().notNull().default('0'),
     settledReceived: money().notNull().default('0'),
+    /**
+     * The last day a platform payment charged interest for: a bank slip is priced for its due date,
+     * which may come after the day it was paid, and the interest of those days is not charged twice.
+     */
+    interestSettledThrough: date({ mode: 'string' }),
     /** Set by the first payment through the platform: from then on re-sends no longer change it. */
     paidOnPlatform: boolean().notNull().default(false),
     createdAt: timestampNow(),

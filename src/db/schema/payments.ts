@@ -31,7 +31,7 @@ export const paymentCharges = pgTable(
     provider: text().notNull(),
     /** PIX, BOLETO or CARD. */
     method: text().notNull(),
-    /** PENDING, PAID, EXPIRED, DECLINED, REFUNDED or CHARGED_BACK. */
+    /** PENDING, PAID, EXPIRED, DECLINED, REFUNDED, DISPUTED (funds withdrawn, not final) or CHARGED_BACK (a dispute lost). */
     status: text().notNull(),
     amountCents: bigint({ mode: 'number' }).notNull(),
     paidAmountCents: bigint({ mode: 'number' }),
@@ -60,12 +60,24 @@ export const paymentCharges = pgTable(
     /** Card installments the payer chose (1 for a single payment); null for Pix and bank slip. */
     cardInstallments: integer(),
     declinedReason: text(),
+    /** The provider's dispute of the payment (`dp_…`), once the payer opened one. */
+    disputeRef: text(),
+    /** The dispute as the provider states it (`warning_needs_response`, `needs_response`, `under_review`, `won`, `lost`…). */
+    disputeStatus: text(),
+    /** What the dispute withdrew from the balance, in cents (kept once won, to say what came back); 0 for an inquiry. */
+    disputedAmountCents: bigint({ mode: 'number' }).notNull().default(0),
     /**
      * Paid at the provider but refused by what it paid for (an installment already settled, a sale
      * closed): the money is kept on the charge for the operator to refund.
      */
     unappliedReason: text(),
     expiresAt: timestamp({ withTimezone: true }),
+    /**
+     * The Brasília day whose amount the charge asks for (late charges, discounts): a payment of it
+     * settles as of that day, however late the provider confirms it.
+     */
+    pricedFor: date({ mode: 'string' }).notNull(),
+    /** When the payer paid, as the provider reports it. */
     paidAt: timestamp({ withTimezone: true }),
     /** When the reconciliation last read this pending charge from its provider. */
     checkedAt: timestamp({ withTimezone: true }),
@@ -102,6 +114,41 @@ export const paymentLinks = pgTable(
     createdAt: timestampNow(),
   },
   (t) => [uniqueIndex().on(t.token), uniqueIndex().on(t.installmentId)],
+);
+
+/**
+ * Money given back to a payer: a payment that could not be applied (`UNAPPLIED`), what a payment
+ * brought above the debt (`OVERPAYMENT`), an operator's refund (`OPERATOR`), each once per charge;
+ * and the refunds made at the provider itself (`PROVIDER`, its dashboard). A job asks the provider,
+ * keyed by the row's id; the provider's word moves `status`.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    chargeId: uuid()
+      .notNull()
+      .references(() => paymentCharges.id),
+    /** UNAPPLIED, OVERPAYMENT, OPERATOR or PROVIDER. */
+    reason: text().notNull(),
+    amountCents: bigint({ mode: 'number' }).notNull(),
+    /** REQUESTED (not yet at the provider), PENDING, SUCCEEDED, FAILED or CANCELED. */
+    status: text().notNull(),
+    /** The provider's refund (`re_…`), once asked. */
+    providerRef: text(),
+    failureReason: text(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_refunds_one_per_reason')
+      .on(t.chargeId, t.reason)
+      .where(sql`reason <> 'PROVIDER'`),
+    uniqueIndex('payment_refunds_provider_ref').on(t.providerRef),
+    index('payment_refunds_open')
+      .on(t.createdAt)
+      .where(sql`status <> 'SUCCEEDED'`),
+  ],
 );
 
 const money = () => numeric({ precision: 14, scale: 2 });

@@ -17,7 +17,7 @@ import { chargeBasis, chargeOfLink, installmentReference, linkedInstallment } fr
 export function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
-    const basis = chargeBasis(ctx, installment);
+    const basis = chargeBasis(ctx, installment, 'CARD');
     const charges = await ctx.payments.listCharges(tx, installmentReference(installment));
     const open = resumableCardSession(charges, basis.amountCents, ctx.clock.now());
     if (open) return open;

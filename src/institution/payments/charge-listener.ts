@@ -33,6 +33,8 @@ export function assertPayable(installment: Installment): void {
 
 const cents = (decimal: string) => parseCents(decimal) ?? 0;
 
+const laterOf = (a: string, b: string | null) => (b && b > a ? b : a);
+
 /** What is owed, as the settlement rules need it. */
 export function debtOf(installment: Installment): Debt {
   const platformPayment = installment.paidOnPlatform && installment.paidOn !== null;
@@ -42,14 +44,28 @@ export function debtOf(installment: Installment): Debt {
     dueDate: installment.dueDate,
     discounts: installment.onTimeDiscounts as OnTimeDiscount[],
     finePaid: platformPayment && cents(installment.settledFine) > 0,
-    interestFrom: platformPayment ? installment.paidOn! : installment.dueDate,
+    interestFrom: platformPayment
+      ? laterOf(installment.paidOn!, installment.interestSettledThrough)
+      : installment.dueDate,
   };
 }
 
 /**
+ * The day a payment counts as made: when the provider reports it, but never after the day its
+ * charge was priced for — a bank slip paid on its due date and confirmed by the bank the next
+ * morning was paid on time.
+ */
+const paidOnOf = (charge: Charge, clock: Clock): string => {
+  const reported = localDate(charge.paidAt ?? clock.now());
+  return reported < charge.pricedFor ? reported : charge.pricedFor;
+};
+
+/**
  * Settles an installment with a paid charge, in the charge's transaction: the payment splits into
- * principal, fine, interest and discount (see `allocate`), is recorded once per charge, and moves
- * the installment to PAGO or PARCIALMENTE_PAGO, `Pago na Plataforma`.
+ * principal, fine, interest and discount (see `allocate`) as of the day the charge was priced for,
+ * whenever it was confirmed; is recorded once per charge; and moves the installment to PAGO or
+ * PARCIALMENTE_PAGO, `Pago na Plataforma`. What it brought beyond the debt is not kept: the
+ * payments room refunds it.
  */
 export const settleInstallmentCharge =
   (clock: Clock): ChargeListener['paid'] =>
@@ -62,8 +78,8 @@ export const settleInstallmentCharge =
     if (!installment)
       throw new Error(`charge ${charge.id} pays installment ${charge.reference.id}, which does not exist`);
     assertPayable(installment);
-    const paidOn = localDate(charge.paidAt ?? clock.now());
-    const split = allocate(debtOf(installment), paidOn, charge.paidAmountCents ?? charge.amountCents);
+    const paidOn = paidOnOf(charge, clock);
+    const split = allocate(debtOf(installment), charge.pricedFor, charge.paidAmountCents ?? charge.amountCents);
     const recorded = await db
       .insert(installmentPayments)
       .values({
@@ -80,7 +96,7 @@ export const settleInstallmentCharge =
       })
       .onConflictDoNothing({ target: installmentPayments.chargeId })
       .returning({ id: installmentPayments.id });
-    if (recorded.length === 0) return; // this charge was settled already
+    if (recorded.length === 0) return undefined; // this charge was settled already
     await db
       .update(installments)
       .set({
@@ -93,7 +109,9 @@ export const settleInstallmentCharge =
         settledDiscount: sql`${installments.settledDiscount} + ${formatCents(split.discount)}::numeric`,
         settledReceived: sql`${installments.settledReceived} + ${formatCents(split.received)}::numeric`,
         paidOnPlatform: true,
+        interestSettledThrough: charge.pricedFor,
         updatedAt: clock.now(),
       })
       .where(eq(installments.id, installment.id));
+    return { keptCents: split.received };
   };

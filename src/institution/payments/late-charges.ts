@@ -80,7 +80,10 @@ export class PaymentTooSmall extends ApiError {
 
 /** How one payment splits, in cents. */
 export interface Allocation {
+  /** What the payment settles: at most what was owed. */
   received: number;
+  /** What it brought beyond that, to be given back. */
+  excess: number;
   principal: number;
   fine: number;
   interest: number;
@@ -90,15 +93,17 @@ export interface Allocation {
 }
 
 /**
- * Splits a payment of `receivedCents` made on `on`. Paying at least the quote settles the whole
- * balance (with the quote's fine, interest and discount). Less is a partial payment: it earns no
- * discount, pays the late charges first and the rest reduces the principal.
+ * Splits a payment of `receivedCents` priced for `on`. Paying at least the quote settles the whole
+ * balance (with the quote's fine, interest and discount), and what exceeds the quote is not kept.
+ * Less is a partial payment: it earns no discount, pays the late charges first and the rest
+ * reduces the principal.
  */
 export function allocate(debt: Debt, on: string, receivedCents: number): Allocation {
   const q = quote(debt, on);
   if (receivedCents >= q.total) {
     return {
-      received: receivedCents,
+      received: q.total,
+      excess: receivedCents - q.total,
       principal: debt.balanceCents,
       fine: q.fine,
       interest: q.interest,
@@ -111,10 +116,33 @@ export function allocate(debt: Debt, on: string, receivedCents: number): Allocat
   const principal = receivedCents - charges;
   return {
     received: receivedCents,
+    excess: 0,
     principal,
     fine: q.fine,
     interest: q.interest,
     discount: 0,
     remaining: debt.balanceCents - principal,
   };
+}
+
+/** The next business day (Monday to Friday) after `today`, 1 to 3 days ahead; national holidays are not known here. */
+function nextBusinessDay(today: string): string {
+  let day = addDays(today, 1);
+  while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDays(day, 1);
+  return day;
+}
+
+/**
+ * When a bank slip issued `today` is due, and the day it is priced for (the same day). Late, it is
+ * due the next business day and asks what is owed then (the interest of the days to it included).
+ * On time, it stays due while its amount holds: never past the installment's own due date or a
+ * discount deadline (a slip issued on the last day of a discount keeps the discount, due that day).
+ */
+export function slipTerms(debt: Debt, today: string): { dueDate: string; pricedFor: string } {
+  const target = nextBusinessDay(today);
+  if (quote(debt, today).daysLate > 0) return { dueDate: target, pricedFor: target };
+  const total = quote(debt, today).total;
+  let due = today;
+  while (due < target && quote(debt, addDays(due, 1)).total === total) due = addDays(due, 1);
+  return { dueDate: due, pricedFor: due };
 }

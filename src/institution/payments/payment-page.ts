@@ -25,7 +25,7 @@ import {
 import { findOriginalInstallment } from '../listings/originals.js';
 import { boletoPayerDefaults } from './boleto-payer.js';
 import { assertPayable, debtOf, type Installment } from './charge-listener.js';
-import { type Quote, quote } from './late-charges.js';
+import { type Quote, quote, slipTerms } from './late-charges.js';
 
 export class PaymentLinkNotFound extends ApiError {
   constructor() {
@@ -96,14 +96,22 @@ export async function openPaymentPage(ctx: AppContext, token: string, ip?: strin
   };
 }
 
-/** The amount owed today and how the payer is named, for a charge of the installment locked in `tx`. */
-export function chargeBasis(ctx: AppContext, installment: Installment) {
+/**
+ * The amount a charge of the installment locked in `tx` asks, the day it is priced for and how the
+ * payer is named: a Pix or a card asks what is owed today; a bank slip what is owed on its due date
+ * (`slipTerms`).
+ */
+export function chargeBasis(ctx: AppContext, installment: Installment, method: PaymentMethod) {
   assertPayable(installment);
   const label = installment.externalId ?? installment.number ?? installment.id;
+  const debt = debtOf(installment);
+  const today = localDate(ctx.clock.now());
+  const terms = method === 'BOLETO' ? slipTerms(debt, today) : { pricedFor: today };
   return {
-    amountCents: quote(debtOf(installment), localDate(ctx.clock.now())).total,
+    amountCents: quote(debt, terms.pricedFor).total,
     description: `Parcela ${label}`,
     reference: installmentReference(installment),
+    ...terms,
   };
 }
 
@@ -133,7 +141,7 @@ export async function startPayment(
   if (form && refused && Object.keys(refused).length) throw new PayerFormRefused(form, refused);
   return ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
-    const basis = chargeBasis(ctx, installment);
+    const basis = chargeBasis(ctx, installment, method);
     if (method !== 'CARD') {
       const charges = await ctx.payments.listCharges(tx, basis.reference);
       const pending = pendingChargeLike(charges, { method, amountCents: basis.amountCents }, ctx.clock.now());

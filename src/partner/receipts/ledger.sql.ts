@@ -63,7 +63,8 @@ export const installmentLines = (scope: SQL, today: string) => sql`
  */
 export const deriveReceiptSummaries = (scope: SQL) => sql`
   select x.sale_id, x.partner_id, x.made_effective_on, x.canceled,
-    exists (select 1 from receipt_adjustments a where a.sale_id = x.sale_id and a.kind = 'chargeback') as has_chargeback,
+    -- A dispute won puts back what it withdrew: the receipt is charged back only while the sum stays above zero.
+    coalesce((select sum(a.value_cents) from receipt_adjustments a where a.sale_id = x.sale_id and a.kind = 'chargeback'), 0) > 0 as has_chargeback,
     exists (select 1 from receipt_adjustments a where a.sale_id = x.sale_id and a.kind = 'cancellation') as has_cancellation,
     x.received_cents,
     case when x.canceled then 0 else x.pending_cents end::bigint as missing_cents,

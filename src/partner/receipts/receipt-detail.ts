@@ -111,7 +111,8 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
     // The sandbox issues no nota fiscal (documented in ReceiptDetail.yaml).
     NFUrl: '',
     installments: lines.map(toInstallment),
-    chargeBack: { isChargeBack: chargebacks.length > 0, data: chargebacks },
+    // A dispute won is listed with what it put back (a negative value), and is no chargeback.
+    chargeBack: { isChargeBack: chargebacks.reduce((sum, c) => sum + c.value, 0) > 0, data: chargebacks },
     cancellation: { isCancellation: cancellations.length > 0, data: cancellations },
     remaining_declarations: null,
     company_name: null,

@@ -1,37 +1,32 @@
-import type { Logger } from 'pino';
-
-import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
-import { type ChargeRow, type NewChargeRow, paidCentsOf, refundedInFull, toCharge, updateCharge } from '../charges.js';
-import type { Charge, ChargeListeners, ChargeStatus } from '../provider.js';
+import { type ChargeRow, type NewChargeRow, toCharge, updateCharge } from '../charges.js';
+import { type HandOverDeps, handOverPayment } from '../hand-over.js';
+import type { Charge, ChargeStatus } from '../provider.js';
+import { type ProviderRefund, syncRefunds } from '../refunds.js';
 import type { Observed } from './intent-state.js';
 
 /**
  * The one path by which what Stripe says moves a charge: its webhook events, the buyer's return
- * from the card step and the reconciliation all end here, inside the transaction that holds the
- * charge's row lock, so that the move, the listener's work (the installment or the sale, their
- * events and jobs) and the event's record commit together. A move already made is not made again.
+ * from the card step, the jobs and the reconciliation all end here, inside the transaction that
+ * holds the charge's row lock, so that the move, the listener's work (the installment or the sale,
+ * their events and jobs) and the event's record commit together. A move already made is not made again.
  */
 
-export interface ApplyDeps {
-  clock: Clock;
-  listeners: ChargeListeners;
-  logger: Logger;
-}
+export type ApplyDeps = HandOverDeps;
 
 export interface Applied {
   charge: Charge;
   changed: boolean;
 }
 
-/** The moves Stripe can make us make: money that arrives is always taken in, even late. */
+/** The moves a PaymentIntent can make us make: money that arrives is always taken in, even late. */
 const MOVES: Record<ChargeStatus, readonly ChargeStatus[]> = {
   PENDING: ['PAID', 'DECLINED', 'EXPIRED'],
   DECLINED: ['PAID'],
   EXPIRED: ['PAID'],
-  PAID: ['REFUNDED', 'CHARGED_BACK'],
+  PAID: [],
   REFUNDED: [],
+  DISPUTED: [],
   CHARGED_BACK: [],
 };
 
@@ -54,33 +49,16 @@ export const payColumns = (observed: Observed): Partial<NewChargeRow> => ({
 });
 
 /**
- * Hands a paid charge to what it pays for. Stripe has the money already, so a refusal (the
- * installment was settled meanwhile, the sale closed) cannot undo the payment: the refusal is
- * kept on the charge for the operator, who refunds it, and the listener's partial work is rolled
- * back to its savepoint.
+ * Applies what the PaymentIntent says to the charge's locked row. `paidAt` is when Stripe recorded
+ * the payment (its event's time), kept for reports; what the payment settles is priced for the
+ * charge's own day (`pricedFor`), however late the confirmation comes.
  */
-async function handOver(tx: Queryable, charge: Charge, deps: ApplyDeps): Promise<Charge> {
-  const listener = deps.listeners[charge.reference.kind];
-  if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
-  try {
-    await tx.transaction((savepoint) => listener.paid(savepoint, charge));
-    return charge;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    deps.logger.error(
-      { chargeId: charge.id, reference: charge.reference, code: error.code },
-      `paid at Stripe but not applied: ${error.message}; refund it from the Stripe dashboard`,
-    );
-    return toCharge(await updateCharge(tx, charge.id, { unappliedReason: `${error.code}: ${error.message}` }));
-  }
-}
-
-/** Applies what the PaymentIntent says to the charge's locked row. */
 export async function applyObserved(
   tx: Queryable,
   row: ChargeRow,
   observed: Observed,
   deps: ApplyDeps,
+  paidAt?: Date,
 ): Promise<Applied> {
   const now = deps.clock.now();
   const from = row.status as ChargeStatus;
@@ -98,11 +76,11 @@ export async function applyObserved(
       await updateCharge(tx, row.id, {
         ...set,
         paidAmountCents: observed.paidAmountCents ?? row.amountCents,
-        paidAt: now,
+        paidAt: paidAt && paidAt < now ? paidAt : now,
         declinedReason: null,
       }),
     );
-    return { charge: await handOver(tx, paid, deps), changed: true };
+    return { charge: await handOverPayment(tx, paid, deps, 'refund'), changed: true };
   }
   const charge = toCharge(
     await updateCharge(tx, row.id, observed.declinedReason ? { ...set, declinedReason: observed.declinedReason } : set),
@@ -113,44 +91,75 @@ export async function applyObserved(
 }
 
 /**
- * A paid charge refunded or disputed at Stripe. What it paid for hears of it only when the payment
- * was applied to it: a payment kept unapplied was never part of a sale or an installment.
+ * The refunds of a paid charge as Stripe states them. The charge is `REFUNDED` once refunds of all
+ * it took succeeded, and only then does what it paid for hear of it — when the payment had been
+ * applied to it: a payment kept unapplied was never part of a sale or an installment.
  */
-export async function applyReversal(
+export async function applyRefunds(
   tx: Queryable,
   row: ChargeRow,
-  status: 'REFUNDED' | 'CHARGED_BACK',
+  refunds: readonly ProviderRefund[],
   deps: ApplyDeps,
 ): Promise<Applied> {
-  if (!MOVES[row.status as ChargeStatus].includes(status)) return { charge: toCharge(row), changed: false };
-  const now = deps.clock.now();
-  const set = status === 'REFUNDED' ? refundedInFull(row, now) : { status, updatedAt: now };
-  const charge = toCharge(await updateCharge(tx, row.id, set));
-  if (!row.unappliedReason) await deps.listeners[row.referenceKind]?.reversed?.(tx, charge);
-  return { charge, changed: true };
+  const synced = await syncRefunds(tx, row, refunds, deps.clock.now());
+  const charge = toCharge(synced.charge);
+  if (synced.refundedInFull && !row.unappliedReason) await deps.listeners[row.referenceKind]?.reversed?.(tx, charge);
+  return { charge, changed: synced.changed || synced.refundedInFull };
 }
 
-/** The charges a partial refund can be part of: paid here, disputed afterwards included (events come out of order). */
-const PARTLY_REFUNDABLE: readonly string[] = ['PAID', 'CHARGED_BACK'];
+/** A dispute as Stripe states it: its id, its status and the amount it takes. */
+export interface ObservedDispute {
+  ref: string;
+  status: string;
+  amountCents: number;
+}
+
+/** Where a dispute of this status leaves the charge: an inquiry (`warning_…`) withdraws nothing. */
+function disputedState(status: string): 'PAID' | 'DISPUTED' | 'CHARGED_BACK' {
+  if (status === 'lost') return 'CHARGED_BACK';
+  if (status === 'won' || status.startsWith('warning_') || status === 'prevented') return 'PAID';
+  return 'DISPUTED';
+}
 
 /**
- * A refund of part of a paid charge: the charge stays paid (the sale or the installment keeps its
- * state) and records what Stripe has given back so far, its running total `amount_refunded`. The
- * total only grows, so a redelivered or older event changes nothing.
+ * Follows a dispute through Stripe's lifecycle. An inquiry is recorded and changes nothing else. A
+ * dispute proper withdraws its amount: the charge is `DISPUTED`, not final, and what it paid for
+ * hears `disputed`; won, the funds come back (`PAID`, `reinstated`); lost, it is final
+ * (`CHARGED_BACK`, `reversed`). A status Stripe has already moved past is not applied again.
  */
-export async function applyPartialRefund(
+export async function applyDispute(
   tx: Queryable,
   row: ChargeRow,
-  refundedCents: number,
+  dispute: ObservedDispute,
   deps: ApplyDeps,
 ): Promise<Applied> {
-  const total = Math.min(refundedCents, paidCentsOf(row));
-  if (!PARTLY_REFUNDABLE.includes(row.status) || total <= row.refundedAmountCents)
-    return { charge: toCharge(row), changed: false };
-  deps.logger.info(
-    { chargeId: row.id, refundedCents: total, paidCents: paidCentsOf(row) },
-    'partial refund at Stripe: the charge stays paid',
+  const now = deps.clock.now();
+  const from = row.status as ChargeStatus;
+  const same = row.disputeRef === dispute.ref && row.disputeStatus === dispute.status;
+  const settled = row.disputeRef === dispute.ref && ['won', 'lost'].includes(row.disputeStatus ?? '');
+  if (same || settled || !['PAID', 'DISPUTED'].includes(from)) return { charge: toCharge(row), changed: false };
+  const to = disputedState(dispute.status);
+  // An inquiry withdraws nothing; a dispute won keeps the amount it was for.
+  const inquiry = to === 'PAID' && from === 'PAID';
+  const withdrawn = inquiry ? 0 : Math.min(dispute.amountCents, paidOf(row));
+  const charge = toCharge(
+    await updateCharge(tx, row.id, {
+      status: to,
+      disputeRef: dispute.ref,
+      disputeStatus: dispute.status,
+      disputedAmountCents: withdrawn,
+      updatedAt: now,
+    }),
   );
-  const charge = toCharge(await updateCharge(tx, row.id, { refundedAmountCents: total, updatedAt: deps.clock.now() }));
+  deps.logger.warn({ chargeId: row.id, dispute: dispute.ref, status: dispute.status, from, to }, 'Stripe dispute');
+  const listener = row.unappliedReason ? undefined : deps.listeners[row.referenceKind];
+  if (from === 'PAID' && to === 'DISPUTED') await listener?.disputed?.(tx, charge);
+  else if (from === 'DISPUTED' && to === 'PAID') await listener?.reinstated?.(tx, charge);
+  else if (to === 'CHARGED_BACK') {
+    if (from === 'PAID') await listener?.disputed?.(tx, charge);
+    await listener?.reversed?.(tx, charge);
+  }
   return { charge, changed: true };
 }
+
+const paidOf = (row: ChargeRow) => row.paidAmountCents ?? row.amountCents;

@@ -48,6 +48,9 @@ export const STRIPE_JS_URL = `https://js.stripe.com/${Stripe.API_VERSION.split('
 export const idempotencyKey = (chargeId: string, action: 'create' | 'refund' | 'cancel') =>
   `edufin-charge-${chargeId}-${action}`;
 
+/** Stripe's idempotency key of the call that makes one of our refunds. */
+export const refundIdempotencyKey = (refundId: string) => `edufin-refund-${refundId}`;
+
 /**
  * Runs a call to Stripe, turning its failures into ours: a refusal (an amount below the minimum,
  * a payer it does not accept) is a 400, anything else (unreachable, rate limited, its own

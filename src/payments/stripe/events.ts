@@ -6,9 +6,18 @@ import { paymentCharges, paymentProviderEvents } from '../../db/schema/index.js'
 import { countCardDecline } from '../card-limits.js';
 import { type ChargeRow, findChargeRow } from '../charges.js';
 import type { PaymentMethod, WebhookOutcome } from '../provider.js';
-import { type Applied, type ApplyDeps, applyObserved, applyPartialRefund, applyReversal } from './apply.js';
+import type { ProviderRefund } from '../refunds.js';
+import {
+  type Applied,
+  type ApplyDeps,
+  applyDispute,
+  applyObserved,
+  applyRefunds,
+  type ObservedDispute,
+} from './apply.js';
 import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
+import { listRefunds } from './refunds.js';
 import { closeDeclinedSession } from './sessions.js';
 import { verifyStripeEvent } from './signature.js';
 
@@ -17,33 +26,57 @@ export interface EventDeps extends ApplyDeps {
   account: StripeAccount;
 }
 
-/** What an event is about: a PaymentIntent whose state to read, a refund or a dispute of its charge. */
+/** What an event is about: a PaymentIntent whose state to read, the refunds or a dispute of its charge. */
 type Target =
   | { kind: 'intent'; intentId: string }
-  | { kind: 'refund'; intentId: string | undefined; full: boolean; refundedCents: number }
-  | { kind: 'dispute'; intentId: string | undefined };
+  | { kind: 'refund'; intentId: string | undefined }
+  | { kind: 'dispute'; intentId: string | undefined; dispute: ObservedDispute };
 
 const idOf = (value: string | { id: string } | null) => (typeof value === 'string' ? value : value?.id);
 
-/** The five event types the endpoint handles; any other is acknowledged and left alone. */
+/** The dispute events of Stripe's lifecycle: each carries the dispute as it stands. */
+export const DISPUTE_EVENTS = [
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+  'charge.dispute.closed',
+] as const;
+
+/** The refund events: each makes the charge's refunds read again from Stripe. */
+export const REFUND_EVENTS = [
+  'charge.refunded',
+  'charge.refund.updated',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
+] as const;
+
+const has = <T extends string>(list: readonly T[], type: string): type is T =>
+  (list as readonly string[]).includes(type);
+
+/** The event types the endpoint handles; any other is acknowledged and left alone. */
 function targetOf(event: Stripe.Event): Target | undefined {
   switch (event.type) {
     case 'payment_intent.succeeded':
     case 'payment_intent.payment_failed':
     case 'payment_intent.canceled':
       return { kind: 'intent', intentId: event.data.object.id };
-    case 'charge.refunded':
-      return {
-        kind: 'refund',
-        intentId: idOf(event.data.object.payment_intent),
-        full: event.data.object.refunded,
-        refundedCents: event.data.object.amount_refunded,
-      };
-    case 'charge.dispute.created':
-      return { kind: 'dispute', intentId: idOf(event.data.object.payment_intent) };
     default:
-      return undefined;
   }
+  if (has(REFUND_EVENTS, event.type)) {
+    const object = event.data.object as Stripe.Charge | Stripe.Refund;
+    return { kind: 'refund', intentId: idOf(object.payment_intent) };
+  }
+  if (has(DISPUTE_EVENTS, event.type)) {
+    const object = event.data.object as Stripe.Dispute;
+    return {
+      kind: 'dispute',
+      intentId: idOf(object.payment_intent),
+      dispute: { ref: object.id, status: object.status, amountCents: object.amount },
+    };
+  }
+  return undefined;
 }
 
 async function chargeOfIntent(db: Queryable, intentId: string | undefined): Promise<ChargeRow | undefined> {
@@ -65,32 +98,52 @@ async function recordOnce(db: Queryable, event: Stripe.Event, chargeId: string |
   return inserted.length > 0;
 }
 
-/** What a reversal needs first: a payment whose own event is late or lost (refunds and disputes come out of order too). */
+/** What a refund or a dispute needs first: a payment whose own event is late or lost (events come out of order). */
 const UNPAID: readonly string[] = ['PENDING', 'DECLINED', 'EXPIRED'];
 
-/** Moves the locked charge as the event says: from its intent as Stripe has it now, or by its refund or dispute. */
+/** What Stripe says, read before the transaction opens: the intent, and the charge's refunds for a refund event. */
+interface Read {
+  intent: Stripe.PaymentIntent | undefined;
+  refunds: ProviderRefund[] | undefined;
+}
+
+async function readFromStripe(row: ChargeRow, target: Target, deps: EventDeps): Promise<Read> {
+  const ref = row.providerRef!;
+  const readIntent = target.kind === 'intent' || UNPAID.includes(row.status);
+  const [intent, refunds] = await Promise.all([
+    readIntent ? retrieveIntent(deps.stripe, ref) : undefined,
+    target.kind === 'refund' ? listRefunds(deps.stripe, ref) : undefined,
+  ]);
+  return { intent, refunds };
+}
+
+/** Moves the locked charge as the event says: from its intent as Stripe has it now, its refunds or its dispute. */
 async function applyTarget(
   tx: Queryable,
   locked: ChargeRow,
   target: Target,
-  intent: Stripe.PaymentIntent | undefined,
+  read: Read,
+  paidAt: Date | undefined,
   deps: EventDeps,
 ): Promise<Applied> {
-  const paid = intent && (await applyObserved(tx, locked, observeIntent(intent, locked.method as PaymentMethod), deps));
+  const { intent } = read;
+  const paid =
+    intent && (await applyObserved(tx, locked, observeIntent(intent, locked.method as PaymentMethod), deps, paidAt));
   if (target.kind === 'intent') return paid!;
   const row = paid?.changed ? (await findChargeRow(tx, locked.id, true))! : locked;
-  let reversed: Applied;
-  if (target.kind === 'dispute') reversed = await applyReversal(tx, row, 'CHARGED_BACK', deps);
-  else if (target.full) reversed = await applyReversal(tx, row, 'REFUNDED', deps);
-  else reversed = await applyPartialRefund(tx, row, target.refundedCents, deps);
-  return { charge: reversed.charge, changed: reversed.changed || Boolean(paid?.changed) };
+  const moved =
+    target.kind === 'dispute'
+      ? await applyDispute(tx, row, target.dispute, deps)
+      : await applyRefunds(tx, row, read.refunds ?? [], deps);
+  return { charge: moved.charge, changed: moved.changed || Boolean(paid?.changed) };
 }
 
 /**
  * Applies one verified event once, whether a delivery brought it or the reconciliation found it
  * in Stripe's list of events: a PaymentIntent event from the intent as Stripe has it now (events
- * may arrive out of order, and the card's installments are on its charge); a refund or a dispute
- * of a charge still unpaid here after its payment is read and applied. The event's id is stored in
+ * may arrive out of order, and the card's installments are on its charge); a refund event from the
+ * charge's refunds as Stripe lists them now; a dispute event from the dispute it carries; a refund
+ * or a dispute of a charge still unpaid here after its payment is read and applied. The event's id is stored in
  * the transaction of the move it causes. Each declined card Stripe reports counts for its page's
  * card limit (once, as its event), whether or not the buyer's return applied the decline first,
  * and the declined session is closed.
@@ -116,12 +169,13 @@ export async function applyStripeEvent(db: Queryable, event: Stripe.Event, deps:
     );
     return outcome((await recordOnce(db, event, null, 'ignored')) ? 'ignored' : 'duplicate');
   }
-  const readIntent = target.kind === 'intent' || UNPAID.includes(row.status);
-  const intent = readIntent ? await retrieveIntent(deps.stripe, row.providerRef!) : undefined;
+  const read = await readFromStripe(row, target, deps);
+  // A payment's own event says when Stripe recorded it; a refund's or a dispute's does not.
+  const paidAt = event.type === 'payment_intent.succeeded' ? new Date(event.created * 1000) : undefined;
   const taken = await db.transaction(async (tx) => {
     if (!(await recordOnce(tx, event, row.id, 'applied'))) return { outcome: outcome('duplicate') };
     const locked = (await findChargeRow(tx, row.id, true))!;
-    const applied = await applyTarget(tx, locked, target, intent, deps);
+    const applied = await applyTarget(tx, locked, target, read, paidAt, deps);
     if (event.type === 'payment_intent.payment_failed' && locked.method === 'CARD')
       await countCardDecline(tx, applied.charge.reference, deps.clock.now());
     if (applied.changed) return { outcome: outcome('applied'), charge: applied.charge };
@@ -131,7 +185,7 @@ export async function applyStripeEvent(db: Queryable, event: Stripe.Event, deps:
       .where(and(eq(paymentProviderEvents.provider, 'stripe'), eq(paymentProviderEvents.eventId, event.id)));
     return { outcome: outcome('unchanged'), charge: applied.charge };
   });
-  if (intent && taken.charge) await closeDeclinedSession(deps, taken.charge, intent);
+  if (read.intent && taken.charge) await closeDeclinedSession(deps, taken.charge, read.intent);
   return taken.outcome;
 }
 

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 
-import { addDays, localDate, startOfLocalDay } from '../../core/local-date.js';
+import { localDate } from '../../core/local-date.js';
+import { pixExpiry, slipDays } from '../charge-terms.js';
 import { PayerDataMissing } from '../errors.js';
 import type { CreateChargeInput, Payer } from '../provider.js';
 
@@ -8,12 +9,6 @@ import type { CreateChargeInput, Payer } from '../provider.js';
  * The PaymentIntents this service creates, one per charge: amounts in BRL cents, our charge id and
  * reference in `metadata` (what a webhook or the dashboard shows to find it again).
  */
-
-/** The end of the Brasília day of `now`: what a charge quotes (late charges, discounts) is owed that day only. */
-export const endOfLocalDay = (now: Date): Date => startOfLocalDay(addDays(localDate(now), 1));
-
-/** Stripe takes a Pix expiry between 60 s and 14 days ahead. */
-const PIX_MIN_LIFETIME_MS = 60_000;
 
 function common(chargeId: string, input: Omit<CreateChargeInput, 'method'>) {
   return {
@@ -24,9 +19,9 @@ function common(chargeId: string, input: Omit<CreateChargeInput, 'method'>) {
   } satisfies Partial<Stripe.PaymentIntentCreateParams>;
 }
 
-/** A Pix confirmed at once: its `next_action` holds the QR code, valid until the end of the day. */
+/** A Pix confirmed at once: its `next_action` holds the QR code, valid until the end of the day (half an hour at least). */
 export function pixIntent(chargeId: string, input: CreateChargeInput, now: Date): Stripe.PaymentIntentCreateParams {
-  const expiresAt = Math.max(endOfLocalDay(now).getTime(), now.getTime() + PIX_MIN_LIFETIME_MS);
+  const expiresAt = pixExpiry(now).getTime();
   return {
     ...common(chargeId, input),
     allowed_payment_method_types: ['pix'],
@@ -47,10 +42,10 @@ function boletoPayer(payer: Payer): Required<Pick<Payer, 'email' | 'address'>> &
 
 /**
  * A bank slip confirmed at once: its `next_action` holds the digitable line and the voucher.
- * `expires_after_days: 0` makes it due at 23:59 (Brasília) of the day it is generated, the day
- * whose amount it quotes.
+ * `expires_after_days` makes it due at 23:59 (Brasília) of its due date (`input.dueDate`, today
+ * when not given), the day whose amount it quotes.
  */
-export function boletoIntent(chargeId: string, input: CreateChargeInput): Stripe.PaymentIntentCreateParams {
+export function boletoIntent(chargeId: string, input: CreateChargeInput, now: Date): Stripe.PaymentIntentCreateParams {
   const payer = boletoPayer(input.payer);
   const { address } = payer;
   return {
@@ -74,7 +69,7 @@ export function boletoIntent(chargeId: string, input: CreateChargeInput): Stripe
         },
       },
     },
-    payment_method_options: { boleto: { expires_after_days: 0 } },
+    payment_method_options: { boleto: { expires_after_days: slipDays(localDate(now), input.dueDate) } },
     confirm: true,
   };
 }

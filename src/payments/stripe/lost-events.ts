@@ -4,13 +4,13 @@ import type Stripe from 'stripe';
 import type { Queryable } from '../../db/client.js';
 import { paymentProviderCursors } from '../../db/schema/index.js';
 import { callStripe } from './client.js';
-import { applyStripeEvent, type EventDeps } from './events.js';
+import { applyStripeEvent, DISPUTE_EVENTS, type EventDeps, REFUND_EVENTS } from './events.js';
 
 /**
- * The events that move a paid charge and that no read of a pending charge can find: a refund or a
- * dispute of a charge paid long ago. A lost one is found in Stripe's list of events.
+ * The events that move a paid charge and that no read of a pending charge can find: the refunds and
+ * the disputes of a charge paid long ago. A lost one is found in Stripe's list of events.
  */
-export const RECOVERED_TYPES = ['charge.refunded', 'charge.dispute.created'] as const;
+export const RECOVERED_TYPES = [...REFUND_EVENTS, ...DISPUTE_EVENTS] as const;
 
 /** The first run reads this far back: Stripe gives up redelivering an event after three days. */
 const FIRST_LOOKBACK_MS = 3 * 86_400_000;

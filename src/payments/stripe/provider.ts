@@ -4,14 +4,16 @@ import type Stripe from 'stripe';
 
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
+import { addChargeCancelJob } from '../../queue/jobs.js';
 import { admitCardAttempt } from '../card-limits.js';
 import { STRIPE_JS_SOURCES } from '../card-step.js';
+import { cardSessionExpiry } from '../charge-terms.js';
 import {
   type ChargeRow,
   chargeRowsOf,
   findChargeRow,
   newChargeColumns,
-  refundedInFull,
+  paidCentsOf,
   toCharge,
   updateCharge,
 } from '../charges.js';
@@ -24,11 +26,13 @@ import {
   InvalidAmount,
 } from '../errors.js';
 import type { Charge, CreateChargeInput, PaymentProvider } from '../provider.js';
+import { requestRefund } from '../refunds.js';
 import { type ApplyDeps, applyObserved, payColumns } from './apply.js';
 import { callStripe, idempotencyKey, retrieveIntent, type StripeAccount } from './client.js';
 import { receiveStripeEvent } from './events.js';
 import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
-import { boletoIntent, cardIntent, endOfLocalDay, pixIntent } from './intents.js';
+import { boletoIntent, cardIntent, pixIntent } from './intents.js';
+import { cancelAtStripe, refundAtStripe } from './provider-jobs.js';
 import { reconcileStripeCharges } from './reconcile.js';
 import { closeDeclinedSession } from './sessions.js';
 
@@ -117,7 +121,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     testMode: account.testMode,
     createCharge(db, input) {
       if (input.method === 'PIX') return create(db, input, (id) => pixIntent(id, input, clock.now()));
-      if (input.method === 'BOLETO') return create(db, input, (id) => boletoIntent(id, input));
+      if (input.method === 'BOLETO') return create(db, input, (id) => boletoIntent(id, input, clock.now()));
       // A card number must never reach this service: cards go through `startCardSession`.
       throw new CardSessionsNotOffered('stripe');
     },
@@ -125,13 +129,18 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       // Stripe reports a session's declines by its events, which count for the page: opening one
       // counts for the address, and only checks the page.
       await admitCardAttempt(db, { reference: input.reference, ip: input.ip }, clock.now(), { countPage: false });
-      // The session quotes today's amount (late charges, discounts): the reconciliation cancels it after the day.
-      return create(db, { ...input, method: 'CARD' }, (id) => cardIntent(id, input), endOfLocalDay(clock.now()));
+      // The session quotes its day's amount (late charges, discounts): a job cancels it at its end.
+      const expiresAt = cardSessionExpiry(clock.now());
+      const charge = await create(db, { ...input, method: 'CARD' }, (id) => cardIntent(id, input), expiresAt);
+      await addChargeCancelJob(db, charge.id, expiresAt);
+      return charge;
     },
     async cardSession(db, id) {
       const row = await findChargeRow(db, id);
       if (row?.provider !== 'stripe' || row.method !== 'CARD' || row.status !== 'PENDING' || !row.providerRef)
         return undefined;
+      // Past its day its amount is stale: its client secret is not handed out again.
+      if (row.expiresAt && row.expiresAt <= clock.now()) return undefined;
       const ref = row.providerRef;
       const intent = await callStripe(() => stripe.paymentIntents.retrieve(ref));
       if (!CONFIRMABLE.includes(intent.status) || !intent.client_secret) return undefined;
@@ -150,14 +159,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       if (status === 'CHARGED_BACK') throw new ChargebackByProviderOnly('Stripe');
       const row = await stripeRow(db, id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      await callStripe(() =>
-        stripe.refunds.create(
-          { payment_intent: row.providerRef, reason: 'requested_by_customer', metadata: { chargeId: id } },
-          { idempotencyKey: idempotencyKey(id, 'refund') },
-        ),
-      );
-      return toCharge(await updateCharge(db, id, refundedInFull(row, clock.now())));
+      // Asked by a job once this commits; the charge is refunded when Stripe says the refund succeeded.
+      await requestRefund(db, row, 'OPERATOR', paidCentsOf(row) - row.refundedAmountCents, clock.now());
+      return toCharge(row);
     },
+    refund: (db, refundId) => refundAtStripe(db, refundId, { ...options, refresh }),
+    cancel: (db, chargeId) => cancelAtStripe(db, chargeId, { ...options, refresh }),
     webhook: {
       path: '/psp/stripe/webhook',
       signatureHeader: 'stripe-signature',

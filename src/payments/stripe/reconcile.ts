@@ -2,15 +2,12 @@ import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
-import type { Charge, ReconcileReport } from '../provider.js';
-import { callStripe, idempotencyKey } from './client.js';
+import type { ReconcileReport } from '../provider.js';
 import type { EventDeps } from './events.js';
 import { recoverLostEvents } from './lost-events.js';
+import { cancelAtStripe, type ProviderJobDeps } from './provider-jobs.js';
 
-export interface ReconcileDeps extends EventDeps {
-  /** Reads one charge's intent and applies it, exactly as its webhook event would. */
-  refresh(db: Queryable, id: string): Promise<Charge | undefined>;
-}
+export type ReconcileDeps = EventDeps & ProviderJobDeps;
 
 /** A charge is left to its events this long before the reconciliation asks Stripe about it. */
 export const RECONCILE_AFTER_MS = 5 * 60_000;
@@ -51,8 +48,11 @@ export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps)
     await db.update(paymentCharges).set({ checkedAt: now }).where(eq(paymentCharges.id, id));
     try {
       let charge = await deps.refresh(db, id);
-      if (charge?.status === 'PENDING' && charge.method === 'CARD' && charge.expiresAt && charge.expiresAt <= now)
-        charge = await cancelCardSession(db, id, deps);
+      // Its job closes a card session at its end; one whose job was lost is closed here.
+      if (charge?.status === 'PENDING' && charge.method === 'CARD' && charge.expiresAt && charge.expiresAt <= now) {
+        await cancelAtStripe(db, id, deps);
+        charge = (await deps.refresh(db, id)) ?? charge;
+      }
       if (charge && charge.status !== 'PENDING') changed++;
     } catch (error) {
       // One charge Stripe cannot answer for now does not hold back the others; it is read again next run.
@@ -70,23 +70,4 @@ async function recoverEvents(db: Queryable, deps: ReconcileDeps, now: Date): Pro
     deps.logger.error({ err: error }, "Stripe's events could not be listed");
     return 0;
   }
-}
-
-async function cancelCardSession(db: Queryable, id: string, deps: ReconcileDeps): Promise<Charge | undefined> {
-  const [row] = await db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
-  const ref = row?.providerRef;
-  if (!ref) return undefined;
-  try {
-    await callStripe(() =>
-      deps.stripe.paymentIntents.cancel(
-        ref,
-        { cancellation_reason: 'abandoned' },
-        { idempotencyKey: idempotencyKey(id, 'cancel') },
-      ),
-    );
-  } catch (error) {
-    // Paid or cancelled in the meantime: Stripe refuses, and reading it again tells which.
-    deps.logger.info({ err: error, chargeId: id }, 'card session could not be cancelled');
-  }
-  return deps.refresh(db, id);
 }

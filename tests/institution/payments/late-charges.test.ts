@@ -7,6 +7,7 @@ import {
   type Debt,
   PaymentTooSmall,
   quote,
+  slipTerms,
 } from '../../../src/institution/payments/late-charges.js';
 
 const debt = (overrides: Partial<Debt> = {}): Debt => ({
@@ -91,6 +92,7 @@ describe('allocation of a payment', () => {
   it('paying the quote settles the whole balance with its fine and interest', () => {
     expect(allocate(debt(), '2026-02-25', 103_533)).toEqual({
       received: 103_533,
+      excess: 0,
       principal: 100_000,
       fine: 2_000,
       interest: 1_533,
@@ -102,6 +104,7 @@ describe('allocation of a payment', () => {
   it('a partial payment pays the late charges first, then principal, and earns no discount', () => {
     expect(allocate(debt(), '2026-02-25', 60_000)).toEqual({
       received: 60_000,
+      excess: 0,
       principal: 56_467,
       fine: 2_000,
       interest: 1_533,
@@ -110,8 +113,37 @@ describe('allocation of a payment', () => {
     });
   });
 
+  it('keeps no more than the quote: what a payment brings beyond it is the excess, to be given back', () => {
+    expect(allocate(debt(), '2026-02-25', 110_000)).toMatchObject({ received: 103_533, excess: 6_467, remaining: 0 });
+  });
+
   it('refuses a partial payment that does not cover the late charges', () => {
     expect(() => allocate(debt(), '2026-02-25', 3_533)).toThrow(PaymentTooSmall);
+  });
+});
+
+describe('a bank slip is due the next business day, priced for its due date', () => {
+  it('late: due the next business day (a Friday’s on Monday) and asks the interest to that day', () => {
+    expect(slipTerms(debt(), '2026-02-25')).toEqual({ dueDate: '2026-02-26', pricedFor: '2026-02-26' });
+    expect(slipTerms(debt(), '2026-02-27')).toEqual({ dueDate: '2026-03-02', pricedFor: '2026-03-02' });
+    expect(slipTerms(debt(), '2026-02-28')).toEqual({ dueDate: '2026-03-02', pricedFor: '2026-03-02' });
+  });
+
+  it('on time: never past the installment’s due date, when the fine would start', () => {
+    expect(slipTerms(debt({ dueDate: '2026-03-10' }), '2026-03-06')).toEqual({
+      dueDate: '2026-03-09',
+      pricedFor: '2026-03-09',
+    });
+    expect(slipTerms(debt({ dueDate: '2026-03-10' }), '2026-03-10')).toEqual({
+      dueDate: '2026-03-10',
+      pricedFor: '2026-03-10',
+    });
+  });
+
+  it('on the last day of a discount: due that day, so the discount is kept', () => {
+    const discounted = debt({ dueDate: '2026-03-10', discounts: [{ percentual: 10, dias_desconto: 5 }] });
+    expect(slipTerms(discounted, '2026-03-05')).toEqual({ dueDate: '2026-03-05', pricedFor: '2026-03-05' });
+    expect(quote(discounted, '2026-03-05').discount).toBe(10_000);
   });
 });
 

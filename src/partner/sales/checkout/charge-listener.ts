@@ -2,7 +2,7 @@ import type { ChargeListener } from '../../../payments/provider.js';
 import { lockSale } from '../sql.js';
 import { paymentDeclined, type SaleDeps } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
-import { saleChargeReversed } from './operator.js';
+import { saleChargeDisputed, saleChargeReinstated, saleChargeReversed } from './operator.js';
 import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';
 
 /** The issuer's reason when the provider gives none. */
@@ -26,6 +26,8 @@ export function saleChargeListener(deps: SaleDeps): ChargeListener {
       });
     },
     expired: saleInvoiceExpired(deps),
+    disputed: (db, charge) => saleChargeDisputed(db, deps, charge),
+    reinstated: (db, charge) => saleChargeReinstated(db, deps, charge),
     reversed: (db, charge) => saleChargeReversed(db, deps, charge),
   };
 }

@@ -72,14 +72,39 @@ const recordReversal = (
   );
 
 /**
- * The provider reports the payment of a confirmed sale refunded or disputed (a refund made in its
- * dashboard, a chargeback): the sale is cancelled with `purchaseCancelled`, once, in the
- * transaction of the charge's move. A sale no longer confirmed (cancelled already) changes nothing.
+ * The provider reports the payment of a confirmed sale refunded in full or a dispute of it lost:
+ * the sale is cancelled with `purchaseCancelled`, once, in the transaction of the charge's move. A
+ * dispute's amount was taken from the receipt when it was opened (`saleChargeDisputed`); a refund's
+ * is taken now. A sale no longer confirmed (cancelled already) changes nothing.
  */
 export async function saleChargeReversed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
   const sale = await lockSale(tx, saleIdOf(charge));
   if (!sale || stateOf(sale) !== 'made_effective') return;
   await purchaseCancelled(tx, deps, sale);
-  const action = charge.status === 'CHARGED_BACK' ? 'chargeback' : 'refund';
-  await recordReversal(tx, deps, sale.id, action, charge.paidAmountCents ?? charge.amountCents);
+  if (charge.status !== 'CHARGED_BACK')
+    await recordReversal(tx, deps, sale.id, 'refund', charge.paidAmountCents ?? charge.amountCents);
+}
+
+const DISPUTE_REASONS = {
+  opened: 'Contestação aberta pelo portador do cartão: valor retido',
+  won: 'Contestação ganha: valor restabelecido',
+};
+
+/**
+ * A dispute of a confirmed sale's payment withdrew its amount: the receipt records it as a
+ * chargeback, and the sale stays confirmed while the dispute can still be won.
+ */
+export async function saleChargeDisputed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
+  await deps.saleLedger.reversed(
+    tx,
+    saleIdOf(charge),
+    'chargeback',
+    charge.disputedAmountCents,
+    DISPUTE_REASONS.opened,
+  );
+}
+
+/** A dispute won: the receipt records the amount put back (a negative chargeback); the sale was never cancelled. */
+export async function saleChargeReinstated(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
+  await deps.saleLedger.reversed(tx, saleIdOf(charge), 'chargeback', -charge.disputedAmountCents, DISPUTE_REASONS.won);
 }

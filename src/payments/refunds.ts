@@ -1,0 +1,155 @@
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+
+import type { Queryable } from '../db/client.js';
+import { paymentCharges, paymentRefunds } from '../db/schema/index.js';
+import { addRefundJob } from '../queue/jobs.js';
+import { type ChargeRow, paidCentsOf, updateCharge } from './charges.js';
+import type { Charge } from './provider.js';
+
+/**
+ * Money given back to payers. A refund is decided in the transaction of what causes it (a payment
+ * that cannot be applied, one above the debt, an operator's command): its row and the job that asks
+ * the provider commit together, so none is lost, and the provider is never called while a row lock
+ * is held. The row's id keys the provider's call, so a retried job refunds once.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type RefundRow = typeof paymentRefunds.$inferSelect;
+export type RefundReason = 'UNAPPLIED' | 'OVERPAYMENT' | 'OPERATOR' | 'PROVIDER';
+/** REQUESTED until the provider has it; then its own word: PENDING, SUCCEEDED, FAILED or CANCELED. */
+export type RefundStatus = 'REQUESTED' | 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+
+/** A refund of `amountCents` of a paid charge, once per charge and reason; answers the one already asked. */
+export async function requestRefund(
+  db: Queryable,
+  charge: Pick<Charge, 'id'>,
+  reason: Exclude<RefundReason, 'PROVIDER'>,
+  amountCents: number,
+  now: Date,
+): Promise<RefundRow> {
+  const [made] = await db
+    .insert(paymentRefunds)
+    .values({ chargeId: charge.id, reason, amountCents, status: 'REQUESTED', createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (made) {
+    await addRefundJob(db, made.id);
+    return made;
+  }
+  const [existing] = await db
+    .select()
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.chargeId, charge.id), eq(paymentRefunds.reason, reason)));
+  return existing!;
+}
+
+export async function findRefundRow(db: Queryable, id: string, lock = false): Promise<RefundRow | undefined> {
+  const query = db.select().from(paymentRefunds).where(eq(paymentRefunds.id, id));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** A refund as its provider states it now. */
+export interface ProviderRefund {
+  providerRef: string;
+  amountCents: number;
+  status: Exclude<RefundStatus, 'REQUESTED'>;
+  failureReason: string | null;
+  /** Ours, when the provider carries the id of the `payment_refunds` row that asked for it. */
+  refundId: string | undefined;
+}
+
+/**
+ * Records what the provider says of the refunds of a charge locked in `tx`: each is matched to our
+ * row (by its provider id, or the row id it carries) or kept as a refund made at the provider
+ * itself. The charge's `refundedAmountCents` is what succeeded, never what was only asked: a refund
+ * that all that was paid makes the charge `REFUNDED`; one that fails afterwards (a bank slip
+ * refund whose bank data never came) makes it `PAID` again. Answers whether the charge became
+ * refunded in full by this call.
+ */
+export async function syncRefunds(
+  tx: Queryable,
+  charge: ChargeRow,
+  refunds: readonly ProviderRefund[],
+  now: Date,
+): Promise<{ charge: ChargeRow; refundedInFull: boolean; changed: boolean }> {
+  let changed = false;
+  for (const refund of refunds) {
+    const byRef = eq(paymentRefunds.providerRef, refund.providerRef);
+    const [row] = await tx
+      .select()
+      .from(paymentRefunds)
+      .where(
+        and(
+          eq(paymentRefunds.chargeId, charge.id),
+          refund.refundId && UUID.test(refund.refundId) ? or(byRef, eq(paymentRefunds.id, refund.refundId)) : byRef,
+        ),
+      );
+    const set = { status: refund.status, providerRef: refund.providerRef, failureReason: refund.failureReason };
+    if (!row) {
+      const amountCents = refund.amountCents;
+      await tx
+        .insert(paymentRefunds)
+        .values({ chargeId: charge.id, reason: 'PROVIDER', amountCents, ...set, createdAt: now, updatedAt: now });
+    } else if (row.status !== refund.status || row.providerRef !== refund.providerRef) {
+      await tx
+        .update(paymentRefunds)
+        .set({ ...set, updatedAt: now })
+        .where(eq(paymentRefunds.id, row.id));
+    } else continue;
+    changed = true;
+  }
+  return { ...(await settleRefundedAmount(tx, charge, now)), changed };
+}
+
+/** The charge's refunded amount and state from its refunds that succeeded. */
+async function settleRefundedAmount(tx: Queryable, charge: ChargeRow, now: Date) {
+  const [sum] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${paymentRefunds.amountCents}), 0)::bigint` })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.chargeId, charge.id), eq(paymentRefunds.status, 'SUCCEEDED')));
+  const paid = paidCentsOf(charge);
+  const refunded = Math.min(paid, Number(sum!.cents));
+  const full = refunded === paid && REFUNDABLE.includes(charge.status);
+  const undone = refunded < paid && charge.status === 'REFUNDED';
+  if (refunded === charge.refundedAmountCents && !full && !undone) return { charge, refundedInFull: false };
+  const status = full ? 'REFUNDED' : undone ? 'PAID' : charge.status;
+  const row = await updateCharge(tx, charge.id, { refundedAmountCents: refunded, status, updatedAt: now });
+  return { charge: row, refundedInFull: full };
+}
+
+/** The states a refund in full ends as `REFUNDED`: paid, or paid and disputed (the dispute then has nothing to take). */
+const REFUNDABLE: readonly string[] = ['PAID', 'DISPUTED'];
+
+/** Refunds not yet done, oldest first: the operator's list until each succeeds. */
+export function openRefunds(db: Queryable): Promise<(RefundRow & { provider: string; method: string })[]> {
+  return db
+    .select({
+      id: paymentRefunds.id,
+      chargeId: paymentRefunds.chargeId,
+      reason: paymentRefunds.reason,
+      amountCents: paymentRefunds.amountCents,
+      status: paymentRefunds.status,
+      providerRef: paymentRefunds.providerRef,
+      failureReason: paymentRefunds.failureReason,
+      createdAt: paymentRefunds.createdAt,
+      updatedAt: paymentRefunds.updatedAt,
+      provider: paymentCharges.provider,
+      method: paymentCharges.method,
+    })
+    .from(paymentRefunds)
+    .innerJoin(paymentCharges, eq(paymentCharges.id, paymentRefunds.chargeId))
+    .where(ne(paymentRefunds.status, 'SUCCEEDED'))
+    .orderBy(asc(paymentRefunds.createdAt));
+}
+
+/** Refunds not done by status, for the metrics: a FAILED one needs a person. */
+export async function openRefundCounts(db: Queryable): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ status: paymentRefunds.status, n: sql<number>`count(*)::int` })
+    .from(paymentRefunds)
+    .where(ne(paymentRefunds.status, 'SUCCEEDED'))
+    .groupBy(paymentRefunds.status);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

@@ -1,0 +1,168 @@
+import { asc, eq } from 'drizzle-orm';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { paymentCharges, paymentRefunds } from '../../../src/db/schema/index.js';
+import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
+import { givenStudentWithGuarantor, PAYER, paymentPath, submitForm } from '../../support/payments.js';
+import { expectDelivered, useStripeContext } from '../../support/stripe.js';
+import { givenInstitution } from '../../support/tenants.js';
+
+/** Money after Stripe reports it: the day a payment counts for, one payment per debt, and what is given back. */
+describe('installment payments at Stripe, at their edges', () => {
+  const s = useStripeContext();
+  const { t } = s;
+  let inst: Awaited<ReturnType<typeof givenInstitution>>;
+  const open = (idParcela: string) => paymentPath(t, inst.headers, idParcela, CPF.carlos);
+  const original = async (idParcela: string) => (await listAll(t, inst.headers, { id_externo: idParcela }))[0]!;
+  const chargesOf = async (idParcela: string) =>
+    t.ctx.db
+      .select()
+      .from(paymentCharges)
+      .where(eq(paymentCharges.referenceId, (await original(idParcela)).id))
+      .orderBy(asc(paymentCharges.createdAt), asc(paymentCharges.providerRef));
+  const refundsOf = (chargeId: string) =>
+    t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, chargeId));
+  const cancelCalls = () => s.stripe.requests.filter((r) => r.path.endsWith('/cancel'));
+
+  beforeAll(async () => {
+    inst = await givenInstitution(t.ctx);
+    await givenStudentWithGuarantor(t, inst.headers);
+    await submitAndProcess(t, inst.headers, [
+      // Due on a Friday: its bank slip is confirmed on Monday.
+      installment({ idParcela: 'friday', valorBoleto: '1000.00', dataVencimento: '2026-03-13T00:00:00' }),
+      installment({
+        idParcela: 'discount',
+        valorBoleto: '1250.00',
+        dataVencimento: '2026-03-10T00:00:00',
+        descontosAdimplencia: [{ percentual: 10, dias_desconto: 5 }],
+      }),
+      installment({ idParcela: 'midnight', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' }),
+      installment({ idParcela: 'resent', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'twice', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
+    ]);
+  });
+
+  it('a bank slip paid on its due date and confirmed on the next business day settles in full with no fine: paid that day, Stripe’s time kept', async () => {
+    t.clock.set('2026-03-13T14:00:00Z'); // Friday 11:00 in Brasília, the due date
+    const path = await open('friday');
+    await submitForm(t, `${path}/boleto`, PAYER);
+    const [slip] = await chargesOf('friday');
+    expect(slip).toMatchObject({ method: 'BOLETO', amountCents: 100000, pricedFor: '2026-03-13' });
+    // The fine would start tomorrow: the slip is due today, at the amount of today.
+    expect(s.stripe.creates().at(-1)!.params).toMatchObject({
+      payment_method_options: { boleto: { expires_after_days: '0' } },
+    });
+
+    t.clock.set('2026-03-16T13:30:00Z'); // the bank confirms on Monday
+    await expectDelivered(s, s.stripe.succeed(slip!.providerRef!), 'applied');
+    expect(await original('friday')).toMatchObject({
+      situacao: 'PAGO',
+      data_pagamento: '2026-03-13',
+      valor_liquidado: { multa: '0.00', juros: '0.00', desconto: '0.00', recebido: '1000.00' },
+      saldo_atual: 0,
+    });
+    const [paid] = await chargesOf('friday');
+    expect(paid!.paidAt).toEqual(new Date('2026-03-16T13:30:00Z'));
+  });
+
+  it('a bank slip issued on the last day of a discount keeps the discount when the bank confirms it the next day', async () => {
+    t.clock.set('2026-03-05T18:00:00Z'); // the discount holds until 05/03 (5 days before 10/03)
+    const path = await open('discount');
+    await submitForm(t, `${path}/boleto`, PAYER);
+    const [slip] = await chargesOf('discount');
+    expect(slip).toMatchObject({ amountCents: 112500, pricedFor: '2026-03-05' });
+    t.clock.set('2026-03-06T12:00:00Z');
+    await expectDelivered(s, s.stripe.succeed(slip!.providerRef!), 'applied');
+    expect(await original('discount')).toMatchObject({
+      situacao: 'PAGO',
+      data_pagamento: '2026-03-05',
+      valor_liquidado: { desconto: '125.00', recebido: '1125.00' },
+    });
+  });
+
+  it('a Pix made at 23:59 lives half an hour and, paid after midnight, settles what it asked (the day before’s interest)', async () => {
+    t.clock.set('2026-02-25T02:59:00Z'); // 23:59 of 24/02 in Brasília
+    const path = await open('midnight');
+    const page = await submitForm(t, `${path}/pix`);
+    expect(page.text).toContain('Pague até 00:29 de 25/02/2026');
+    const [pix] = await chargesOf('midnight');
+    // 1000.00 late since 10/01: fine 20.00, interest of 45 days 15.00.
+    expect(pix).toMatchObject({ amountCents: 103500, pricedFor: '2026-02-24' });
+    expect(pix!.expiresAt).toEqual(new Date('2026-02-25T03:29:00Z'));
+
+    t.clock.set('2026-02-25T03:10:00Z');
+    await expectDelivered(s, s.stripe.succeed(pix!.providerRef!), 'applied');
+    expect(await original('midnight')).toMatchObject({
+      situacao: 'PAGO',
+      data_pagamento: '2026-02-24',
+      valor_liquidado: { multa: '20.00', juros: '15.00', recebido: '1035.00' },
+    });
+  });
+
+  it('a payment above what is owed (re-sent lower meanwhile) settles the debt and refunds the excess through a job, keyed by the refund', async () => {
+    t.clock.set('2026-04-01T15:00:00Z');
+    const path = await open('resent');
+    await submitForm(t, `${path}/pix`);
+    const [pix] = await chargesOf('resent');
+    expect(pix!.amountCents).toBe(100000);
+    await submitAndProcess(t, inst.headers, [
+      installment({ idParcela: 'resent', valorBoleto: '900.00', dataVencimento: '2026-06-10T00:00:00' }),
+    ]);
+    await expectDelivered(s, s.stripe.succeed(pix!.providerRef!), 'applied');
+    expect(await original('resent')).toMatchObject({
+      situacao: 'PAGO',
+      valor_liquidado: { recebido: '900.00' },
+      saldo_atual: 0,
+    });
+    const [excess] = await refundsOf(pix!.id);
+    expect(excess).toMatchObject({ reason: 'OVERPAYMENT', amountCents: 10000, status: 'REQUESTED' });
+
+    await t.runJobs();
+    const refund = s.stripe.refunds(pix!.providerRef!)[0]!;
+    expect(refund).toMatchObject({ amount: 10000, metadata: { refundId: excess!.id, reason: 'OVERPAYMENT' } });
+    expect((await refundsOf(pix!.id))[0]).toMatchObject({ status: 'SUCCEEDED', providerRef: refund.id });
+    expect((await chargesOf('resent'))[0]).toMatchObject({ status: 'PAID', refundedAmountCents: 10000 });
+    expect((await original('resent')).situacao).toBe('PAGO');
+  });
+
+  it('one payment per debt: paying the Pix closes the bank slip and the card session, cancelled at Stripe by a job; a slip paid all the same is refunded whole', async () => {
+    t.clock.set('2026-04-02T15:00:00Z');
+    const path = await open('twice');
+    await submitForm(t, `${path}/boleto`, PAYER);
+    await request(t.app).post(`${path}/card`).type('form').send({}).expect(303);
+    await submitForm(t, `${path}/pix`);
+    const [slip, card, pix] = await chargesOf('twice');
+    expect([slip!.method, card!.method, pix!.method]).toEqual(['BOLETO', 'CARD', 'PIX']);
+
+    await expectDelivered(s, s.stripe.succeed(pix!.providerRef!), 'applied');
+    expect((await chargesOf('twice')).map((c) => [c.method, c.status])).toEqual([
+      ['BOLETO', 'EXPIRED'],
+      ['CARD', 'EXPIRED'],
+      ['PIX', 'PAID'],
+    ]);
+    const page = await request(t.app).get(path);
+    expect(page.text).not.toContain(slip!.digitableLine!);
+    const step = await request(t.app).get(`${path}/card/${card!.id}`);
+    expect(step.text).not.toContain('data-secret=');
+
+    // The payer was at the bank already: the slip is paid before its cancel reaches Stripe.
+    await expectDelivered(s, s.stripe.succeed(slip!.providerRef!), 'applied');
+    await t.runJobs();
+    // The card session is cancelled; the slip, paid by then, is not asked to be.
+    expect(cancelCalls().map((r) => [r.path, r.idempotencyKey])).toEqual([
+      [`/v1/payment_intents/${card!.providerRef}/cancel`, `edufin-charge-${card!.id}-cancel`],
+    ]);
+    expect(s.stripe.intent(card!.providerRef!).status).toBe('canceled');
+    const [kept] = await chargesOf('twice');
+    expect(kept).toMatchObject({
+      status: 'REFUNDED',
+      refundedAmountCents: 100000,
+      unappliedReason: expect.stringMatching(/^LINK-004: /),
+    });
+    expect(await refundsOf(slip!.id)).toEqual([
+      expect.objectContaining({ reason: 'UNAPPLIED', amountCents: 100000, status: 'SUCCEEDED' }),
+    ]);
+    expect(await original('twice')).toMatchObject({ situacao: 'PAGO', valor_liquidado: { recebido: '1000.00' } });
+  });
+});
