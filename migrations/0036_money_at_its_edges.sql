@@ -1,4 +1,15 @@
--- A charge settles as of the day it was priced for; refunds are kept with the provider's status; disputes are followed, not taken as lost.
+-- A charge settles as of the day it was priced for; refunds are kept with the provider's status; disputes are followed, not taken as lost; a reversed installment payment no longer settles it; an event that keeps failing at the reconciliation is set aside.
+CREATE TABLE "payment_event_failures" (
+	"provider" text NOT NULL,
+	"event_id" text NOT NULL,
+	"type" text NOT NULL,
+	"attempts" integer NOT NULL,
+	"last_error" text NOT NULL,
+	"set_aside_at" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "payment_event_failures_provider_event_id_pk" PRIMARY KEY("provider","event_id")
+);
+--> statement-breakpoint
 CREATE TABLE "payment_refunds" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"charge_id" uuid NOT NULL,
@@ -12,6 +23,8 @@ CREATE TABLE "payment_refunds" (
 );
 --> statement-breakpoint
 ALTER TABLE "installments" ADD COLUMN "interest_settled_through" date;--> statement-breakpoint
+ALTER TABLE "installment_payments" ADD COLUMN "reversal" text;--> statement-breakpoint
+ALTER TABLE "installment_payments" ADD COLUMN "reversed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "payment_charges" ADD COLUMN "dispute_ref" text;--> statement-breakpoint
 ALTER TABLE "payment_charges" ADD COLUMN "dispute_status" text;--> statement-breakpoint
 ALTER TABLE "payment_charges" ADD COLUMN "disputed_amount_cents" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -4,6 +4,7 @@ import type { AppContext } from './context.js';
 import type { Queryable } from './db/client.js';
 import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
+import { reinstateInstallmentPayment, reverseInstallmentPayment } from './institution/payments/payment-reversal.js';
 import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
@@ -49,7 +50,12 @@ export function wireContext(parts: ContextParts): AppContext {
       recordReversal(tx, parts.clock, saleId, kind, valueCents, reason),
   };
   const payments = paymentProvider(parts, {
-    installment: { paid: settleInstallmentCharge(parts.clock) },
+    installment: {
+      paid: settleInstallmentCharge(parts.clock),
+      disputed: reverseInstallmentPayment(parts.clock),
+      reinstated: reinstateInstallmentPayment(parts.clock, parts.logger),
+      reversed: reverseInstallmentPayment(parts.clock),
+    },
     sale: saleChargeListener({ config: parts.config, clock: parts.clock, saleLedger }),
   });
   return { ...parts, metrics: createMetrics(), payments, saleLedger };

@@ -14,6 +14,7 @@ import { type Command, UsageError } from './commands/command.js';
 import { contractCommands } from './commands/contracts.js';
 import { courseSettingsCommands } from './commands/course-settings.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
+import { paymentCommands } from './commands/payments.js';
 import { receiptCommands } from './commands/receipts.js';
 import { saleCommands } from './commands/sales.js';
 import { tenantCommands } from './commands/tenants.js';
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   ...contractCommands,
   ...closingCommands,
   ...saleCommands,
+  ...paymentCommands,
   ...receiptCommands,
 };
 
@@ -82,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
       reopen: { type: 'boolean', default: false },
       // sale:*
       sale: { type: 'string' },
+      // payment:refund
+      charge: { type: 'string' },
       // receipt:*
       installment: { type: 'string' },
       date: { type: 'string' },

@@ -25,6 +25,13 @@ export interface Metrics {
   readonly unfinishedBatches: Gauge<'kind' | 'status'>;
   readonly oldestUnfinishedBatchAge: Gauge<'kind'>;
   readonly dbPoolConnections: Gauge<'state'>;
+  /** Refunds not done (asked, waiting at the provider, failed), by `reason` and `status`. */
+  readonly openRefunds: Gauge<'reason' | 'status'>;
+  readonly oldestOpenRefundAge: Gauge<'status'>;
+  /** Provider events that need a person: set aside after failing, or orphaned (our metadata, no charge) in 24 h. */
+  readonly paymentEventsAttention: Gauge<'kind'>;
+  /** How far behind the reconciliation's walk of the provider's events is. */
+  readonly paymentEventsCursorLag: Gauge<'provider'>;
   readonly dbPoolMax: Gauge;
   readonly databaseUp: Gauge;
   /** Adds prom-client's default metrics of the process (CPU, memory, event loop, GC); once. */
@@ -91,6 +98,30 @@ export function createMetrics(): Metrics {
       name: 'edufin_db_pool_connections',
       help: 'Open connections of this process’s database pool, by state (active, idle, idle in transaction…)',
       labelNames: ['state'],
+      registers,
+    }),
+    openRefunds: new Gauge({
+      name: 'edufin_open_refunds',
+      help: 'Refunds not done, by reason (UNAPPLIED, OVERPAYMENT, OPERATOR, PROVIDER) and status (REQUESTED, PENDING, FAILED, CANCELED)',
+      labelNames: ['reason', 'status'],
+      registers,
+    }),
+    oldestOpenRefundAge: new Gauge({
+      name: 'edufin_oldest_open_refund_age_seconds',
+      help: 'Seconds since the oldest refund not done was asked, by status',
+      labelNames: ['status'],
+      registers,
+    }),
+    paymentEventsAttention: new Gauge({
+      name: 'edufin_payment_events_attention',
+      help: 'Payment provider events that need a person: set_aside (failed at every reconciliation try), orphaned (of a charge of ours not here, last 24 h)',
+      labelNames: ['kind'],
+      registers,
+    }),
+    paymentEventsCursorLag: new Gauge({
+      name: 'edufin_payment_events_cursor_lag_seconds',
+      help: "Seconds between now and the instant up to which the provider's events were all applied or set aside",
+      labelNames: ['provider'],
       registers,
     }),
     dbPoolMax: new Gauge({

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { paymentRefunds } from '../../src/db/schema/index.js';
@@ -110,6 +111,8 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
       failureReason: 'lost_or_stolen_card',
       amountCents: 359000,
     });
+    const metrics = (await request(t.app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('edufin_open_refunds{reason="OPERATOR",status="FAILED"} 1');
   });
 
   it('a refund that succeeds later makes the charge refunded then, once', async () => {

@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { paymentEventFailures, paymentProviderCursors, paymentRefunds } from '../../src/db/schema/index.js';
 import { crontabOf } from '../../src/jobs/worker.js';
+import { SET_ASIDE_AFTER } from '../../src/payments/stripe/lost-events.js';
 import { enqueue } from '../../src/queue/enqueue.js';
 import { BUYER_FORM, eventsOf, givenCheckoutSale, post } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
@@ -64,7 +67,8 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     await reconcileJob();
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', paidAmountCents: 359000 });
-    await expectDelivered(s, late, 'unchanged');
+    // Its event, listed by Stripe meanwhile, was found applied and recorded: the late delivery is a duplicate.
+    await expectDelivered(s, late, 'duplicate');
     expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).toEqual(['invoiceCreated', 'purchaseConfirmed']);
     expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 0 });
   });
@@ -73,7 +77,8 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     const sale = await readySale('DOWN');
     await post(t, `${sale.path}/pix`);
     const charge = await chargeOf(sale.saleId);
-    s.stripe.succeed(charge.providerRef!);
+    // An expiry: no event of it is listed for recovery, so only the read of the pending charge finds it.
+    s.stripe.expire(charge.providerRef!);
     t.clock.advance(6 * MINUTE);
     expect(await reconcileWhileStripeIsDown(s)).toEqual({ checked: 1, changed: 0, recovered: 0 });
     expect((await chargeOf(sale.saleId)).status).toBe('PENDING');
@@ -84,7 +89,7 @@ describe('the reconciliation of pending Stripe charges (reconcile-payments)', ()
     expect(reads()).toBe(before);
     t.clock.advance(5 * MINUTE);
     expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 1, recovered: 0 });
-    expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+    expect((await chargeOf(sale.saleId)).status).toBe('EXPIRED');
   });
 
   it('cancels at Stripe a card session left open past its day, with a key of the charge, and records it ended', async () => {
@@ -156,6 +161,7 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
     });
     expect(listCalls().at(-1)!.params).toMatchObject({
       types: [
+        'payment_intent.succeeded',
         'charge.refunded',
         'charge.refund.updated',
         'refund.created',
@@ -216,7 +222,7 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
     expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 1, changed: 1, recovered: 1 });
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', paidAmountCents: 359000 });
     expect(await names(sale.saleId)).toEqual(['invoiceCreated', 'purchaseConfirmed', 'purchaseCancelled']);
-    await expectDelivered(s, paid, 'unchanged');
+    await expectDelivered(s, paid, 'duplicate');
     await expectDelivered(s, refunded, 'duplicate');
   });
 
@@ -230,6 +236,55 @@ describe('the recovery of refunds and disputes whose event never came (reconcile
     t.clock.advance(5 * MINUTE);
     expect(await t.ctx.payments.reconcile(t.ctx.db)).toEqual({ checked: 0, changed: 0, recovered: 1 });
     expect((await chargeOf(sale.saleId)).status).toBe('REFUNDED');
+    await expectDelivered(s, lost, 'duplicate');
+  });
+
+  it('sets aside an event that fails at 5 runs, so that the cursor moves past it; the metrics say so', async () => {
+    const sale = await paidSale('SET-ASIDE');
+    s.stripe.refundInDashboard(sale.intentId);
+    const cursor = async () =>
+      (await t.ctx.db.select().from(paymentProviderCursors).where(eq(paymentProviderCursors.provider, 'stripe')))[0]!
+        .listedUntil;
+    s.stripe.failingPaths = ['/v1/refunds'];
+    try {
+      const stuck: Date[] = [];
+      for (let run = 1; run <= SET_ASIDE_AFTER; run++) {
+        t.clock.advance(6 * MINUTE);
+        expect((await t.ctx.payments.reconcile(t.ctx.db)).recovered).toBe(0);
+        stuck.push(await cursor());
+      }
+      // The cursor waits at the failing event for 4 runs, then moves on with the 5th.
+      expect(new Set(stuck.slice(0, SET_ASIDE_AFTER - 1).map((d) => d.getTime())).size).toBe(1);
+      expect(stuck.at(-1)!.getTime()).toBeGreaterThan(stuck[0]!.getTime());
+    } finally {
+      s.stripe.failingPaths = [];
+    }
+    const [failure] = await t.ctx.db.select().from(paymentEventFailures);
+    expect(failure).toMatchObject({ type: 'charge.refunded', attempts: SET_ASIDE_AFTER, setAsideAt: expect.any(Date) });
+    expect((await chargeOf(sale.saleId)).status).toBe('PAID');
+    const metrics = (await request(t.app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('edufin_payment_events_attention{kind="set_aside"} 1');
+    expect(metrics).toMatch(/edufin_payment_events_cursor_lag_seconds\{provider="stripe"\} \d/);
+  });
+
+  it('recovers the lost payment of a charge closed here as the sibling of one paid: kept unapplied and refunded', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'SIBLING-PAID' });
+    await post(t, `${sale.path}/dados`, BUYER_FORM);
+    await post(t, `${sale.path}/pix`);
+    await post(t, `${sale.path}/boleto`);
+    const [pix, slip] = await saleCharges(t, sale.saleId);
+    await expectDelivered(s, s.stripe.succeed(slip!.providerRef!), 'applied');
+    expect((await saleCharges(t, sale.saleId))[0]!.status).toBe('EXPIRED');
+    const lost = s.stripe.succeed(pix!.providerRef!);
+    t.clock.advance(6 * MINUTE);
+    expect((await t.ctx.payments.reconcile(t.ctx.db)).recovered).toBe(1);
+    expect((await saleCharges(t, sale.saleId))[0]).toMatchObject({
+      status: 'PAID',
+      unappliedReason: expect.stringMatching(/^SALE-/),
+    });
+    expect(await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, pix!.id))).toEqual([
+      expect.objectContaining({ reason: 'UNAPPLIED', amountCents: 359000, status: 'REQUESTED' }),
+    ]);
     await expectDelivered(s, lost, 'duplicate');
   });
 });

@@ -112,12 +112,30 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     });
   });
 
-  it('acknowledges an event of a PaymentIntent that is no charge of ours without changing anything', async () => {
+  it('acknowledges an event of a PaymentIntent that is no charge of ours without changing anything; one carrying our chargeId is kept as orphaned', async () => {
     const sale = await pixSale('FOREIGN');
     const event = s.stripe.succeed(sale.intentId);
-    const foreign = { ...event, id: 'evt_foreign1', data: { object: { ...event.data.object, id: 'pi_notOurs' } } };
-    await expectDelivered(s, foreign, 'ignored');
+    const object = { ...event.data.object, id: 'pi_notOurs', metadata: {} };
+    await expectDelivered(s, { ...event, id: 'evt_foreign1', data: { object } }, 'ignored');
+    // Our metadata on an intent with no row here: a charge whose transaction rolled back after Stripe made it.
+    const orphan = {
+      ...event,
+      id: 'evt_orphan1',
+      data: { object: { ...object, metadata: event.data.object.metadata } },
+    };
+    await expectDelivered(s, orphan, 'ignored');
     expect((await chargeOf(sale.saleId)).status).toBe('PENDING');
+    const stored = await t.ctx.db
+      .select({ eventId: paymentProviderEvents.eventId, outcome: paymentProviderEvents.outcome })
+      .from(paymentProviderEvents)
+      .where(sql`${paymentProviderEvents.eventId} in ('evt_foreign1', 'evt_orphan1')`)
+      .orderBy(paymentProviderEvents.eventId);
+    expect(stored).toEqual([
+      { eventId: 'evt_foreign1', outcome: 'ignored' },
+      { eventId: 'evt_orphan1', outcome: 'orphaned' },
+    ]);
+    const metrics = (await request(t.app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('edufin_payment_events_attention{kind="orphaned"} 1');
   });
 
   it('expiry: payment_intent.canceled sends invoiceExpired and the buyer is back at the checkout', async () => {

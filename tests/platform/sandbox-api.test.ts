@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createTestContext, useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
-import { chargeIds, paymentPath, submitForm } from '../support/payments.js';
+import { chargeIds, chargesOfLink, paymentPath, submitForm } from '../support/payments.js';
 import { ownerHeaders } from '../support/sandbox.js';
 import { stripeSettings } from '../support/stripe.js';
 import { givenInstitution } from '../support/tenants.js';
@@ -32,12 +32,14 @@ describe('sandbox operator API', () => {
       provider: 'sandbox',
       method: 'BOLETO',
       status: 'PENDING',
-      amountCents: 102_167,
+      // Due the next business day (16/01) and priced for it: a day more of interest than today's 1021.67.
+      amountCents: 102_200,
+      pricedFor: '2026-01-16',
       paidAmountCents: null,
       payer: { name: null, document: CPF.carlos },
       reference: { kind: 'installment' },
       digitableLine: expect.stringMatching(/^\d{5}\./),
-      expiresAt: '2026-01-16T03:00:00.000Z',
+      expiresAt: '2026-01-17T03:00:00.000Z',
       createdAt: '2026-01-15T12:00:00.000Z',
     });
   });
@@ -57,7 +59,8 @@ describe('sandbox operator API', () => {
       ).status,
     ).toBe(404);
     const path = await open('slip');
-    const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
+    await submitForm(t, `${path}/pix`);
+    const chargeId = (await chargesOfLink(t, path)).find((c) => c.method === 'PIX')!.id;
     const over = await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))

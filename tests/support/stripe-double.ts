@@ -90,6 +90,8 @@ export class StripeDouble {
   private sequence = 0;
   /** When set, every API call fails as if Stripe were down. */
   unavailable = false;
+  /** Calls to these paths fail as if Stripe had a fault there (`GET /v1/refunds`, say), the others answer. */
+  failingPaths: string[] = [];
   /**
    * What a refund created through the API is at first: `succeeded` (a card, usually), `pending`, or
    * `requires_action` (a bank slip waiting for the payer's bank details). (Default: succeeded)
@@ -148,7 +150,8 @@ export class StripeDouble {
     const params = decodeStripeForm(req.method === 'GET' ? url.search.slice(1) : Buffer.concat(chunks).toString());
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     this.requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey, params });
-    if (this.unavailable) return stripeError(res, 500, 'api_error', 'The double is down');
+    if (this.unavailable || this.failingPaths.includes(url.pathname))
+      return stripeError(res, 500, 'api_error', 'The double is down');
     if (req.headers.authorization !== `Bearer ${this.secretKey}`)
       return stripeError(res, 401, 'invalid_api_key', 'Invalid API Key provided');
     const replay = idempotencyKey && this.replies.get(`${req.method} ${url.pathname} ${idempotencyKey}`);

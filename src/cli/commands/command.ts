@@ -34,6 +34,8 @@ export interface CommandOptions {
   reopen?: boolean;
   // sale:*
   sale?: string;
+  // payment:refund
+  charge?: string;
   // receipt:*
   installment?: string;
   installments?: string;

@@ -172,6 +172,12 @@ export const installmentPayments = pgTable(
     interest: money().notNull(),
     discount: money().notNull(),
     createdAt: timestampNow(),
+    /**
+     * The payment was taken back: refunded in full, or disputed (funds withdrawn, `DISPUTED`; final
+     * once lost, `CHARGED_BACK`). It no longer settles the installment nor counts in the statements.
+     */
+    reversal: text(),
+    reversedAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex().on(t.chargeId), index().on(t.installmentId)],
 );
@@ -189,7 +195,10 @@ export const paymentProviderEvents = pgTable(
     type: text().notNull(),
     /** The charge it concerned, when it is one of ours. */
     chargeId: uuid().references(() => paymentCharges.id),
-    /** `applied` (the charge moved), `unchanged` (it was there already) or `ignored` (not a charge of ours). */
+    /**
+     * `applied` (the charge moved), `unchanged` (it was there already), `ignored` (not a charge of
+     * ours) or `orphaned` (our metadata, but no charge here: its creating transaction rolled back).
+     */
     outcome: text().notNull(),
     receivedAt: timestampNow(),
   },
@@ -206,3 +215,22 @@ export const paymentProviderCursors = pgTable('payment_provider_cursors', {
   listedUntil: timestamp({ withTimezone: true }).notNull(),
   updatedAt: timestampNow(),
 });
+
+/**
+ * Events of a provider's list that failed to apply at a reconciliation, by how often: after a few
+ * tries one is set aside (`setAsideAt`), so that the cursor moves past it and the events after it
+ * are not held back; the operator looks at what is set aside (a metric and an alert say so).
+ */
+export const paymentEventFailures = pgTable(
+  'payment_event_failures',
+  {
+    provider: text().notNull(),
+    eventId: text().notNull(),
+    type: text().notNull(),
+    attempts: integer().notNull(),
+    lastError: text().notNull(),
+    setAsideAt: timestamp({ withTimezone: true }),
+    updatedAt: timestampNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);

@@ -22,6 +22,8 @@ export function managementLiquidations(institutionId: string): SQL {
         join payment_charges c on c.id = p.charge_id
         cross join lateral generate_series(1, greatest(coalesce(c.card_installments, 1), 1)) as n(n)
        where i.institution_id = ${institutionId} and i.product = 'Gestão'
+         -- A payment refunded or disputed was taken back: it collected nothing.
+         and p.reversed_at is null
     ),
     liquidations as (
       select installment_id,

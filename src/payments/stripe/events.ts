@@ -163,11 +163,13 @@ export async function applyStripeEvent(db: Queryable, event: Stripe.Event, deps:
   if (seen) return outcome('duplicate');
   const row = await chargeOfIntent(db, target.intentId);
   if (!row) {
-    deps.logger.info(
-      { eventId: event.id, type: event.type, intentId: target.intentId },
-      'Stripe event of no charge of ours',
-    );
-    return outcome((await recordOnce(db, event, null, 'ignored')) ? 'ignored' : 'duplicate');
+    // Our metadata on a PaymentIntent we hold no row of: created at Stripe by a request whose
+    // transaction here rolled back. Money may have moved: stored as `orphaned`, which the metrics count.
+    const orphan = (event.data.object as { metadata?: Stripe.Metadata | null }).metadata?.chargeId !== undefined;
+    const details = { eventId: event.id, type: event.type, intentId: target.intentId };
+    if (orphan) deps.logger.error(details, 'Stripe event of a charge of ours that is not here: look it up at Stripe');
+    else deps.logger.info(details, 'Stripe event of no charge of ours');
+    return outcome((await recordOnce(db, event, null, orphan ? 'orphaned' : 'ignored')) ? 'ignored' : 'duplicate');
   }
   const read = await readFromStripe(row, target, deps);
   // A payment's own event says when Stripe recorded it; a refund's or a dispute's does not.

@@ -3,9 +3,10 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { paymentCharges, paymentRefunds } from '../../../src/db/schema/index.js';
+import { adminCli } from '../../support/admin-cli.js';
 import { CPF, installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenStudentWithGuarantor, PAYER, paymentPath, submitForm } from '../../support/payments.js';
-import { expectDelivered, useStripeContext } from '../../support/stripe.js';
+import { expectDelivered, STRIPE_TEST_KEYS, useStripeContext } from '../../support/stripe.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 /** Money after Stripe reports it: the day a payment counts for, one payment per debt, and what is given back. */
@@ -40,6 +41,8 @@ describe('installment payments at Stripe, at their edges', () => {
       installment({ idParcela: 'midnight', valorBoleto: '1000.00', dataVencimento: '2026-01-10T00:00:00' }),
       installment({ idParcela: 'resent', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
       installment({ idParcela: 'twice', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'refunded', valorBoleto: '800.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'disputed', valorBoleto: '700.00', dataVencimento: '2026-06-10T00:00:00' }),
     ]);
   });
 
@@ -164,5 +167,71 @@ describe('installment payments at Stripe, at their edges', () => {
       expect.objectContaining({ reason: 'UNAPPLIED', amountCents: 100000, status: 'SUCCEEDED' }),
     ]);
     expect(await original('twice')).toMatchObject({ situacao: 'PAGO', valor_liquidado: { recebido: '1000.00' } });
+  });
+
+  /** The management statement's records of one installment. */
+  const statementOf = async (idParcela: string) =>
+    (
+      (await request(t.app).get('/v1/extrato/gestao').set(inst.headers).expect(200)).body.data as {
+        id_externo?: string;
+        parcela_original_id_externo?: string;
+        liquidacao: { valor_recebido_total: string };
+      }[]
+    ).filter((r) => JSON.stringify(r).includes(`"${idParcela}"`));
+
+  async function paidByPix(idParcela: string) {
+    const path = await open(idParcela);
+    await submitForm(t, `${path}/pix`);
+    const [pix] = await chargesOf(idParcela);
+    await expectDelivered(s, s.stripe.succeed(pix!.providerRef!), 'applied');
+    return pix!;
+  }
+
+  it('a payment refunded in full (payment:refund, done when Stripe says so) reopens the installment, owing it again, and leaves the management statement', async () => {
+    t.clock.set('2026-04-03T15:00:00Z');
+    const pix = await paidByPix('refunded');
+    expect(await statementOf('refunded')).toHaveLength(1);
+    const cli = adminCli(t, {
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: STRIPE_TEST_KEYS.secretKey,
+      STRIPE_PUBLISHABLE_KEY: STRIPE_TEST_KEYS.publishableKey,
+      STRIPE_WEBHOOK_SECRET: STRIPE_TEST_KEYS.webhookSecret,
+      STRIPE_API_BASE: s.stripe.url,
+    });
+    const asked = await cli('payment:refund', '--charge', pix.id, '--json');
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(JSON.parse(asked.stdout)).toMatchObject({ chargeId: pix.id, status: 'PAID' });
+    expect((await original('refunded')).situacao).toBe('PAGO');
+    const listed = JSON.parse((await cli('payment:refunds', '--json')).stdout);
+    expect(listed.refunds).toContainEqual(
+      expect.objectContaining({ chargeId: pix.id, reason: 'OPERATOR', amountCents: 80000, status: 'REQUESTED' }),
+    );
+    await t.runJobs();
+    expect(await original('refunded')).toMatchObject({
+      situacao: 'ABERTO',
+      saldo_atual: 800,
+      valor_liquidado: { recebido: '0.00' },
+    });
+    expect(await statementOf('refunded')).toEqual([]);
+    const after = JSON.parse((await cli('payment:refunds', '--json')).stdout);
+    expect(after.refunds.filter((r: { chargeId: string }) => r.chargeId === pix.id)).toEqual([]);
+    // Owing again, it can be paid again.
+    const page = await submitForm(t, `${await open('refunded')}/pix`);
+    expect(page.text).toContain('Pix gerado');
+  });
+
+  it('a dispute takes the payment back while the funds are away (ABERTO); won, the installment is PAGO again as of its payment day', async () => {
+    t.clock.set('2026-04-04T15:00:00Z');
+    const pix = await paidByPix('disputed');
+    await expectDelivered(s, s.stripe.disputeCharge(pix.providerRef!), 'applied');
+    expect(await original('disputed')).toMatchObject({ situacao: 'ABERTO', saldo_atual: 700 });
+    expect(await statementOf('disputed')).toEqual([]);
+    await expectDelivered(s, s.stripe.moveDispute(pix.providerRef!, 'won'), 'applied');
+    expect(await original('disputed')).toMatchObject({
+      situacao: 'PAGO',
+      data_pagamento: '2026-04-04',
+      valor_liquidado: { recebido: '700.00' },
+    });
+    expect(await statementOf('disputed')).toHaveLength(1);
   });
 });

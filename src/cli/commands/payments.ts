@@ -1,0 +1,56 @@
+import { loadConfig } from '../../config.js';
+import { systemClock } from '../../core/clock.js';
+import { createLogger } from '../../http/logging.js';
+import { type ContextParts, wireContext } from '../../payment-wiring.js';
+import { findChargeRow } from '../../payments/charges.js';
+import { openRefunds } from '../../payments/refunds.js';
+import { type Command, UsageError } from './command.js';
+
+/** Money given back to payers: refund an installment's payment, and the refunds not done yet. */
+export const paymentCommands: Record<string, Command> = {
+  'payment:refund': {
+    usage: `payment:refund --charge ID   refund a paid charge of an installment in full (reopens it once the provider
+                                     says the refund succeeded); a sale's payment is refunded with sale:refund`,
+    async run(db, options) {
+      const id = options.charge;
+      if (!id) throw new UsageError('payment:refund needs --charge ID (a payment charge id)');
+      const ctx = wireContext({
+        config: loadConfig(),
+        db,
+        clock: systemClock,
+        logger: createLogger('silent'),
+      } as ContextParts);
+      const row = await findChargeRow(db, id);
+      if (!row) throw new UsageError(`no charge ${id}`);
+      if (row.referenceKind === 'sale')
+        throw new UsageError(`charge ${id} pays sale ${row.saleId}: refund it with sale:refund --sale ${row.saleId}`);
+      try {
+        const charge = await db.transaction((tx) => ctx.payments.reverse(tx, id, 'REFUNDED'));
+        return { chargeId: charge.id, status: charge.status, refund: 'asked: the worker asks the provider' };
+      } catch (error) {
+        if (error instanceof Error && 'code' in error) throw new UsageError(`${String(error.code)}: ${error.message}`);
+        throw error;
+      }
+    },
+  },
+  'payment:refunds': {
+    usage: `payment:refunds                  refunds not done yet, oldest first: asked, waiting at the provider, or FAILED
+                                     (a FAILED one needs a person: the payer's bank data, or a refund by hand)`,
+    async run(db) {
+      const open = await openRefunds(db);
+      return {
+        open: open.length,
+        refunds: open.map((r) => ({
+          id: r.id,
+          chargeId: r.chargeId,
+          reason: r.reason,
+          amountCents: r.amountCents,
+          status: r.status,
+          providerRef: r.providerRef,
+          failureReason: r.failureReason,
+          since: r.createdAt.toISOString(),
+        })),
+      };
+    },
+  },
+};
