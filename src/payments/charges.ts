@@ -15,6 +15,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const toCharge = (row: ChargeRow): Charge => ({
   id: row.id,
   provider: row.provider,
+  providerRef: row.providerRef,
   method: row.method as Charge['method'],
   status: row.status as Charge['status'],
   amountCents: row.amountCents,
@@ -114,6 +115,9 @@ export interface WantedCharge {
   description?: string;
 }
 
+/** A charge the provider has made: the sandbox's at once, Stripe's once its PaymentIntent exists. */
+const madeAtProvider = (charge: Charge) => charge.provider === 'sandbox' || charge.providerRef !== null;
+
 /**
  * The latest charge still pending and payable that is what the payer asks for again: a Pix or a
  * bank slip of the same amount is answered again rather than made anew at every click (a new
@@ -124,6 +128,7 @@ export const pendingChargeLike = (charges: readonly Charge[], wanted: WantedChar
     (c) =>
       c.method === wanted.method &&
       c.status === 'PENDING' &&
+      madeAtProvider(c) &&
       c.amountCents === wanted.amountCents &&
       (wanted.description === undefined || c.description === wanted.description) &&
       (!c.expiresAt || c.expiresAt > now),

@@ -27,6 +27,8 @@ export interface CardFacts {
 export interface Charge {
   id: string;
   provider: string;
+  /** The provider's own id (a Stripe PaymentIntent); null until it is made there (and always on the sandbox). */
+  providerRef: string | null;
   method: PaymentMethod;
   status: ChargeStatus;
   amountCents: number;
@@ -176,10 +178,20 @@ export interface PaymentProvider {
   readonly pageSources: PageSources;
   /** What the card step may load besides: the provider's card fields (scripts, frames, API). */
   readonly cardStepSources: PageSources;
-  /** Pix or bank slip (pending until paid or expired); CARD with `card` on the `form` entry. */
+  /**
+   * Pix or bank slip (pending until paid or expired); CARD with `card` on the `form` entry. Made in
+   * the caller's transaction; a provider that charges elsewhere (Stripe) only records it there, and
+   * `submitCharge` asks the provider once the transaction has committed.
+   */
   createCharge(db: Queryable, input: CreateChargeInput): Promise<Charge>;
-  /** `element` entry: a pending card charge whose card the payer enters in the provider's fields. */
+  /** `element` entry: a pending card charge whose card the payer enters in the provider's fields (then `submitCharge`). */
   startCardSession(db: Queryable, input: CardSessionInput): Promise<Charge>;
+  /**
+   * After the commit of `createCharge` or `startCardSession`, outside any transaction that holds a
+   * lock: makes the charge at the provider (keyed by its id) and answers it with what to pay with.
+   * A charge already made is answered as it is; the sandbox's always are.
+   */
+  submitCharge(db: Queryable, id: string, input: CreateChargeInput): Promise<Charge>;
   /** The provider's fields of a pending card charge; undefined when it can no longer take a card. */
   cardSession(db: Queryable, id: string): Promise<CardSession | undefined>;
   getCharge(db: Queryable, id: string): Promise<Charge | undefined>;

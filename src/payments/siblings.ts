@@ -22,3 +22,13 @@ export async function closeSiblings(tx: Queryable, paid: Charge, now: Date): Pro
   for (const sibling of closed) if (sibling.providerRef) await addChargeCancelJob(tx, sibling.id);
   return closed.length;
 }
+
+/** Ends one open charge that nothing will wait for (a sale closed while its invoice was being made), cancelled at its provider by a job. */
+export async function closeCharge(tx: Queryable, chargeId: string, now: Date): Promise<void> {
+  const [closed] = await tx
+    .update(paymentCharges)
+    .set({ status: 'EXPIRED', updatedAt: now })
+    .where(and(eq(paymentCharges.id, chargeId), eq(paymentCharges.status, 'PENDING')))
+    .returning({ providerRef: paymentCharges.providerRef });
+  if (closed?.providerRef) await addChargeCancelJob(tx, chargeId);
+}

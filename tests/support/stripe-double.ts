@@ -92,6 +92,10 @@ export class StripeDouble {
   unavailable = false;
   /** Calls to these paths fail as if Stripe had a fault there (`GET /v1/refunds`, say), the others answer. */
   failingPaths: string[] = [];
+  /** When set, a PaymentIntent is made but the answer to its create call is lost (a 500 reaches the client). */
+  loseCreateAnswers = false;
+  /** While set, create calls wait for it to resolve before answering: Stripe is slow. */
+  createGate: Promise<void> | undefined;
   /**
    * What a refund created through the API is at first: `succeeded` (a card, usually), `pending`, or
    * `requires_action` (a bank slip waiting for the payer's bank details). (Default: succeeded)
@@ -138,6 +142,11 @@ export class StripeDouble {
     return this.events.filter((e) => e.type === type) as Extract<Stripe.Event, { type: T }>[];
   }
 
+  /** The PaymentIntent made for one of our charges (its `metadata.chargeId`). */
+  intentOfCharge(chargeId: string): Stripe.PaymentIntent | undefined {
+    return [...this.entries.values()].find((e) => e.intent.metadata.chargeId === chargeId)?.intent;
+  }
+
   /** The create calls received, in order. */
   creates(): RecordedRequest[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
@@ -155,14 +164,18 @@ export class StripeDouble {
     if (req.headers.authorization !== `Bearer ${this.secretKey}`)
       return stripeError(res, 401, 'invalid_api_key', 'Invalid API Key provided');
     const replay = idempotencyKey && this.replies.get(`${req.method} ${url.pathname} ${idempotencyKey}`);
+    if (replay && this.loseCreateAnswers) return stripeError(res, 500, 'api_error', 'The answer was lost');
     if (replay) {
       res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' }).end(replay);
       return;
     }
+    const creating = req.method === 'POST' && url.pathname === '/v1/payment_intents';
+    if (creating && this.createGate) await this.createGate;
     const answer = this.route(req.method ?? '', url.pathname, params, res);
     if (answer === undefined) return;
     const body = JSON.stringify(answer);
     if (idempotencyKey) this.replies.set(`${req.method} ${url.pathname} ${idempotencyKey}`, body);
+    if (creating && this.loseCreateAnswers) return stripeError(res, 500, 'api_error', 'The answer was lost');
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${this.sequence}` }).end(body);
   }
 

@@ -14,19 +14,19 @@ import { chargeBasis, chargeOfLink, installmentReference, linkedInstallment } fr
  * limited per page and per address (`payments/card-limits.ts`).
  */
 
-export function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
-  return ctx.db.transaction(async (tx) => {
+export async function startCardPayment(ctx: AppContext, token: string, ip: string): Promise<Charge> {
+  const opened = await ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
     const basis = chargeBasis(ctx, installment, 'CARD');
     const charges = await ctx.payments.listCharges(tx, installmentReference(installment));
     const open = resumableCardSession(charges, basis.amountCents, ctx.clock.now());
-    if (open) return open;
-    return ctx.payments.startCardSession(tx, {
-      ...basis,
-      payer: { name: null, document: installment.guarantorDocument },
-      ip,
-    });
+    if (open) return { charge: open };
+    const input = { ...basis, payer: { name: null, document: installment.guarantorDocument }, ip };
+    return { charge: await ctx.payments.startCardSession(tx, input), input };
   });
+  // The provider is asked once the session's row has committed: no lock is held while it answers.
+  if (!opened.input) return opened.charge;
+  return ctx.payments.submitCharge(ctx.db, opened.charge.id, { ...opened.input, method: 'CARD' });
 }
 
 export interface CardStep {

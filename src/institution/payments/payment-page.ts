@@ -18,6 +18,7 @@ import {
 import {
   type CardInput,
   type Charge,
+  type CreateChargeInput,
   type PaymentMethod,
   type ProviderView,
   providerView,
@@ -125,9 +126,10 @@ export interface PaymentOptions {
 }
 
 /**
- * Starts a payment of the whole amount owed today: a Pix or bank slip to pay (valid until the end
- * of the day, the quote's validity; asked again for the same amount, the one still pending) or,
- * on the sandbox's form, a card charged at once.
+ * Starts a payment of the whole amount owed: a Pix or bank slip to pay (asked again for the same
+ * amount, the one still pending) or, on the sandbox's form, a card charged at once. The charge is
+ * recorded under the installment's lock; the provider is asked after that commits, so a slow
+ * provider holds no lock.
  */
 export async function startPayment(
   ctx: AppContext,
@@ -139,23 +141,25 @@ export async function startPayment(
     method === 'BOLETO' && ctx.payments.boletoNeedsAddress ? (options.payer ?? emptyPayerValues()) : undefined;
   const refused = form && checkPayerForm(form);
   if (form && refused && Object.keys(refused).length) throw new PayerFormRefused(form, refused);
-  return ctx.db.transaction(async (tx) => {
+  const opened = await ctx.db.transaction(async (tx) => {
     const installment = await linkedInstallment(tx, token, true);
     const basis = chargeBasis(ctx, installment, method);
     if (method !== 'CARD') {
       const charges = await ctx.payments.listCharges(tx, basis.reference);
       const pending = pendingChargeLike(charges, { method, amountCents: basis.amountCents }, ctx.clock.now());
-      if (pending) return pending;
+      if (pending) return { charge: pending };
     }
     const document = installment.guarantorDocument;
-    return ctx.payments.createCharge(tx, {
+    const input: CreateChargeInput = {
       method,
       ...basis,
       payer: form ? payerOfForm(document, form) : { name: null, document },
       ...(options.card ? { card: options.card } : {}),
       ...(options.ip ? { ip: options.ip } : {}),
-    });
+    };
+    return { charge: await ctx.payments.createCharge(tx, input), input };
   });
+  return opened.input ? ctx.payments.submitCharge(ctx.db, opened.charge.id, opened.input) : opened.charge;
 }
 
 /** One of this link's charges, or the same 404 as a charge that does not exist. */

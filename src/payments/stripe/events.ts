@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type Stripe from 'stripe';
 
 import type { Queryable } from '../../db/client.js';
@@ -88,6 +88,24 @@ async function chargeOfIntent(db: Queryable, intentId: string | undefined): Prom
   return row;
 }
 
+/**
+ * The charge a PaymentIntent event names in its metadata, when the intent was made but its id never
+ * recorded here (the answer to the create call was lost): linked to it now, so that its payment is
+ * taken like any other.
+ */
+async function chargeOfMetadata(db: Queryable, event: Stripe.Event, target: Target): Promise<ChargeRow | undefined> {
+  const chargeId = (event.data.object as { metadata?: Stripe.Metadata | null }).metadata?.chargeId;
+  if (target.kind !== 'intent' || !chargeId) return undefined;
+  const row = await findChargeRow(db, chargeId);
+  if (row?.provider !== 'stripe' || row.providerRef) return undefined;
+  const [linked] = await db
+    .update(paymentCharges)
+    .set({ providerRef: target.intentId })
+    .where(and(eq(paymentCharges.id, row.id), isNull(paymentCharges.providerRef)))
+    .returning();
+  return linked;
+}
+
 /** Stores the event id; false when it was stored before (a redelivery, or a delivery racing this one). */
 async function recordOnce(db: Queryable, event: Stripe.Event, chargeId: string | null, outcome: string) {
   const inserted = await db
@@ -161,7 +179,7 @@ export async function applyStripeEvent(db: Queryable, event: Stripe.Event, deps:
     .from(paymentProviderEvents)
     .where(and(eq(paymentProviderEvents.provider, 'stripe'), eq(paymentProviderEvents.eventId, event.id)));
   if (seen) return outcome('duplicate');
-  const row = await chargeOfIntent(db, target.intentId);
+  const row = (await chargeOfIntent(db, target.intentId)) ?? (await chargeOfMetadata(db, event, target));
   if (!row) {
     // Our metadata on a PaymentIntent we hold no row of: created at Stripe by a request whose
     // transaction here rolled back. Money may have moved: stored as `orphaned`, which the metrics count.

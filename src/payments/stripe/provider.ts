@@ -1,37 +1,23 @@
-import { randomUUID } from 'node:crypto';
-
 import type Stripe from 'stripe';
 
 import type { Queryable } from '../../db/client.js';
-import { paymentCharges } from '../../db/schema/index.js';
-import { addChargeCancelJob } from '../../queue/jobs.js';
 import { admitCardAttempt } from '../card-limits.js';
 import { STRIPE_JS_SOURCES } from '../card-step.js';
-import { cardSessionExpiry } from '../charge-terms.js';
-import {
-  type ChargeRow,
-  chargeRowsOf,
-  findChargeRow,
-  newChargeColumns,
-  paidCentsOf,
-  toCharge,
-  updateCharge,
-} from '../charges.js';
+import { type ChargeRow, chargeRowsOf, findChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
 import {
   CardSessionsNotOffered,
   ChargebackByProviderOnly,
   ChargeNotFound,
   ChargeNotPaid,
   ChargeOfAnotherProvider,
-  InvalidAmount,
 } from '../errors.js';
-import type { Charge, CreateChargeInput, PaymentProvider } from '../provider.js';
+import type { Charge, PaymentProvider } from '../provider.js';
 import { requestRefund } from '../refunds.js';
-import { type ApplyDeps, applyObserved, payColumns } from './apply.js';
-import { callStripe, idempotencyKey, retrieveIntent, type StripeAccount } from './client.js';
+import { type ApplyDeps, applyObserved } from './apply.js';
+import { callStripe, retrieveIntent, type StripeAccount } from './client.js';
 import { receiveStripeEvent } from './events.js';
 import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
-import { boletoIntent, cardIntent, pixIntent } from './intents.js';
+import { openStripeCharge, submitStripeCharge } from './opening.js';
 import { cancelAtStripe, refundAtStripe } from './provider-jobs.js';
 import { reconcileStripeCharges } from './reconcile.js';
 import { closeDeclinedSession } from './sessions.js';
@@ -47,43 +33,12 @@ const CONFIRMABLE: readonly string[] = ['requires_payment_method', 'requires_con
 /**
  * Charges through Stripe (`stripe` npm SDK): Pix and bank slips as PaymentIntents confirmed at
  * once, whose `next_action` the pages show; cards as PaymentIntents the buyer confirms in Stripe's
- * own fields. What happens next comes from Stripe (its events, the buyer's return, the
+ * own fields. A charge is recorded first and made at Stripe after its transaction commits
+ * (`opening.ts`). What happens next comes from Stripe (its events, the buyer's return, the
  * reconciliation) and goes through `applyObserved`.
  */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
   const { stripe, account, clock } = options;
-
-  function checkAmount(amountCents: number): void {
-    if (!Number.isSafeInteger(amountCents) || amountCents < 1)
-      throw new InvalidAmount(amountCents, Number.MAX_SAFE_INTEGER);
-  }
-
-  /** Creates the intent (idempotent by our charge id), then the row that points at it, in the caller's transaction. */
-  async function create(
-    db: Queryable,
-    input: CreateChargeInput,
-    params: (id: string) => Stripe.PaymentIntentCreateParams,
-    expiresAt?: Date,
-  ): Promise<Charge> {
-    checkAmount(input.amountCents);
-    const id = randomUUID();
-    const intent = await callStripe(() =>
-      stripe.paymentIntents.create(params(id), { idempotencyKey: idempotencyKey(id, 'create') }),
-    );
-    const observed = observeIntent(intent, input.method);
-    const [row] = await db
-      .insert(paymentCharges)
-      .values({
-        ...newChargeColumns(id, 'stripe', input, clock.now()),
-        status: 'PENDING',
-        providerRef: intent.id,
-        ...(expiresAt ? { expiresAt } : {}),
-        ...payColumns(observed),
-      })
-      .returning();
-    // Confirmed at once, a Pix or bank slip is pending; anything else is applied as an event would be.
-    return observed.status === 'PENDING' ? toCharge(row!) : (await applyObserved(db, row!, observed, options)).charge;
-  }
 
   /** Reads a charge's intent from Stripe, then applies it under the row's lock. */
   async function refresh(db: Queryable, id: string): Promise<Charge | undefined> {
@@ -120,21 +75,18 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     cardStepSources: STRIPE_JS_SOURCES,
     testMode: account.testMode,
     createCharge(db, input) {
-      if (input.method === 'PIX') return create(db, input, (id) => pixIntent(id, input, clock.now()));
-      if (input.method === 'BOLETO') return create(db, input, (id) => boletoIntent(id, input, clock.now()));
       // A card number must never reach this service: cards go through `startCardSession`.
-      throw new CardSessionsNotOffered('stripe');
+      if (input.method === 'CARD') throw new CardSessionsNotOffered('stripe');
+      return openStripeCharge(db, input, options);
     },
     async startCardSession(db, input) {
       // Stripe reports a session's declines by its events, which count for the page: opening one
       // counts for the address, and only checks the page.
       await admitCardAttempt(db, { reference: input.reference, ip: input.ip }, clock.now(), { countPage: false });
       // The session quotes its day's amount (late charges, discounts): a job cancels it at its end.
-      const expiresAt = cardSessionExpiry(clock.now());
-      const charge = await create(db, { ...input, method: 'CARD' }, (id) => cardIntent(id, input), expiresAt);
-      await addChargeCancelJob(db, charge.id, expiresAt);
-      return charge;
+      return openStripeCharge(db, { ...input, method: 'CARD' }, options);
     },
+    submitCharge: (db, id, input) => submitStripeCharge(db, id, input, options),
     async cardSession(db, id) {
       const row = await findChargeRow(db, id);
       if (row?.provider !== 'stripe' || row.method !== 'CARD' || row.status !== 'PENDING' || !row.providerRef)

@@ -26,6 +26,7 @@ const BATCH = 100;
 export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps): Promise<ReconcileReport> {
   const now = deps.clock.now();
   const at = now.toISOString();
+  await endChargesNeverMade(db, now);
   const due = await db
     .select({ id: paymentCharges.id })
     .from(paymentCharges)
@@ -60,6 +61,25 @@ export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps)
     }
   }
   return { checked: due.length, changed, recovered: await recoverEvents(db, deps, now) };
+}
+
+/**
+ * A charge recorded but never made at Stripe (the process stopped before asking, or Stripe's answer
+ * was lost) ends unpaid: nothing can pay it but an intent Stripe made all the same, whose events
+ * name the charge and link it again (`applyStripeEvent`).
+ */
+async function endChargesNeverMade(db: Queryable, now: Date): Promise<void> {
+  await db
+    .update(paymentCharges)
+    .set({ status: 'EXPIRED', declinedReason: 'never made at Stripe', updatedAt: now })
+    .where(
+      and(
+        eq(paymentCharges.provider, 'stripe'),
+        eq(paymentCharges.status, 'PENDING'),
+        isNull(paymentCharges.providerRef),
+        lte(paymentCharges.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
+      ),
+    );
 }
 
 async function recoverEvents(db: Queryable, deps: ReconcileDeps, now: Date): Promise<number> {

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -43,6 +43,8 @@ describe('installment payments at Stripe, at their edges', () => {
       installment({ idParcela: 'twice', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
       installment({ idParcela: 'refunded', valorBoleto: '800.00', dataVencimento: '2026-06-10T00:00:00' }),
       installment({ idParcela: 'disputed', valorBoleto: '700.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'slow', valorBoleto: '600.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'lost-answer', valorBoleto: '500.00', dataVencimento: '2026-06-10T00:00:00' }),
     ]);
   });
 
@@ -233,5 +235,51 @@ describe('installment payments at Stripe, at their edges', () => {
       valor_liquidado: { recebido: '700.00' },
     });
     expect(await statementOf('disputed')).toHaveLength(1);
+  });
+
+  it('no lock is held while Stripe answers: the charge is recorded and committed first, then made at Stripe', async () => {
+    t.clock.set('2026-04-05T15:00:00Z');
+    const path = await open('slow');
+    const id = (await original('slow')).id;
+    let release!: () => void;
+    s.stripe.createGate = new Promise((resolve) => (release = resolve));
+    const creates = s.stripe.creates().length;
+    const paying = request(t.app).post(`${path}/pix`).type('form').send({});
+    try {
+      const waiting = paying.then((res) => res);
+      while (s.stripe.creates().length === creates) await new Promise((resolve) => setImmediate(resolve));
+      // Stripe has the create call and has not answered: the installment's row is free.
+      const locked = await t.ctx.db.transaction((tx) =>
+        tx.execute(sql`select id from installments where id = ${id}::uuid for update nowait`),
+      );
+      expect(locked).toHaveLength(1);
+      const [opened] = await chargesOf('slow');
+      expect(opened).toMatchObject({ status: 'PENDING', providerRef: null });
+      release();
+      expect((await waiting).status).toBe(303);
+    } finally {
+      s.stripe.createGate = undefined;
+      release();
+    }
+    const [made] = await chargesOf('slow');
+    expect(made!.providerRef).toBe(s.stripe.intentOfCharge(made!.id)!.id);
+    expect(made!.pixCode).toBeTruthy();
+  });
+
+  it('a PaymentIntent made at Stripe whose answer was lost is found again by its metadata when it is paid', async () => {
+    t.clock.set('2026-04-06T15:00:00Z');
+    const path = await open('lost-answer');
+    s.stripe.loseCreateAnswers = true;
+    try {
+      expect((await request(t.app).post(`${path}/pix`).type('form').send({})).status).toBe(503);
+    } finally {
+      s.stripe.loseCreateAnswers = false;
+    }
+    const [ended] = await chargesOf('lost-answer');
+    expect(ended).toMatchObject({ status: 'EXPIRED', providerRef: null });
+    const intent = s.stripe.intentOfCharge(ended!.id)!;
+    await expectDelivered(s, s.stripe.succeed(intent.id), 'applied');
+    expect((await chargesOf('lost-answer'))[0]).toMatchObject({ status: 'PAID', providerRef: intent.id });
+    expect(await original('lost-answer')).toMatchObject({ situacao: 'PAGO', valor_liquidado: { recebido: '500.00' } });
   });
 });

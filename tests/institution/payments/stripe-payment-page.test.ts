@@ -168,7 +168,7 @@ describe('the installment payment page paid through Stripe', () => {
     expect(await original('partial')).toMatchObject({ situacao: 'PAGO', saldo_atual: 0 });
   });
 
-  it('Stripe down is a 503 page to try again, and nothing is recorded; an amount below Stripe’s minimum is refused on the page', async () => {
+  it('Stripe down is a 503 page to try again, and the charge it never made ends with why; an amount below Stripe’s minimum is refused on the page', async () => {
     t.clock.set('2026-02-25T15:00:00Z');
     const path = await open('refused');
     s.stripe.unavailable = true;
@@ -180,7 +180,15 @@ describe('the installment payment page paid through Stripe', () => {
       s.stripe.unavailable = false;
     }
     const id = (await original('refused')).id;
-    expect(await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.referenceId, id))).toEqual([]);
+    const ended = await t.ctx.db.select().from(paymentCharges).where(eq(paymentCharges.referenceId, id));
+    expect(ended).toEqual([
+      expect.objectContaining({
+        status: 'EXPIRED',
+        providerRef: null,
+        declinedReason: expect.stringMatching(/^not made at Stripe: /),
+      }),
+    ]);
+    expect((await request(t.app).get(path)).text).not.toContain('Pix gerado');
 
     const tiny = await open('tiny');
     const refused = await request(t.app).post(`${tiny}/pix`).type('form').send({});
@@ -188,9 +196,9 @@ describe('the installment payment page paid through Stripe', () => {
     expect(refused.text).toContain('O provedor de pagamentos recusou esta cobrança');
     expect(
       await t.ctx.db
-        .select()
+        .select({ status: paymentCharges.status })
         .from(paymentCharges)
         .where(eq(paymentCharges.referenceId, (await original('tiny')).id)),
-    ).toEqual([]);
+    ).toEqual([{ status: 'EXPIRED' }]);
   });
 });

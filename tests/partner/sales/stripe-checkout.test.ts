@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { operateSale } from '../../../src/partner/sales/checkout/operator.js';
+import { withLockedSale } from '../../../src/partner/sales/state/unit-of-work.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, givenCheckoutSale, post } from '../../support/checkout.js';
 import { expectDelivered, saleCharges, saleLookup, STRIPE_TEST_KEYS, useStripeContext } from '../../support/stripe.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -242,5 +244,32 @@ describe('the checkout paid through Stripe', () => {
       payload: { payment: { financing: expect.any(Object) } },
     });
     expect((await lookup(sale.saleId)).status).toBe('Efetivado');
+  });
+
+  it('a sale closed while Stripe makes its Pix never announces it: the charge ends here, is cancelled at Stripe, and the buyer is told the checkout closed', async () => {
+    const sale = await readySale('STRIPE-CLOSED-MEANWHILE');
+    let release!: () => void;
+    s.stripe.createGate = new Promise((resolve) => (release = resolve));
+    const creates = s.stripe.creates().length;
+    try {
+      const asking = request(t.app)
+        .post(`${sale.path}/pix`)
+        .type('form')
+        .send({})
+        .then((res) => res);
+      while (s.stripe.creates().length === creates) await new Promise((resolve) => setImmediate(resolve));
+      // No lock on the sale while Stripe answers: the operator expires it meanwhile.
+      await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'expire'));
+      release();
+      expect((await asking).status).toBeGreaterThanOrEqual(400);
+    } finally {
+      s.stripe.createGate = undefined;
+      release();
+    }
+    const [charge] = await chargesOf(sale.saleId);
+    expect(charge).toMatchObject({ status: 'EXPIRED' });
+    expect((await eventsOf(t, sale.saleId)).map((e) => e.name)).not.toContain('invoiceCreated');
+    await t.runJobs();
+    expect(s.stripe.intent(charge!.providerRef!).status).toBe('canceled');
   });
 });

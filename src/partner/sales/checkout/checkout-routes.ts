@@ -15,7 +15,7 @@ import { hostedPageHeaders } from '../../../payments/html.js';
 import { type CardInput, type Charge, providerView } from '../../../payments/provider.js';
 import { loadSaleProducts, type LockedSale, partnerName } from '../sql.js';
 import { type FormErrors, type PersonForm, readPersonForm } from './buyer-form.js';
-import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
+import { cardPauseOf, finishCardStep, openCardStep, startCardPayment, submitCardSession } from './card-steps.js';
 import { BUYER_MESSAGES } from './checkout.rules.js';
 import { CHECKOUT_NOTICES, type CheckoutNotice, type CheckoutView, renderCheckoutPage } from './checkout-page.js';
 import {
@@ -32,6 +32,7 @@ import {
   simulateOnCheckout,
   submitBuyerData,
 } from './checkout-steps.js';
+import { finishInvoice, type OpenedInvoice } from './invoices.js';
 import { checkoutStep } from './unit-of-work.js';
 
 const text = (body: unknown, name: string) => {
@@ -136,11 +137,15 @@ export function checkoutPages(ctx: AppContext): Router {
     )(req, res),
   );
 
+  /** An invoice step: recorded under the sale's lock, then made at the provider and announced (`finishInvoice`). */
+  const onInvoice = (run: (tx: Queryable, sale: LockedSale) => Promise<OpenedInvoice>) => async (req: Request) =>
+    finishInvoice(ctx, await onSale(run)(req));
+
   router.post('/checkout/:token/pix', async (req, res) =>
-    back(req, res, chargeNotice(await onSale((tx, sale) => generateInvoice(tx, ctx, sale, 'pix'))(req))),
+    back(req, res, chargeNotice(await onInvoice((tx, sale) => generateInvoice(tx, ctx, sale, 'pix'))(req))),
   );
   router.post('/checkout/:token/boleto', async (req, res) =>
-    back(req, res, chargeNotice(await onSale((tx, sale) => generateInvoice(tx, ctx, sale, 'bankSlip'))(req))),
+    back(req, res, chargeNotice(await onInvoice((tx, sale) => generateInvoice(tx, ctx, sale, 'bankSlip'))(req))),
   );
   router.post('/checkout/:token/cartao', async (req, res) => {
     if (provider.cardEntry === 'form')
@@ -149,7 +154,8 @@ export function checkoutPages(ctx: AppContext): Router {
         res,
         chargeNotice(await onSale((tx, sale) => payByCard(tx, ctx, sale, cardFrom(req), clientIp(req)))(req)),
       );
-    const charge = await onSale((tx, sale) => startCardPayment(tx, ctx, sale, clientIp(req)))(req);
+    const opened = await onSale((tx, sale) => startCardPayment(tx, ctx, sale, clientIp(req)))(req);
+    const charge = await submitCardSession(ctx, opened);
     res.redirect(303, `${base(req)}/cartao/${charge.id}`);
   });
   if (provider.cardEntry === 'element') {
@@ -182,12 +188,12 @@ export function checkoutPages(ctx: AppContext): Router {
     back(req, res, decision === 'denied' ? undefined : 'financiamento');
   });
   router.post('/checkout/:token/financiamento/aceite', async (req, res) =>
-    back(req, res, chargeNotice(await onSale((tx, sale) => acceptFinancing(tx, ctx, sale))(req))),
+    back(req, res, chargeNotice(await onInvoice((tx, sale) => acceptFinancing(tx, ctx, sale))(req))),
   );
   // The sandbox's hands: only with the sandbox provider, which production refuses.
   if (provider.sandbox) {
     router.post('/checkout/:token/financiamento/avalista/aceite', async (req, res) =>
-      back(req, res, chargeNotice(await onSale((tx, sale) => guarantorSigned(tx, ctx, sale))(req))),
+      back(req, res, chargeNotice(await onInvoice((tx, sale) => guarantorSigned(tx, ctx, sale))(req))),
     );
     const simulate = (req: Request, action: 'pay' | 'expire') =>
       ctx.db.transaction((tx) => simulateOnCheckout(tx, ctx, token(req), String(req.params.chargeId), action));

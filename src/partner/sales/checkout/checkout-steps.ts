@@ -32,7 +32,8 @@ import {
   MethodNotOffered,
   StepNotAvailable,
 } from './checkout.rules.js';
-import { type CheckoutDeps, createInvoice, type InvoiceMethod, payerOf, saleReference } from './sale-charges.js';
+import { createInvoice, type OpenedInvoice } from './invoices.js';
+import { type CheckoutDeps, type InvoiceMethod, payerOf, saleReference } from './sale-charges.js';
 import { recordActivity } from './sale-schedules.js';
 
 /**
@@ -106,7 +107,7 @@ export async function generateInvoice(
   deps: CheckoutDeps,
   sale: LockedSale,
   method: 'pix' | 'bankSlip',
-): Promise<Charge> {
+): Promise<OpenedInvoice> {
   return createInvoice(tx, deps, await readyToPay(tx, deps, sale, method), method);
 }
 
@@ -155,7 +156,7 @@ export async function requestFinancing(tx: Queryable, deps: CheckoutDeps, sale: 
 }
 
 /** The approved buyer accepts the offer: the entry invoice (`invoiceCreated`). */
-export async function acceptFinancing(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<Charge> {
+export async function acceptFinancing(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<OpenedInvoice> {
   if (stateOf(sale) !== 'financing_analysis' || sale.financingStep !== FINANCING_STEPS.sign)
     throw new StepNotAvailable('financing acceptance', sale.status);
   return createInvoice(tx, deps, sale, FINANCING_METHOD);
@@ -180,7 +181,7 @@ export async function nameGuarantor(
 }
 
 /** Sandbox: the guarantor accepts and signs; the buyer reaches the entry invoice. */
-export async function guarantorSigned(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<Charge> {
+export async function guarantorSigned(tx: Queryable, deps: CheckoutDeps, sale: LockedSale): Promise<OpenedInvoice> {
   if (stateOf(sale) !== 'guarantor_needed') throw new StepNotAvailable('guarantor signature', sale.status);
   return createInvoice(tx, deps, sale, FINANCING_METHOD);
 }

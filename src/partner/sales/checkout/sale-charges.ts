@@ -1,22 +1,12 @@
 import type { AppContext } from '../../../context.js';
 import { localDate } from '../../../core/local-date.js';
-import type { Queryable } from '../../../db/client.js';
-import { pendingChargeLike } from '../../../payments/charges.js';
 import type { Charge, ChargeListener, Payer } from '../../../payments/provider.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../events/event-payloads.js';
 import { checkoutUrlOf } from '../events/events.js';
 import { saleFinancing, toWebhookFinancing } from '../financing.js';
-import { type LockedSale, lockSale, type SaleRow } from '../sql.js';
-import {
-  invoiceChosenAgain,
-  invoiceCreated,
-  invoiceExpired,
-  purchaseConfirmed,
-  type SaleDeps,
-} from '../state/sale-flow.js';
+import { lockSale, type SaleRow } from '../sql.js';
+import { invoiceExpired, purchaseConfirmed, type SaleDeps } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
-import { MethodNotOffered } from './checkout.rules.js';
-import { scheduleInvoiceExpiry } from './schedule-jobs.js';
 
 /** Charges of the payment provider that pay a sale at its checkout. */
 
@@ -49,7 +39,7 @@ export const payerOf = (sale: SaleRow): Payer => ({
 });
 
 /** The invoice in the shape of the events' `payment`. */
-function invoicePayment(
+export function invoicePayment(
   deps: Pick<AppContext, 'config' | 'clock'>,
   sale: SaleRow,
   charge: Charge,
@@ -70,43 +60,6 @@ function invoicePayment(
     };
   }
   return { paymentMethod: method, url, dueDate, digitableLine: charge.digitableLine! };
-}
-
-/**
- * Generates a Pix, a bank slip or the financing entry bank slip of a sale, inside `tx`: the
- * charge, the move to `waiting_payment` with `invoiceCreated`, and the job that expires it. The
- * same invoice asked again while it is pending is answered again: no second charge, no second
- * `invoiceCreated` (the sale waits for it again when it had moved to another).
- */
-export async function createInvoice(
-  tx: Queryable,
-  deps: CheckoutDeps,
-  sale: LockedSale,
-  method: InvoiceMethod,
-): Promise<Charge> {
-  const provider = deps.payments;
-  const entry = method === FINANCING_METHOD;
-  const offer = entry ? saleFinancing(sale) : undefined;
-  if (entry && !offer) throw new MethodNotOffered(method);
-  const wanted = {
-    method: method === 'pix' ? ('PIX' as const) : ('BOLETO' as const),
-    amountCents: offer ? offer.upfrontCents : sale.checkoutPriceInCents,
-    description: entry ? `Entrada do financiamento da compra ${sale.id}` : `Compra ${sale.id}`,
-  };
-  const pending = pendingChargeLike(await provider.listCharges(tx, saleReference(sale.id)), wanted, deps.clock.now());
-  if (pending) {
-    if (stateOf(sale) !== 'waiting_payment' || !isLinkedInvoice(sale, pending))
-      await invoiceChosenAgain(tx, deps, sale, invoicePayment(deps, sale, pending, method));
-    return pending;
-  }
-  const charge = await provider.createCharge(tx, {
-    ...wanted,
-    payer: payerOf(sale),
-    reference: saleReference(sale.id),
-  });
-  await invoiceCreated(tx, deps, sale, invoicePayment(deps, sale, charge, method));
-  await scheduleInvoiceExpiry(tx, charge);
-  return charge;
 }
 
 /** True when the charge is the invoice the sale is waiting for (its `payment` names the same code). */
