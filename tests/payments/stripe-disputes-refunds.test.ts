@@ -34,6 +34,17 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
   const receipt = (saleId: number) => receiptReversals(t, partner.headers, saleId);
   const status = async (saleId: number) => (await saleLookup(t, partner.headers, saleId)).status;
 
+  /** `sale:refund`, its job run while Stripe answers the refund with `refundStatus`. */
+  async function refundedByOperator(saleId: number, refundStatus: 'pending' | 'requires_action') {
+    await withLockedSale(t.ctx.db, saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'refund'));
+    s.stripe.refundStatus = refundStatus;
+    try {
+      await t.runJobs();
+    } finally {
+      s.stripe.refundStatus = 'succeeded';
+    }
+  }
+
   it('an inquiry (warning_needs_response) withdraws nothing: the charge stays paid, the sale confirmed, the receipt untouched', async () => {
     const sale = await paidSale('INQUIRY');
     await expectDelivered(s, s.stripe.disputeCharge(sale.intentId, { status: 'warning_needs_response' }), 'applied');
@@ -92,13 +103,7 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
 
   it('an operator refund waiting at the bank is not done: the charge stays paid until Stripe says succeeded; one that fails is listed for the operator', async () => {
     const sale = await paidSale('SLOW-REFUND');
-    await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'refund'));
-    s.stripe.refundStatus = 'requires_action';
-    try {
-      await t.runJobs();
-    } finally {
-      s.stripe.refundStatus = 'succeeded';
-    }
+    await refundedByOperator(sale.saleId, 'requires_action');
     const charge = await chargeOf(sale.saleId);
     expect(charge).toMatchObject({ status: 'PAID', refundedAmountCents: 0 });
     const [asked] = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));
@@ -117,13 +122,7 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
 
   it('a refund that succeeds later makes the charge refunded then, once', async () => {
     const sale = await paidSale('LATER-REFUND');
-    await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'refund'));
-    s.stripe.refundStatus = 'pending';
-    try {
-      await t.runJobs();
-    } finally {
-      s.stripe.refundStatus = 'succeeded';
-    }
+    await refundedByOperator(sale.saleId, 'pending');
     const refundId = s.stripe.refunds(sale.intentId)[0]!.id;
     expect((await chargeOf(sale.saleId)).status).toBe('PAID');
     const succeeded = s.stripe.settleRefund(refundId, 'succeeded');

@@ -1,6 +1,9 @@
 import { type Config, loadConfig } from '../../config.js';
+import type { AppContext } from '../../context.js';
 import { type Clock, systemClock } from '../../core/clock.js';
 import type { Database } from '../../db/client.js';
+import { createLogger } from '../../http/logging.js';
+import { type ContextParts, wireContext } from '../../payment-wiring.js';
 
 /** A mistake of the operator: printed without a stack, exit code 1. */
 export class UsageError extends Error {}
@@ -70,3 +73,7 @@ export interface Command {
     runtime?: CommandRuntime,
   ): Promise<Record<string, unknown>>;
 }
+
+/** The service's context for a command that moves money: the provider and listeners of this deployment, logs silent. */
+export const operatorContext = (db: Database): AppContext =>
+  wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);

@@ -1,10 +1,6 @@
-import { loadConfig } from '../../config.js';
-import { systemClock } from '../../core/clock.js';
-import { createLogger } from '../../http/logging.js';
-import { type ContextParts, wireContext } from '../../payment-wiring.js';
 import { findChargeRow } from '../../payments/charges.js';
 import { openRefunds } from '../../payments/refunds.js';
-import { type Command, UsageError } from './command.js';
+import { type Command, operatorContext, UsageError } from './command.js';
 
 /** Money given back to payers: refund an installment's payment, and the refunds not done yet. */
 export const paymentCommands: Record<string, Command> = {
@@ -14,12 +10,7 @@ export const paymentCommands: Record<string, Command> = {
     async run(db, options) {
       const id = options.charge;
       if (!id) throw new UsageError('payment:refund needs --charge ID (a payment charge id)');
-      const ctx = wireContext({
-        config: loadConfig(),
-        db,
-        clock: systemClock,
-        logger: createLogger('silent'),
-      } as ContextParts);
+      const ctx = operatorContext(db);
       const row = await findChargeRow(db, id);
       if (!row) throw new UsageError(`no charge ${id}`);
       if (row.referenceKind === 'sale')

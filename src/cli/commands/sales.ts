@@ -1,12 +1,8 @@
-import { loadConfig } from '../../config.js';
-import { systemClock } from '../../core/clock.js';
-import { createLogger } from '../../http/logging.js';
 import { operateSale, OPERATOR_ACTIONS, type OperatorAction } from '../../partner/sales/checkout/operator.js';
 import { lookupStatusName } from '../../partner/sales/state/sale-states.js';
 import { stateOf } from '../../partner/sales/state/transitions.js';
 import { withLockedSale } from '../../partner/sales/state/unit-of-work.js';
-import { type ContextParts, wireContext } from '../../payment-wiring.js';
-import { type Command, UsageError } from './command.js';
+import { type Command, operatorContext, UsageError } from './command.js';
 
 const DESCRIPTIONS: Record<OperatorAction, string> = {
   cancel: 'cancel a confirmed sale (purchaseCancelled)',
@@ -22,12 +18,7 @@ function saleCommand(action: OperatorAction): Command {
     async run(db, options) {
       if (!options.sale || !/^\d{1,9}$/.test(options.sale))
         throw new UsageError('--sale takes the sale id (a whole number)');
-      const ctx = wireContext({
-        config: loadConfig(),
-        db,
-        clock: systemClock,
-        logger: createLogger('silent'),
-      } as ContextParts);
+      const ctx = operatorContext(db);
       try {
         const sale = await withLockedSale(ctx.db, Number(options.sale), (tx, locked) =>
           operateSale(tx, ctx, locked, action),
