@@ -7,6 +7,7 @@ import { migrationsApplied } from './db/migrate.js';
 import { createDatabaseProbe } from './db/probe.js';
 import { authenticateAnyTenant, authenticateInstitution, authenticatePartner } from './http/auth.js';
 import { DatabaseGate } from './http/database-gate.js';
+import { refuseUnreadEncoding } from './http/content-encoding.js';
 import { docsRouter } from './http/docs.js';
 import { errorHandler } from './http/error-handler.js';
 import { httpLogger } from './http/logging.js';
@@ -64,6 +65,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
   app.use(httpLogger(ctx.logger), requestMetrics(ctx.metrics));
   app.use(securityHeaders(ctx.config));
+  app.use(refuseUnreadEncoding);
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
