@@ -139,7 +139,7 @@ async function seedChunk(
     ), inserted as (
       insert into sales (partner_id, origin, status, product_type, external_sale_id, cpf, checkout_price_in_cents, upfront_in_cents, installments_to_apply,
         max_installments_to_apply, running_days_to_first_installment, running_days_to_expire, campaign_id, creator, buyer_name, buyer_email, buyer_phone,
-        name_key, email_key, checkout_token, payment_method, made_effective_at, canceled_at, released_on, expected_payment_on, ted_on, next_payment_on, created_at, updated_at)
+        name_key, email_key, checkout_token, payment_method, made_effective_at, canceled_at, released_on, created_at, updated_at)
       select ${p.id}, case when i % 20 = 0 then 'CAMPAIGN' when i % 4 = 0 then 'EXCLUSIVE_SALE' else 'PLATFORM_PAY' end, status, 'COURSE',
         'PED-' || ${p.prefix} || '-' || (i - (i % 40 = 1)::int), lpad((buyer::bigint * 7919 + 10203040)::text, 11, '0'), price, price / 10, 12, 12, 30, 7,
         case when i % 20 = 0 then (${sql.array(campaignIds)}::uuid[])[1 + i % 3] end,
@@ -148,9 +148,7 @@ async function seedChunk(
         lower(translate(buyer_name, 'áéíóúãõçâêô', 'aeiouaocaeo')), lower(translate(buyer_name, ' áéíóúãõçâêô', '.aeiouaocaeo')) || buyer || '@exemplo.com.br',
         ${p.prefix} || '-' || i, case when status not in ('not_logged', 'in_progress') then (array['pix','boleto','credit_card','financing'])[1 + i % 4] end,
         effective, case when status = 'canceled' then effective + interval '10 days' end,
-        (effective + interval '15 days')::date, (effective + interval '32 days')::date,
-        case when effective < timestamptz '2026-09-22' then (effective + interval '32 days')::date end,
-        case when effective is not null and i % 5 = 0 then (effective + interval '62 days')::date end,
+        (effective + interval '15 days')::date,
         created, coalesce(effective, created + interval '30 minutes')
       from named
       returning id, split_part(checkout_token, '-', 2)::int as i

@@ -3239,15 +3239,15 @@ export interface operations {
                 startReleasedDate?: string;
                 /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of release of the course. Not a date: ignored. */
                 endReleasedDate?: string;
-                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. Sent alone, it is also the last day. Not a date: ignored. */
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner: the receipt's `expectedTransferDate`, as `GET /receipts` shows it. Sent alone, it is also the last day. Not a date: ignored. */
                 startExpectedPaymentDate?: string;
                 /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of expected transfer to the partner. Not a date: ignored. */
                 endExpectedPaymentDate?: string;
-                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of transfer (TED) made to the partner. Sent alone, it is also the last day. Not a date: ignored. */
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of transfer (TED) made to the partner: the receipt's `transferDate`, as `GET /receipts` shows it. Sent alone, it is also the last day. Not a date: ignored. */
                 startTedDate?: string;
                 /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of transfer (TED) made to the partner. Not a date: ignored. */
                 endTedDate?: string;
-                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of next due date of the buyer (MaaS sales). Sent alone, it is also the last day. Not a date: ignored. */
+                /** @description First day (`AAAA-MM-DD`, inclusive) of the range of next due date of the buyer (MaaS sales): the receipt's `nextPaymentDate`, as `GET /receipts` shows it. Sent alone, it is also the last day. Not a date: ignored. */
                 startNextPaymentDate?: string;
                 /** @description Last day (`AAAA-MM-DD`, inclusive) of the range of next due date of the buyer (MaaS sales). Not a date: ignored. */
                 endNextPaymentDate?: string;

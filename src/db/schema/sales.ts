@@ -77,11 +77,11 @@ export const sales = pgTable(
     deniedReason: text(),
     madeEffectiveAt: timestamp({ withTimezone: true }),
     canceledAt: timestamp({ withTimezone: true }),
-    /** Dates written by the receivables side: course release, expected and made transfers, next due date. */
+    /**
+     * The day the course was released to the student (the receivables side writes it). The other
+     * dates the list filters by (expected and made transfers, next due date) are the receipt's.
+     */
     releasedOn: date({ mode: 'string' }),
-    expectedPaymentOn: date({ mode: 'string' }),
-    tedOn: date({ mode: 'string' }),
-    nextPaymentOn: date({ mode: 'string' }),
     createdAt: timestampNow(),
     updatedAt: timestampNow(),
   },
@@ -106,9 +106,6 @@ export const sales = pgTable(
       rangeIndex('sales_partner_created', t.createdAt),
       rangeIndex('sales_partner_effective', t.madeEffectiveAt),
       rangeIndex('sales_partner_released', t.releasedOn),
-      rangeIndex('sales_partner_expected_payment', t.expectedPaymentOn),
-      rangeIndex('sales_partner_ted', t.tedOn),
-      rangeIndex('sales_partner_next_payment', t.nextPaymentOn),
       index('sales_partner_creator').on(t.partnerId, t.creator, t.id),
       index('sales_partner_campaign').on(t.partnerId, t.campaignId, t.id),
     ];

@@ -60,6 +60,35 @@ describe('receipts', () => {
     t.clock.set('2026-06-10T12:00:00Z');
   });
 
+  it('GET /sales finds a sale by the transfer and due dates its receipt shows: made, expected and next due (one source)', async () => {
+    const [receipt] = (await list(`?CreditRequestId=${F}`)).body.content as {
+      transferDate: string;
+      expectedTransferDate: string;
+      nextPaymentDate: string;
+    }[];
+    expect(receipt).toMatchObject({ transferDate: '2026-03-15', nextPaymentDate: '2026-06-04' });
+    const sold = async (query: Record<string, string>) =>
+      (
+        (await request(t.app).get('/sales').query(query).set(partner.headers).expect(200)).body.content as {
+          id: number;
+        }[]
+      ).map((s) => s.id);
+    const day = (start: string, end: string, date: string) => ({ [start]: date, [end]: date });
+    expect(await sold(day('startTedDate', 'endTedDate', receipt!.transferDate))).toEqual([F]);
+    expect(
+      await sold(day('startExpectedPaymentDate', 'endExpectedPaymentDate', receipt!.expectedTransferDate)),
+    ).toContain(F);
+    expect(await sold(day('startNextPaymentDate', 'endNextPaymentDate', receipt!.nextPaymentDate))).toEqual([F]);
+    expect(await sold(day('startTedDate', 'endTedDate', '2026-03-16'))).toEqual([]);
+    // Another partner's receipt on the same day is not theirs to find.
+    const theirs = await request(t.app)
+      .get('/sales')
+      .query(day('startTedDate', 'endTedDate', receipt!.transferDate))
+      .set(stranger.headers)
+      .expect(200);
+    expect(theirs.body.content).toEqual([]);
+  });
+
   it('the sale type is the one the commission contract names', () => {
     expect(productType).toBe('COURSE');
   });

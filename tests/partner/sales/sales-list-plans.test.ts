@@ -28,14 +28,26 @@ describe('sales list query plans over many sales', () => {
       await t.ctx.db.execute(sql`
         insert into sales (partner_id, origin, status, product_type, external_sale_id, cpf, checkout_price_in_cents, upfront_in_cents,
           installments_to_apply, max_installments_to_apply, running_days_to_first_installment, running_days_to_expire, creator,
-          buyer_name, buyer_email, name_key, email_key, checkout_token, made_effective_at, expected_payment_on, created_at, updated_at)
+          buyer_name, buyer_email, name_key, email_key, checkout_token, made_effective_at, created_at, updated_at)
         select ${p.id}, 'PLATFORM_PAY', (array['in_progress','waiting_payment','made_effective','not_logged','expired','denied'])[1 + i % 6], 'COURSE',
           'EXT-' || i, lpad((i * 7919 % 99999999999)::text, 11, '0'), 5000, 0, 12, 12, 30, 7, 'API',
           'Comprador ' || i, 'comprador' || i || '@example.com', 'comprador ' || i, 'comprador' || i || '@example.com',
           ${p.id} || '-' || i, case when i % 6 = 2 then timestamptz '2026-01-01' + (i || ' minutes')::interval end,
-          case when i % 6 = 2 then date '2026-02-01' + i / 100 end,
           timestamptz '2025-01-01' + (i || ' minutes')::interval, now()
         from generate_series(1, 8000) i`);
+      // The confirmed sales' receipts, each expecting its transfer on a day of February.
+      await t.ctx.db.execute(sql`
+        with made as (
+          select id, made_effective_at::date as day, date '2026-02-01' + (row_number() over (order by id))::int / 100 as expected
+            from sales where partner_id = ${p.id} and made_effective_at is not null
+        ), opened as (
+          insert into receipts (sale_id, partner_id, commission_percentage, made_effective_on, has_upfront, financed_installments)
+          select id, ${p.id}, 10, day, false, 0 from made returning sale_id
+        )
+        insert into receipt_summaries (sale_id, partner_id, made_effective_on, canceled, has_chargeback, has_cancellation,
+          received_cents, missing_cents, expected_ted_cents, paid_cents, expected_transfer_date, installments, paid_installments, open_due_dates)
+        select m.id, ${p.id}, m.day, false, false, false, 5000, 0, 4500, 5000, m.expected, 1, 1, '{}'
+          from made m join opened o on o.sale_id = m.id`);
     }
     await vacuumUntilAllVisible();
   });
@@ -121,12 +133,15 @@ describe('sales list query plans over many sales', () => {
     });
   }
 
+  it('finds the sales of an expected-payment week through the receipt summaries’ index, then the sales by key', async () => {
+    const plan = await planOf({ startExpectedPaymentDate: '2026-02-03', endExpectedPaymentDate: '2026-02-09' });
+    const summaries = plan.filter((n) => n['Relation Name'] === 'receipt_summaries');
+    expect(summaries.map((n) => n['Index Name'])).toEqual(['receipt_summaries_partner_expected_transfer']);
+    for (const scan of salesScans(plan))
+      expect(scan['Node Type'], JSON.stringify(plan)).toMatch(/Index|Bitmap Heap Scan/);
+  });
+
   for (const [name, query, index] of [
-    [
-      'an expected-payment week',
-      { startExpectedPaymentDate: '2026-02-03', endExpectedPaymentDate: '2026-02-09' },
-      'sales_partner_expected_payment',
-    ],
     [
       'a made-effective range and a status',
       { startEffectiveDate: '2026-01-02', status: 'made_effective' },

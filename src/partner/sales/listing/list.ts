@@ -7,7 +7,7 @@ import { startOfLocalDay } from '../../../core/local-date.js';
 import { type Page, pageOf, type PageRequest } from '../../../core/paging.js';
 import type { Queryable } from '../../../db/client.js';
 import { conditionShape, preparedPerShape } from '../../../db/prepared.js';
-import { campaigns, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
+import { campaigns, receiptSummaries, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
 import { loadSaleProducts } from '../sql.js';
 import { HIDDEN_FROM_LIST } from '../state/sale-states.js';
 import { type SaleListItem, toSaleListItem } from './list.views.js';
@@ -31,6 +31,16 @@ function instantRange(column: PgColumn, range: DayRange | undefined): SQL[] {
 function dayRange(column: PgColumn, range: DayRange | undefined): SQL[] {
   if (!range) return [];
   return [...(range.from ? [gte(column, range.from)] : []), ...(range.to ? [lte(column, range.to)] : [])];
+}
+
+/**
+ * The sales whose receipt carries a day in the range: its expected transfer, its transfer made, its
+ * next due date — the dates `GET /receipts` shows, read from the same receipt summaries.
+ */
+function receiptDayRange(partnerId: string, column: PgColumn, range: DayRange | undefined): SQL[] {
+  if (!range) return [];
+  const inRange = and(eq(receiptSummaries.partnerId, partnerId), ...dayRange(column, range));
+  return [inArray(sales.id, sql`(select ${receiptSummaries.saleId} from ${receiptSummaries} where ${inRange})`)];
 }
 
 const campaignsOf = (partnerId: string, condition: SQL) =>
@@ -68,8 +78,10 @@ export function salesListWhere(partnerId: string, f: SalesFilters): SQL {
   if (f.campaignCustomIdentifier)
     conditions.push(campaignsOf(partnerId, eq(campaigns.customIdentifier, f.campaignCustomIdentifier)));
   conditions.push(...instantRange(sales.createdAt, f.created), ...instantRange(sales.madeEffectiveAt, f.effective));
-  conditions.push(...dayRange(sales.releasedOn, f.released), ...dayRange(sales.expectedPaymentOn, f.expectedPayment));
-  conditions.push(...dayRange(sales.tedOn, f.ted), ...dayRange(sales.nextPaymentOn, f.nextPayment));
+  conditions.push(...dayRange(sales.releasedOn, f.released));
+  conditions.push(...receiptDayRange(partnerId, receiptSummaries.expectedTransferDate, f.expectedPayment));
+  conditions.push(...receiptDayRange(partnerId, receiptSummaries.transferDate, f.ted));
+  conditions.push(...receiptDayRange(partnerId, receiptSummaries.nextPaymentDate, f.nextPayment));
   return and(...conditions)!;
 }
 
