@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { updatePartnerSettings } from '../../../src/partner/partner-settings.js';
 import { givenCampaign, usePartnersWithCatalogues } from '../../support/campaigns.js';
+import { givenClass, givenCourse } from '../../support/catalogue.js';
 import { BUYER_FORM, eventsOf, expectContractPayloads, post as checkoutPost } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -289,6 +290,30 @@ describe('POST /sales/exclusive-sale', () => {
     });
     await refused({ cpf: '52998224725', campaign_id: foreign.id }, 'SALE-007');
     await refused({ cpf: '52998224725', campaign_id: 'not-a-uuid' }, 'SALE-007');
+  });
+
+  it('a campaign sale prices each item at its class, as the same class sold without a campaign: variantPriceInCents and variantPrice', async () => {
+    const course = await givenCourse(t, f.partner.headers, { name: 'Gestão de Projetos', price: 500 });
+    const courseClass = await givenClass(t, f.partner.headers, course.id, {
+      name: 'Turma Econômica',
+      priceInCents: 30000,
+    });
+    const campaign = await givenCampaign(t, f.partner, {
+      name: 'Campanha da Turma',
+      checkout_price_in_cents: 28000,
+      courses: [{ id: course.id, courseClassId: courseClass.id }],
+    });
+    const sold = async (body: Record<string, unknown>) => {
+      const saleId = (await post({ cpf: '52998224725', ...body }).expect(201)).body.content.id as number;
+      const [lookup] = (await request(t.app).get(`/sales/purchase/${saleId}`).set(f.partner.headers).expect(200)).body;
+      return lookup.products.map((p: { variantPriceInCents: number }) => p.variantPriceInCents);
+    };
+    const plain = await sold({
+      checkout_price_in_cents: 28000,
+      courses: [{ id: course.id, courseClassId: courseClass.id }],
+    });
+    expect(plain).toEqual([30000]);
+    expect(await sold({ campaign_id: campaign.id })).toEqual(plain);
   });
 
   it('stores notification_url and never answers 500 to hostile bodies', async () => {

@@ -87,8 +87,10 @@ async function select(db: Queryable, partnerId: string, input: ExclusiveSaleRequ
       throw new SaleCampaignNotActive(`campaign ${input.campaign_id} not found or not active`, {
         detail: 'is not an active campaign of this partner',
       });
+    // The campaign prices its courses; the sale's items are the classes sold, each at its own price.
+    const selected = (await loadCampaignCourses(db, [campaign.id])).get(campaign.id) ?? [];
     return {
-      selected: (await loadCampaignCourses(db, [campaign.id])).get(campaign.id) ?? [],
+      selected: selected.map((s) => ({ ...s, priceInCents: s.courseClass.priceInCents })),
       priceInCents: campaign.checkoutPriceInCents,
       campaignId: campaign.id,
       consultantId: campaign.consultantId ?? undefined,
