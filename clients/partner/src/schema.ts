@@ -774,8 +774,10 @@ export interface paths {
          *     the `webhookId` of each. Only dispatches that did not get status 200 can be resent, and each
          *     dispatch accepts up to 4 manual retries. Each id is judged alone: the dispatches that can be
          *     resent are queued (one attempt each, at once) and the answer's `message` says which were
-         *     queued and which were refused and why (not found, already got 200, 4 manual retries made).
-         *     When none can be resent the answer is 400 with the code of the first refusal: an unknown id
+         *     queued and which were refused and why (not found, already got 200, 4 manual retries made). A
+         *     dispatch whose last send (its automatic one, or the resend asked last) has not been made yet is
+         *     answered as already waiting to be sent, and spends no retry: every retry answered as queued is
+         *     sent. When none can be resent the answer is 400 with the code of the first refusal: an unknown id
          *     (`WEBHOOK-005`), a dispatch that got 200 (`WEBHOOK-006`) or one that already had 4 manual
          *     retries (`WEBHOOK-007`), and nothing is resent.
          */

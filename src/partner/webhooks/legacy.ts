@@ -186,22 +186,33 @@ const REFUSAL_ERRORS = {
   'WEBHOOK-007': LegacyRetriesExhausted,
 };
 
-/** The dispatches queued and those refused, in words; none queued is refused with the first refusal's code. */
+/** The dispatches queued, those already waiting for their send, and those refused, in words; none of the first two is refused with the first refusal's code. */
 function retryAnswer(
   queued: string[],
+  waiting: string[],
   refused: RetryRefusal[],
 ): SuccessBody<operations['retryLegacyWebhookDispatches']> {
   const refusals = refused.map((r) => `${r.id} (${r.reason})`).join(', ');
-  if (queued.length === 0) {
+  if (queued.length === 0 && waiting.length === 0) {
     throw new REFUSAL_ERRORS[refused[0]!.code](`No webhook dispatch queued. Refused: ${refusals}`);
   }
-  const what = `${queued.length} webhook dispatch${queued.length === 1 ? '' : 'es'} queued for resending: ${queued.join(', ')}`;
-  return { message: refused.length > 0 ? `${what}. Refused: ${refusals}` : what };
+  const parts = [
+    ...(queued.length > 0
+      ? [
+          `${queued.length} webhook dispatch${queued.length === 1 ? '' : 'es'} queued for resending: ${queued.join(', ')}`,
+        ]
+      : []),
+    ...(waiting.length > 0 ? [`already waiting to be sent, no retry spent: ${waiting.join(', ')}`] : []),
+    ...(refused.length > 0 ? [`Refused: ${refusals}`] : []),
+  ];
+  return { message: parts.join('. ') };
 }
 
 /**
  * Queues a resend of each dispatch that did not get 200 and has manual retries left; the others
- * are refused one by one with their reason. Another partner's dispatch is not found.
+ * are refused one by one with their reason. A dispatch whose last send queued has not been made yet
+ * is answered as waiting, and no retry is spent on it: every retry answered as queued is sent.
+ * Another partner's dispatch is not found.
  */
 export async function retryLegacyDispatches(
   ctx: AppContext,
@@ -216,11 +227,14 @@ export async function retryLegacyDispatches(
       .for('update');
     const byId = new Map(rows.map((r) => [r.id, r]));
     const queued: string[] = [];
+    const waiting: string[] = [];
     const refused: RetryRefusal[] = [];
-    for (const id of ids) {
+    for (const id of new Set(ids)) {
       const row = byId.get(id);
       if (!row) refused.push({ id, code: 'WEBHOOK-005', reason: 'not found' });
       else if (row.lastStatusCode === 200) refused.push({ id, code: 'WEBHOOK-006', reason: 'got status 200' });
+      // Its automatic send, or the resend asked last, has not been made yet.
+      else if (row.sends < 1 + row.manualRetries) waiting.push(id);
       else if (row.manualRetries >= MAX_MANUAL_RETRIES)
         refused.push({ id, code: 'WEBHOOK-007', reason: `already had ${MAX_MANUAL_RETRIES} manual retries` });
       else queued.push(id);
@@ -237,6 +251,6 @@ export async function retryLegacyDispatches(
         queued.map((id) => ({ dispatchId: id, send: 1 + byId.get(id)!.manualRetries + 1, runAt: now })),
       );
     }
-    return retryAnswer(queued, refused);
+    return retryAnswer(queued, waiting, refused);
   });
 }

@@ -90,6 +90,31 @@ describe('legacy webhooks (deprecated)', () => {
     expect(new Set(failing.received.map((r) => r.body)).size).toBe(1);
   });
 
+  it('every retry answered as queued is sent: asked back to back, a retry while the previous one waits spends none', async () => {
+    const partner = await givenPartner(t.ctx);
+    const failing = await receiver(() => 500);
+    await legacyConfiguration(partner, '1.0', failing.url);
+    const [id] = await t.ctx.db.transaction((tx) => fanOutLegacy(tx, statusChange(partner)));
+    const early = await retry(partner, [id!]).expect(200);
+    expect(early.body.message).toBe(`already waiting to be sent, no retry spent: ${id}`);
+    await deliverDue(t);
+    const answers: string[] = [];
+    for (let i = 0; i < 4; i++) answers.push((await retry(partner, [id!]).expect(200)).body.message as string);
+    expect(answers).toEqual([
+      `1 webhook dispatch queued for resending: ${id}`,
+      ...Array(3).fill(`already waiting to be sent, no retry spent: ${id}`),
+    ]);
+    await deliverDue(t);
+    expect(failing.received).toHaveLength(2);
+    // The three that waited spent nothing: three retries are left, each sent.
+    for (let i = 0; i < 3; i++) {
+      await retry(partner, [id!]).expect(200);
+      await deliverDue(t);
+    }
+    expect(failing.received).toHaveLength(5);
+    expect((await retry(partner, [id!]).expect(400)).body.code).toBe('WEBHOOK-007');
+  });
+
   it('queues what it can and names what it refused, and treats another partner dispatch as not found', async () => {
     const partner = await givenPartner(t.ctx);
     const stranger = await givenPartner(t.ctx, 'Estranha');
