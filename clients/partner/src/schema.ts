@@ -1873,7 +1873,7 @@ export interface components {
             agreementDate: string | null;
             /** @description Commission of the operator on the sale. */
             commission: {
-                /** @description Commission in cents. */
+                /** @description Commission in cents: what the installments deduct, `percentage` of each (of its payment once paid, of its value while still to pay; a cancelled receipt, of what was paid). For a financing this is on what the buyer pays (the entry and the installments), not on `saleValue`; the installments' values less it are `receivedValue` + `missingValue`. */
                 value: number;
                 /** @description Commission, percent. */
                 percentage: number;

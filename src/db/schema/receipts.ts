@@ -169,6 +169,8 @@ export const receiptSummaries = pgTable(
     agreementDate: date({ mode: 'string' }),
     originalInstallmentValueCents: bigint({ mode: 'number' }),
     originalInstallments: integer(),
+    /** What the installments deduct as commission: on each paid one its payment, on each still to pay its value (null until summarised again). */
+    commissionCents: bigint({ mode: 'number' }),
   },
   (t) => [
     index('receipt_summaries_partner_effective').on(t.partnerId, t.madeEffectiveOn, t.saleId),

@@ -72,7 +72,8 @@ export const deriveReceiptSummaries = (scope: SQL) => sql`
     x.paid_cents, x.transfer_date,
     case when not x.canceled then x.expected_transfer_date end as expected_transfer_date,
     x.installments, x.paid_installments, x.next_payment_date, x.next_payment_installment_id, x.open_due_dates,
-    x.installment_value_cents, x.agreement_date, x.original_installment_value_cents, x.original_installments
+    x.installment_value_cents, x.agreement_date, x.original_installment_value_cents, x.original_installments,
+    x.commission_cents
   from (
     select ll.sale_id, ll.partner_id, ll.made_effective_on,
       bool_or(ll.sale_status = 'canceled') as canceled,
@@ -92,7 +93,11 @@ export const deriveReceiptSummaries = (scope: SQL) => sql`
       -- The plan before any renegotiation: the installments no agreement created.
       case when max(ll.agreement_on) is not null
         then (array_agg(ll.value_cents order by ll.number) filter (where ll.number >= 1 and ll.agreement_on is null))[1] end as original_installment_value_cents,
-      case when max(ll.agreement_on) is not null then count(*) filter (where ll.number >= 1 and ll.agreement_on is null)::int end as original_installments
+      case when max(ll.agreement_on) is not null then count(*) filter (where ll.number >= 1 and ll.agreement_on is null)::int end as original_installments,
+      -- What the installments deduct: on each paid one its payment, on each still to pay its value.
+      -- (the value of the plan, or what was paid of it, less this is what the partner receives).
+      coalesce(sum(case when ll.is_paid then ll.commission_cents else (ll.value_cents * ll.commission_percentage + 50) / 100 end)
+        filter (where ll.is_paid or ll.is_open), 0)::bigint as commission_cents
     from (${ledgerLines(scope)}) ll
     group by ll.sale_id, ll.partner_id, ll.made_effective_on
   ) x`;

@@ -35,6 +35,7 @@ export type ReceiptRow = {
   released_on: string | null;
   campaign_name: string | null;
   commission_percentage: number;
+  commission_cents: string | number | null;
   made_effective_on: string;
   has_upfront: boolean;
   financed_installments: number;
@@ -67,7 +68,7 @@ const receiptColumns = (today: string) => sql`
   s.id as sale_id, s.status, s.product_type, s.checkout_token, s.checkout_price_in_cents, s.cpf, s.buyer_name, s.buyer_email, s.buyer_phone,
   s.buyer_street, s.buyer_number, s.buyer_complement, s.buyer_district, s.buyer_zip_code, s.buyer_city, s.buyer_state,
   s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
-  sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
+  sm.commission_cents, sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
   sm.installments, sm.paid_installments, sm.next_payment_date::text, sm.next_payment_installment_id,
   sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)}`;
 
@@ -132,7 +133,8 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
     expectedTransferDate: row.expected_transfer_date,
     agreementDate: row.agreement_date,
     commission: {
-      value: Math.floor((saleValue * row.commission_percentage + 50) / 100),
+      // What the installments deduct (a financing's on what the buyer pays); before the summary has it, on the price.
+      value: Number(row.commission_cents ?? Math.floor((saleValue * row.commission_percentage + 50) / 100)),
       percentage: row.commission_percentage,
     },
     installmentCount: {

@@ -26,6 +26,7 @@ const COLUMNS = [
   'agreement_date',
   'original_installment_value_cents',
   'original_installments',
+  'commission_cents',
 ] as const;
 
 const names = sql.raw(COLUMNS.join(', '));
@@ -81,11 +82,12 @@ export async function rebuildReceiptSummaries(db: Queryable, scope: SQL = sql`tr
 }
 
 /**
- * Summarises the receipts that have none: those opened before summaries existed. A no-op once
- * every receipt has one, so every worker start may run it.
+ * Summarises the receipts that have none, or a summary older than a column of it (a null
+ * `commission_cents`): those opened before summaries existed. A no-op once every receipt has a
+ * whole one, so every worker start may run it.
  */
 export async function summariseUnsummarisedReceipts(db: Queryable): Promise<number> {
-  const missing = sql`not exists (select 1 from receipt_summaries sm where sm.sale_id = r.sale_id)`;
+  const missing = sql`not exists (select 1 from receipt_summaries sm where sm.sale_id = r.sale_id and sm.commission_cents is not null)`;
   const [any] = await db.execute<{ found: boolean }>(
     sql`select exists (select 1 from receipts r where ${missing}) as found`,
   );

@@ -128,7 +128,8 @@ describe('receipts', () => {
       transferDate: '2026-03-15',
       madeEffectiveDate: '2026-03-04',
       agreementDate: null,
-      commission: { value: 35900, percentage: 10 },
+      // What the installments deduct, 10% of each: the entry's 4089 and 12 × 3155 (of what the buyer pays, not of the price).
+      commission: { value: 41949, percentage: 10 },
       installmentCount: { current: { upfront: 1, installments: 12 }, paid: 2, late: 1 },
       lateDays: 6,
       nextPaymentDate: '2026-06-04',
@@ -296,7 +297,8 @@ describe('receipts', () => {
       receivedValue: 0,
       installmentCount: { current: { upfront: 0, installments: 3 }, paid: 3, late: null },
       pfCount: 0,
-      commission: { value: 35900, percentage: 10 },
+      // 10% of each card installment paid: 11967 + 11967 + 11967.
+      commission: { value: 35901, percentage: 10 },
     });
   });
 
@@ -316,6 +318,22 @@ describe('receipts', () => {
         expectedCompensationDate: '2026-03-04',
       }),
     ]);
+  });
+
+  it('a financed receipt adds up: the plan less the commission listed is what is received and missing, and the commission is what its installments deduct', async () => {
+    const [item] = (await list(`?CreditRequestId=${F}`)).body.content;
+    const detail = (await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers).expect(200)).body as {
+      installments: { originalValue: number; platformComission: number }[];
+    };
+    const plan = detail.installments.reduce((sum, i) => sum + i.originalValue, 0);
+    expect(plan - item.commission.value).toBe(item.receivedValue + item.missingValue);
+    // Each installment deducts 10% of itself once paid: those paid already show it as platformComission.
+    const ofEach = detail.installments.reduce((sum, i) => sum + Math.floor((i.originalValue * 10 + 50) / 100), 0);
+    expect(item.commission.value).toBe(ofEach);
+    const paid = detail.installments.filter((i) => i.platformComission > 0);
+    expect(paid.map((i) => i.platformComission)).toEqual(
+      paid.map((i) => Math.floor((i.originalValue * 10 + 50) / 100)),
+    );
   });
 
   it('copies the default 8% commission onto a sale of a partner without a contract', async () => {
