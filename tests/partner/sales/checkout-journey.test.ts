@@ -153,6 +153,24 @@ describe('the buyer journey at the hosted checkout', () => {
     await expectContractPayloads(events);
   });
 
+  it('a guarantor refused by the analysis: financingDenied carries the guarantor named, not null', async () => {
+    const sale = await givenCheckoutSale(t, partner.headers, { cpf: '39053344616', externalSaleId: 'FIN-REFUSED' });
+    await post(t, `${sale.path}/dados`, { ...BUYER_FORM, cpf: '390.533.446-16' });
+    await post(t, `${sale.path}/financiamento`);
+    await post(t, `${sale.path}/financiamento/avalista`, {
+      ...BUYER_FORM,
+      name: 'Paulo Recusado',
+      cpf: '123.456.789-09',
+      email: 'paulo@example.com',
+    });
+    const events = await eventsOf(t, sale.saleId);
+    expect(events.map((e) => e.name)).toEqual(['financingDenied']);
+    expect(events[0]!.payload).toMatchObject({
+      guarantor: { name: 'Paulo Recusado', personalDocument: '12345678909' },
+    });
+    await expectContractPayloads(events);
+  });
+
   it("the upfrontValue of a financed sale in GET /sales is the entry paid, the receipt's installment 0", async () => {
     const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'FIN-UPFRONT' });
     await post(t, `${sale.path}/dados`, BUYER_FORM);

@@ -176,7 +176,7 @@ export async function nameGuarantor(
   if (Object.keys(errors).length) return errors;
   const guarantor = guarantorOf(form);
   if (guarantorApproved(guarantor.personalDocument)) await guarantorNeeded(tx, deps, sale, guarantor);
-  else await financingDenied(tx, deps, sale, GUARANTOR_DENIED_REASON);
+  else await financingDenied(tx, deps, sale, GUARANTOR_DENIED_REASON, guarantor);
   return {};
 }
 

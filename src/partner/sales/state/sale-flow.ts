@@ -148,8 +148,14 @@ export const financingDenied = (
   deps: SaleDeps,
   sale: LockedSale,
   reason: string,
+  /** The guarantor named and refused: the event carries who was refused. (Default: the sale's, if any) */
+  guarantor?: WebhookPerson,
 ): Promise<TransitionResult> =>
-  runStep(tx, deps, sale, () => ({ to: 'denied', set: { deniedReason: reason }, event: 'financingDenied' }));
+  runStep(tx, deps, sale, () => ({
+    to: 'denied',
+    set: { deniedReason: reason, ...(guarantor ? { guarantor } : {}) },
+    event: 'financingDenied',
+  }));
 
 /** The guarantor named by the buyer was approved and must accept and sign: `guarantorNeeded`. */
 export const guarantorNeeded = (
