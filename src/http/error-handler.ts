@@ -29,8 +29,24 @@ const isValidatorError = (error: unknown): error is ValidatorError =>
   typeof (error as ValidatorError).status === 'number' &&
   Array.isArray((error as ValidatorError).errors);
 
+/**
+ * The forms people read for patterns of the documents whose regular expression says little to
+ * them; a value refused by one is told the form it must take.
+ */
+const PATTERN_FORMS: Record<string, string> = {
+  '^(0[1-9]|1[0-2])/\\d{4}$': 'must be a month written MM/AAAA, such as 03/2026',
+};
+
+const readableMessage = (message: string): string => {
+  const pattern = /^must match pattern "(.*)"$/.exec(message)?.[1];
+  return (pattern && PATTERN_FORMS[pattern]) ?? message;
+};
+
 function fromValidator(error: ValidatorError, method: string, path: string): ApiError | undefined {
-  const details: ErrorDetail[] = error.errors.map((e) => ({ path: readablePath(e.path), message: e.message }));
+  const details: ErrorDetail[] = error.errors.map((e) => ({
+    path: readablePath(e.path),
+    message: readableMessage(e.message),
+  }));
   switch (error.status) {
     case 400:
       return new ValidationFailed(

@@ -216,6 +216,18 @@ describe('management statement (#6): one record per liquidation of a Gestão ins
   it('filters by competencia_vencimento read as MM/AAAA and by data_repasse', async () => {
     expect(await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '03/2026' })).toHaveLength(7);
     expect(await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '04/2026' })).toHaveLength(0);
+    // The interface writes DD/AAAA; a day-shaped value is told the form the service reads.
+    const dayShaped = await request(t.app)
+      .get('/v1/extrato/gestao')
+      .query({ competencia_vencimento: '27/2026' })
+      .set(month.gestao.headers)
+      .expect(400);
+    expect(dayShaped.body).toEqual({
+      code: 'VALIDATION-001',
+      message:
+        'The request does not match the contract: query.competencia_vencimento must be a month written MM/AAAA, such as 03/2026',
+      details: [{ path: 'query.competencia_vencimento', message: 'must be a month written MM/AAAA, such as 03/2026' }],
+    });
     expect(
       (await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' })).map(
         (r) => r.cartao_de_credito_parcelamento,
