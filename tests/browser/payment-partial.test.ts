@@ -45,32 +45,33 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     await page.getByRole('button', { name: 'Gerar boleto' }).click();
     const [chargeId] = chargeIds(await page.content());
 
-    // The bank reports 525.00 of the 1,025.00: fine and interest first, then 500.00 of the principal.
+    // Generated on a Sunday, the slip is due on Monday and asks 1,025.33 (a day more of interest). The
+    // bank reports 525.33 of it: fine and interest first, then 500.00 of the principal.
     await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
-      .send({ amountCents: 52_500 })
+      .send({ amountCents: 52_533 })
       .expect(200);
     expect(await original()).toMatchObject({
       situacao: 'PARCIALMENTE_PAGO',
       saldo_atual: 500,
-      valor_liquidado: { multa: '20.00', juros: '5.00', recebido: '525.00' },
+      valor_liquidado: { multa: '20.00', juros: '5.33', recebido: '525.33' },
     });
     await page.goto(server.origin + path);
-    expect(await fact('Já pago')).toBe('R$ 525,00');
+    expect(await fact('Já pago')).toBe('R$ 525,33');
     expect(await fact('Saldo restante')).toBe('R$ 500,00');
     expect(await page.locator('ul.charges li', { hasText: 'Boleto' }).locator('td.amount').innerText()).toBe(
-      'R$ 525,00\nde R$ 1.025,00',
+      'R$ 525,33\nde R$ 1.025,33',
     );
     expect(await page.locator('ul.charges .status.PAID').textContent()).toBe('Pago em parte');
     expect(await page.locator('.due strong').textContent()).toBe('R$ 500,00');
     expect(await page.locator('tr', { hasText: 'Multa por atraso' }).count()).toBe(0);
     await checkStep(page, 'parcela-paga-em-parte');
 
-    // A month later: 500.00 plus 30 days of interest (5.00), no second fine.
+    // A month later: 500.00 plus the interest of the 29 days after the day the slip was priced for (4.83), no second fine.
     t.clock.set('2026-02-24T15:00:00Z');
     await page.goto(server.origin + path);
-    expect(await page.locator('.due strong').textContent()).toBe('R$ 505,00');
+    expect(await page.locator('.due strong').textContent()).toBe('R$ 504,83');
     await payByCard(page, '4111 1111 1111 1112', { expiryYear: '2025' });
     await expect.poll(() => focusedClass(page)).toBe('error-summary');
     expect(await fieldMessage(page, 'Número do cartão')).toMatch(/^Número de cartão inválido: confira os dígitos\./);
@@ -84,12 +85,12 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     await payByCard(page, '4111 1111 1111 1111');
     expect(await page.getByRole('status').textContent()).toBe('Pagamento confirmado. Obrigado!');
     expect(await page.locator('.notice').last().textContent()).toBe(
-      'Parcela paga em 24/02/2026: recebido R$ 1.030,00.',
+      'Parcela paga em 24/02/2026: recebido R$ 1.030,16.',
     );
     expect(await original()).toMatchObject({
       situacao: 'PAGO',
       saldo_atual: 0,
-      valor_liquidado: { multa: '20.00', juros: '10.00', recebido: '1030.00' },
+      valor_liquidado: { multa: '20.00', juros: '10.16', recebido: '1030.16' },
     });
     await checkStep(page, 'parcela-quitada');
   });
