@@ -19,8 +19,9 @@ export const EMAIL_MAX_LENGTH = 254;
 /** An e-mail as stored and compared: trimmed and lower-cased (unique ignoring case). */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
+/** An address: something@domain.tld, without spaces or control characters (a NUL, a \x01), at most EMAIL_MAX_LENGTH long. */
 export const isEmail = (email: string): boolean =>
-  email.length <= EMAIL_MAX_LENGTH && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+  email.length <= EMAIL_MAX_LENGTH && /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(email);
 
 /**
  * A rule of people and sign-in refused: `message` for logs and the operator's CLI, `pt` for the

@@ -29,16 +29,18 @@ export interface IssuedLink {
 }
 
 /**
- * A new one-time link for a user; the user's earlier unused links of any purpose stop working, so
- * only the newest one handed out opens. The token is returned here and never stored.
+ * A new one-time link for a user. A link handed out by a person (the CLI, an administrator) ends
+ * the user's earlier unused links of any purpose, so only the newest one opens; one asked
+ * anonymously (`beside`, "Esqueci minha senha") leaves them, so that nobody can cancel a link an
+ * administrator handed out by asking for another. The token is returned here and never stored.
  */
 export async function issueLink(
   db: Queryable,
-  options: { userId: string; purpose: LinkPurpose; now: Date; baseUrl: string },
+  options: { userId: string; purpose: LinkPurpose; now: Date; baseUrl: string; beside?: boolean },
 ): Promise<IssuedLink> {
   const token = newToken();
   const expiresAt = new Date(options.now.getTime() + LINK_LIFETIME_MS[options.purpose]);
-  await db.delete(userLinks).where(and(eq(userLinks.userId, options.userId), isNull(userLinks.usedAt)));
+  if (!options.beside) await endUserLinks(db, options.userId);
   await db.insert(userLinks).values({
     userId: options.userId,
     purpose: options.purpose,
@@ -76,6 +78,11 @@ export async function findOpenLink(
     .innerJoin(users, eq(users.id, userLinks.userId))
     .where(openLinkWhere(token, purpose, now));
   return row;
+}
+
+/** Ends every unused link of a user: a password set or changed, every session ended. */
+export async function endUserLinks(db: Queryable, userId: string): Promise<void> {
+  await db.delete(userLinks).where(and(eq(userLinks.userId, userId), isNull(userLinks.usedAt)));
 }
 
 /** Marks the link used, once: false when another request used it first. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
 import { partners, users, userSessions } from '../db/schema/index.js';
@@ -37,15 +37,34 @@ export interface StartedSession {
   expiresAt: Date;
 }
 
-export async function startSession(db: Queryable, user: SignedInUser, now: Date): Promise<StartedSession> {
-  const token = newToken();
-  const csrfToken = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  const [row] = await db
-    .insert(userSessions)
-    .values({ userId: user.id, tokenHash: hashSecret(token), csrfToken, lastSeenAt: now, expiresAt })
-    .returning({ id: userSessions.id });
-  return { token, expiresAt, session: { id: row!.id, csrfToken, user } };
+/**
+ * Starts a session for a user whose password hash `verifiedHash` was just checked, only while the
+ * user is still there with that very hash: the user's row is read `for share`, so a removal, a reset
+ * or a password change either commits first (and the sign-in is refused) or waits for the session
+ * to exist (and then ends it with the others). Undefined when refused.
+ */
+export async function startSession(
+  db: Queryable,
+  user: SignedInUser,
+  verifiedHash: string,
+  now: Date,
+): Promise<StartedSession | undefined> {
+  return db.transaction(async (tx) => {
+    const [still] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, user.id), isNull(users.removedAt), eq(users.passwordHash, verifiedHash)))
+      .for('share');
+    if (!still) return undefined;
+    const token = newToken();
+    const csrfToken = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    const [row] = await tx
+      .insert(userSessions)
+      .values({ userId: user.id, tokenHash: hashSecret(token), csrfToken, lastSeenAt: now, expiresAt })
+      .returning({ id: userSessions.id });
+    return { token, expiresAt, session: { id: row!.id, csrfToken, user } };
+  });
 }
 
 /**
@@ -66,7 +85,8 @@ export async function findSession(db: Queryable, token: string, now: Date): Prom
       partnerName: partners.name,
     })
     .from(userSessions)
-    .innerJoin(users, eq(users.id, userSessions.userId))
+    // A removed user's sessions end with the removal; one that slipped through still opens nothing.
+    .innerJoin(users, and(eq(users.id, userSessions.userId), isNull(users.removedAt)))
     .innerJoin(partners, eq(partners.id, users.partnerId))
     .where(eq(userSessions.tokenHash, hashSecret(token)));
   if (!row) return undefined;

@@ -3,13 +3,19 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { partners, users } from '../db/schema/index.js';
 import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.js';
-import { findOpenLink, type LinkPurpose, useLink } from './links.js';
+import { endUserLinks, findOpenLink, type LinkPurpose, useLink } from './links.js';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './passwords.js';
-import { endUserSessions, type SignedInUser } from './sessions.js';
+import { endSession, endUserSessions, type SignedInUser } from './sessions.js';
 import { accountKey, clearFailures, ipKey, lockedUntil, recordFailure, SIGN_IN_POLICIES } from './throttle.js';
 
 export type SignInOutcome =
-  { kind: 'signed-in'; user: SignedInUser } | { kind: 'refused' } | { kind: 'locked'; until: Date };
+  | {
+      kind: 'signed-in';
+      user: SignedInUser;
+      /** The hash the password matched: the session starts only while it holds. */ verifiedHash: string;
+    }
+  | { kind: 'refused' }
+  | { kind: 'locked'; until: Date };
 
 /**
  * Checks an e-mail and password. A locked e-mail or IP is refused before the password is read; an
@@ -47,6 +53,7 @@ export async function signIn(
   await clearFailures(db, keys[0]!);
   return {
     kind: 'signed-in',
+    verifiedHash: user.passwordHash!,
     user: {
       id: user.id,
       email: user.email,
@@ -81,14 +88,24 @@ export async function setPasswordWithLink(
     if (!(await useLink(tx, link.linkId, input.now))) return undefined;
     await tx.update(users).set({ passwordHash, passwordChangedAt: input.now }).where(eq(users.id, link.userId));
     await endUserSessions(tx, link.userId);
+    await endUserLinks(tx, link.userId);
     await clearFailures(tx, accountKey(link.email));
     return { email: link.email };
   });
 }
 
+/** Too many wrong current passwords from a session: the session has ended. */
+export class SessionEndedByGuesses extends Error {
+  constructor() {
+    super('too many wrong current passwords: the session ended');
+  }
+}
+
 /**
  * A signed-in user's new password: the current one must be right; every other session of the user
- * ends, the one making the change stays.
+ * ends, the one making the change stays. A wrong current password counts as a failed sign-in of the
+ * e-mail: once that locks the e-mail, the session making the guesses ends (`SessionEndedByGuesses`),
+ * so a session someone else left open guesses no more than the sign-in form does.
  */
 export async function changePassword(
   db: Database,
@@ -98,13 +115,25 @@ export async function changePassword(
     .select({ email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, input.userId));
-  if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, input.current)))
+  const key = accountKey(user?.email ?? '');
+  const locked = async () => {
+    if (!(await lockedUntil(db, [key], input.now))) return false;
+    await endSession(db, input.sessionId);
+    return true;
+  };
+  if (await locked()) throw new SessionEndedByGuesses();
+  if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, input.current))) {
+    await recordFailure(db, key, SIGN_IN_POLICIES.account, input.now);
+    if (await locked()) throw new SessionEndedByGuesses();
     throw new PasswordRefused('A senha atual não confere.', 'current');
+  }
   checkNewPassword(input.password, input.confirmation, user.email);
   if (input.password === input.current) throw new PasswordRefused('A nova senha deve ser diferente da atual.');
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, passwordChangedAt: input.now }).where(eq(users.id, input.userId));
     await endUserSessions(tx, input.userId, input.sessionId);
+    // A reset link handed out before no longer takes the account.
+    await endUserLinks(tx, input.userId);
   });
 }

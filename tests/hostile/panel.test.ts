@@ -14,8 +14,8 @@ import type { WireRequest } from './mutations.js';
 /** A value as a browser would put it in a form body: every UTF-8 byte percent-encoded (a lone surrogate as U+FFFD). */
 const formValue = (value: string) =>
   [...Buffer.from(value, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-/** Byte sequences no encoder makes: invalid UTF-8, broken escapes, a NUL. */
-const RAW_VALUES = ['%ff%fe', '%c3%28', '%', '%zz', '%00', 'a+b+c'];
+/** Byte sequences no encoder makes: invalid UTF-8, broken escapes, a NUL, control characters inside an address. */
+const RAW_VALUES = ['%ff%fe', '%c3%28', '%', '%zz', '%00', 'a+b+c', 'a%00b%40x.example', 'a%01b%40x.example'];
 
 const TOKENS = '/painel/configuracoes/integracoes/api-token';
 const WEBHOOKS = '/painel/webhooks';

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 
+import { endUserLinks } from '../../identity/links.js';
 import { endUserSessions } from '../../identity/sessions.js';
-import { changePassword } from '../../identity/sign-in.js';
+import { changePassword, SessionEndedByGuesses } from '../../identity/sign-in.js';
 import { html } from '../../payments/html.js';
 import { clearCookie } from '../cookies.js';
 import { errorsOf, type FieldErrors, formErrors, panelField, panelForm, readFields } from '../forms.js';
@@ -55,6 +56,10 @@ export function accountPages(panel: PanelContext): Router {
     try {
       await changePassword(db, { userId: session.user.id, sessionId: session.id, ...form, now: clock.now() });
     } catch (error) {
+      if (error instanceof SessionEndedByGuesses) {
+        clearCookie(res, panel.cookies.session, panel.cookies);
+        return res.redirect(303, '/painel/entrar?aviso=tentativas');
+      }
       const errors = errorsOf(error);
       if (!errors) throw error;
       return sendPage(req, res, 400, view(req, res, errors));
@@ -63,7 +68,12 @@ export function accountPages(panel: PanelContext): Router {
   });
 
   router.post('/conta/sair-de-todas', async (req, res) => {
-    await endUserSessions(db, sessionOf(req).user.id);
+    const userId = sessionOf(req).user.id;
+    // Every way in ends: the sessions, and any password link still open.
+    await db.transaction(async (tx) => {
+      await endUserSessions(tx, userId);
+      await endUserLinks(tx, userId);
+    });
     clearCookie(res, panel.cookies.session, panel.cookies);
     res.redirect(303, '/painel/entrar?aviso=sessoes-encerradas');
   });

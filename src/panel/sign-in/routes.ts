@@ -19,6 +19,8 @@ const NOTICES = {
   'senha-definida': 'Senha definida. Entre com o seu e-mail e a nova senha.',
   'sessoes-encerradas': 'Todas as suas sessões foram encerradas. Entre de novo.',
   'usuario-removido': 'Seu acesso foi removido.',
+  tentativas:
+    'Muitas tentativas com a senha atual errada: a sessão foi encerrada. Entre de novo daqui a alguns minutos.',
 };
 
 /** A page of the panel to go back to after sign-in: a plain path under `/painel`, nothing else. */
@@ -67,7 +69,9 @@ export function signInPages(panel: PanelContext): Router {
 
     // A new session at every sign-in: whatever session this browser had before ends here.
     if (req.panelSession) await endSession(db, req.panelSession.id);
-    const started = await startSession(db, outcome.user, now);
+    const started = await startSession(db, outcome.user, outcome.verifiedHash, now);
+    // Removed, or its password changed, while the password was being checked.
+    if (!started) return again(401, { form: 'E-mail ou senha incorretos.' });
     setSessionCookie(res, started, panel.cookies);
     clearCookie(res, panel.cookies.formToken, panel.cookies);
     if (now.getTime() - sweptAt > SWEEP_EVERY_MS) {
