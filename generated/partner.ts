@@ -326,6 +326,9 @@ export interface paths {
          *     - The financing is offered at the checkout only when something is left to finance after the
          *       entry, in installments of at least one cent.
          *     - Deadlines and `maxInstallmentsToApply` not sent take the partner's defaults.
+         *     - An `Idempotency-Key` makes a retried request safe, as for `POST /sales`: the same key and body
+         *       answer the sale the first request created (header `Idempotent-Replayed: true`); the same key
+         *       with another body is refused (`SALE-010`). Keys are kept per partner without expiry.
          */
         post: operations["createExclusiveSale"];
         delete?: never;
@@ -3346,7 +3349,13 @@ export interface operations {
     createExclusiveSale: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Any unique string of up to 255 characters chosen by the client (a UUID is a good choice).
+                 * @example 6a1d7c52-8e3b-4f0a-b2c9-4d5e6f7a8b90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3356,9 +3365,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Exclusive sale created; send the buyer to `content.redirect_url`. */
+            /** @description Exclusive sale created; send the buyer to `content.redirect_url`. A replay of an `Idempotency-Key` carries `Idempotent-Replayed`. */
             201: {
                 headers: {
+                    /** @description `true` when this answers an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,8 +14,9 @@ import { createCourse, listCourses } from './catalogue/courses.js';
 import { getReceiptDetail } from './receipts/receipt-detail.js';
 import { receiptsFilterValues } from './receipts/receipt-filter-values.js';
 import { listReceipts } from './receipts/receipts-list.js';
-import { createCheckoutSale, IdempotencyKeyTaken } from './sales/creating/create-checkout-sale.js';
+import { createCheckoutSale } from './sales/creating/create-checkout-sale.js';
 import { createExclusiveSale } from './sales/creating/exclusive-sale.js';
+import { createOnce } from './sales/creating/idempotency.js';
 import { listSaleEvents } from './sales/events/event-feed.js';
 import { salesFilterValues } from './sales/listing/filter-values.js';
 import { listSales } from './sales/listing/list.js';
@@ -76,20 +77,21 @@ export function partnerRoutes(ctx: AppContext): Routes<operations> {
     },
     createCheckoutSale: {
       handler: async (req, res) => {
-        const create = () =>
-          ctx.db.transaction((tx) => createCheckoutSale(tx, ctx, partnerId(req), req.body, req.get('idempotency-key')));
-        // The request that took the key first has committed: a new transaction answers its sale again.
-        const created = await create().catch((error: unknown) => {
-          if (error instanceof IdempotencyKeyTaken) return create();
-          throw error;
-        });
+        const created = await createOnce(() =>
+          ctx.db.transaction((tx) => createCheckoutSale(tx, ctx, partnerId(req), req.body, req.get('idempotency-key'))),
+        );
         if (created.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(201).json(created.body);
       },
     },
     createExclusiveSale: {
       handler: async (req, res) => {
-        res.status(201).json(await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerId(req), req.body)));
+        const idempotencyKey = req.get('idempotency-key');
+        const created = await createOnce(() =>
+          ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerId(req), req.body, { idempotencyKey })),
+        );
+        if (created.replayed) res.set('Idempotent-Replayed', 'true');
+        res.status(201).json(created.body);
       },
     },
     listSales: {

@@ -29,6 +29,10 @@ interface Form {
   base?: Record<string, string>;
   /** Fields of free text: a hostile value there may be accepted, and write. */
   free?: string[];
+  /** A refusal may write (a wrong current password counts as a failed sign-in). */
+  refusalsCount?: boolean;
+  /** The signed-in session to send it with, when it may end the session. (Default: the Superadmin's) */
+  session?: { cookie: string; csrf: string };
 }
 
 /** Query parameters of the panel's lists, each sent alone with every hostile value. */
@@ -91,6 +95,9 @@ describe('hostile requests to the partner panel', () => {
     const s = await signIn(t, 'root@hostil.example');
     cookie = s.cookie;
     csrf = s.csrf;
+    // Wrong current passwords end the session that sends them: that form has a session of its own.
+    await givenUser(t, partner.id, 'chutes@hostil.example', 'vendedor');
+    const guesser = await signIn(t, 'chutes@hostil.example');
     const pending = await inviteUser(t.ctx.db, {
       tenant: { kind: 'partner', id: partner.id },
       email: 'pendente@hostil.example',
@@ -127,7 +134,12 @@ describe('hostile requests to the partner panel', () => {
       { path: `/painel/senha/${tokenOfLink(reset.url)}`, fields: ['password', 'confirmation'] },
       { path: '/painel/usuarios/convidar', fields: ['email', 'profile'] },
       { path: `/painel/usuarios/${userId}/perfil`, fields: ['profile'] },
-      { path: '/painel/conta/senha', fields: ['current', 'password', 'confirmation'] },
+      {
+        path: '/painel/conta/senha',
+        fields: ['current', 'password', 'confirmation'],
+        refusalsCount: true,
+        session: { cookie: guesser.cookie, csrf: guesser.csrf },
+      },
       {
         path: '/painel/vendas/nova',
         fields: [
@@ -158,12 +170,13 @@ describe('hostile requests to the partner panel', () => {
     path: string,
     body?: string,
     type = 'application/x-www-form-urlencoded',
+    session = cookie,
   ): WireRequest => ({
     method,
     route: path,
     pathValues: {},
     query: [],
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': type }) },
+    headers: { cookie: session, ...(body === undefined ? {} : { 'content-type': type }) },
     raw: body === undefined ? undefined : Buffer.from(body, 'latin1'),
   });
 
@@ -172,7 +185,9 @@ describe('hostile requests to the partner panel', () => {
     const values = [...HOSTILE_TEXT.map(formValue), ...RAW_VALUES];
     for (const form of forms) {
       // A refused sign-in counts a failure; a refused password link leaves things as they were.
-      const anyWrite = form.path === '/painel/entrar' || form.path === '/painel/esqueci-senha';
+      const anyWrite = form.path === '/painel/entrar' || form.path === '/painel/esqueci-senha' || !!form.refusalsCount;
+      const formCsrf = form.session?.csrf ?? csrf;
+      const post = (body: string, type?: string) => wire('POST', form.path, body, type, form.session?.cookie);
       for (const field of form.fields) {
         const writes = anyWrite || (form.free?.includes(field) ?? false);
         for (const value of values) {
@@ -181,13 +196,13 @@ describe('hostile requests to the partner panel', () => {
             .map((f) => `${f}=${encodeURIComponent(form.base?.[f] ?? 'valido-123456')}`);
           out.push({
             label: `POST ${form.path.slice(0, 40)} ${field}=${value.slice(0, 24)}`,
-            request: wire('POST', form.path, [`_csrf=${csrf}`, `${field}=${value}`, ...others].join('&')),
+            request: post([`_csrf=${formCsrf}`, `${field}=${value}`, ...others].join('&')),
             writes,
           });
         }
         out.push({
           label: `POST ${form.path.slice(0, 40)} ${field} twice`,
-          request: wire('POST', form.path, `_csrf=${csrf}&${field}=a&${field}=b`),
+          request: post(`_csrf=${formCsrf}&${field}=a&${field}=b`),
           writes,
         });
       }
@@ -195,12 +210,12 @@ describe('hostile requests to the partner panel', () => {
         for (const type of ['application/x-www-form-urlencoded', 'application/json', 'text/plain; charset=bogus'])
           out.push({
             label: `POST ${form.path.slice(0, 40)} ${type} ${JSON.stringify(body.toString('latin1').slice(0, 16))}`,
-            request: wire('POST', form.path, body.toString('latin1'), type),
+            request: post(body.toString('latin1'), type),
             writes: false,
           });
       out.push({
         label: `POST ${form.path.slice(0, 40)} _csrf twice`,
-        request: wire('POST', form.path, `_csrf=${csrf}&_csrf=${csrf}`),
+        request: post(`_csrf=${formCsrf}&_csrf=${formCsrf}`),
         writes: false,
       });
     }

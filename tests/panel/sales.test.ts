@@ -133,6 +133,25 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
     expect(listed((await duda.agent.get(SALES)).text)).toEqual([s.duda]);
   });
 
+  it('"Criar venda" sent twice at once (a double click) makes one sale: both answers lead to it', async () => {
+    const form = await caio.agent.get(`${SALES}/nova`).expect(200);
+    const formId = /name="_form" value="([^"]+)"/.exec(form.text)![1]!;
+    const fields = { _form: formId, cpf: '390.533.447-05', item1: nursing(), price: '4.200,00' };
+    const count = async () =>
+      Number((await t.ctx.sql`select count(*)::int as n from sales where cpf = '39053344705'`)[0]!.n);
+    const before = await count();
+    const [one, two] = await Promise.all([post(caio, `${SALES}/nova`, fields), post(caio, `${SALES}/nova`, fields)]);
+    expect([one.status, two.status]).toEqual([303, 303]);
+    expect(one.headers.location).toBe(two.headers.location);
+    expect(await count()).toBe(before + 1);
+    // Another form (a new page) makes another sale.
+    const next = await caio.agent.get(`${SALES}/nova`).expect(200);
+    const nextId = /name="_form" value="([^"]+)"/.exec(next.text)![1]!;
+    expect(nextId).not.toBe(formId);
+    await post(caio, `${SALES}/nova`, { ...fields, _form: nextId }).expect(303);
+    expect(await count()).toBe(before + 2);
+  });
+
   it("a Vendedor creates an exclusive sale under their e-mail (creator and consultant), and GET /sales's salesBySellers counts it once the buyer opens it", async () => {
     const form = await caio.agent.get(`${SALES}/nova`).expect(200);
     expect(form.text).toContain(`A venda fica no nome de <strong>${CAIO}</strong>`);

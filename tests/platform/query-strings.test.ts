@@ -119,7 +119,9 @@ describe('query strings as clients send them', () => {
       const { buyerDataFilled } = await import('../../src/partner/sales/state/sale-flow.js');
       saleIds = [];
       for (const cpf of ['52998224725', '39053344705']) {
-        const { content: sale } = await t.ctx.db.transaction((tx) =>
+        const {
+          body: { content: sale },
+        } = await t.ctx.db.transaction((tx) =>
           createExclusiveSale(tx, t.ctx, partner.id, { cpf, campaign_id: campaign.id }),
         );
         await saleStep(t.ctx, buyerDataFilled, sale.id, {});

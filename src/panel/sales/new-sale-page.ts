@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import type { Request, Response } from 'express';
 
 import type { CampaignRow } from '../../partner/campaigns/campaign.views.js';
@@ -73,7 +75,9 @@ export function newSaleView(req: Request, res: Response, panel: PanelContext, st
   ${panelForm(req, res, panel.cookies, {
     action: `${SALES_PATH}/nova`,
     submit: 'Criar venda',
-    body: html`<fieldset class="group"><legend>Comprador</legend>
+    // One id per filled form: sent twice (a double click), it makes one sale.
+    body: html`<input type="hidden" name="_form" value="${randomUUID()}">
+    <fieldset class="group"><legend>Comprador</legend>
       ${field('cpf', html` inputmode="numeric" autocomplete="off" required`, 'dica-cpf')}
       <p class="hint" id="dica-cpf">Só o CPF é obrigatório; o comprador completa os outros dados no checkout.</p>
       ${field('fullName', html` autocomplete="off"`)}

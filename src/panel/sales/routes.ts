@@ -8,6 +8,7 @@ import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
 import { saleReference } from '../../partner/sales/checkout/sale-charges.js';
 import { createExclusiveSale } from '../../partner/sales/creating/exclusive-sale.js';
+import { createOnce } from '../../partner/sales/creating/idempotency.js';
 import { listEventsOfSale } from '../../partner/sales/events/event-feed.js';
 import { salesFilterValues } from '../../partner/sales/listing/filter-values.js';
 import { listSales } from '../../partner/sales/listing/list.js';
@@ -96,14 +97,23 @@ export function salePages(panel: PanelContext): Router {
 
   router.get(`${path}/nova`, (req, res) => newSale(req, res, 200));
 
+  /** The one-time id of a new-sale form, as the page writes it. */
+  const FORM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
   router.post(`${path}/nova`, async (req, res) => {
     const form = readFields(req, NEW_SALE_FIELDS);
     const parsed = exclusiveSaleOf(form, sessionOf(req).user.email);
     if ('errors' in parsed) return newSale(req, res, 400, form, parsed.errors);
     let saleId: number;
+    // One sale per filled form: a second submission of it (a double click) answers the first sale.
+    const { _form: formId } = readFields(req, ['_form']);
+    const idempotencyKey = FORM_ID.test(formId) ? `painel-form:${formId}` : undefined;
     try {
-      saleId = (await ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input))).content
-        .id;
+      saleId = (
+        await createOnce(() =>
+          ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input, { idempotencyKey })),
+        )
+      ).body.content.id;
     } catch (error) {
       const errors = saleRuleErrors(error, parsed.items);
       if (!errors) throw error;

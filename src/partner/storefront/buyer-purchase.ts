@@ -93,7 +93,10 @@ export async function startPurchase(
     return open.emailKey === buyer.email
       ? { checkoutToken: open.checkoutToken }
       : { errors: { email: ANOTHER_BUYERS_SALE }, status: 409 };
-  const created = await createExclusiveSale(tx, deps, scope.partnerId, scope.request(buyer), scope.origin);
-  const [row] = await tx.select({ token: sales.checkoutToken }).from(sales).where(eq(sales.id, created.content.id));
+  const created = await createExclusiveSale(tx, deps, scope.partnerId, scope.request(buyer), { origin: scope.origin });
+  const [row] = await tx
+    .select({ token: sales.checkoutToken })
+    .from(sales)
+    .where(eq(sales.id, created.body.content.id));
   return { checkoutToken: row!.token };
 }

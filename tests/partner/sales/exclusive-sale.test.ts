@@ -316,6 +316,37 @@ describe('POST /sales/exclusive-sale', () => {
     expect(await sold({ campaign_id: campaign.id })).toEqual(plain);
   });
 
+  it('honours Idempotency-Key as POST /sales does: the same key and body answer the first sale, another body is SALE-010, concurrent ones make one sale', async () => {
+    const body = { cpf: '52998224725', checkout_price_in_cents: 700000, courses: both() };
+    const keyed = (key: string, sent: Record<string, unknown> = body) =>
+      request(t.app).post('/sales/exclusive-sale').set(f.partner.headers).set('Idempotency-Key', key).send(sent);
+    const before = await sales();
+    const first = await keyed('excl-1').expect(201);
+    const again = await keyed('excl-1').expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body.content).toEqual(first.body.content);
+    expect(await sales()).toBe(before + 1);
+    const other = await keyed('excl-1', { ...body, checkout_price_in_cents: 690000 }).expect(400);
+    expect(other.body.code).toBe('SALE-010');
+    const racing = await Promise.all([keyed('excl-2'), keyed('excl-2'), keyed('excl-2')]);
+    expect(racing.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(racing.map((r) => r.body.content.id)).size).toBe(1);
+    expect(await sales()).toBe(before + 2);
+    // Keys are the partner's own: another partner's same key makes its own sale.
+    const theirs = await request(t.app)
+      .post('/sales/exclusive-sale')
+      .set(f.stranger.headers)
+      .set('Idempotency-Key', 'excl-1')
+      .send({
+        cpf: '52998224725',
+        checkout_price_in_cents: 300000,
+        courses: [{ id: f.theirs.excel.id, courseClassId: f.theirs.excelRemote.id }],
+      })
+      .expect(201);
+    expect(theirs.body.content.id).not.toBe(first.body.content.id);
+  });
+
   it('stores notification_url and never answers 500 to hostile bodies', async () => {
     const res = await post({
       cpf: '39053344705',

@@ -1,7 +1,3 @@
-import { createHash } from 'node:crypto';
-
-import { and, eq } from 'drizzle-orm';
-
 import type { components, operations } from '../../../../generated/partner.js';
 import type { AppContext } from '../../../context.js';
 import type { SuccessBody } from '../../../core/operations.js';
@@ -16,16 +12,10 @@ import { checkoutUrlOf } from '../events/events.js';
 import type { SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
 import { resolveCheckoutProducts } from './checkout-catalogue.js';
+import { IdempotencyKeyTaken, requestHashOf, saleOfKey } from './idempotency.js';
 import { checkNotificationUrl } from './notification-url.js';
 import { openSale } from './open-sale.js';
-import {
-  API_CREATOR,
-  assertCpf,
-  newCheckoutToken,
-  SALE_PRODUCT_TYPE,
-  SaleIdempotencyKeyReused,
-  SalePriceAboveSum,
-} from './sales.rules.js';
+import { API_CREATOR, assertCpf, newCheckoutToken, SALE_PRODUCT_TYPE, SalePriceAboveSum } from './sales.rules.js';
 
 type CheckoutSaleRequest = components['schemas']['CheckoutSaleRequest'];
 export interface CheckoutSaleCreated {
@@ -33,12 +23,6 @@ export interface CheckoutSaleCreated {
   /** True when an earlier request with the same `Idempotency-Key` created the sale. */
   replayed: boolean;
 }
-
-/**
- * Thrown when a concurrent request took the `Idempotency-Key` and committed first: the transaction
- * rolls back what it registered, and a new one answers that request's sale again.
- */
-export class IdempotencyKeyTaken extends Error {}
 
 const answer = (
   ctx: Pick<AppContext, 'config'>,
@@ -52,22 +36,6 @@ const answer = (
   },
   replayed,
 });
-
-async function replay(
-  ctx: Pick<AppContext, 'config'>,
-  db: Queryable,
-  partnerId: string,
-  key: string,
-  requestHash: string,
-): Promise<CheckoutSaleCreated | undefined> {
-  const [first] = await db
-    .select()
-    .from(sales)
-    .where(and(eq(sales.partnerId, partnerId), eq(sales.idempotencyKey, key)));
-  if (!first) return undefined;
-  if (first.requestHash !== requestHash) throw new SaleIdempotencyKeyReused(key, first.id);
-  return answer(ctx, first, true);
-}
 
 /**
  * Creates a checkout sale: the CPF's check digits and the price (at most the sum of the product
@@ -84,11 +52,9 @@ export async function createCheckoutSale(
   input: CheckoutSaleRequest,
   idempotencyKey?: string,
 ): Promise<CheckoutSaleCreated> {
-  const requestHash = idempotencyKey ? createHash('sha256').update(JSON.stringify(input)).digest('hex') : null;
-  if (idempotencyKey) {
-    const replayed = await replay(deps, tx, partnerId, idempotencyKey, requestHash!);
-    if (replayed) return replayed;
-  }
+  const requestHash = idempotencyKey ? requestHashOf(input) : null;
+  const first = idempotencyKey ? await saleOfKey(tx, partnerId, idempotencyKey, requestHash!) : undefined;
+  if (first) return answer(deps, first, true);
   assertCpf(input.cpf);
   await checkNotificationUrl(deps.config, input.notification_url);
   const sum = input.products.reduce((total, p) => total + p.variantPriceInCents, 0);

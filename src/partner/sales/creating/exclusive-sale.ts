@@ -1,10 +1,12 @@
+import { asc, eq } from 'drizzle-orm';
+
 import type { components, operations } from '../../../../generated/partner.js';
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { localDate } from '../../../core/local-date.js';
 import type { SuccessBody } from '../../../core/operations.js';
 import type { Queryable } from '../../../db/client.js';
-import { sales } from '../../../db/schema/index.js';
+import { courseClasses, courses, saleItems, sales } from '../../../db/schema/index.js';
 import { findCampaign } from '../../campaigns/campaign.views.js';
 import {
   CampaignClassNotOfCourse,
@@ -25,6 +27,7 @@ import { checkoutUrlOf } from '../events/events.js';
 import { loadTransitions, type SaleRow } from '../sql.js';
 import { buyerColumns } from '../state/sale-flow.js';
 import { listStatusName } from '../state/sale-states.js';
+import { IdempotencyKeyTaken, requestHashOf, saleOfKey } from './idempotency.js';
 import { checkNotificationUrl } from './notification-url.js';
 import { openSale } from './open-sale.js';
 import {
@@ -161,8 +164,16 @@ export async function createExclusiveSale(
   deps: Pick<AppContext, 'config' | 'clock'>,
   partnerId: string,
   input: ExclusiveSaleRequest,
-  origin?: SaleOrigin,
-): Promise<SuccessBody<operations['createExclusiveSale']>> {
+  options: { origin?: SaleOrigin; idempotencyKey?: string } = {},
+): Promise<ExclusiveSaleCreated> {
+  const { origin, idempotencyKey } = options;
+  const requestHash = idempotencyKey ? requestHashOf(input) : null;
+  const first = idempotencyKey ? await saleOfKey(tx, partnerId, idempotencyKey, requestHash!) : undefined;
+  if (first)
+    return {
+      body: { content: await toExclusiveSale(tx, deps, first, await soldCourses(tx, first.id)) },
+      replayed: true,
+    };
   assertCpf(input.cpf);
   await checkNotificationUrl(deps.config, input.notification_url);
   const selection = await select(tx, partnerId, input);
@@ -204,12 +215,34 @@ export async function createExclusiveSale(
       ...buyerColumns({ name: input.full_name, email: input.email, phone: input.phone }),
       checkoutToken: newCheckoutToken(),
       notificationUrl: input.notification_url ?? null,
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash,
       createdAt: now,
       updatedAt: now,
     })
-    .returning()) as [SaleRow];
+    .onConflictDoNothing({ target: [sales.partnerId, sales.idempotencyKey] })
+    .returning()) as [SaleRow | undefined];
+  if (!row) throw new IdempotencyKeyTaken();
   await openSale(tx, row, selection.selected, now);
-  return { content: await toExclusiveSale(tx, deps, row, selection.selected) };
+  return { body: { content: await toExclusiveSale(tx, deps, row, selection.selected) }, replayed: false };
+}
+
+export interface ExclusiveSaleCreated {
+  body: SuccessBody<operations['createExclusiveSale']>;
+  /** True when an earlier request with the same `Idempotency-Key` created the sale. */
+  replayed: boolean;
+}
+
+/** The courses and classes a sale sold, at the prices of its items, as the campaign shape shows them. */
+async function soldCourses(db: Queryable, saleId: number): Promise<SelectedCourse[]> {
+  const rows = await db
+    .select({ course: courses, courseClass: courseClasses, priceInCents: saleItems.priceInCents })
+    .from(saleItems)
+    .innerJoin(courses, eq(courses.id, saleItems.courseId))
+    .innerJoin(courseClasses, eq(courseClasses.id, saleItems.courseClassId))
+    .where(eq(saleItems.saleId, saleId))
+    .orderBy(asc(saleItems.position));
+  return rows;
 }
 
 async function toExclusiveSale(
