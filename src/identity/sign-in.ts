@@ -6,7 +6,16 @@ import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.
 import { endUserLinks, findOpenLink, type LinkPurpose, useLink } from './links.js';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './passwords.js';
 import { endSession, endUserSessions, type SignedInUser } from './sessions.js';
-import { accountKey, clearFailures, ipKey, lockedUntil, recordFailure, SIGN_IN_POLICIES } from './throttle.js';
+import {
+  accountKey,
+  clearEmailFailures,
+  clearFailures,
+  clientKey,
+  ipKey,
+  lockedUntil,
+  recordFailure,
+  SIGN_IN_POLICIES,
+} from './throttle.js';
 
 export type SignInOutcome =
   | {
@@ -18,17 +27,20 @@ export type SignInOutcome =
   | { kind: 'locked'; until: Date };
 
 /**
- * Checks an e-mail and password. A locked e-mail or IP is refused before the password is read; an
- * unknown e-mail, a user without a password yet and a wrong password are refused alike, after the
- * same argon2 work, and each counts as a failure of the e-mail and of the IP.
+ * Checks an e-mail and password. A lock is refused before the password is read: the e-mail's for
+ * this client; and, unless the browser signed in with this e-mail before (`device`, a known-device
+ * cookie), the e-mail's from everywhere and the address's (`SIGN_IN_POLICIES`). An unknown e-mail, a
+ * user without a password yet and a wrong password are refused alike, after the same argon2 work,
+ * and each counts as a failure of every key.
  */
 export async function signIn(
   db: Database,
-  input: { email: string; password: string; ip: string; now: Date },
+  input: { email: string; password: string; ip: string; now: Date; device?: string },
 ): Promise<SignInOutcome> {
   const email = normaliseEmail(input.email);
-  const keys = [accountKey(email), ipKey(input.ip)];
-  const until = await lockedUntil(db, keys, input.now);
+  const client = clientKey(email, { device: input.device, ip: input.ip });
+  const shared = input.device ? [] : [accountKey(email), ipKey(input.ip)];
+  const until = await lockedUntil(db, [client, ...shared], input.now);
   if (until) return { kind: 'locked', until };
   const [user] = await db
     .select({
@@ -46,11 +58,12 @@ export async function signIn(
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyNothing(input.password);
   if (!ok || !user) {
-    await recordFailure(db, keys[0]!, SIGN_IN_POLICIES.account, input.now);
-    await recordFailure(db, keys[1]!, SIGN_IN_POLICIES.ip, input.now);
+    await recordFailure(db, client, SIGN_IN_POLICIES.client, input.now);
+    await recordFailure(db, accountKey(email), SIGN_IN_POLICIES.account, input.now);
+    if (!input.device) await recordFailure(db, ipKey(input.ip), SIGN_IN_POLICIES.ip, input.now);
     return { kind: 'refused' };
   }
-  await clearFailures(db, keys[0]!);
+  await clearFailures(db, client);
   return {
     kind: 'signed-in',
     verifiedHash: user.passwordHash!,
@@ -89,7 +102,7 @@ export async function setPasswordWithLink(
     await tx.update(users).set({ passwordHash, passwordChangedAt: input.now }).where(eq(users.id, link.userId));
     await endUserSessions(tx, link.userId);
     await endUserLinks(tx, link.userId);
-    await clearFailures(tx, accountKey(link.email));
+    await clearEmailFailures(tx, link.email);
     return { email: link.email };
   });
 }
@@ -123,7 +136,8 @@ export async function changePassword(
   };
   if (await locked()) throw new SessionEndedByGuesses();
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, input.current))) {
-    await recordFailure(db, key, SIGN_IN_POLICIES.account, input.now);
+    // As many as one client may try at sign-in, and then the e-mail is locked for every browser it never signed in from.
+    await recordFailure(db, key, SIGN_IN_POLICIES.client, input.now);
     if (await locked()) throw new SessionEndedByGuesses();
     throw new PasswordRefused('A senha atual não confere.', 'current');
   }

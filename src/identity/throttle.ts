@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, like, lt, max, or, sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 
 import type { Queryable } from '../db/client.js';
 import { signInThrottle } from '../db/schema/index.js';
@@ -12,17 +13,35 @@ export interface ThrottlePolicy {
 }
 
 /**
- * Failed sign-ins per account (the e-mail as typed, normalised, whether or not a user has it: the
- * answer must not tell them apart) and per client IP. Five wrong passwords for one e-mail within
- * 15 minutes lock that e-mail for 15 minutes; twenty from one IP lock the IP for 15 minutes.
+ * Failed sign-ins, counted by the e-mail as typed (normalised, whether or not a user has it: the
+ * answer must not tell them apart) and the client, so that nobody can aim a lock at someone else:
+ * - `client`: five wrong passwords for one e-mail from one client (an address, or a browser the
+ *   user signed in from before) within 15 minutes lock that e-mail for that client, 15 minutes;
+ * - `account`: fifty for one e-mail from anywhere lock it for clients it never signed in from —
+ *   the bound on guessing from many addresses; a known browser gets through;
+ * - `ip`: twenty from one address, whatever the e-mails, lock the address for browsers unknown to
+ *   the e-mail tried (an IPv6 client counts per /64).
  */
 export const SIGN_IN_POLICIES = {
-  account: { limit: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+  client: { limit: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+  account: { limit: 50, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
   ip: { limit: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
 } as const satisfies Record<string, ThrottlePolicy>;
 
 export const accountKey = (email: string) => `email:${email}`;
-export const ipKey = (ip: string) => `ip:${ip}`;
+
+/** The address a client is counted by: itself, or for IPv6 its /64 (one host holds a whole /64). */
+export function ipKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return `ip:${ip}`;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return `ip:${address.toString()}`;
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `ip:${prefix.join(':')}::/64`;
+}
+
+/** One e-mail tried by one client: a known browser (`device`) or an address. */
+export const clientKey = (email: string, client: { device?: string; ip: string }) =>
+  `email:${email}|${client.device ? `device:${client.device}` : ipKey(client.ip)}`;
 
 /** The latest instant until which any of the keys is locked, or undefined when none is. */
 export async function lockedUntil(db: Queryable, keys: string[], now: Date): Promise<Date | undefined> {
@@ -59,6 +78,14 @@ export async function recordFailure(db: Queryable, key: string, policy: Throttle
 /** Forgets the failures of a key: a right password, or a password set through a link. */
 export async function clearFailures(db: Queryable, key: string): Promise<void> {
   await db.delete(signInThrottle).where(eq(signInThrottle.key, key));
+}
+
+/** Forgets every failure of an e-mail, from every client: a password set through a link. */
+export async function clearEmailFailures(db: Queryable, email: string): Promise<void> {
+  const key = accountKey(email);
+  await db
+    .delete(signInThrottle)
+    .where(or(eq(signInThrottle.key, key), like(signInThrottle.key, `${key.replace(/[\\%_]/g, '\\$&')}|%`)));
 }
 
 /** Deletes counters whose window and lock are both over; run now and then, not per request. */

@@ -3,13 +3,16 @@ import type { CookieOptions, Request, Response } from 'express';
 import type { Config } from '../config.js';
 
 /**
- * The panel's two cookies: the session, and the form token of pages shown before sign-in. In
+ * The panel's cookies: the session, the form token of pages shown before sign-in, and the mark of
+ * a browser that signed in before. In
  * production both carry the `__Host-` prefix, which browsers accept only from a secure origin,
  * for the path `/` and without a domain, so no other host can set or overwrite them.
  */
 export interface PanelCookies {
   session: string;
   formToken: string;
+  /** A browser that signed in before, per e-mail (`identity/known-devices.ts`): kept a year. */
+  device: string;
   options: CookieOptions;
 }
 
@@ -19,6 +22,7 @@ export function panelCookies(config: Pick<Config, 'env'>): PanelCookies {
   return {
     session: `${prefix}painel`,
     formToken: `${prefix}painel_form`,
+    device: `${prefix}painel_conhecido`,
     options: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
   };
 }

@@ -11,12 +11,22 @@ import { csrfOf, givenUser, PASSWORD, post, signIn } from './support.js';
 
 const MINUTE = 60_000;
 
-/** A sign-in attempt from a fresh browser; answers the page. */
-async function attempt(t: ReturnType<typeof useTestContext>, email: string, password: string, ip?: string) {
+/** A sign-in attempt from a fresh browser (one that keeps the `device` mark, when given); answers the page. */
+async function attempt(
+  t: ReturnType<typeof useTestContext>,
+  email: string,
+  password: string,
+  ip?: string,
+  device?: string,
+) {
   const agent = request.agent(t.app);
   const form = await agent.get('/painel/entrar').expect(200);
   const req = agent.post('/painel/entrar').type('form');
   if (ip) req.set('X-Forwarded-For', ip);
+  if (device) {
+    const formCookie = ([] as string[]).concat(form.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+    req.set('Cookie', [device, ...formCookie].join('; '));
+  }
   return req.send({ _csrf: csrfOf(form.text), email, password });
 }
 
@@ -50,6 +60,7 @@ describe('panel sign-in', () => {
       expect(panelCookies(loadConfig({ ...PRODUCTION_ENV, NODE_ENV }))).toEqual({
         session: '__Host-painel',
         formToken: '__Host-painel_form',
+        device: '__Host-painel_conhecido',
         options: { httpOnly: true, sameSite: 'lax', secure: true, path: '/' },
       });
   });
@@ -107,21 +118,23 @@ describe('panel sign-in', () => {
     expect(row!.n).toBe(0);
   });
 
-  it('five wrong passwords lock the e-mail for 15 minutes, even with the right password, and the lock ends', async () => {
+  it('five wrong passwords from one address lock the e-mail for that address, 15 minutes, even with the right password; the user elsewhere signs in; the lock ends', async () => {
     await givenUser(t, partner.id, 'bruno@aurora.example', 'admin');
     for (let i = 1; i <= 5; i++)
-      expect((await attempt(t, 'bruno@aurora.example', `errada-${i}-xyzw`, `10.1.0.${i}`)).status).toBe(401);
-    const locked = await attempt(t, 'bruno@aurora.example', PASSWORD, '10.1.0.9');
+      expect((await attempt(t, 'bruno@aurora.example', `errada-${i}-xyzw`, '10.1.0.1')).status).toBe(401);
+    const locked = await attempt(t, 'bruno@aurora.example', PASSWORD, '10.1.0.1');
     expect(locked.status).toBe(429);
     expect(locked.headers['retry-after']).toBe('900');
     expect(locked.text).toContain('Muitas tentativas sem sucesso. Tente de novo em 15 minutos.');
-    t.clock.advance(15 * MINUTE);
+    // Whoever aims at Bruno's e-mail from one address does not keep Bruno out.
     expect((await attempt(t, 'bruno@aurora.example', PASSWORD, '10.1.0.9')).status).toBe(303);
+    t.clock.advance(15 * MINUTE);
+    expect((await attempt(t, 'bruno@aurora.example', PASSWORD, '10.1.0.1')).status).toBe(303);
   });
 
   it('an unknown e-mail is locked the same way: the lock tells nothing about who exists', async () => {
-    for (let i = 1; i <= 5; i++) await attempt(t, 'ghost@aurora.example', `errada-${i}-xyzw`, `10.2.0.${i}`);
-    const locked = await attempt(t, 'ghost@aurora.example', PASSWORD, '10.2.0.9');
+    for (let i = 1; i <= 5; i++) await attempt(t, 'ghost@aurora.example', `errada-${i}-xyzw`, '10.2.0.1');
+    const locked = await attempt(t, 'ghost@aurora.example', PASSWORD, '10.2.0.1');
     expect(locked.status).toBe(429);
     expect(locked.text).toContain('Muitas tentativas sem sucesso.');
   });
@@ -131,6 +144,34 @@ describe('panel sign-in', () => {
     for (let i = 1; i <= 20; i++) await attempt(t, `alguem${i}@aurora.example`, 'errada-xyzw-1', '10.3.0.1');
     expect((await attempt(t, 'carla@aurora.example', PASSWORD, '10.3.0.1')).status).toBe(429);
     expect((await attempt(t, 'carla@aurora.example', PASSWORD, '10.3.0.2')).status).toBe(303);
+  });
+
+  it('fifty failures from many addresses lock the e-mail for browsers it never signed in from; a browser the user signed in from gets through, the address lock too', async () => {
+    await givenUser(t, partner.id, 'dora@aurora.example', 'admin');
+    // Dora signed in from this browser before: it keeps the mark.
+    const first = await attempt(t, 'dora@aurora.example', PASSWORD, '10.4.9.9');
+    expect(first.status).toBe(303);
+    const mark = ([] as string[])
+      .concat(first.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('painel_conhecido='))!;
+    expect(mark).toMatch(/^painel_conhecido=[\w-]{65};.*HttpOnly/);
+    const marked = mark.split(';')[0]!;
+    for (let i = 1; i <= 50; i++) await attempt(t, 'dora@aurora.example', `errada-${i}-xyzw`, `10.4.${i}.1`);
+    expect((await attempt(t, 'dora@aurora.example', PASSWORD, '10.4.200.1')).status).toBe(429);
+    // The address of her browser is locked by others' failures too.
+    for (let i = 1; i <= 20; i++) await attempt(t, `outra${i}@aurora.example`, 'errada-xyzw-1', '10.4.9.9');
+    expect((await attempt(t, 'carla@aurora.example', PASSWORD, '10.4.9.9')).status).toBe(429);
+    expect((await attempt(t, 'dora@aurora.example', PASSWORD, '10.4.9.9', marked)).status).toBe(303);
+    // The mark is Dora's: for another e-mail the same browser is a stranger.
+    expect((await attempt(t, 'carla@aurora.example', PASSWORD, '10.4.9.9', marked)).status).toBe(429);
+  });
+
+  it('IPv6 clients are counted per /64: twenty failures from addresses of one /64 lock all of it, not the next /64', async () => {
+    await givenUser(t, partner.id, 'edu@aurora.example', 'vendedor');
+    for (let i = 1; i <= 20; i++)
+      await attempt(t, `v6-${i}@aurora.example`, 'errada-xyzw-1', `2001:db8:aa:1::${i.toString(16)}`);
+    expect((await attempt(t, 'edu@aurora.example', PASSWORD, '2001:db8:aa:1:ffff::1')).status).toBe(429);
+    expect((await attempt(t, 'edu@aurora.example', PASSWORD, '2001:db8:aa:2::1')).status).toBe(303);
   });
 
   it('a session idle for 30 minutes ends; one used every 20 minutes lives until 12 hours after sign-in', async () => {

@@ -1,13 +1,14 @@
 import { type Request, Router } from 'express';
 
 import { isEmail, normaliseEmail } from '../../identity/identity.rules.js';
+import { deviceKeyOf, knownDevice, newDeviceToken } from '../../identity/known-devices.js';
 import type { LinkPurpose } from '../../identity/links.js';
 import { findOpenLink } from '../../identity/links.js';
 import { requestPasswordReset } from '../../identity/password-links.js';
 import { endSession, startSession, sweepSessions } from '../../identity/sessions.js';
 import { setPasswordWithLink, signIn } from '../../identity/sign-in.js';
 import { sweepThrottle } from '../../identity/throttle.js';
-import { clearCookie } from '../cookies.js';
+import { clearCookie, readCookie } from '../cookies.js';
 import { errorsOf, type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
@@ -30,10 +31,14 @@ const backPath = (value: unknown): string | undefined =>
 /** Expired sessions and stale counters are swept at most every ten minutes per process, on a sign-in. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+/** A browser stays known to the e-mail it signed in with for a year. */
+const DEVICE_COOKIE_MS = 365 * 24 * 60 * 60_000;
+
 /** Sign-in and sign-out, the invitation and password-reset links, and "forgot my password". */
 export function signInPages(panel: PanelContext): Router {
   const router = Router();
   const { db, clock, config } = panel.app;
+  const deviceKey = deviceKeyOf(config.secretsKey);
   let sweptAt = 0;
 
   router.get('/entrar', (req, res) => {
@@ -57,7 +62,10 @@ export function signInPages(panel: PanelContext): Router {
     if (Object.keys(errors).length) return again(400, errors);
 
     const now = clock.now();
-    const outcome = await signIn(db, { email: form.email, password: form.password, ip: clientIp(req), now });
+    const email = normaliseEmail(form.email);
+    const deviceCookie = readCookie(req, panel.cookies.device);
+    const device = knownDevice(deviceKey, email, deviceCookie);
+    const outcome = await signIn(db, { email, password: form.password, ip: clientIp(req), now, device });
     if (outcome.kind === 'locked') {
       const minutes = Math.max(1, Math.ceil((outcome.until.getTime() - now.getTime()) / 60_000));
       res.set('Retry-After', String(minutes * 60));
@@ -73,6 +81,12 @@ export function signInPages(panel: PanelContext): Router {
     // Removed, or its password changed, while the password was being checked.
     if (!started) return again(401, { form: 'E-mail ou senha incorretos.' });
     setSessionCookie(res, started, panel.cookies);
+    // This browser gets through the locks others can aim at the e-mail from now on.
+    if (!device)
+      res.cookie(panel.cookies.device, newDeviceToken(deviceKey, email), {
+        ...panel.cookies.options,
+        maxAge: DEVICE_COOKIE_MS,
+      });
     clearCookie(res, panel.cookies.formToken, panel.cookies);
     if (now.getTime() - sweptAt > SWEEP_EVERY_MS) {
       sweptAt = now.getTime();
