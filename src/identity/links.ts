@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
-import { userLinks, users } from '../db/schema/index.js';
+import { partners, userLinks, users } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';
 
 export type LinkPurpose = 'invitation' | 'password_reset';
@@ -54,6 +54,8 @@ export interface OpenLink {
   linkId: string;
   userId: string;
   email: string;
+  /** Whose panel the link opens: the user's partner. */
+  tenantName: string;
 }
 
 const openLinkWhere = (token: string, purpose: LinkPurpose, now: Date) =>
@@ -73,9 +75,10 @@ export async function findOpenLink(
   now: Date,
 ): Promise<OpenLink | undefined> {
   const [row] = await db
-    .select({ linkId: userLinks.id, userId: users.id, email: users.email })
+    .select({ linkId: userLinks.id, userId: users.id, email: users.email, tenantName: partners.name })
     .from(userLinks)
     .innerJoin(users, eq(users.id, userLinks.userId))
+    .innerJoin(partners, eq(partners.id, users.partnerId))
     .where(openLinkWhere(token, purpose, now));
   return row;
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 
 import type { Database } from '../db/client.js';
-import { users } from '../db/schema/index.js';
+import { partners, users } from '../db/schema/index.js';
 import { isEmail, normaliseEmail } from './identity.rules.js';
 import { type IssuedLink, issueLink, type LinkPurpose } from './links.js';
 import type { MailTransport } from './mail.js';
@@ -28,10 +28,11 @@ const SUBJECTS: Record<LinkPurpose, string> = {
   password_reset: 'Redefinição de senha do painel',
 };
 
-export const mailText = (purpose: LinkPurpose, link: IssuedLink): string =>
+/** The mail of a link, naming whose panel it opens. */
+export const mailText = (purpose: LinkPurpose, link: IssuedLink, tenantName: string): string =>
   purpose === 'invitation'
-    ? `Você foi convidado para o painel do parceiro. Defina sua senha em:\n\n${link.url}\n\nO link vale até ${link.expiresAt.toISOString()} e só pode ser usado uma vez.`
-    : `Recebemos um pedido para redefinir a sua senha do painel. Defina uma nova senha em:\n\n${link.url}\n\nO link vale por uma hora e só pode ser usado uma vez. Se não foi você, ignore esta mensagem: sua senha continua a mesma.`;
+    ? `Você foi convidado para o painel de ${tenantName}. Defina sua senha em:\n\n${link.url}\n\nO link vale até ${link.expiresAt.toISOString()} e só pode ser usado uma vez.`
+    : `Recebemos um pedido para redefinir a sua senha do painel de ${tenantName}. Defina uma nova senha em:\n\n${link.url}\n\nO link vale por uma hora e só pode ser usado uma vez. Se não foi você, ignore esta mensagem: sua senha continua a mesma.`;
 
 /**
  * "Forgot my password": when an active user has this e-mail, a link is sent to it. The caller
@@ -48,8 +49,9 @@ export async function requestPasswordReset(
   if (await lockedUntil(db, [key], input.now)) return;
   await recordFailure(db, key, RESET_MAILS, input.now);
   const [user] = await db
-    .select({ id: users.id, active: users.passwordHash })
+    .select({ id: users.id, active: users.passwordHash, tenantName: partners.name })
     .from(users)
+    .innerJoin(partners, eq(partners.id, users.partnerId))
     .where(and(eq(users.email, email), isNull(users.removedAt)));
   if (!user) return;
   const link = await issuePasswordLink(db, {
@@ -60,7 +62,7 @@ export async function requestPasswordReset(
     // Beside the links an administrator handed out: asking anonymously cancels none.
     beside: true,
   });
-  await mail.send({ to: email, subject: SUBJECTS[link.purpose], text: mailText(link.purpose, link) });
+  await mail.send({ to: email, subject: SUBJECTS[link.purpose], text: mailText(link.purpose, link, user.tenantName) });
 }
 
 export const mailSubject = (purpose: LinkPurpose) => SUBJECTS[purpose];

@@ -38,6 +38,8 @@ describe('panel users (Superadmin only)', () => {
     expect(url).toMatch(/^http:\/\/localhost:3000\/painel\/convite\/[\w-]{43}$/);
     const opened = await request(t.app).get(new URL(url).pathname).expect(200);
     expect(opened.text).toContain('caio@cedro.example');
+    // The invitation names whose panel it opens.
+    expect(opened.text).toContain('no painel de <strong>Escola Cedro</strong>');
     const list = await ana.agent.get('/painel/usuarios');
     expect(list.text).toMatch(/caio@cedro\.example[\s\S]*?Convite pendente[\s\S]*?por ana@cedro\.example/);
   });

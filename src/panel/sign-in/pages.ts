@@ -37,14 +37,14 @@ export function setPasswordView(
   req: Request,
   res: Response,
   panel: PanelContext,
-  state: { action: string; email: string; invitation: boolean; errors?: FieldErrors },
+  state: { action: string; email: string; tenantName: string; invitation: boolean; errors?: FieldErrors },
 ): PanelView {
   const errors = state.errors ?? {};
   return {
     title: state.invitation ? 'Defina sua senha' : 'Nova senha',
     body: html`<section class="card">
   ${formErrors(errors, NEW_PASSWORD_LABELS)}
-  <p>${state.invitation ? 'Convite para' : 'Nova senha para'} <strong>${state.email}</strong>.</p>
+  <p>${state.invitation ? 'Convite para' : 'Nova senha para'} <strong>${state.email}</strong> no painel de <strong>${state.tenantName}</strong>.</p>
   ${panelForm(req, res, panel.cookies, {
     action: state.action,
     submit: state.invitation ? 'Definir senha' : 'Salvar nova senha',

@@ -140,7 +140,12 @@ function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, p
       req,
       res,
       200,
-      setPasswordView(req, res, panel, { action: req.originalUrl.split('?')[0]!, email: link.email, invitation }),
+      setPasswordView(req, res, panel, {
+        action: req.originalUrl.split('?')[0]!,
+        email: link.email,
+        tenantName: link.tenantName,
+        invitation,
+      }),
     );
   });
 
@@ -163,6 +168,7 @@ function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, p
         setPasswordView(req, res, panel, {
           action: req.originalUrl.split('?')[0]!,
           email: link.email,
+          tenantName: link.tenantName,
           invitation,
           errors,
         }),

@@ -52,7 +52,7 @@ export function userPages(panel: PanelContext): Router {
       await panel.mail?.send({
         to: user.email,
         subject: mailSubject('invitation'),
-        text: mailText('invitation', invitation),
+        text: mailText('invitation', invitation, sessionOf(req).user.tenantName),
       });
       sendPage(
         req,
@@ -89,7 +89,11 @@ export function userPages(panel: PanelContext): Router {
       now: clock.now(),
       baseUrl: config.publicBaseUrl,
     });
-    await panel.mail?.send({ to: user.email, subject: mailSubject(link.purpose), text: mailText(link.purpose, link) });
+    await panel.mail?.send({
+      to: user.email,
+      subject: mailSubject(link.purpose),
+      text: mailText(link.purpose, link, sessionOf(req).user.tenantName),
+    });
     sendPage(
       req,
       res,
