@@ -50,3 +50,10 @@ export function startOfLocalDay(date: string): Date {
   const midnightUtc = Date.parse(`${date}T00:00:00Z`);
   return new Date(midnightUtc - offsetMinutes(new Date(midnightUtc + 12 * 3_600_000)) * 60_000);
 }
+
+/** The next business day (Monday to Friday) after `date`, 1 to 3 days ahead; national holidays are not known here. */
+export function nextBusinessDay(date: string): string {
+  let day = addDays(date, 1);
+  while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDays(day, 1);
+  return day;
+}

@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import { addDays, daysBetween } from '../../core/local-date.js';
+import { addDays, daysBetween, nextBusinessDay } from '../../core/local-date.js';
 import { mulDivRound, percentFraction } from '../../core/money.js';
 import { DAYS_PER_MONTH, LATE_FINE_PERCENT, LATE_INTEREST_PERCENT_PER_MONTH } from '../vocabularies.js';
 
@@ -123,13 +123,6 @@ export function allocate(debt: Debt, on: string, receivedCents: number): Allocat
     discount: 0,
     remaining: debt.balanceCents - principal,
   };
-}
-
-/** The next business day (Monday to Friday) after `today`, 1 to 3 days ahead; national holidays are not known here. */
-function nextBusinessDay(today: string): string {
-  let day = addDays(today, 1);
-  while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDays(day, 1);
-  return day;
 }
 
 /**

@@ -90,7 +90,7 @@ describe('the checkout paid through Stripe', () => {
     expect((await request(t.app).get(sale.path)).text).toContain('Pagamento confirmado');
   });
 
-  it('boleto: registered with the buyer’s name, CPF, e-mail and address, due at 23:59 of the day; the page shows the digitable line and links Stripe’s voucher; paid, the sale is Efetivado', async () => {
+  it('boleto: registered with the buyer’s name, CPF, e-mail and address, due at 23:59 of the next business day; the page shows the digitable line and links Stripe’s voucher; paid, the sale is Efetivado', async () => {
     const sale = await readySale('STRIPE-BOLETO');
     const page = await post(t, `${sale.path}/boleto`);
     const [charge] = await chargesOf(sale.saleId);
@@ -118,14 +118,15 @@ describe('the checkout paid through Stripe', () => {
             },
           },
         },
-        payment_method_options: { boleto: { expires_after_days: '0' } },
+        // Thursday 15/01: due on Friday, the next business day, within the sale's 7 days.
+        payment_method_options: { boleto: { expires_after_days: '1' } },
       },
     });
     const boleto = s.stripe.intent(charge!.providerRef!).next_action!.boleto_display_details!;
     expect(charge!.digitableLine).toBe(boleto.number);
     expect(page.text).toContain(`href="${boleto.hosted_voucher_url}"`);
     expect(page.text).toContain('Linha digitável');
-    expect(page.text).toContain('Pague até 23:59 de 15/01/2026');
+    expect(page.text).toContain('Pague até 23:59 de 16/01/2026');
     expect(page.text).not.toMatch(SANDBOX_TEXT);
 
     await expectDelivered(s, s.stripe.succeed(charge!.providerRef!), 'applied');

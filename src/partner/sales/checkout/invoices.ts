@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
+import { localDate, nextBusinessDay } from '../../../core/local-date.js';
 import type { Queryable } from '../../../db/client.js';
 import { pendingChargeLike } from '../../../payments/charges.js';
 import type { Charge, CreateChargeInput } from '../../../payments/provider.js';
@@ -20,7 +21,7 @@ import {
   saleIdOf,
   saleReference,
 } from './sale-charges.js';
-import { scheduleInvoiceExpiry } from './schedule-jobs.js';
+import { saleDeadline, scheduleInvoiceExpiry } from './schedule-jobs.js';
 
 /**
  * The invoices of a checkout (a Pix, a bank slip, the financing entry), in two steps where the
@@ -35,6 +36,17 @@ export interface OpenedInvoice {
   method: InvoiceMethod;
   /** What to make at the provider once the sale's transaction has committed (`finishInvoice`). */
   submit?: CreateChargeInput;
+}
+
+/**
+ * A bank slip is paid at a bank, often the next business day: it is due then, but not after the
+ * Brasília day the sale's deadline falls on (a payment that comes after the sale closed is refunded).
+ */
+function slipDueDate(sale: LockedSale, now: Date): string {
+  const today = localDate(now);
+  const lastDay = localDate(new Date(saleDeadline(sale).getTime() - 1));
+  const next = nextBusinessDay(today);
+  return next < lastDay ? next : lastDay > today ? lastDay : today;
 }
 
 /** The move to `waiting_payment` with `invoiceCreated`, and the job that expires the invoice. */
@@ -75,7 +87,12 @@ export async function createInvoice(
       await invoiceChosenAgain(tx, deps, sale, invoicePayment(deps, sale, pending, method));
     return { charge: pending, method };
   }
-  const input: CreateChargeInput = { ...wanted, payer: payerOf(sale), reference: saleReference(sale.id) };
+  const input: CreateChargeInput = {
+    ...wanted,
+    payer: payerOf(sale),
+    reference: saleReference(sale.id),
+    ...(wanted.method === 'BOLETO' ? { dueDate: slipDueDate(sale, deps.clock.now()) } : {}),
+  };
   const charge = await provider.createCharge(tx, input);
   if (charge.provider !== 'sandbox' && charge.providerRef === null) return { charge, method, submit: input };
   await announceInvoice(tx, deps, sale, charge, method);
