@@ -1,16 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
 
 import { localDate } from '../core/local-date.js';
+import { isUuid } from '../core/stable-id.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
-import type { Charge, ChargeReference, CreateChargeInput, PaymentMethod } from './provider.js';
+import type {
+  Charge,
+  ChargeReference,
+  CreateChargeInput,
+  OpenedCharge,
+  PaymentMethod,
+  PaymentProvider,
+} from './provider.js';
 
 /** The `payment_charges` rows every provider keeps, and the one mapping of a row to a `Charge`. */
 
 export type ChargeRow = typeof paymentCharges.$inferSelect;
 export type NewChargeRow = typeof paymentCharges.$inferInsert;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const toCharge = (row: ChargeRow): Charge => ({
   id: row.id,
@@ -78,7 +84,7 @@ export function newChargeColumns(
 
 /** A charge row by id, locked for the move about to be made when `lock`; undefined for anything but a known uuid. */
 export async function findChargeRow(db: Queryable, id: string, lock = false): Promise<ChargeRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const query = db.select().from(paymentCharges).where(eq(paymentCharges.id, id));
   const [row] = lock ? await query.for('update') : await query;
   return row;
@@ -95,13 +101,6 @@ export function chargeRowsOf(db: Queryable, reference: ChargeReference): Promise
 
 /** What a paid charge took in, and so what a refund in full gives back. */
 export const paidCentsOf = (row: ChargeRow): number => row.paidAmountCents ?? row.amountCents;
-
-/** The columns of a charge refunded in full, by whichever path. */
-export const refundedInFull = (row: ChargeRow, now: Date): Partial<NewChargeRow> => ({
-  status: 'REFUNDED',
-  refundedAmountCents: paidCentsOf(row),
-  updatedAt: now,
-});
 
 export async function updateCharge(db: Queryable, id: string, set: Partial<NewChargeRow>): Promise<ChargeRow> {
   const [row] = await db.update(paymentCharges).set(set).where(eq(paymentCharges.id, id)).returning();
@@ -137,3 +136,7 @@ export const pendingChargeLike = (charges: readonly Charge[], wanted: WantedChar
 /** A card session of the same amount still open: asking again resumes it rather than opening another. */
 export const resumableCardSession = (charges: readonly Charge[], amountCents: number, now: Date): Charge | undefined =>
   pendingChargeLike(charges, { method: 'CARD', amountCents }, now);
+
+/** After the commit of an opened charge: the provider makes it (keyed by its id), with no lock held while it answers. */
+export const submitOpened = (provider: PaymentProvider, db: Queryable, opened: OpenedCharge): Promise<Charge> =>
+  opened.submit ? provider.submitCharge(db, opened.charge.id, opened.submit) : Promise.resolve(opened.charge);

@@ -116,6 +116,12 @@ export interface CreateChargeInput {
   dueDate?: string;
 }
 
+/** A charge recorded in a transaction; `submit` when the provider makes it once that commits (`submitOpened`). */
+export interface OpenedCharge {
+  charge: Charge;
+  submit?: CreateChargeInput;
+}
+
 /** A card payment to be entered in the provider's own fields (Stripe's Payment Element). */
 export type CardSessionInput = Omit<CreateChargeInput, 'method' | 'card'>;
 

@@ -1,10 +1,12 @@
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 
+import type { Clock } from '../core/clock.js';
+import { isUuid } from '../core/stable-id.js';
 import type { Queryable } from '../db/client.js';
 import { paymentCharges, paymentRefunds } from '../db/schema/index.js';
 import { addRefundJob } from '../queue/jobs.js';
-import { type ChargeRow, paidCentsOf, updateCharge } from './charges.js';
-import type { Charge } from './provider.js';
+import { type ChargeRow, paidCentsOf, toCharge, updateCharge } from './charges.js';
+import type { Charge, ChargeListeners } from './provider.js';
 
 /**
  * Money given back to payers. A refund is decided in the transaction of what causes it (a payment
@@ -12,8 +14,6 @@ import type { Charge } from './provider.js';
  * the provider commit together, so none is lost, and the provider is never called while a row lock
  * is held. The row's id keys the provider's call, so a retried job refunds once.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type RefundRow = typeof paymentRefunds.$inferSelect;
 export type RefundReason = 'UNAPPLIED' | 'OVERPAYMENT' | 'OPERATOR' | 'PROVIDER';
@@ -63,17 +63,19 @@ export interface ProviderRefund {
 /**
  * Records what the provider says of the refunds of a charge locked in `tx`: each is matched to our
  * row (by its provider id, or the row id it carries) or kept as a refund made at the provider
- * itself. The charge's `refundedAmountCents` is what succeeded, never what was only asked: a refund
- * that all that was paid makes the charge `REFUNDED`; one that fails afterwards (a bank slip
- * refund whose bank data never came) makes it `PAID` again. Answers whether the charge became
- * refunded in full by this call.
+ * itself. The charge's `refundedAmountCents` is what succeeded, never what was only asked: refunds
+ * of all that was paid make the charge `REFUNDED`, and only then does what it paid for hear of it
+ * (`reversed`) — when the payment had been applied to it: a payment kept unapplied was never part
+ * of a sale or an installment. One that fails afterwards (a bank slip refund whose bank data never
+ * came) makes the charge `PAID` again.
  */
-export async function syncRefunds(
+export async function applyRefunds(
   tx: Queryable,
   charge: ChargeRow,
   refunds: readonly ProviderRefund[],
-  now: Date,
-): Promise<{ charge: ChargeRow; refundedInFull: boolean; changed: boolean }> {
+  deps: { clock: Clock; listeners: ChargeListeners },
+): Promise<{ charge: Charge; changed: boolean }> {
+  const now = deps.clock.now();
   let changed = false;
   for (const refund of refunds) {
     const byRef = eq(paymentRefunds.providerRef, refund.providerRef);
@@ -83,7 +85,7 @@ export async function syncRefunds(
       .where(
         and(
           eq(paymentRefunds.chargeId, charge.id),
-          refund.refundId && UUID.test(refund.refundId) ? or(byRef, eq(paymentRefunds.id, refund.refundId)) : byRef,
+          refund.refundId && isUuid(refund.refundId) ? or(byRef, eq(paymentRefunds.id, refund.refundId)) : byRef,
         ),
       );
     const set = { status: refund.status, providerRef: refund.providerRef, failureReason: refund.failureReason };
@@ -100,7 +102,19 @@ export async function syncRefunds(
     } else continue;
     changed = true;
   }
-  return { ...(await settleRefundedAmount(tx, charge, now)), changed };
+  const settled = await settleRefundedAmount(tx, charge, now);
+  const after = toCharge(settled.charge);
+  if (settled.refundedInFull && !charge.unappliedReason)
+    await deps.listeners[charge.referenceKind]?.reversed?.(tx, after);
+  return { charge: after, changed: changed || settled.refundedInFull };
+}
+
+/** A refund the provider refused outright (the payment refunded or disputed meanwhile): `FAILED`, for the operator. */
+export async function refuseRefund(db: Queryable, refundId: string, reason: string, now: Date): Promise<void> {
+  await db
+    .update(paymentRefunds)
+    .set({ status: 'FAILED', failureReason: reason, updatedAt: now })
+    .where(and(eq(paymentRefunds.id, refundId), eq(paymentRefunds.status, 'REQUESTED')));
 }
 
 /** The charge's refunded amount and state from its refunds that succeeded. */

@@ -35,7 +35,7 @@ import {
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
-import { findRefundRow, requestRefund, syncRefunds } from './refunds.js';
+import { applyRefunds, findRefundRow, requestRefund } from './refunds.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -189,9 +189,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
           failureReason: null,
           refundId: refund.id,
         } as const;
-        const synced = await syncRefunds(tx, charge, [providerRefund], clock.now());
-        if (synced.refundedInFull && !charge.unappliedReason)
-          await listenerOf(toCharge(synced.charge)).reversed?.(tx, toCharge(synced.charge));
+        await applyRefunds(tx, charge, [providerRefund], { clock, listeners });
       });
     },
     // Its siblings are closed in the payment's own transaction: nothing is left to cancel elsewhere.

@@ -131,4 +131,21 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', refundedAmountCents: 359000 });
     expect(await cancelledEvents(sale.saleId)).toHaveLength(1);
   });
+
+  it('a refund Stripe refuses (refunded in its dashboard meanwhile) is FAILED with Stripe’s reason, for the operator, and not retried', async () => {
+    const sale = await paidSale('REFUSED-REFUND');
+    await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'refund'));
+    s.stripe.refundInDashboard(sale.intentId);
+    await t.runJobs();
+    const charge = await chargeOf(sale.saleId);
+    const [asked] = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));
+    expect(asked).toMatchObject({
+      reason: 'OPERATOR',
+      status: 'FAILED',
+      providerRef: null,
+      failureReason: 'The payment provider refused the charge: Charge has already been refunded',
+    });
+    await t.runJobs();
+    expect(s.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toHaveLength(1);
+  });
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { institutions } from '../../db/schema/index.js';
 import { refuseWhilePaused } from '../../payments/card-limits.js';
-import { resumableCardSession } from '../../payments/charges.js';
+import { resumableCardSession, submitOpened } from '../../payments/charges.js';
 import type { CardSession, Charge } from '../../payments/provider.js';
 import { chargeBasis, chargeOfLink, installmentReference, linkedInstallment } from './payment-page.js';
 
@@ -22,11 +22,10 @@ export async function startCardPayment(ctx: AppContext, token: string, ip: strin
     const open = resumableCardSession(charges, basis.amountCents, ctx.clock.now());
     if (open) return { charge: open };
     const input = { ...basis, payer: { name: null, document: installment.guarantorDocument }, ip };
-    return { charge: await ctx.payments.startCardSession(tx, input), input };
+    return { charge: await ctx.payments.startCardSession(tx, input), submit: { ...input, method: 'CARD' as const } };
   });
   // The provider is asked once the session's row has committed: no lock is held while it answers.
-  if (!opened.input) return opened.charge;
-  return ctx.payments.submitCharge(ctx.db, opened.charge.id, { ...opened.input, method: 'CARD' });
+  return submitOpened(ctx.payments, ctx.db, opened);
 }
 
 export interface CardStep {

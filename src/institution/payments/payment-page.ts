@@ -7,7 +7,7 @@ import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 import { installments, institutions, paymentLinks } from '../../db/schema/index.js';
 import { type CardPause, cardPause } from '../../payments/card-limits.js';
-import { pendingChargeLike } from '../../payments/charges.js';
+import { pendingChargeLike, submitOpened } from '../../payments/charges.js';
 import {
   checkPayerForm,
   emptyPayerValues,
@@ -157,9 +157,9 @@ export async function startPayment(
       ...(options.card ? { card: options.card } : {}),
       ...(options.ip ? { ip: options.ip } : {}),
     };
-    return { charge: await ctx.payments.createCharge(tx, input), input };
+    return { charge: await ctx.payments.createCharge(tx, input), submit: input };
   });
-  return opened.input ? ctx.payments.submitCharge(ctx.db, opened.charge.id, opened.input) : opened.charge;
+  return submitOpened(ctx.payments, ctx.db, opened);
 }
 
 /** One of this link's charges, or the same 404 as a charge that does not exist. */

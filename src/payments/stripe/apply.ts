@@ -1,8 +1,7 @@
 import type { Queryable } from '../../db/client.js';
-import { type ChargeRow, type NewChargeRow, toCharge, updateCharge } from '../charges.js';
+import { type ChargeRow, type NewChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
 import { type HandOverDeps, handOverPayment } from '../hand-over.js';
 import type { Charge, ChargeStatus } from '../provider.js';
-import { type ProviderRefund, syncRefunds } from '../refunds.js';
 import type { Observed } from './intent-state.js';
 
 /**
@@ -90,23 +89,6 @@ export async function applyObserved(
   return { charge, changed: true };
 }
 
-/**
- * The refunds of a paid charge as Stripe states them. The charge is `REFUNDED` once refunds of all
- * it took succeeded, and only then does what it paid for hear of it — when the payment had been
- * applied to it: a payment kept unapplied was never part of a sale or an installment.
- */
-export async function applyRefunds(
-  tx: Queryable,
-  row: ChargeRow,
-  refunds: readonly ProviderRefund[],
-  deps: ApplyDeps,
-): Promise<Applied> {
-  const synced = await syncRefunds(tx, row, refunds, deps.clock.now());
-  const charge = toCharge(synced.charge);
-  if (synced.refundedInFull && !row.unappliedReason) await deps.listeners[row.referenceKind]?.reversed?.(tx, charge);
-  return { charge, changed: synced.changed || synced.refundedInFull };
-}
-
 /** A dispute as Stripe states it: its id, its status and the amount it takes. */
 export interface ObservedDispute {
   ref: string;
@@ -141,7 +123,7 @@ export async function applyDispute(
   const to = disputedState(dispute.status);
   // An inquiry withdraws nothing; a dispute won keeps the amount it was for.
   const inquiry = to === 'PAID' && from === 'PAID';
-  const withdrawn = inquiry ? 0 : Math.min(dispute.amountCents, paidOf(row));
+  const withdrawn = inquiry ? 0 : Math.min(dispute.amountCents, paidCentsOf(row));
   const charge = toCharge(
     await updateCharge(tx, row.id, {
       status: to,
@@ -161,5 +143,3 @@ export async function applyDispute(
   }
   return { charge, changed: true };
 }
-
-const paidOf = (row: ChargeRow) => row.paidAmountCents ?? row.amountCents;

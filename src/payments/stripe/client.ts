@@ -45,8 +45,7 @@ export function createStripeClient(account: StripeAccount): Stripe {
 export const STRIPE_JS_URL = `https://js.stripe.com/${Stripe.API_VERSION.split('.')[1]}/stripe.js`;
 
 /** Stripe's idempotency key of one call about one of our charges: repeating it repeats nothing. */
-export const idempotencyKey = (chargeId: string, action: 'create' | 'refund' | 'cancel') =>
-  `edufin-charge-${chargeId}-${action}`;
+export const idempotencyKey = (chargeId: string, action: 'create' | 'cancel') => `edufin-charge-${chargeId}-${action}`;
 
 /** Stripe's idempotency key of the call that makes one of our refunds. */
 export const refundIdempotencyKey = (refundId: string) => `edufin-refund-${refundId}`;

@@ -6,15 +6,8 @@ import { paymentCharges, paymentProviderEvents } from '../../db/schema/index.js'
 import { countCardDecline } from '../card-limits.js';
 import { type ChargeRow, findChargeRow } from '../charges.js';
 import type { PaymentMethod, WebhookOutcome } from '../provider.js';
-import type { ProviderRefund } from '../refunds.js';
-import {
-  type Applied,
-  type ApplyDeps,
-  applyDispute,
-  applyObserved,
-  applyRefunds,
-  type ObservedDispute,
-} from './apply.js';
+import { applyRefunds, type ProviderRefund } from '../refunds.js';
+import { type Applied, type ApplyDeps, applyDispute, applyObserved, type ObservedDispute } from './apply.js';
 import { retrieveIntent, type StripeAccount } from './client.js';
 import { observeIntent } from './intent-state.js';
 import { listRefunds } from './refunds.js';

@@ -4,8 +4,8 @@ import type { Queryable } from '../../db/client.js';
 import { findChargeRow } from '../charges.js';
 import { ProviderRefused } from '../errors.js';
 import type { Charge } from '../provider.js';
-import { findRefundRow } from '../refunds.js';
-import { type ApplyDeps, applyRefunds } from './apply.js';
+import { applyRefunds, findRefundRow, refuseRefund } from '../refunds.js';
+import type { ApplyDeps } from './apply.js';
 import { callStripe, idempotencyKey, refundIdempotencyKey } from './client.js';
 import { providerRefundOf } from './refunds.js';
 
@@ -47,24 +47,7 @@ export async function refundAtStripe(db: Queryable, refundId: string, deps: Prov
   } catch (error) {
     if (!(error instanceof ProviderRefused)) throw error;
     deps.logger.error({ refundId, chargeId: charge.id, err: error }, 'Stripe refused a refund: the operator must act');
-    await db.transaction(async (tx) => {
-      const locked = await findRefundRow(tx, refundId, true);
-      if (locked?.status !== 'REQUESTED') return;
-      await applyRefunds(
-        tx,
-        (await findChargeRow(tx, charge.id, true))!,
-        [
-          {
-            providerRef: `refused-${refund.id}`,
-            amountCents: refund.amountCents,
-            status: 'FAILED',
-            failureReason: error.message,
-            refundId: refund.id,
-          },
-        ],
-        deps,
-      );
-    });
+    await refuseRefund(db, refundId, error.message, deps.clock.now());
     return;
   }
   await db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../../db/client.js';
 import { paymentCharges } from '../../db/schema/index.js';
+import { findChargeRow, toCharge } from '../charges.js';
 import type { ReconcileReport } from '../provider.js';
 import type { EventDeps } from './events.js';
 import { recoverLostEvents } from './lost-events.js';
@@ -51,8 +52,10 @@ export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps)
       let charge = await deps.refresh(db, id);
       // Its job closes a card session at its end; one whose job was lost is closed here.
       if (charge?.status === 'PENDING' && charge.method === 'CARD' && charge.expiresAt && charge.expiresAt <= now) {
+        // Cancelled, then read back (cancelAtStripe refreshes it).
         await cancelAtStripe(db, id, deps);
-        charge = (await deps.refresh(db, id)) ?? charge;
+        const row = await findChargeRow(db, id);
+        charge = row && toCharge(row);
       }
       if (charge && charge.status !== 'PENDING') changed++;
     } catch (error) {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
 import { type CardPause, cardPause, refuseWhilePaused } from '../../../payments/card-limits.js';
 import { resumableCardSession } from '../../../payments/charges.js';
-import type { CardSession, Charge, CreateChargeInput } from '../../../payments/provider.js';
+import type { CardSession, Charge, OpenedCharge } from '../../../payments/provider.js';
 import type { LockedSale, SaleRow } from '../sql.js';
 import { chargeOfCheckout, readyForCard, saleOfToken } from './checkout-steps.js';
 import { type CheckoutDeps, payerOf, saleReference } from './sale-charges.js';
@@ -19,7 +19,7 @@ export async function startCardPayment(
   deps: CheckoutDeps,
   sale: LockedSale,
   ip: string,
-): Promise<OpenedCardSession> {
+): Promise<OpenedCharge> {
   const ready = await readyForCard(tx, deps, sale);
   const charges = await deps.payments.listCharges(tx, saleReference(ready.id));
   const open = resumableCardSession(charges, ready.checkoutPriceInCents, deps.clock.now());
@@ -33,16 +33,6 @@ export async function startCardPayment(
   };
   return { charge: await deps.payments.startCardSession(tx, input), submit: { ...input, method: 'CARD' } };
 }
-
-/** A card session recorded under the sale's lock; `submit` when the provider makes it after the commit. */
-export interface OpenedCardSession {
-  charge: Charge;
-  submit?: CreateChargeInput;
-}
-
-/** After the commit of `startCardPayment`: the provider makes the session, with no lock held while it answers. */
-export const submitCardSession = (ctx: Pick<AppContext, 'db' | 'payments'>, opened: OpenedCardSession) =>
-  opened.submit ? ctx.payments.submitCharge(ctx.db, opened.charge.id, opened.submit) : Promise.resolve(opened.charge);
 
 /** The pause of card payments in force for this checkout and, when given, the buyer's address. */
 export const cardPauseOf = (ctx: AppContext, saleId: number, ip?: string): Promise<CardPause | undefined> =>

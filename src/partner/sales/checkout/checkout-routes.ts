@@ -10,12 +10,13 @@ import { cardPausedMessage, keptCardValues } from '../../../payments/card-form.j
 import { CardAttemptsPaused } from '../../../payments/card-limits.js';
 import { cardStepHeaders, renderCardStep } from '../../../payments/card-step.js';
 import { renderMessagePage } from '../../../payments/charge-blocks.js';
+import { submitOpened } from '../../../payments/charges.js';
 import { InvalidCard } from '../../../payments/errors.js';
 import { hostedPageHeaders } from '../../../payments/html.js';
 import { type CardInput, type Charge, providerView } from '../../../payments/provider.js';
 import { loadSaleProducts, type LockedSale, partnerName } from '../sql.js';
 import { type FormErrors, type PersonForm, readPersonForm } from './buyer-form.js';
-import { cardPauseOf, finishCardStep, openCardStep, startCardPayment, submitCardSession } from './card-steps.js';
+import { cardPauseOf, finishCardStep, openCardStep, startCardPayment } from './card-steps.js';
 import { BUYER_MESSAGES } from './checkout.rules.js';
 import { CHECKOUT_NOTICES, type CheckoutNotice, type CheckoutView, renderCheckoutPage } from './checkout-page.js';
 import {
@@ -155,7 +156,7 @@ export function checkoutPages(ctx: AppContext): Router {
         chargeNotice(await onSale((tx, sale) => payByCard(tx, ctx, sale, cardFrom(req), clientIp(req)))(req)),
       );
     const opened = await onSale((tx, sale) => startCardPayment(tx, ctx, sale, clientIp(req)))(req);
-    const charge = await submitCardSession(ctx, opened);
+    const charge = await submitOpened(ctx.payments, ctx.db, opened);
     res.redirect(303, `${base(req)}/cartao/${charge.id}`);
   });
   if (provider.cardEntry === 'element') {

@@ -2,8 +2,8 @@ import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { localDate, nextBusinessDay } from '../../../core/local-date.js';
 import type { Queryable } from '../../../db/client.js';
-import { pendingChargeLike } from '../../../payments/charges.js';
-import type { Charge, CreateChargeInput } from '../../../payments/provider.js';
+import { pendingChargeLike, submitOpened } from '../../../payments/charges.js';
+import type { Charge, CreateChargeInput, OpenedCharge } from '../../../payments/provider.js';
 import { closeCharge } from '../../../payments/siblings.js';
 import { FINANCING_METHOD } from '../events/event-payloads.js';
 import { saleFinancing } from '../financing.js';
@@ -30,12 +30,9 @@ import { saleDeadline, scheduleInvoiceExpiry } from './schedule-jobs.js';
  * provider call holds the sale. The sandbox makes and announces its invoices in the first step.
  */
 
-/** An invoice recorded under the sale's lock; `submit` when the provider makes it after the commit. */
-export interface OpenedInvoice {
-  charge: Charge;
+/** An invoice recorded under the sale's lock; `submit` when the provider makes it after the commit (`finishInvoice`). */
+export interface OpenedInvoice extends OpenedCharge {
   method: InvoiceMethod;
-  /** What to make at the provider once the sale's transaction has committed (`finishInvoice`). */
-  submit?: CreateChargeInput;
 }
 
 /**
@@ -107,7 +104,7 @@ export async function createInvoice(
  */
 export async function finishInvoice(deps: CheckoutDeps & Pick<AppContext, 'db'>, opened: OpenedInvoice) {
   if (!opened.submit) return opened.charge;
-  const charge = await deps.payments.submitCharge(deps.db, opened.charge.id, opened.submit);
+  const charge = await submitOpened(deps.payments, deps.db, opened);
   if (charge.status !== 'PENDING') return charge;
   const refusal = await withLockedSale(deps.db, saleIdOf(charge), async (tx, sale) => {
     try {
