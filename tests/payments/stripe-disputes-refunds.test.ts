@@ -146,6 +146,9 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
       failureReason: 'The payment provider refused the charge: Charge has already been refunded',
     });
     await t.runJobs();
-    expect(s.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toHaveLength(1);
+    const asks = s.stripe.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/refunds' && r.params.payment_intent === sale.intentId,
+    );
+    expect(asks).toHaveLength(1);
   });
 });
