@@ -34,11 +34,11 @@ import { webhookConfigurations } from '../src/db/schema/index.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { createLogger } from '../src/http/logging.js';
 import { startWorker } from '../src/jobs/worker.js';
-import { MAX_CONFIGURATIONS } from '../src/partner/webhooks/errors.js';
-import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../src/partner/webhooks/test-events.js';
 import { wireContext } from '../src/payment-wiring.js';
 import { createPartner } from '../src/tenants/tenants.js';
+import { MAX_CONFIGURATIONS } from '../src/webhooks/errors.js';
+import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../src/webhooks/fan-out.js';
 
 const FLOOD_EVENTS = Number(process.env.FLOOD_EVENTS ?? 50);
 const QUIET_EVENTS = Number(process.env.QUIET_EVENTS ?? 10);
@@ -108,13 +108,13 @@ async function emit(partnerId: string, events: number, due: number, partnerRate:
         tx,
         {
           id: randomUUID(),
-          partnerId,
+          recipient: { kind: 'partner', id: partnerId },
           name: 'purchaseConfirmed',
           sequence: i + 1,
           payload: fictionalPayload('purchaseConfirmed', occurredAt),
           occurredAt,
         },
-        { partnerRate },
+        { tenantRate: partnerRate },
       );
   });
 }

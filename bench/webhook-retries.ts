@@ -12,8 +12,8 @@
  * schedule of a real retry is the sum of the two; both are printed, per attempt number.
  */
 import type { Sql } from '../src/db/client.js';
-import { RETRY_DELAYS_MS } from '../src/partner/webhooks/fan-out.js';
 import { jobKeys } from '../src/queue/job-keys.js';
+import { RETRY_DELAYS_MS } from '../src/webhooks/fan-out.js';
 
 /** Due time and failure instant of one retry, in ms. */
 interface Scheduled {

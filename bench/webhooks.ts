@@ -29,10 +29,10 @@ import { webhookConfigurations } from '../src/db/schema/index.js';
 import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { createLogger } from '../src/http/logging.js';
 import { startWorker } from '../src/jobs/worker.js';
-import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS, type SaleEvent } from '../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../src/partner/webhooks/test-events.js';
 import { wireContext } from '../src/payment-wiring.js';
 import { createPartner } from '../src/tenants/tenants.js';
+import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS, type TenantEvent } from '../src/webhooks/fan-out.js';
 import { measureRetries } from './webhook-retries.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
@@ -85,15 +85,15 @@ const waitFor = async (done: () => boolean, limitMs: number) => {
   while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
 };
 
-async function fanOut(count: number, dueAt: number): Promise<SaleEvent[]> {
+async function fanOut(count: number, dueAt: number): Promise<TenantEvent[]> {
   const partner = await createPartner(db, `Bench ${randomUUID()}`);
   await db
     .insert(webhookConfigurations)
     .values({ partnerId: partner.id, name: 'bench', url: hookUrl, enabledEvents: ['all'] });
   const occurredAt = new Date(dueAt - FIRST_ATTEMPT_DELAY_MS);
-  const events = Array.from({ length: count }, (_, i): SaleEvent => ({
+  const events = Array.from({ length: count }, (_, i): TenantEvent => ({
     id: randomUUID(),
-    partnerId: partner.id,
+    recipient: { kind: 'partner', id: partner.id },
     name: 'purchaseConfirmed',
     sequence: i + 1,
     payload: fictionalPayload('purchaseConfirmed', occurredAt),

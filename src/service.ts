@@ -19,8 +19,8 @@ import { sweepSaleSchedules } from './jobs/apply-sale-schedule.js';
 import { startWorker, stopWorker, type Worker } from './jobs/worker.js';
 import { applyDueSchedules } from './partner/catalogue/schedules.js';
 import { summariseUnsummarisedReceipts } from './partner/receipts/summaries.js';
-import { sealStoredSecrets, secretBoxOf } from './partner/webhooks/sealed-secrets.js';
 import { wireContext } from './payment-wiring.js';
+import { sealStoredSecrets, secretBoxOf } from './webhooks/sealed-secrets.js';
 
 export interface ServiceOptions {
   config: Config;

@@ -1,9 +1,9 @@
 import type { Task } from 'graphile-worker';
 
 import type { AppContext } from '../context.js';
-import { batchedAttemptStore, runAttempt } from '../partner/webhooks/attempts.js';
-import { MAX_ATTEMPTS } from '../partner/webhooks/fan-out.js';
-import { PartnerSlots } from '../partner/webhooks/partner-slots.js';
+import { batchedAttemptStore, runAttempt } from '../webhooks/attempts.js';
+import { MAX_ATTEMPTS } from '../webhooks/fan-out.js';
+import { TenantSlots } from '../webhooks/tenant-slots.js';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['webhook-attempt'] {
   const p = payload as { deliveryId?: unknown; attempt?: unknown; booked?: unknown } | null;
@@ -19,13 +19,13 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
 /**
  * One attempt of one webhook delivery; throws (and is retried) only when it could not be recorded
  * or is not due yet. One partner's attempts leave a quarter of this process's webhook slots to the
- * others (`PartnerSlots`, shared by the jobs this task runs). Each attempt made is counted in
+ * others (`TenantSlots`, shared by the jobs this task runs). Each attempt made is counted in
  * `edufin_webhook_attempts_total` with the event its delivery carries, read by the attempt itself
  * (the store's `find`).
  */
 export default function webhookAttemptTask(ctx: AppContext): Task<'webhook-attempt'> {
   const store = batchedAttemptStore(ctx);
-  const slots = new PartnerSlots(ctx.config.webhookWorkerConcurrency);
+  const slots = new TenantSlots(ctx.config.webhookWorkerConcurrency);
   return async (payload) => {
     assertPayload(payload);
     let event = 'unknown';

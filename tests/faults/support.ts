@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, expect } from 'vitest';
 
-import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { fanOutEvent } from '../../src/webhooks/fan-out.js';
 import { givenConfiguration } from '../partner/webhooks/support.js';
 import { contextOn, type TestContext } from '../support/context.js';
 import { installment } from '../support/installments.js';
@@ -47,7 +47,7 @@ export async function givenDeliveriesDueNow(t: TestContext, url: string, count: 
   for (let sequence = 1; sequence <= count; sequence++) {
     const event = {
       id: randomUUID(),
-      partnerId: partner.id,
+      recipient: { kind: 'partner' as const, id: partner.id },
       name: 'purchaseConfirmed' as const,
       sequence,
       payload: fictionalPayload('purchaseConfirmed', occurredAt),

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadDocument } from '../../src/contract/documents.js';
-import { MAX_CONFIGURATIONS } from '../../src/partner/webhooks/errors.js';
 import { EVENT_NAMES } from '../../src/partner/webhooks/events.js';
+import { MAX_CONFIGURATIONS } from '../../src/webhooks/errors.js';
 import { givenConfiguration } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';

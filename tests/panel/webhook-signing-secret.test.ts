@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { openSigningSecret, secretBoxOf } from '../../src/partner/webhooks/sealed-secrets.js';
+import { openSigningSecret, secretBoxOf } from '../../src/webhooks/sealed-secrets.js';
 import { givenConfiguration } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';

@@ -120,10 +120,7 @@ describe('the lint', () => {
       "export const one = sql`select graphile_worker.add_job('webhook-attempt', '{}'::json)`;",
       "export const other = 'select * from graphile_worker.jobs';",
     ].join('\n');
-    expect(await lint(planted, 'src/partner/webhooks/pauses.ts')).toEqual([
-      'no-restricted-syntax',
-      'no-restricted-syntax',
-    ]);
+    expect(await lint(planted, 'src/webhooks/pauses.ts')).toEqual(['no-restricted-syntax', 'no-restricted-syntax']);
     expect(await lint(planted, 'src/institution/intake/batch-reports.ts')).toEqual([
       'no-restricted-syntax',
       'no-restricted-syntax',

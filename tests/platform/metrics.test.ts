@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { httpLogger } from '../../src/http/logging.js';
 import { metricsRouter } from '../../src/http/metrics.js';
-import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { fanOutEvent } from '../../src/webhooks/fan-out.js';
 import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { type TestContext, useTestContext } from '../support/context.js';
 import { installment, submit } from '../support/installments.js';
@@ -92,7 +92,7 @@ describe('GET /metrics', () => {
     await t.ctx.db.transaction((tx) =>
       fanOutEvent(tx, {
         id: '6f1d1a52-6c55-4d1a-9d51-3f6f0f6b9a01',
-        partnerId: partner.id,
+        recipient: { kind: 'partner', id: partner.id },
         name: 'invoiceCreated',
         sequence: 1,
         payload: fictionalPayload('invoiceCreated', at),

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startHeartbeats } from '../../src/jobs/heartbeats.js';
 import { startWorker, stopWorker } from '../../src/jobs/worker.js';
-import { fanOutEvent } from '../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
+import { fanOutEvent } from '../../src/webhooks/fan-out.js';
 import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { type TestContext, useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
@@ -65,7 +65,7 @@ describe('worker heartbeats', () => {
     const occurredAt = new Date(now.getTime() - 15_000);
     const event = {
       id: randomUUID(),
-      partnerId: partner.id,
+      recipient: { kind: 'partner' as const, id: partner.id },
       name: 'purchaseConfirmed' as const,
       sequence: 1,
       payload: fictionalPayload('purchaseConfirmed', occurredAt),

@@ -15,6 +15,8 @@ export * from './statements.js';
 export * from './sales.js';
 // The hosted checkout of sales: the buyer's last activity.
 export * from './checkout.js';
+// The Institution API's events outbox.
+export * from './institution-events.js';
 // Webhook configurations, deliveries and their attempts; the deprecated legacy dispatches.
 export * from './webhooks.js';
 // The receipts ledger: commissions, buyer installments, payments, transfers and reversals.

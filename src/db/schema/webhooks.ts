@@ -14,16 +14,18 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import { timestampNow } from './common.js';
-import { partners } from './tenants.js';
+import { institutions, partners } from './tenants.js';
 
-/** A partner URL that receives sale events (`POST /webhooks`); a URL may be registered many times. */
+/**
+ * A URL that receives a tenant's events: a partner's (`POST /webhooks`) or an institution's
+ * (`POST /v1/webhooks`); a URL may be registered many times.
+ */
 export const webhookConfigurations = pgTable(
   'webhook_configurations',
   {
     id: uuid().primaryKey().defaultRandom(),
-    partnerId: uuid()
-      .notNull()
-      .references(() => partners.id),
+    partnerId: uuid().references(() => partners.id),
+    institutionId: uuid().references(() => institutions.id),
     name: text().notNull(),
     url: text().notNull(),
     /** Event names as registered; `['all']` selects every event, those added later included. */
@@ -39,7 +41,11 @@ export const webhookConfigurations = pgTable(
     createdAt: timestampNow(),
     updatedAt: timestampNow(),
   },
-  (t) => [index().on(t.partnerId, t.createdAt)],
+  (t) => [
+    index().on(t.partnerId, t.createdAt),
+    index().on(t.institutionId, t.createdAt),
+    check('webhook_configurations_one_tenant', sql`num_nonnulls(${t.partnerId}, ${t.institutionId}) = 1`),
+  ],
 );
 
 /** One event to one configuration; the body is kept as the exact bytes every attempt sends. */
@@ -50,10 +56,12 @@ export const webhookDeliveries = pgTable(
     configurationId: uuid()
       .notNull()
       .references(() => webhookConfigurations.id, { onDelete: 'cascade' }),
-    partnerId: uuid().notNull(),
+    /** The configuration's tenant, one of the two. */
+    partnerId: uuid(),
+    institutionId: uuid(),
     eventId: uuid().notNull(),
     eventName: text().notNull(),
-    /** The partner's event sequence; 0 for test events. */
+    /** The tenant's event sequence; 0 for test events. */
     sequence: integer().notNull().default(0),
     body: text().notNull(),
     test: boolean().notNull().default(false),
@@ -69,6 +77,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     check('webhook_deliveries_status', sql`${t.status} in ('pending', 'paused', 'succeeded', 'failed')`),
+    check('webhook_deliveries_one_tenant', sql`num_nonnulls(${t.partnerId}, ${t.institutionId}) = 1`),
     // A fan-out that runs twice for one event creates nothing twice; redeliveries are extra rows.
     uniqueIndex('webhook_deliveries_event_key')
       .on(t.configurationId, t.eventId)
@@ -140,13 +149,12 @@ export const legacyWebhookDispatches = pgTable(
 );
 
 /**
- * Each partner's budget of webhook sends, a token bucket shared by every worker process: `tokens`
- * as of `refilledAt`, below zero while sends are booked ahead (see `delivery-budget.ts`).
+ * Each tenant's budget of webhook sends (a partner's or an institution's, by its id), a token
+ * bucket shared by every worker process: `tokens` as of `refilledAt`, below zero while sends are
+ * booked ahead (see `delivery-budget.ts`).
  */
-export const webhookDeliveryBudgets = pgTable('webhook_delivery_budgets', {
-  partnerId: uuid()
-    .primaryKey()
-    .references(() => partners.id),
+export const webhookSendBudgets = pgTable('webhook_send_budgets', {
+  tenantId: uuid().primaryKey(),
   tokens: doublePrecision().notNull(),
   refilledAt: timestamp({ withTimezone: true }).notNull(),
 });

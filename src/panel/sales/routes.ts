@@ -16,8 +16,8 @@ import { parseSalesFilters, type SalesFilters } from '../../partner/sales/listin
 import { lenientSalesQuery, salesPageRequest } from '../../partner/sales/listing/list-query.js';
 import { getSaleById } from '../../partner/sales/listing/lookups.js';
 import { loadTransitions } from '../../partner/sales/sql.js';
-import { deliveriesOfEvents } from '../../partner/webhooks/event-deliveries.js';
 import { chargeRowsOf, toCharge } from '../../payments/charges.js';
+import { deliveriesOfEvents } from '../../webhooks/event-deliveries.js';
 import { PanelPageNotFound } from '../errors.js';
 import { type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
@@ -149,7 +149,7 @@ export function salePages(panel: PanelContext): Router {
     const deliveries = integrator
       ? await deliveriesOfEvents(
           ctx.db,
-          partnerId,
+          { kind: 'partner', id: partnerId },
           events.map((e) => e.id),
         )
       : undefined;

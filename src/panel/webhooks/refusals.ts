@@ -1,5 +1,5 @@
 import type { ApiError } from '../../core/errors.js';
-import { MAX_CONFIGURATIONS } from '../../partner/webhooks/errors.js';
+import { MAX_CONFIGURATIONS } from '../../webhooks/errors.js';
 import { errorsOf, type FieldErrors } from '../forms.js';
 import type { Notice } from '../layout.js';
 

@@ -2,7 +2,7 @@ import { type ErrorRequestHandler, type Request, Router } from 'express';
 
 import { isUuid } from '../../core/stable-id.js';
 import { showConfiguration } from '../../partner/webhooks/configurations.js';
-import { WebhookConfigurationNotFound, WebhookDeliveryNotFound } from '../../partner/webhooks/errors.js';
+import { WebhookConfigurationNotFound, WebhookDeliveryNotFound } from '../../webhooks/errors.js';
 import { PanelPageNotFound } from '../errors.js';
 import type { PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile } from '../session.js';

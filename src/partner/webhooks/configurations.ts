@@ -1,85 +1,27 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
-
 import type { components, operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { SuccessBody } from '../../core/operations.js';
-import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
-import type { SecretBox } from '../../core/secret-box.js';
-import type { Database, Queryable } from '../../db/client.js';
-import { legacyWebhookConfigurations, partners, webhookConfigurations } from '../../db/schema/index.js';
-import {
-  MAX_CONFIGURATIONS,
-  WebhookConfigurationNotFound,
-  WebhookConfigurationsFull,
-  WebhookNotSigned,
-  WebhookTargetRefused,
-} from './errors.js';
-import { checkEnabledEvents } from './events.js';
-import { pauseDeliveries, resumeDeliveries } from './pauses.js';
-import { openSigningSecret, openToken, sealSigningSecret, sealToken, secretBoxOf } from './sealed-secrets.js';
-import { newSigningSecret } from './signature.js';
-import { checkTargetAtRegistration } from './target.js';
+import type { Page, PageRequest } from '../../core/paging.js';
+import type { Queryable } from '../../db/client.js';
+import * as engine from '../../webhooks/configurations.js';
+import type { Recipient } from '../../webhooks/recipients.js';
+import type { Audience } from '../../webhooks/vocabulary.js';
+import { PARTNER_WEBHOOKS } from './events.js';
 
 type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
 type CreateInput = components['schemas']['WebhookConfigurationRequest'];
 type PatchInput = components['schemas']['WebhookConfigurationPatch'];
-type Row = typeof webhookConfigurations.$inferSelect;
 
-/** All but the last 4 characters hidden; a short token shows nothing of itself. */
-export const maskToken = (token: string | null): string | null =>
-  token === null ? null : token.length < 12 ? '••••' : `••••${token.slice(-4)}`;
+const recipient = (partnerId: string): Recipient => ({ kind: 'partner', id: partnerId });
+const audience = (partnerId: string): Audience => ({ recipient: recipient(partnerId), vocabulary: PARTNER_WEBHOOKS });
 
-/** A configuration as answered: the token (stored sealed) only masked, the signing secret only when `shownSecret`. */
-export const toWebhookConfiguration = (box: SecretBox, row: Row, shownSecret?: string): WebhookConfiguration => ({
-  id: row.id,
-  configurationName: row.name,
-  webhookUrl: row.url,
-  enabledEvents: row.enabledEvents.map((name) => ({
-    name: name as WebhookConfiguration['enabledEvents'][number]['name'],
-  })),
-  hasAuthorizationToken: row.authorizationToken !== null,
-  authorizationTokenMasked: maskToken(openToken(box, row.authorizationToken)),
-  signed: row.signingSecret !== null,
-  ...(shownSecret ? { signingSecret: shownSecret } : {}),
-  previousSecretExpiresAt:
-    row.previousSigningSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,
-  active: row.active,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
+/** A configuration in the Partner API's words. */
+export const toWebhookConfiguration = ({ name, url, events, ...rest }: engine.Configuration): WebhookConfiguration => ({
+  ...rest,
+  configurationName: name,
+  webhookUrl: url,
+  enabledEvents: events.map((event) => ({ name: event as WebhookConfiguration['enabledEvents'][number]['name'] })),
 });
-
-/**
- * Runs `insert` if the partner has fewer than MAX_CONFIGURATIONS rows in `table`, counted under a
- * lock of the partner's row, so that requests racing each other cannot pass the cap together.
- */
-export function withinCap<T>(
-  db: Database,
-  partnerId: string,
-  table: typeof webhookConfigurations | typeof legacyWebhookConfigurations,
-  insert: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
-    const [kept] = await tx.select({ n: count() }).from(table).where(eq(table.partnerId, partnerId));
-    if ((kept?.n ?? 0) >= MAX_CONFIGURATIONS) throw new WebhookConfigurationsFull();
-    return insert(tx);
-  });
-}
-
-async function checkUrl(ctx: AppContext, url: string): Promise<void> {
-  const refusal = await checkTargetAtRegistration(url, ctx.config.webhookAllowPrivate);
-  if (refusal) throw new WebhookTargetRefused(url, refusal);
-}
-
-/** Another partner's configuration is answered as a missing one. */
-export async function findConfiguration(db: Queryable, partnerId: string, id: string): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(webhookConfigurations)
-    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)));
-  if (!row) throw new WebhookConfigurationNotFound();
-  return row;
-}
 
 /** Always a new configuration, even for a URL already registered (interface, Delivery 6). */
 export async function createConfiguration(
@@ -87,27 +29,14 @@ export async function createConfiguration(
   partnerId: string,
   input: CreateInput,
 ): Promise<SuccessBody<operations['createWebhookConfiguration']>> {
-  const enabledEvents = checkEnabledEvents(input.enabledEvents);
-  await checkUrl(ctx, input.webhookUrl);
-  const secret = input.signed ? newSigningSecret() : null;
-  const box = secretBoxOf(ctx.config);
-  const now = ctx.clock.now();
-  const [row] = await withinCap(ctx.db, partnerId, webhookConfigurations, (tx) =>
-    tx
-      .insert(webhookConfigurations)
-      .values({
-        partnerId,
-        name: input.configurationName,
-        url: input.webhookUrl,
-        enabledEvents,
-        authorizationToken: sealToken(box, input.authorizationToken ?? null),
-        signingSecret: secret === null ? null : sealSigningSecret(box, secret),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(),
-  );
-  return { content: toWebhookConfiguration(box, row!, secret ?? undefined) };
+  const created = await engine.createConfiguration(ctx, audience(partnerId), {
+    name: input.configurationName,
+    url: input.webhookUrl,
+    events: input.enabledEvents.map((e) => e.name),
+    authorizationToken: input.authorizationToken,
+    signed: input.signed,
+  });
+  return { content: toWebhookConfiguration(created) };
 }
 
 export async function listConfigurations(
@@ -115,118 +44,52 @@ export async function listConfigurations(
   partnerId: string,
   page: PageRequest,
 ): Promise<Page<WebhookConfiguration>> {
-  const { db } = ctx;
-  const mine = eq(webhookConfigurations.partnerId, partnerId);
-  const [total] = await db.select({ n: count() }).from(webhookConfigurations).where(mine);
-  const rows = await db
-    .select()
-    .from(webhookConfigurations)
-    .where(mine)
-    .orderBy(desc(webhookConfigurations.createdAt), desc(webhookConfigurations.id))
-    .limit(page.size)
-    .offset(page.offset);
-  return pageOf(
-    page,
-    total?.n ?? 0,
-    rows.map((row) => toWebhookConfiguration(secretBoxOf(ctx.config), row)),
-  );
+  const listed = await engine.listConfigurations(ctx, recipient(partnerId), page);
+  return { ...listed, content: listed.content.map(toWebhookConfiguration) };
 }
 
-/**
- * Changes only the keys sent. Deactivation pauses the deliveries still due (see `pauseDeliveries`),
- * and reactivation resumes them as well as receiving the events that happen from then on.
- */
+/** Changes only the keys sent; see the engine's `updateConfiguration`. */
 export async function updateConfiguration(
   ctx: AppContext,
   partnerId: string,
   id: string,
   patch: PatchInput,
 ): Promise<SuccessBody<operations['updateWebhookConfiguration']>> {
-  const enabledEvents = patch.enabledEvents ? checkEnabledEvents(patch.enabledEvents) : undefined;
-  const current = await findConfiguration(ctx.db, partnerId, id);
-  if (patch.webhookUrl !== undefined) await checkUrl(ctx, patch.webhookUrl);
-  const now = ctx.clock.now();
-  const startsSigning = patch.signed === true && current.signingSecret === null;
-  const secret = startsSigning ? newSigningSecret() : undefined;
-  const box = secretBoxOf(ctx.config);
-  const signingChange =
-    patch.signed === false
-      ? { signingSecret: null, previousSigningSecret: null, previousSecretExpiresAt: null }
-      : secret
-        ? { signingSecret: sealSigningSecret(box, secret) }
-        : {};
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(webhookConfigurations)
-      .set({
-        ...(patch.configurationName !== undefined ? { name: patch.configurationName } : {}),
-        ...(patch.webhookUrl !== undefined ? { url: patch.webhookUrl } : {}),
-        ...(enabledEvents ? { enabledEvents } : {}),
-        ...(patch.authorizationToken !== undefined
-          ? { authorizationToken: sealToken(box, patch.authorizationToken) }
-          : {}),
-        ...(patch.active !== undefined ? { active: patch.active } : {}),
-        ...signingChange,
-        updatedAt: now,
-      })
-      .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
-      .returning();
-    if (!row) throw new WebhookConfigurationNotFound();
-    if (patch.active === false) await pauseDeliveries(tx, id, now);
-    if (patch.active === true) await resumeDeliveries(tx, id, now);
-    return { content: toWebhookConfiguration(box, row, secret) };
+  const updated = await engine.updateConfiguration(ctx, audience(partnerId), id, {
+    name: patch.configurationName,
+    url: patch.webhookUrl,
+    events: patch.enabledEvents?.map((e) => e.name),
+    authorizationToken: patch.authorizationToken,
+    signed: patch.signed,
+    active: patch.active,
   });
+  return { content: toWebhookConfiguration(updated) };
 }
 
-/** Deletes the configuration and its history; pending jobs find nothing to send. */
-export async function deleteConfiguration(db: Queryable, partnerId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(webhookConfigurations)
-    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
-    .returning({ id: webhookConfigurations.id });
-  if (deleted.length === 0) throw new WebhookConfigurationNotFound();
-}
+export const deleteConfiguration = (db: Queryable, partnerId: string, id: string): Promise<void> =>
+  engine.deleteConfiguration(db, recipient(partnerId), id);
+
+export const findConfiguration = (db: Queryable, partnerId: string, id: string) =>
+  engine.findConfiguration(db, recipient(partnerId), id);
 
 /** One configuration of the partner, as the API answers configurations. */
-export async function showConfiguration(ctx: AppContext, partnerId: string, id: string): Promise<WebhookConfiguration> {
-  return toWebhookConfiguration(secretBoxOf(ctx.config), await findConfiguration(ctx.db, partnerId, id));
-}
+export const showConfiguration = async (ctx: AppContext, partnerId: string, id: string) =>
+  toWebhookConfiguration(await engine.showConfiguration(ctx, recipient(partnerId), id));
 
-/**
- * The signing secret in force, asked again (the panel's "reveal"); a configuration that does not
- * sign has none (WEBHOOK-011).
- */
-export async function revealSigningSecret(ctx: AppContext, partnerId: string, id: string): Promise<string> {
-  const secret = openSigningSecret(
-    secretBoxOf(ctx.config),
-    (await findConfiguration(ctx.db, partnerId, id)).signingSecret,
-  );
-  if (!secret) throw new WebhookNotSigned();
-  return secret;
-}
+/** The signing secret in force, asked again (the panel's "reveal"). */
+export const revealSigningSecret = (ctx: AppContext, partnerId: string, id: string): Promise<string> =>
+  engine.revealSigningSecret(ctx, recipient(partnerId), id);
 
 /** A new secret; the previous one keeps signing until the grace period ends. */
 export async function rotateSigningSecret(
   ctx: AppContext,
   partnerId: string,
   id: string,
-  gracePeriodSeconds = 86_400,
+  gracePeriodSeconds?: number,
 ): Promise<SuccessBody<operations['rotateWebhookSigningSecret']>> {
-  const current = await findConfiguration(ctx.db, partnerId, id);
-  if (!current.signingSecret) throw new WebhookNotSigned();
-  const now = ctx.clock.now();
-  const secret = newSigningSecret();
-  const box = secretBoxOf(ctx.config);
-  const [row] = await ctx.db
-    .update(webhookConfigurations)
-    .set({
-      signingSecret: sealSigningSecret(box, secret),
-      previousSigningSecret: gracePeriodSeconds > 0 ? sql`${webhookConfigurations.signingSecret}` : null,
-      previousSecretExpiresAt: gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
-      updatedAt: now,
-    })
-    .where(and(eq(webhookConfigurations.id, id), eq(webhookConfigurations.partnerId, partnerId)))
-    .returning();
-  if (!row) throw new WebhookConfigurationNotFound();
-  return { content: toWebhookConfiguration(box, row, secret) };
+  return {
+    content: toWebhookConfiguration(
+      await engine.rotateSigningSecret(ctx, recipient(partnerId), id, gracePeriodSeconds),
+    ),
+  };
 }

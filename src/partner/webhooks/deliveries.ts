@@ -1,167 +1,43 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
-
 import type { components, operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import type { SuccessBody } from '../../core/operations.js';
-import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
+import type { Page, PageRequest } from '../../core/paging.js';
 import type { Queryable } from '../../db/client.js';
-import { webhookAttempts, webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
-import { findConfiguration } from './configurations.js';
-import { WebhookDeliveryNotFound, WebhookDeliveryPending, WebhookNotTestable } from './errors.js';
+import * as engine from '../../webhooks/deliveries.js';
 
 type WebhookDelivery = components['schemas']['WebhookDelivery'];
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type AttemptRow = typeof webhookAttempts.$inferSelect;
 
-export interface DeliveryFilter {
-  status?: WebhookDelivery['status'];
-  event?: WebhookDelivery['event'];
-  /** Deliveries created at or after this instant. */
-  from?: Date;
-  /** Deliveries created before this instant. */
-  before?: Date;
-}
+export type { AttemptDetail, DeliveryDetail, DeliveryFilter } from '../../webhooks/deliveries.js';
 
-/** One attempt as the panel shows it: what the API answers, and the headers it sent. */
-export type AttemptDetail = WebhookDelivery['attempts'][number] & { requestHeaders: Record<string, string> | null };
+const partner = (id: string) => ({ kind: 'partner', id }) as const;
 
-/** A delivery with the body every attempt sends and each attempt's headers. */
-export type DeliveryDetail = Omit<WebhookDelivery, 'attempts'> & { body: string; attempts: AttemptDetail[] };
-
-const toWebhookDelivery = (row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery => ({
-  id: row.id,
-  eventId: row.eventId,
-  event: row.eventName as WebhookDelivery['event'],
-  test: row.test,
-  redeliveryOf: row.redeliveryOf,
-  status: row.status as WebhookDelivery['status'],
-  attempts: attempts.map((a) => ({
-    number: a.number,
-    attemptedAt: a.attemptedAt.toISOString(),
-    statusCode: a.statusCode,
-    error: a.error,
-    durationMs: a.durationMs,
-    responseBody: a.responseBody,
-  })),
-  nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
-
-/** Deliveries as the API answers them, each with every attempt in order. */
-export async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
-  if (rows.length === 0) return [];
-  const attempts = await db
-    .select()
-    .from(webhookAttempts)
-    .where(
-      inArray(
-        webhookAttempts.deliveryId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(webhookAttempts.number));
-  return rows.map((row) =>
-    toWebhookDelivery(
-      row,
-      attempts.filter((a) => a.deliveryId === row.id),
-    ),
-  );
-}
+/**
+ * The engine's delivery in the Partner API's words: the same fields, its event one of the Partner
+ * API's (only they are ever delivered to a partner's configuration).
+ */
+const toWebhookDelivery = (delivery: engine.WebhookDelivery): WebhookDelivery => delivery as WebhookDelivery;
 
 /** The deliveries of one configuration of the partner, newest first, with every attempt. */
 export async function listDeliveries(
   db: Queryable,
   partnerId: string,
   configurationId: string,
-  filter: DeliveryFilter,
+  filter: engine.DeliveryFilter,
   page: PageRequest,
 ): Promise<Page<WebhookDelivery>> {
-  await findConfiguration(db, partnerId, configurationId);
-  const conditions: SQL[] = [eq(webhookDeliveries.configurationId, configurationId)];
-  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
-  if (filter.event) conditions.push(eq(webhookDeliveries.eventName, filter.event));
-  if (filter.from) conditions.push(gte(webhookDeliveries.createdAt, filter.from));
-  if (filter.before) conditions.push(lt(webhookDeliveries.createdAt, filter.before));
-  const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(page.size)
-    .offset(page.offset);
-  return pageOf(page, total?.n ?? 0, await withAttempts(db, rows));
+  const listed = await engine.listDeliveries(db, partner(partnerId), configurationId, filter, page);
+  return { ...listed, content: listed.content.map(toWebhookDelivery) };
 }
 
 /** One delivery of one configuration of the partner, with its body and what each attempt sent. */
-export async function findDelivery(
-  db: Queryable,
-  partnerId: string,
-  configurationId: string,
-  deliveryId: string,
-): Promise<DeliveryDetail> {
-  const [row] = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.id, deliveryId),
-        eq(webhookDeliveries.configurationId, configurationId),
-        eq(webhookDeliveries.partnerId, partnerId),
-      ),
-    );
-  if (!row) throw new WebhookDeliveryNotFound();
-  const attempts = await db
-    .select()
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.deliveryId, row.id))
-    .orderBy(asc(webhookAttempts.number));
-  const delivery = toWebhookDelivery(row, attempts);
-  return {
-    ...delivery,
-    body: row.body,
-    attempts: delivery.attempts.map((attempt, i) => ({ ...attempt, requestHeaders: attempts[i]!.requestHeaders })),
-  };
-}
+export const findDelivery = (db: Queryable, partnerId: string, configurationId: string, deliveryId: string) =>
+  engine.findDelivery(db, partner(partnerId), configurationId, deliveryId);
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */
-export async function redeliver(
+export const redeliver = async (
   ctx: AppContext,
   partnerId: string,
   deliveryId: string,
-): Promise<SuccessBody<operations['redeliverWebhookDelivery']>> {
-  return ctx.db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ delivery: webhookDeliveries, active: webhookConfigurations.active })
-      .from(webhookDeliveries)
-      .innerJoin(webhookConfigurations, eq(webhookConfigurations.id, webhookDeliveries.configurationId))
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookConfigurations.partnerId, partnerId)));
-    if (!found) throw new WebhookDeliveryNotFound();
-    const { delivery } = found;
-    if (delivery.status === 'pending' || delivery.status === 'paused') throw new WebhookDeliveryPending();
-    if (!found.active) throw new WebhookNotTestable('Only an active configuration can receive a redelivery');
-    const now = ctx.clock.now();
-    const [row] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        configurationId: delivery.configurationId,
-        partnerId: delivery.partnerId,
-        eventId: delivery.eventId,
-        eventName: delivery.eventName,
-        sequence: delivery.sequence,
-        body: delivery.body,
-        test: delivery.test,
-        redeliveryOf: delivery.id,
-        nextAttemptAt: now,
-        occurredAt: delivery.occurredAt,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await addWebhookAttempts(tx, [{ deliveryId: row!.id, attempt: 1, runAt: now }]);
-    return { content: toWebhookDelivery(row!, []) };
-  });
-}
+): Promise<SuccessBody<operations['redeliverWebhookDelivery']>> => ({
+  content: toWebhookDelivery(await engine.redeliver(ctx, partner(partnerId), deliveryId)),
+});

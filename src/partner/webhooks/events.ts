@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/partner.js';
-import { WebhookEventsInvalid, WebhookEventUnknown } from './errors.js';
+import { eventsOf as eventsOfVocabulary } from '../../webhooks/event-names.js';
+import type { WebhookVocabulary } from '../../webhooks/vocabulary.js';
 
 export type WebhookEventName = components['schemas']['WebhookEventName'];
 export type EnabledEvent = components['schemas']['WebhookEnabledEvent'];
@@ -19,20 +20,12 @@ export const EVENT_NAMES: readonly WebhookEventName[] = [
 export const isEventName = (name: string): name is WebhookEventName =>
   (EVENT_NAMES as readonly string[]).includes(name);
 
-/**
- * The event names of a request as stored: unknown names refused with each one named, `all` only
- * alone, every name once.
- */
-export function checkEnabledEvents(input: readonly { name: string }[]): string[] {
-  const names = input.map((e) => e.name);
-  const unknown = names.map((name, index) => ({ name, index })).filter((e) => e.name !== 'all' && !isEventName(e.name));
-  if (unknown.length > 0) throw new WebhookEventUnknown(unknown, ['all', ...EVENT_NAMES]);
-  if (new Set(names).size !== names.length || (names.includes('all') && names.length > 1))
-    throw new WebhookEventsInvalid();
-  return names;
-}
+/** The Partner API's words for its webhooks. */
+export const PARTNER_WEBHOOKS: WebhookVocabulary = {
+  events: EVENT_NAMES,
+  fields: { url: 'webhookUrl', events: 'enabledEvents', eventName: (index) => `enabledEvents[${index}].name` },
+};
 
 /** The events a configuration receives. */
-export function eventsOf(enabled: readonly string[]): WebhookEventName[] {
-  return enabled.includes('all') ? [...EVENT_NAMES] : EVENT_NAMES.filter((name) => enabled.includes(name));
-}
+export const eventsOf = (enabled: readonly string[]): WebhookEventName[] =>
+  eventsOfVocabulary(enabled, PARTNER_WEBHOOKS) as WebhookEventName[];

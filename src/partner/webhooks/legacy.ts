@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 
 import type { components, operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
@@ -8,17 +8,17 @@ import type { SuccessBody } from '../../core/operations.js';
 import type { Queryable } from '../../db/client.js';
 import { legacyWebhookConfigurations, legacyWebhookDispatches } from '../../db/schema/index.js';
 import { addLegacyDispatches, postponeLegacyDispatch } from '../../queue/webhook-jobs.js';
-import { withinCap } from './configurations.js';
-import { bookSend } from './delivery-budget.js';
+import { withinCap } from '../../webhooks/configurations.js';
+import { bookSend } from '../../webhooks/delivery-budget.js';
 import {
   LegacyDispatchDelivered,
   LegacyDispatchNotFound,
   LegacyRetriesExhausted,
   WebhookConfigurationNotFound,
   WebhookTargetRefused,
-} from './errors.js';
-import { postOnce } from './sender.js';
-import { checkTargetAtRegistration } from './target.js';
+} from '../../webhooks/errors.js';
+import { postOnce } from '../../webhooks/sender.js';
+import { checkTargetAtRegistration } from '../../webhooks/target.js';
 
 type LegacyConfiguration = components['schemas']['LegacyWebhookConfiguration'];
 type LegacyVersion = LegacyConfiguration['version'];
@@ -52,11 +52,16 @@ export async function createLegacyConfiguration(
 ): Promise<SuccessBody<operations['createLegacyWebhookConfiguration']>> {
   const refusal = await checkTargetAtRegistration(input.url, ctx.config.webhookAllowPrivate);
   if (refusal) throw new WebhookTargetRefused(input.url, refusal);
-  const [row] = await withinCap(ctx.db, partnerId, legacyWebhookConfigurations, (tx) =>
-    tx
-      .insert(legacyWebhookConfigurations)
-      .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
-      .returning(),
+  const mine = eq(legacyWebhookConfigurations.partnerId, partnerId);
+  const [row] = await withinCap(
+    ctx.db,
+    { kind: 'partner', id: partnerId },
+    async (tx) => (await tx.select({ n: count() }).from(legacyWebhookConfigurations).where(mine))[0]?.n ?? 0,
+    (tx) =>
+      tx
+        .insert(legacyWebhookConfigurations)
+        .values({ partnerId, version: input.version, url: input.url, createdAt: ctx.clock.now() })
+        .returning(),
   );
   return { content: toLegacyConfiguration(row!) };
 }

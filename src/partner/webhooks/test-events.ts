@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
-
 import type { operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import { sendTestDeliveries as sendTests } from '../../webhooks/test-deliveries.js';
 import { checkoutDates } from './checkout-dates.js';
-import { findConfiguration } from './configurations.js';
-import { WebhookNotTestable } from './errors.js';
-import { eventsOf, type WebhookEventName } from './events.js';
-import { fanOutEvent } from './fan-out.js';
+import { PARTNER_WEBHOOKS, type WebhookEventName } from './events.js';
 
 type TestAnswer = operations['testWebhookConfiguration']['responses'][202]['content']['application/json'];
 
@@ -91,17 +87,6 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
   };
 }
 
-/** The events of a test: every event the configuration receives, or those selected of them. */
-function testedEvents(enabled: WebhookEventName[], selected: readonly string[] | undefined): WebhookEventName[] {
-  if (selected === undefined) return enabled;
-  const refuse = (message: string) =>
-    new WebhookNotTestable(message, [{ path: 'events', message: 'select events the configuration receives' }]);
-  if (selected.length === 0) throw refuse('Select at least one event to test');
-  const other = selected.find((name) => !(enabled as readonly string[]).includes(name));
-  if (other !== undefined) throw refuse(`The configuration does not receive ${other}`);
-  return enabled.filter((name) => selected.includes(name));
-}
-
 /**
  * One test delivery per enabled event of an active configuration (or per event of `selected`, the
  * panel's checklist, each one the configuration receives), through the normal delivery path (same
@@ -113,20 +98,11 @@ export async function sendTestDeliveries(
   configurationId: string,
   selected?: readonly string[],
 ): Promise<TestAnswer> {
-  const configuration = await findConfiguration(ctx.db, partnerId, configurationId);
-  const enabled = eventsOf(configuration.enabledEvents);
-  if (!configuration.active || enabled.length === 0) throw new WebhookNotTestable();
-  const names = testedEvents(enabled, selected);
-  const at = ctx.clock.now();
-  const events = names.map((event) => ({ eventId: randomUUID(), event }));
-  await ctx.db.transaction(async (tx) => {
-    for (const { eventId, event } of events) {
-      await fanOutEvent(
-        tx,
-        { id: eventId, partnerId, name: event, sequence: 0, payload: fictionalPayload(event, at), occurredAt: at },
-        { configurationId, test: true, partnerRate: ctx.config.webhookPartnerRate },
-      );
-    }
-  });
-  return { message: `${events.length} test deliver${events.length === 1 ? 'y' : 'ies'} queued`, events };
+  return (await sendTests(
+    ctx,
+    { recipient: { kind: 'partner', id: partnerId }, vocabulary: PARTNER_WEBHOOKS },
+    configurationId,
+    (event, at) => fictionalPayload(event as WebhookEventName, at),
+    selected,
+  )) as TestAnswer;
 }

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 import { tickBatch } from '../../../src/core/tick-batch.js';
 import { startWorker, stopWorker } from '../../../src/jobs/worker.js';
-import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
+import { fanOutEvent } from '../../../src/webhooks/fan-out.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { givenConfiguration, useReceivers } from './support.js';
@@ -40,7 +40,7 @@ describe('attempts recorded together', () => {
       for (let i = 0; i < 20; i++) {
         await fanOutEvent(tx, {
           id: randomUUID(),
-          partnerId: partner.id,
+          recipient: { kind: 'partner', id: partner.id },
           name: 'purchaseConfirmed',
           sequence: i + 1,
           payload: fictionalPayload('purchaseConfirmed', occurredAt),

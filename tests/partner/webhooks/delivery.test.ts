@@ -4,8 +4,8 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import type { WebhookEventName } from '../../../src/partner/webhooks/events.js';
-import { fanOutEvent, type SaleEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
+import { fanOutEvent, type TenantEvent } from '../../../src/webhooks/fan-out.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { deliverDue, emitEvent, givenConfiguration, useReceivers } from './support.js';
@@ -18,15 +18,15 @@ describe('webhook delivery', () => {
   const t = useTestContext();
   const receiver = useReceivers();
 
-  const eventFor = (partner: Partner, name: WebhookEventName = 'purchaseConfirmed'): SaleEvent => ({
+  const eventFor = (partner: Partner, name: WebhookEventName = 'purchaseConfirmed'): TenantEvent => ({
     id: randomUUID(),
-    partnerId: partner.id,
+    recipient: { kind: 'partner', id: partner.id },
     name,
     sequence: 1,
     payload: fictionalPayload(name, t.clock.now()),
     occurredAt: t.clock.now(),
   });
-  const emit = (event: SaleEvent) => t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
+  const emit = (event: TenantEvent) => t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
   const at = async (ms: number, from: Date) => {
     t.clock.set(new Date(from.getTime() + ms));
     await deliverDue(t);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { listEventsOfSale } from '../../../src/partner/sales/events/event-feed.js';
 import { buyerDataFilled, invoiceCreated } from '../../../src/partner/sales/state/sale-flow.js';
-import { deliveriesOfEvents, eventDeliveriesQuery } from '../../../src/partner/webhooks/event-deliveries.js';
+import { deliveriesOfEvents, eventDeliveriesQuery } from '../../../src/webhooks/event-deliveries.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';
 import { saleStep } from '../../support/sale-steps.js';
@@ -41,7 +41,9 @@ describe("the deliveries of a sale's events (the panel's timeline)", () => {
     t.clock.advance(15_000);
     await deliverDue(t);
     const [event] = await listEventsOfSale(t.ctx.db, partner.id, sale.saleId);
-    const first = (await deliveriesOfEvents(t.ctx.db, partner.id, [event!.id])).get(event!.id)!;
+    const first = (await deliveriesOfEvents(t.ctx.db, { kind: 'partner', id: partner.id }, [event!.id])).get(
+      event!.id,
+    )!;
     expect(first.map((d) => [d.configurationId, d.configurationName, d.delivery.status])).toEqual([
       [erp.id, 'ERP', 'succeeded'],
     ]);
@@ -51,14 +53,18 @@ describe("the deliveries of a sale's events (the panel's timeline)", () => {
       .set(partner.headers)
       .expect(202);
 
-    const again = (await deliveriesOfEvents(t.ctx.db, partner.id, [event!.id])).get(event!.id)!;
+    const again = (await deliveriesOfEvents(t.ctx.db, { kind: 'partner', id: partner.id }, [event!.id])).get(
+      event!.id,
+    )!;
     expect(again.map((d) => [d.configurationName, d.delivery.redeliveryOf])).toEqual([
       ['ERP', null],
       ['ERP', first[0]!.delivery.id],
     ]);
     expect(again.some((d) => d.configurationId === crm.id)).toBe(false);
-    expect((await deliveriesOfEvents(t.ctx.db, stranger.id, [event!.id])).get(event!.id)).toEqual([]);
-    expect(await deliveriesOfEvents(t.ctx.db, partner.id, [])).toEqual(new Map());
+    expect(
+      (await deliveriesOfEvents(t.ctx.db, { kind: 'partner', id: stranger.id }, [event!.id])).get(event!.id),
+    ).toEqual([]);
+    expect(await deliveriesOfEvents(t.ctx.db, { kind: 'partner', id: partner.id }, [])).toEqual(new Map());
   });
 
   it('reads them through the index on the event id, not by scanning every delivery', async () => {
@@ -71,7 +77,7 @@ describe("the deliveries of a sale's events (the panel's timeline)", () => {
     const ids = (
       await t.ctx.sql<{ id: string }[]>`select event_id as id from webhook_deliveries order by created_at, id limit 3`
     ).map((r) => r.id);
-    const built = eventDeliveriesQuery(t.ctx.db, partner.id, ids).toSQL();
+    const built = eventDeliveriesQuery(t.ctx.db, { kind: 'partner', id: partner.id }, ids).toSQL();
     const rows = await t.ctx.sql.unsafe(`explain (format json) ${built.sql}`, built.params as never[]);
     const plan = nodes((rows[0] as unknown as { 'QUERY PLAN': [{ Plan: Plan }] })['QUERY PLAN'][0].Plan);
     const scans = plan.filter((n) => n['Relation Name'] === 'webhook_deliveries' || n['Index Name']);

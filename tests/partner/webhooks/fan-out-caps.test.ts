@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 
-import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
-import { FIRST_ATTEMPT_DELAY_MS } from '../../../src/partner/webhooks/fan-out.js';
 import { fanOutLegacy } from '../../../src/partner/webhooks/legacy.js';
-import { PartnerSlots } from '../../../src/partner/webhooks/partner-slots.js';
+import { runAttempt } from '../../../src/webhooks/attempts.js';
+import { FIRST_ATTEMPT_DELAY_MS } from '../../../src/webhooks/fan-out.js';
+import { TenantSlots } from '../../../src/webhooks/tenant-slots.js';
 import { useTestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import { configurationBody, countRows, deliverDue, emitEvent, givenConfiguration, useReceivers } from './support.js';
@@ -103,7 +103,7 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     expect(offsets(quiet.id)).toEqual([0]);
     // Fanning the first event out again booked nothing either.
     const [budget] = await t.ctx.sql<{ tokens: number }[]>`
-      select tokens from webhook_delivery_budgets where partner_id = ${flooding.id}`;
+      select tokens from webhook_send_budgets where tenant_id = ${flooding.id}`;
     expect(budget!.tokens).toBe(-20);
 
     t.clock.advance(FIRST_ATTEMPT_DELAY_MS + 10_000);
@@ -112,7 +112,7 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     expect(quietHook.received).toHaveLength(1);
     // Booked once, at the fan-out: nothing was booked again when sent.
     const [after] = await t.ctx.sql<{ tokens: number }[]>`
-      select tokens from webhook_delivery_budgets where partner_id = ${flooding.id}`;
+      select tokens from webhook_send_budgets where tenant_id = ${flooding.id}`;
     expect(after!.tokens).toBe(-20);
   });
 
@@ -167,7 +167,7 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     t.clock.advance(FIRST_ATTEMPT_DELAY_MS);
 
     // Two slots, a share of one each.
-    const slots = new PartnerSlots(2);
+    const slots = new TenantSlots(2);
     const sending = runAttempt(t.ctx, first!, 1, undefined, { slots });
     await vi.waitFor(() => expect(slowHook.received).toHaveLength(1));
     expect(await runAttempt(t.ctx, second!, 1, undefined, { slots })).toBe('postponed');
@@ -176,9 +176,8 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     expect(await sending).toBe('succeeded');
     // The attempt turned away booked nothing: one send of the slow partner's burst of 10 is taken.
     const budget = async () =>
-      (
-        await t.ctx.sql<{ tokens: number }[]>`select tokens from webhook_delivery_budgets where partner_id = ${slow.id}`
-      )[0]!.tokens;
+      (await t.ctx.sql<{ tokens: number }[]>`select tokens from webhook_send_budgets where tenant_id = ${slow.id}`)[0]!
+        .tokens;
     expect(await budget()).toBe(9);
     // Its partner's next turn: no send of it has ended by the service clock, so the shortest wait.
     const [waiting] = await t.ctx.sql<{ next_attempt_at: string }[]>`
@@ -191,7 +190,7 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
   });
 
   it("a partner takes slots beyond its share (a quarter) only while a share's worth stays free for the others", () => {
-    const slots = new PartnerSlots(32);
+    const slots = new TenantSlots(32);
     expect(slots.share).toBe(8);
     expect(Array.from({ length: 30 }, () => slots.take('a', 0)).filter(Boolean)).toHaveLength(24);
     // The others still find their share, and no more.
@@ -199,12 +198,12 @@ describe('a bound on the sends of each partner (WEBHOOK_PARTNER_RATE)', () => {
     slots.release('a', 0, 2_400);
     expect(slots.take('a', 2_400)).toBe(false);
     expect(slots.take('c', 2_400)).toBe(true);
-    expect(new PartnerSlots(2).share).toBe(1);
+    expect(new TenantSlots(2).share).toBe(1);
   });
 
   it("attempts turned away are spaced at the pace their partner's sends end: its slots held over their duration", () => {
     // Eight slots, a share of two: one partner alone holds six at most.
-    const slots = new PartnerSlots(8);
+    const slots = new TenantSlots(8);
     for (let i = 0; i < 6; i++) expect(slots.take('a', 0)).toBe(true);
     slots.release('a', 0, 1_200);
     expect(slots.take('a', 1_200)).toBe(true);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.js';
 import { parseSecretKey, SecretBox, secretKeyId, SecretUnreadable } from '../../../src/core/secret-box.js';
 import { webhookConfigurations } from '../../../src/db/schema/index.js';
-import { sealStoredSecrets, secretBoxOf } from '../../../src/partner/webhooks/sealed-secrets.js';
+import { sealStoredSecrets, secretBoxOf } from '../../../src/webhooks/sealed-secrets.js';
 import { useTestContext } from '../../support/context.js';
 import { PRODUCTION_ENV } from '../../support/production-env.js';
 import { givenPartner } from '../../support/tenants.js';

@@ -10,10 +10,10 @@ import YAML from 'yaml';
 
 import { webhookConfigurations } from '../../../src/db/schema/index.js';
 import { startWorker } from '../../../src/jobs/worker.js';
-import { runAttempt } from '../../../src/partner/webhooks/attempts.js';
-import { fanOutEvent, type SaleEvent } from '../../../src/partner/webhooks/fan-out.js';
-import { resolveTarget } from '../../../src/partner/webhooks/target.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
+import { runAttempt } from '../../../src/webhooks/attempts.js';
+import { fanOutEvent, type TenantEvent } from '../../../src/webhooks/fan-out.js';
+import { resolveTarget } from '../../../src/webhooks/target.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { givenPartner } from '../../support/tenants.js';
 import {
@@ -56,15 +56,15 @@ describe('webhook signatures, tests and durability', () => {
   });
   afterAll(() => t.close());
 
-  const eventFor = (partner: Partner): SaleEvent => ({
+  const eventFor = (partner: Partner): TenantEvent => ({
     id: randomUUID(),
-    partnerId: partner.id,
+    recipient: { kind: 'partner', id: partner.id },
     name: 'purchaseConfirmed',
     sequence: 7,
     payload: fictionalPayload('purchaseConfirmed', t.clock.now()),
     occurredAt: t.clock.now(),
   });
-  const emit = (event: SaleEvent) => t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
+  const emit = (event: TenantEvent) => t.ctx.db.transaction((tx) => fanOutEvent(tx, event));
   const after = async (ms: number) => {
     t.clock.advance(ms);
     await deliverDue(t);

@@ -6,8 +6,8 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterEach, expect } from 'vitest';
 
-import { fanOutEvent } from '../../../src/partner/webhooks/fan-out.js';
 import { fictionalPayload } from '../../../src/partner/webhooks/test-events.js';
+import { fanOutEvent } from '../../../src/webhooks/fan-out.js';
 import type { TestContext } from '../../support/context.js';
 
 export interface Received {
@@ -130,12 +130,12 @@ export const emitEvent = (
       tx,
       {
         id: options.id ?? randomUUID(),
-        partnerId,
+        recipient: { kind: 'partner', id: partnerId },
         name: 'invoiceCreated',
         sequence: options.sequence ?? 1,
         payload: fictionalPayload('invoiceCreated', t.clock.now()),
         occurredAt: t.clock.now(),
       },
-      { partnerRate: options.partnerRate },
+      { tenantRate: options.partnerRate },
     ),
   );

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
-import { isPublicAddress } from '../../../src/partner/webhooks/target.js';
+import { isPublicAddress } from '../../../src/webhooks/target.js';
 import { givenCatalogue } from '../../support/campaigns.js';
 import { givenCheckoutSale } from '../../support/checkout.js';
 import { useTestContext } from '../../support/context.js';

@@ -1,6 +1,6 @@
 import type { Config } from '../../../config.js';
+import { checkTargetAtRegistration } from '../../../webhooks/target.js';
 import { ruleError } from '../../rule-error.js';
-import { checkTargetAtRegistration } from '../../webhooks/target.js';
 
 export class NotificationUrlRefused extends ruleError('SALE-016', 'notification_url') {}
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { saleEvents } from '../../../db/schema/index.js';
-import { fanOutEvent } from '../../webhooks/fan-out.js';
+import { fanOutEvent } from '../../../webhooks/fan-out.js';
 import { saleFinancing } from '../financing.js';
 import { campaignPaymentMethods, loadSaleProducts, nextEventSequence, type SaleRow } from '../sql.js';
 import {
@@ -110,8 +110,8 @@ export interface StoredEvent {
  * it, so the change, its event and its deliveries commit together or not at all. A second
  * once-per-sale event of the sale is refused by the unique index, which aborts that transaction.
  *
- * The port to webhooks is the plain function `fanOutEvent`, imported from here: sales know
- * webhooks, webhooks never import sales (it takes the event as a `SaleEvent` value).
+ * The port to webhooks is the plain function `fanOutEvent`, imported from here: sales know the
+ * webhook engine, the engine never imports sales (it takes the event as a `TenantEvent` value).
  */
 export async function storeEvent(
   tx: Queryable,
@@ -134,8 +134,8 @@ export async function storeEvent(
   }
   await fanOutEvent(
     tx,
-    { id, partnerId: sale.partnerId, name, sequence, payload, occurredAt: at },
-    { partnerRate: config.webhookPartnerRate },
+    { id, recipient: { kind: 'partner', id: sale.partnerId }, name, sequence, payload, occurredAt: at },
+    { tenantRate: config.webhookPartnerRate },
   );
   return { id, sequence, name, payload };
 }

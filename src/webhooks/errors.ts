@@ -1,4 +1,4 @@
-import { ApiError, type ErrorDetail } from '../../core/errors.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
 
 export class WebhookConfigurationNotFound extends ApiError {
   constructor() {
@@ -6,16 +6,17 @@ export class WebhookConfigurationNotFound extends ApiError {
   }
 }
 
+/** `field`: the request's name of the URL, in the API's vocabulary. */
 export class WebhookTargetRefused extends ApiError {
-  constructor(url: string, why: string) {
-    super(400, 'WEBHOOK-002', `webhookUrl ${url} ${why}`, [{ path: 'body.webhookUrl', message: why }]);
+  constructor(url: string, why: string, field = 'webhookUrl') {
+    super(400, 'WEBHOOK-002', `${field} ${url} ${why}`, [{ path: `body.${field}`, message: why }]);
   }
 }
 
 export class WebhookEventsInvalid extends ApiError {
-  constructor() {
-    super(400, 'WEBHOOK-003', 'enabledEvents lists all together with other events, or an event more than once', [
-      { path: 'body.enabledEvents', message: 'all must be alone, and each event listed once' },
+  constructor(field = 'enabledEvents') {
+    super(400, 'WEBHOOK-003', `${field} lists all together with other events, or an event more than once`, [
+      { path: `body.${field}`, message: 'all must be alone, and each event listed once' },
     ]);
   }
 }
@@ -45,13 +46,18 @@ export class LegacyRetriesExhausted extends ApiError {
 }
 
 export class WebhookEventUnknown extends ApiError {
-  constructor(unknown: { index: number; name: string }[], known: readonly string[]) {
+  constructor(
+    unknown: { index: number; name: string }[],
+    known: readonly string[],
+    field = 'enabledEvents',
+    pathOf: (index: number) => string = (index) => `${field}[${index}].name`,
+  ) {
     const names = unknown.map((u) => u.name).join(', ');
     super(
       400,
       'WEBHOOK-008',
-      `enabledEvents: unknown event${unknown.length > 1 ? 's' : ''} ${names}; known events: ${known.join(', ')}`,
-      unknown.map((u) => ({ path: `body.enabledEvents[${u.index}].name`, message: `unknown event ${u.name}` })),
+      `${field}: unknown event${unknown.length > 1 ? 's' : ''} ${names}; known events: ${known.join(', ')}`,
+      unknown.map((u) => ({ path: `body.${pathOf(u.index)}`, message: `unknown event ${u.name}` })),
     );
   }
 }
@@ -78,15 +84,20 @@ export class WebhookNotSigned extends ApiError {
   }
 }
 
-/** Configurations one partner may keep, of each kind (`POST /webhooks`, legacy `POST /webhook/configurations`). */
+/**
+ * Configurations one tenant may keep, of each kind (a partner's `POST /webhooks` and legacy
+ * `POST /webhook/configurations`, an institution's `POST /v1/webhooks`).
+ */
 export const MAX_CONFIGURATIONS = 20;
 
 export class WebhookConfigurationsFull extends ApiError {
-  constructor() {
+  constructor(tenant: 'partner' | 'institution' = 'partner') {
     super(
       400,
       'WEBHOOK-012',
-      `A partner keeps at most ${MAX_CONFIGURATIONS} webhook configurations of each kind; delete one before adding another`,
+      tenant === 'partner'
+        ? `A partner keeps at most ${MAX_CONFIGURATIONS} webhook configurations of each kind; delete one before adding another`
+        : `An institution keeps at most ${MAX_CONFIGURATIONS} webhook configurations; delete one before adding another`,
     );
   }
 }

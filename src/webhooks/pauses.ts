@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 
-import type { Queryable } from '../../db/client.js';
-import { addWebhookAttempts } from '../../queue/webhook-jobs.js';
+import type { Queryable } from '../db/client.js';
+import { addWebhookAttempts } from '../queue/webhook-jobs.js';
 
 /**
  * A configuration deactivated with deliveries still due pauses them: their jobs find them no longer

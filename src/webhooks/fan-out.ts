@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
 
-import type { Queryable } from '../../db/client.js';
-import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
+import type { Queryable } from '../db/client.js';
+import { webhookAttemptJobsOf } from '../queue/webhook-jobs.js';
 import { takeTokens } from './delivery-budget.js';
-import type { WebhookEventName } from './events.js';
+import { type Recipient, recipientColumn, recipientColumns } from './recipients.js';
 
-/** A sale event as the sales outbox hands it over. */
-export interface SaleEvent {
+/** An event as its API's outbox hands it over: a partner's sale event, an institution's event. */
+export interface TenantEvent {
   id: string;
-  partnerId: string;
-  name: WebhookEventName;
-  /** The partner's event sequence. */
+  recipient: Recipient;
+  name: string;
+  /** The tenant's event sequence; 0 for test events. */
   sequence: number;
   /** The body sent, as the event's schema in the `webhooks` section describes it. */
   payload: unknown;
@@ -28,48 +28,50 @@ export interface FanOutOptions {
   /** Deliveries asked with `POST /webhooks/test/{id}`. (Default: false) */
   test?: boolean;
   /**
-   * `WEBHOOK_PARTNER_RATE`: book each delivery's first send against the partner's budget here, at
-   * its due time, so that a flood is spread out before it falls due and other partners' deliveries
+   * `WEBHOOK_PARTNER_RATE`: book each delivery's first send against the tenant's budget here, at
+   * its due time, so that a flood is spread out before it falls due and other tenants' deliveries
    * never queue behind it. (Default: 0, each first send booked when it is made)
    */
-  partnerRate?: number;
+  tenantRate?: number;
 }
 
 /**
- * In the caller's transaction: one delivery per active configuration of the partner that has the
+ * In the caller's transaction: one delivery per active configuration of the tenant that has the
  * event enabled (or `all`), and the job of its first attempt, due 15 s after the event or, over the
- * partner's budget, at the time booked for it. Running it twice for one event creates nothing
+ * tenant's budget, at the time booked for it. Running it twice for one event creates nothing
  * twice. Answers the ids of the deliveries created.
  *
  * One statement, set-based: the deliveries, their booking and their jobs (`webhookAttemptJobsOf`)
  * cost one round trip whatever the number of configurations, inside the transaction that stores
- * the event. A booking holds the partner's budget row until that transaction ends.
+ * the event. A booking holds the tenant's budget row until that transaction ends.
  */
-export async function fanOutEvent(tx: Queryable, event: SaleEvent, options: FanOutOptions = {}): Promise<string[]> {
+export async function fanOutEvent(tx: Queryable, event: TenantEvent, options: FanOutOptions = {}): Promise<string[]> {
   const due = new Date(event.occurredAt.getTime() + FIRST_ATTEMPT_DELAY_MS).toISOString();
-  const rate = options.partnerRate ?? 0;
+  const rate = options.tenantRate ?? 0;
+  const column = recipientColumn(event.recipient);
+  const { partnerId, institutionId } = recipientColumns(event.recipient);
   const [row] = await tx.execute<{ ids: string[] | null }>(sql`
     with targets as (
-      select c.id, c.partner_id, row_number() over (order by c.created_at, c.id) as position
+      select c.id, row_number() over (order by c.created_at, c.id) as position
       from webhook_configurations c
-      where c.partner_id = ${event.partnerId}::uuid and c.active
+      where c.${column} = ${event.recipient.id}::uuid and c.active
         and ('all' = any(c.enabled_events) or ${event.name} = any(c.enabled_events))
         ${options.configurationId ? sql`and c.id = ${options.configurationId}::uuid` : sql``}
         and not exists (select 1 from webhook_deliveries d
                         where d.configuration_id = c.id and d.event_id = ${event.id}::uuid and d.redelivery_of is null)
     ), ${
       rate > 0
-        ? sql`budget as (${takeTokens(event.partnerId, due, rate, sql`select count(*) from targets`)}),
+        ? sql`budget as (${takeTokens(event.recipient.id, due, rate, sql`select count(*) from targets`)}),
       planned as (
         -- The sends the bucket held before this booking go at the due time; each one after it 1/rate s later.
-        select t.id, t.partner_id,
+        select t.id,
                ${due}::timestamptz + make_interval(secs => greatest(0, t.position - (b.tokens + (select count(*) from targets))) / ${rate}::float8) as at
         from targets t cross join budget b
       )`
-        : sql`planned as (select t.id, t.partner_id, ${due}::timestamptz as at from targets t)`
+        : sql`planned as (select t.id, ${due}::timestamptz as at from targets t)`
     }, inserted as (
-      insert into webhook_deliveries (configuration_id, partner_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
-      select p.id, p.partner_id, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
+      insert into webhook_deliveries (configuration_id, partner_id, institution_id, event_id, event_name, sequence, body, test, next_attempt_at, occurred_at)
+      select p.id, ${partnerId}::uuid, ${institutionId}::uuid, ${event.id}::uuid, ${event.name}, ${event.sequence}, ${JSON.stringify(event.payload)}, ${options.test ?? false},
              p.at, ${event.occurredAt.toISOString()}::timestamptz
       from planned p
       on conflict (configuration_id, event_id) where redelivery_of is null do nothing

@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 
-import type { Queryable } from '../../db/client.js';
-import { webhookConfigurations, webhookDeliveries } from '../../db/schema/index.js';
-import { webhookAttemptJobsOf } from '../../queue/webhook-jobs.js';
+import type { Queryable } from '../db/client.js';
+import { webhookConfigurations, webhookDeliveries } from '../db/schema/index.js';
+import { webhookAttemptJobsOf } from '../queue/webhook-jobs.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type ConfigurationRow = typeof webhookConfigurations.$inferSelect;

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../context.js';
-import type { SecretBox } from '../../core/secret-box.js';
-import { tickBatch } from '../../core/tick-batch.js';
+import type { AppContext } from '../context.js';
+import type { SecretBox } from '../core/secret-box.js';
+import { tickBatch } from '../core/tick-batch.js';
 import {
   type AttemptRecord,
   type AttemptTarget,
@@ -12,10 +12,11 @@ import {
 import { maskToken } from './configurations.js';
 import { bookSend, postponeAttempt } from './delivery-budget.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './fan-out.js';
-import type { PartnerSlots } from './partner-slots.js';
+import { recipientOf } from './recipients.js';
 import { openSigningSecret, openToken, secretBoxOf } from './sealed-secrets.js';
 import { postOnce, requestHeadersOf, type SendResult, UNSENDABLE } from './sender.js';
 import { signatureHeaders } from './signature.js';
+import type { TenantSlots } from './tenant-slots.js';
 
 /** The service clock has not reached the attempt's due time; the job runs again a little later. */
 export class AttemptNotDueYet extends Error {}
@@ -31,10 +32,10 @@ export interface AttemptStore {
 
 /** How an attempt's job runs it. */
 export interface AttemptOptions {
-  /** Its send was booked in its partner's budget (at the fan-out, or when it was postponed). (Default: false) */
+  /** Its send was booked in its tenant's budget (at the fan-out, or when it was postponed). (Default: false) */
   booked?: boolean;
-  /** The partners' slots of this process. (Default: none, no cap) */
-  slots?: PartnerSlots;
+  /** The tenants' slots of this process. (Default: none, no cap) */
+  slots?: TenantSlots;
 }
 
 /** One query per call: for a single attempt. */
@@ -109,21 +110,22 @@ export async function runAttempt(
   }
   const { booked = false, slots } = options;
   const now = startedAt.getTime();
-  // The partner's sends hold their share of this process's slots: wait for its turn, booking nothing.
-  if (slots && !slots.take(delivery.partnerId, now)) {
-    await postponeAttempt(ctx.db, delivery.id, attempt, slots.nextTurn(delivery.partnerId, now), startedAt, booked);
+  const tenant = recipientOf(delivery).id;
+  // The tenant's sends hold their share of this process's slots: wait for its turn, booking nothing.
+  if (slots && !slots.take(tenant, now)) {
+    await postponeAttempt(ctx.db, delivery.id, attempt, slots.nextTurn(tenant, now), startedAt, booked);
     return 'postponed';
   }
   try {
-    // Over the partner's budget: sent later, at the time booked for it, as the same attempt.
-    const wait = booked ? 0 : await bookSend(ctx.db, delivery.partnerId, startedAt, ctx.config.webhookPartnerRate);
+    // Over the tenant's budget: sent later, at the time booked for it, as the same attempt.
+    const wait = booked ? 0 : await bookSend(ctx.db, tenant, startedAt, ctx.config.webhookPartnerRate);
     if (wait > 0) {
       await postponeAttempt(ctx.db, delivery.id, attempt, wait, startedAt, true);
       return 'postponed';
     }
     return await send(ctx, store, found, attempt, startedAt);
   } finally {
-    slots?.release(delivery.partnerId, now, ctx.clock.now().getTime());
+    slots?.release(tenant, now, ctx.clock.now().getTime());
   }
 }
 

@@ -21,8 +21,8 @@ export interface SendOptions {
 }
 
 /**
- * What a partner reads of a failed connection. Refused, unreachable, reset and TLS failures read
- * alike: telling them apart would let a partner map which hosts and ports answer (a port scan
+ * What a tenant reads of a failed connection. Refused, unreachable, reset and TLS failures read
+ * alike: telling them apart would let a tenant map which hosts and ports answer (a port scan
  * through the service).
  */
 export const CONNECTION_FAILED = 'connection failed';

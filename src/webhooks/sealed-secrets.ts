@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, not, or, type SQL, sql } from 'drizzle-orm';
 
-import type { Config } from '../../config.js';
-import { sealedWithPattern, SecretBox } from '../../core/secret-box.js';
-import type { Queryable } from '../../db/client.js';
-import { webhookConfigurations } from '../../db/schema/index.js';
+import type { Config } from '../config.js';
+import { sealedWithPattern, SecretBox } from '../core/secret-box.js';
+import type { Queryable } from '../db/client.js';
+import { webhookConfigurations } from '../db/schema/index.js';
 
 /** What each sealed column holds, authenticated with it: a token never opens as a signing secret. */
 const TOKEN = 'webhook authorization token';
