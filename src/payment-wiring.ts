@@ -49,12 +49,13 @@ export function wireContext(parts: ContextParts): AppContext {
     reversed: (tx, saleId, kind, valueCents, reason) =>
       recordReversal(tx, parts.clock, saleId, kind, valueCents, reason),
   };
+  const events = { tenantRate: parts.config.webhookPartnerRate };
   const payments = paymentProvider(parts, {
     installment: {
-      paid: settleInstallmentCharge(parts.clock),
-      disputed: reverseInstallmentPayment(parts.clock),
-      reinstated: reinstateInstallmentPayment(parts.clock, parts.logger),
-      reversed: reverseInstallmentPayment(parts.clock),
+      paid: settleInstallmentCharge(parts.clock, events),
+      disputed: reverseInstallmentPayment(parts.clock, events),
+      reinstated: reinstateInstallmentPayment(parts.clock, parts.logger, events),
+      reversed: reverseInstallmentPayment(parts.clock, events),
     },
     sale: saleChargeListener({ config: parts.config, clock: parts.clock, saleLedger }),
   });

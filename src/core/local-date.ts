@@ -13,6 +13,17 @@ const dateFormat = new Intl.DateTimeFormat('en-CA', {
 /** `YYYY-MM-DD` of an instant in Brasília. */
 export const localDate = (at: Date): string => dateFormat.format(at);
 
+const timeFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: BUSINESS_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** `YYYY-MM-DDTHH:mm:ss` of an instant in Brasília, without zone (the Institution API's `LocalDateTime`). */
+export const localDateTime = (at: Date): string => `${localDate(at)}T${timeFormat.format(at)}`;
+
 /** The date of a date-time without zone (or of a plain date), or undefined when it is no real date and time. */
 export const datePart = (value: string): string | undefined => parseLocalDateTime(value);
 

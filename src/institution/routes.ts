@@ -13,6 +13,7 @@ import { listOriginalInstallments } from './listings/originals.js';
 import { listSubmittedInstallments } from './listings/submitted.js';
 import { createPaymentLink } from './payments/payment-links.js';
 import { statementRoutes } from './statements/routes.js';
+import { institutionWebhookRoutes } from './webhooks/routes.js';
 
 /** Largest inclusion body: 10,000 installments with every optional field fit well below it. */
 const INCLUSION_BODY_LIMIT = '50mb';
@@ -88,5 +89,6 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
       },
     },
     ...statementRoutes(ctx),
+    ...institutionWebhookRoutes(ctx),
   };
 }

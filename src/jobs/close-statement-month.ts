@@ -28,7 +28,10 @@ export default function closeStatementMonthTask(ctx: AppContext): Task<'close-st
     const failures: string[] = [];
     for (const id of ids) {
       try {
-        const outcome = await closeMonth(ctx.db, id, month, now, { actor: 'cron' });
+        const outcome = await closeMonth(ctx.db, id, month, now, {
+          actor: 'cron',
+          tenantRate: ctx.config.webhookPartnerRate,
+        });
         ctx.logger.info(outcome, 'statement month closed');
       } catch (error) {
         failures.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);

@@ -16,6 +16,7 @@ import processBatch from './process-batch.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import refundPaymentTask from './refund-payment.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
+import tellOverdueInstallments, { OVERDUE_CRONTAB } from './tell-overdue-installments.js';
 import webhookAttempt from './webhook-attempt.js';
 import { workerLogger } from './worker-logger.js';
 
@@ -33,12 +34,13 @@ export function taskList(ctx: AppContext): TaskList {
     'reconcile-payments': reconcilePayments(ctx),
     'refund-payment': refundPaymentTask(ctx),
     'cancel-charge': cancelChargeTask(ctx),
+    'tell-overdue-installments': tellOverdueInstallments(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
 
 /** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */
 export const crontabOf = (ctx: AppContext): string =>
-  [CLOSING_CRONTAB, COUNTS_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n');
+  [CLOSING_CRONTAB, COUNTS_CRONTAB, OVERDUE_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n');
 
 /** The tasks that send webhooks: waiting on receivers, not on the CPU or the database. */
 const DELIVERY_TASKS: readonly string[] = [

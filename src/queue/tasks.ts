@@ -29,6 +29,8 @@ declare global {
       'refund-payment': { refundId: string };
       /** Cancels one charge at the payment provider: a sibling of a paid charge, a card session past its day. */
       'cancel-charge': { chargeId: string };
+      /** From the crontab: `_cron` only. By hand: one institution. Tells the installments that fell due unpaid. */
+      'tell-overdue-installments': { institutionId?: string; _cron?: unknown };
     }
   }
 }

@@ -354,8 +354,377 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the institution's webhook configurations
+         * @description Every configuration of the institution (at most 20), newest first.
+         */
+        get: operations["listInstitutionWebhooks"];
+        put?: never;
+        /**
+         * Register a URL to receive the institution's events
+         * @description Every event the configuration has enabled is delivered as `POST` with the event
+         *     (`InstitutionEvent`) as JSON body, the headers `X-Webhook-Event-Id`, `X-Webhook-Attempt`,
+         *     `authorization` (the token, when one is registered) and, signed by default, the Standard
+         *     Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 of
+         *     `id.timestamp.body` with the secret `segredoAssinatura`, answered here once). First attempt
+         *     about 15 seconds after the event, then 2, 5 and 15 minutes after each failure, 4 attempts in
+         *     all; a 2XX answer succeeds. Delivery is at least once: discard repeats by the event's `id`.
+         *     A receiver that was down longer than the attempts reads what it missed from `GET /v1/eventos`.
+         *     An institution keeps at most 20 configurations.
+         */
+        post: operations["createInstitutionWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook configuration
+         * @description One configuration of the institution; one of another tenant answers `WEBHOOK-001`.
+         */
+        get: operations["getInstitutionWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook configuration
+         * @description Deletes it with its delivery log; deliveries still due are not sent.
+         */
+        delete: operations["deleteInstitutionWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, deactivate or reactivate a webhook configuration
+         * @description Only the keys sent change. `ativo: false` pauses the deliveries still due (kept, status
+         *     `PAUSADA`); `ativo: true` resumes them and receives the events from then on.
+         */
+        patch: operations["updateInstitutionWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/teste": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send test deliveries to a webhook configuration
+         * @description One delivery per event the configuration receives (or per event of `eventos`, each one it
+         *     receives), with fictional data, through the normal path: same headers, signature, schedule and
+         *     retries, plus `X-Webhook-Test: true`. Test events have `sequencia` 0 and are not in
+         *     `GET /v1/eventos`. Only an active configuration can be tested (`WEBHOOK-004`).
+         */
+        post: operations["testInstitutionWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotacionar-segredo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook configuration
+         * @description A new secret, answered once in `segredoAssinatura`. The previous one keeps signing beside it
+         *     (two signatures in `webhook-signature`) for `periodoGracaSegundos`, so the receiver can
+         *     switch without losing a delivery. A configuration that does not sign answers `WEBHOOK-011`.
+         */
+        post: operations["rotateInstitutionWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/entregas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook configuration
+         * @description The deliveries to this configuration, newest first, with each attempt: when it was made, what
+         *     the receiver answered (its first 4 KB) and when the next attempt is due. Kept as long as the
+         *     configuration exists.
+         */
+        get: operations["listInstitutionWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/entregas/{id}/reenviar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished delivery again
+         * @description A new delivery of the same event (same body and event id) to the same configuration, its first
+         *     attempt due at once, then on the usual schedule. Only a delivery that succeeded or failed can
+         *     be repeated (`WEBHOOK-010`), to an active configuration (`WEBHOOK-004`).
+         */
+        post: operations["redeliverInstitutionWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/eventos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the institution's events after a sequence (catch-up feed)
+         * @description The institution's events whose `sequencia` is greater than `desde`, in `sequencia` order with
+         *     no gaps, each exactly as its webhook deliveries carry it. Only the institution's own events.
+         *
+         *     Webhook deliveries stop after 4 attempts, about 22 minutes after the event. A system that was
+         *     down longer catches up here: keep the highest `sequencia` processed, then read pages with
+         *     `desde` set to it (and then to each page's `proximoDesde`) until a page holds fewer than
+         *     `limite` events. Events already received by webhook come again here; discard them by `id`.
+         */
+        get: operations["listInstitutionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    loteProcessado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch finished
+         * @description A batch of students or installments finished processing: once per batch, whatever its item errors.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onLoteProcessado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    parcelaPaga: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An installment paid in full
+         * @description A payment through the payment link settled what the installment owed. One event per payment.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onParcelaPaga"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    parcelaPagaParcialmente: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An installment paid in part
+         * @description A payment through the payment link paid part of what the installment owed (a bank slip or Pix paid for less). One event per payment.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onParcelaPagaParcialmente"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    parcelaVencida: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An installment fell due unpaid
+         * @description An installment whose due date passed with something still owed: told once per installment and due date, by the daily pass at 00:05 Brasília time (the day after the due date); an installment that fell due up to 7 days before the pass is told too.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onParcelaVencida"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    parcelaCancelada: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An installment cancelled by a batch
+         * @description A batch sent the installment with `situacaoBaixa` `CANCELADA`; told when the batch finishes, after its `loteProcessado`.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onParcelaCancelada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    pagamentoEstornado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment taken back
+         * @description A payment of an installment refunded in full, disputed by the payer (the funds are withdrawn while the dispute lasts) or lost in a dispute: the installment owes it again and the management statement no longer counts it.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onPagamentoEstornado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    pagamentoRestabelecido: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment standing again
+         * @description A dispute won: the payment disputed settles the installment again and the management statement counts it again.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onPagamentoRestabelecido"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    mesFechado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A month's statements closed
+         * @description The monthly closing of the statements ran (the first day of the month, or by the operator), or a closed month was computed again.
+         *
+         *     Delivered as `POST` with the event as JSON body to every active configuration that has it
+         *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
+         *     `POST /v1/webhooks` for the headers and the schedule of attempts.
+         */
+        post: operations["onMesFechado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Financial guarantor of the student (responsável financeiro). Every field is a string. */
@@ -1143,6 +1512,326 @@ export interface components {
              */
             data_segundo_repasse: string;
         };
+        /** @description A URL that receives the institution's events. */
+        InstitutionWebhook: {
+            /** Format: uuid */
+            id: string;
+            nome: string;
+            url: string;
+            /** @description The events it receives, as registered; `["all"]` receives every event, those added later included. */
+            eventos: string[];
+            temTokenAutorizacao: boolean;
+            /** @description The token's last 4 characters; the token itself is never answered. */
+            tokenAutorizacaoMascarado: string | null;
+            /** @description Deliveries carry Standard Webhooks signatures (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
+            assinado: boolean;
+            /** @description The signing secret (`whsec_…`), only in the answer that made it (creation, rotation, signing turned on); keep it. */
+            segredoAssinatura?: string;
+            /**
+             * Format: date-time
+             * @description After a rotation, the previous secret signs as well until then.
+             */
+            segredoAnteriorExpiraEm: string | null;
+            ativo: boolean;
+            /** Format: date-time */
+            criadoEm: string;
+            /** Format: date-time */
+            atualizadoEm: string;
+        };
+        InstitutionWebhookRequest: {
+            nome: string;
+            /**
+             * Format: uri
+             * @description URL that receives the deliveries, `http` or `https`, at a public address: private, loopback
+             *     and other special ranges are refused however spelled (`WEBHOOK-002`); they are allowed only
+             *     when the service runs in development or tests.
+             */
+            url: string;
+            /**
+             * @description Events to receive, each once; `["all"]` receives every event and cannot be combined with
+             *     other names (`WEBHOOK-003`); an unknown name is refused with `WEBHOOK-008`.
+             */
+            eventos: string[];
+            /** @description Sent as is in the `authorization` header of every delivery; stored encrypted, never answered. */
+            tokenAutorizacao?: string;
+            /** @description Sign the deliveries (Standard Webhooks); the secret is answered once in `segredoAssinatura`. (Default: true) */
+            assinado?: boolean;
+        };
+        /** @description Changes to a webhook configuration; only the keys sent change. `tokenAutorizacao` null stops sending the header. */
+        InstitutionWebhookPatch: {
+            nome?: string;
+            /** Format: uri */
+            url?: string;
+            eventos?: string[];
+            tokenAutorizacao?: string | null;
+            /** @description false pauses the deliveries still due, true resumes them. */
+            ativo?: boolean;
+            /** @description true starts signing (a new secret is answered once); false stops and forgets the secrets. */
+            assinado?: boolean;
+        };
+        /**
+         * @description An event of the Institution API (each is described under `webhooks`): `loteProcessado`,
+         *     `parcelaPaga`, `parcelaPagaParcialmente`, `parcelaVencida`, `parcelaCancelada`,
+         *     `pagamentoEstornado`, `pagamentoRestabelecido`, `mesFechado`.
+         * @enum {string}
+         */
+        InstitutionEventName: "loteProcessado" | "parcelaPaga" | "parcelaPagaParcialmente" | "parcelaVencida" | "parcelaCancelada" | "pagamentoEstornado" | "pagamentoRestabelecido" | "mesFechado";
+        /**
+         * @description Position of a page in a paged list. Pages start at 1. A page beyond the last one answers an empty
+         *     `content` with `nextPage` null and `previousPage` pointing at the last page that has items.
+         */
+        Paging: {
+            /** @description Page size used for this answer. */
+            itemsPerPage: number;
+            /** @description The page asked for. */
+            currentPage: number;
+            /** @description Pages with items; 0 when the list is empty. */
+            totalPages: number;
+            totalItems: number;
+            /** @description The next page with items, or null on the last page. */
+            nextPage: number | null;
+            /** @description The previous page with items, or null on the first page. */
+            previousPage: number | null;
+        };
+        /** @description One event sent to one configuration, with every attempt. */
+        InstitutionWebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventoId: string;
+            evento: string;
+            /** @description A test delivery (`POST /v1/webhooks/{id}/teste`), with fictional data. */
+            teste: boolean;
+            /**
+             * Format: uuid
+             * @description The delivery this one repeats.
+             */
+            reenvioDe: string | null;
+            /**
+             * @description `PAUSADA` while the configuration is inactive.
+             * @enum {string}
+             */
+            status: "PENDENTE" | "PAUSADA" | "ENTREGUE" | "FALHOU";
+            tentativas: {
+                numero: number;
+                /** Format: date-time */
+                em: string;
+                codigoStatus: number | null;
+                erro: string | null;
+                duracaoMs: number;
+                /** @description The receiver's answer, cut at 4 KB. */
+                resposta: string | null;
+            }[];
+            /** Format: date-time */
+            proximaTentativa: string | null;
+            /** Format: date-time */
+            criadoEm: string;
+            /** Format: date-time */
+            atualizadoEm: string;
+        };
+        /**
+         * @description One event of the institution, as its webhook deliveries carry it and `GET /v1/eventos` answers
+         *     it: the same bytes every time. `dados` is described by each event under `webhooks`.
+         */
+        InstitutionEvent: {
+            /**
+             * Format: uuid
+             * @description The event's id, also in the `webhook-id` and `X-Webhook-Event-Id` headers; a repeat of a delivery carries the same id.
+             */
+            id: string;
+            evento: components["schemas"]["InstitutionEventName"];
+            /**
+             * Format: int64
+             * @description The institution's event number, from 1, in the order the events happened, without gaps.
+             */
+            sequencia: number;
+            /**
+             * Format: uuid
+             * @description The institution.
+             */
+            instituicaoId: string;
+            /**
+             * Format: date-time
+             * @description When it happened (UTC, with `Z`).
+             */
+            ocorridoEm: string;
+            /** @description The same instant in Brasília time, `YYYY-MM-DDTHH:mm:ss` without zone. */
+            ocorridoEmBrasilia: string;
+            /** @description What happened, by event. */
+            dados: Record<string, never>;
+        };
+        InstitutionEventPage: {
+            eventos: components["schemas"]["InstitutionEvent"][];
+            /**
+             * Format: int64
+             * @description The `sequencia` of the last event of the page (the `desde` sent when the page is empty); send it as `desde` next.
+             */
+            proximoDesde: number;
+        };
+        /** @description A batch finished processing, with or without item errors; one event per batch. */
+        BatchFinishedEventData: {
+            /**
+             * Format: uuid
+             * @description The batch id answered by the inclusion (`GET /v1/lotes/{id}`).
+             */
+            lote_id: string;
+            /** @enum {string} */
+            tipo: "aluno" | "parcela";
+            /** @enum {string} */
+            status: "PROCESSADO" | "PROCESSADO_COM_ERROS";
+            /** @description Items received. */
+            quantidade: number;
+            /** @description Items applied. */
+            aceitos: number;
+            /** @description Items refused; every item refused is a refused batch's whole when `erros` = `quantidade`. */
+            erros: number;
+            /** Format: date-time */
+            criadoEm: string;
+            /** Format: date-time */
+            finalizadoEm: string;
+            /**
+             * Format: uri
+             * @description The batch's item errors (`GET /v1/lotes/{id}/erros`, with the `apikey`).
+             */
+            relatorioErros: string;
+        };
+        /** @description The ids an institution's system keeps of an installment. */
+        InstallmentIds: {
+            /**
+             * Format: uuid
+             * @description The installment's `id` in `GET /v1/parcela/originais`.
+             */
+            parcela_id: string;
+            /** @description The institution's id of the installment (`idParcela` at submission); empty when it sent none. */
+            id_externo: string;
+            /** @description CPF of the student, digits only. */
+            aluno_cpf: string;
+            /**
+             * Format: date
+             * @description Due date of the installment.
+             */
+            data_vencimento: string;
+            /** @description `Gestão` or `Receita Garantida`. */
+            produto: string;
+        };
+        /**
+         * @description A payment applied to an installment through the payment link. The amounts are the payment's
+         *     figures in the management statement (`GET /v1/extrato/gestao`, the records with this
+         *     `pagamento_id`): `valor_recebido_total` = `valor_recebido_principia` + `valor_juros` +
+         *     `valor_multa` − `valor_desconto`, as of the day the payment counts (`data_recebimento`).
+         */
+        InstallmentPaymentEventData: components["schemas"]["InstallmentIds"] & {
+            /**
+             * Format: uuid
+             * @description The payment, `pagamento_id` of the management statement's records.
+             */
+            pagamento_id: string;
+            /**
+             * Format: uuid
+             * @description The charge that paid it (a Pix, a bank slip, a card payment of the payment page).
+             */
+            cobranca_id: string;
+            /** @enum {string} */
+            tipo_pagamento: "Pago na Plataforma";
+            /** @enum {string} */
+            meio_pagamento: "PIX" | "BOLETO" | "CARTAO_DE_CREDITO";
+            /** @description Card installments the payer chose; null for Pix and bank slip. */
+            parcelas_cartao: number | null;
+            /**
+             * Format: date
+             * @description The Brasília day the payment counts as made.
+             */
+            data_recebimento: string;
+            /** @description Amount received, a decimal string with a dot. */
+            valor_recebido_total: string;
+            /** @description Part of the amount that paid the principal. */
+            valor_recebido_principia: string;
+            /** @description Interest charged for paying late. */
+            valor_juros: string;
+            /** @description Fine charged for paying late. */
+            valor_multa: string;
+            /** @description On-time discount granted. */
+            valor_desconto: string;
+            /**
+             * @description The installment's state after the payment.
+             * @enum {string}
+             */
+            situacao: "PAGO" | "PARCIALMENTE_PAGO";
+            /** @description Principal still owed after the payment. */
+            saldo_devedor: string;
+        };
+        /**
+         * @description An installment that fell due with something still owed: told once per installment and due date,
+         *     by the daily pass run at 00:05 Brasília time the day after the due date.
+         */
+        InstallmentDueEventData: components["schemas"]["InstallmentIds"] & {
+            /** @description Principal of the installment. */
+            valor_principal: string;
+            /** @description Principal still owed. */
+            saldo_devedor: string;
+            /** @enum {string} */
+            situacao: "ABERTO" | "PARCIALMENTE_PAGO";
+        };
+        /** @description An installment cancelled by a batch that sent it with `situacaoBaixa` `CANCELADA`. */
+        InstallmentCancelledEventData: components["schemas"]["InstallmentIds"] & {
+            /**
+             * Format: uuid
+             * @description The batch that cancelled it.
+             */
+            lote_id: string;
+        };
+        /**
+         * @description A payment of an installment taken back by the payment provider (`pagamentoEstornado`: refunded,
+         *     disputed by the payer, or lost in a dispute) or standing again after a dispute won
+         *     (`pagamentoRestabelecido`). The management statement stops showing a payment taken back, and
+         *     shows it again once it stands.
+         */
+        PaymentReversalEventData: components["schemas"]["InstallmentIds"] & {
+            /** Format: uuid */
+            pagamento_id: string;
+            /** Format: uuid */
+            cobranca_id: string;
+            /**
+             * @description `pagamentoEstornado` only: refunded, disputed (funds withdrawn while the dispute lasts), lost in a dispute.
+             * @enum {string}
+             */
+            motivo?: "ESTORNO" | "CONTESTACAO" | "CHARGEBACK";
+            /** @description The payment's amount received. */
+            valor: string;
+            /**
+             * @description The installment's state after it.
+             * @enum {string}
+             */
+            situacao: "ABERTO" | "PARCIALMENTE_PAGO" | "PAGO";
+            saldo_devedor: string;
+        };
+        /**
+         * @description A month's statements closed (or closed again on request), with the totals of the three
+         *     statements for that month as `npm run admin -- closing:show` shows them.
+         */
+        MonthClosedEventData: {
+            mes: string;
+            /** Format: uuid */
+            fechamento_id: string;
+            /** @description true when a closed month was computed again. */
+            reabertura: boolean;
+            /** @description Installments assigned by the closing. */
+            parcelas_cedidas: number;
+            totais: {
+                /** @description The management statement's records of installments due that month (`competencia_vencimento`) and their sums. */
+                gestao: {
+                    [key: string]: unknown;
+                };
+                /** @description The installment assignments of the closing and their sums. */
+                cessoes_parcelas: {
+                    [key: string]: unknown;
+                };
+                /** @description The guaranteed revenue of the assigned installments and its sums. */
+                receita_garantida: {
+                    [key: string]: unknown;
+                };
+            };
+        };
     };
     responses: {
         /** @description Missing or unknown `apikey` (`AUTH-001`). */
@@ -1206,6 +1895,30 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request breaks the contract (`VALIDATION-001`) or a rule of webhooks: `WEBHOOK-001`
+         *     configuration not found (unknown, or of another tenant), `WEBHOOK-002` URL refused,
+         *     `WEBHOOK-003` `all` with other events or an event twice, `WEBHOOK-004` not testable,
+         *     `WEBHOOK-008` unknown event, `WEBHOOK-009` delivery not found, `WEBHOOK-010` delivery still
+         *     pending, `WEBHOOK-011` not signed, `WEBHOOK-012` 20 configurations already.
+         */
+        WebhookRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request breaks the contract (`VALIDATION-001`, with `details`) or a business rule (a rule code). */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1228,6 +1941,12 @@ export interface components {
          * @example 5b1e7c2a-3f4d-4a8b-9c0e-1d2f3a4b5c6d
          */
         BatchId: string;
+        /** @description The webhook configuration's id. */
+        WebhookId: string;
+        /** @description Page to answer, starting at 1. (Default: 1) */
+        Page: number;
+        /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+        Limit: number;
     };
     requestBodies: never;
     headers: never;
@@ -1750,6 +2469,519 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInstitutionWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["InstitutionWebhook"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInstitutionWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The configuration, with its signing secret (the only time it is answered). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionWebhook"];
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInstitutionWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionWebhook"];
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteInstitutionWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateInstitutionWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionWebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The configuration as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionWebhook"];
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testInstitutionWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    eventos?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The test deliveries, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mensagem: string;
+                        eventos: {
+                            /** Format: uuid */
+                            eventoId: string;
+                            evento: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateInstitutionWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Seconds the previous secret still signs; 0 stops it at once. (Default: 86400) */
+                    periodoGracaSegundos?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The configuration with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionWebhook"];
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInstitutionWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page to answer, starting at 1. (Default: 1) */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, at most 100; a larger value is refused with `VALIDATION-001`. (Default: 10) */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only deliveries in this status. */
+                status?: "PENDENTE" | "PAUSADA" | "ENTREGUE" | "FALHOU";
+                /** @description Only deliveries of this event. */
+                evento?: components["schemas"]["InstitutionEventName"];
+            };
+            header?: never;
+            path: {
+                /** @description The webhook configuration's id. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paging: components["schemas"]["Paging"];
+                        content: components["schemas"]["InstitutionWebhookDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverInstitutionWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionWebhookDelivery"];
+                };
+            };
+            400: components["responses"]["WebhookRefused"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInstitutionEvents: {
+        parameters: {
+            query?: {
+                /** @description Answer only events with a `sequencia` greater than this. (Default: 0, from the first event) */
+                desde?: number;
+                /** @description Events per page, at most 1000; a larger value is refused with `VALIDATION-001`. (Default: 100) */
+                limite?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after `desde`, at most `limite`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    onLoteProcessado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "loteProcessado";
+                    dados?: components["schemas"]["BatchFinishedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onParcelaPaga: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "parcelaPaga";
+                    dados?: components["schemas"]["InstallmentPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onParcelaPagaParcialmente: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "parcelaPagaParcialmente";
+                    dados?: components["schemas"]["InstallmentPaymentEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onParcelaVencida: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "parcelaVencida";
+                    dados?: components["schemas"]["InstallmentDueEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onParcelaCancelada: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "parcelaCancelada";
+                    dados?: components["schemas"]["InstallmentCancelledEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPagamentoEstornado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "pagamentoEstornado";
+                    dados?: components["schemas"]["PaymentReversalEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPagamentoRestabelecido: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "pagamentoRestabelecido";
+                    dados?: components["schemas"]["PaymentReversalEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMesFechado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstitutionEvent"] & {
+                    /** @constant */
+                    evento?: "mesFechado";
+                    dados?: components["schemas"]["MonthClosedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2XX answer ends the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

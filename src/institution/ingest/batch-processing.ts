@@ -5,6 +5,7 @@ import type { ItemError } from '../../core/item-error.js';
 import { handledLater } from '../../core/promises.js';
 import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
+import { batchFinished } from '../events/happenings.js';
 import { type Batch, findBatch, finishBatch, recordChunk } from '../intake/batches.js';
 
 /** One chunk of a batch, inside the transaction that writes it. */
@@ -103,5 +104,9 @@ export async function processBatch<P>(
     await next?.catch(() => {});
     throw error;
   }
-  await finishBatch(ctx.db, batchId, ctx.clock.now());
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await finishBatch(tx, batchId, now);
+    await batchFinished(tx, batchId, ctx.config.publicBaseUrl, now, { tenantRate: ctx.config.webhookPartnerRate });
+  });
 }

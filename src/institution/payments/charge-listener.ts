@@ -7,6 +7,8 @@ import { formatCents, parseCents } from '../../core/money.js';
 import type { Queryable } from '../../db/client.js';
 import { installmentPayments, installments } from '../../db/schema/index.js';
 import type { Charge, ChargeListener } from '../../payments/provider.js';
+import { paymentApplied } from '../events/happenings.js';
+import type { EventOptions } from '../events/store.js';
 import { allocate, type Debt, type OnTimeDiscount } from './late-charges.js';
 
 export type Installment = typeof installments.$inferSelect;
@@ -64,11 +66,11 @@ const paidOnOf = (charge: Charge, clock: Clock): string => {
  * Settles an installment with a paid charge, in the charge's transaction: the payment splits into
  * principal, fine, interest and discount (see `allocate`) as of the day the charge was priced for,
  * whenever it was confirmed; is recorded once per charge; and moves the installment to PAGO or
- * PARCIALMENTE_PAGO, `Pago na Plataforma`. What it brought beyond the debt is not kept: the
- * payments room refunds it.
+ * PARCIALMENTE_PAGO, `Pago na Plataforma`, told to the institution by an event. What it brought
+ * beyond the debt is not kept: the payments room refunds it.
  */
 export const settleInstallmentCharge =
-  (clock: Clock): ChargeListener['paid'] =>
+  (clock: Clock, events: EventOptions = {}): ChargeListener['paid'] =>
   async (db: Queryable, charge: Charge) => {
     const [installment] = await db
       .select()
@@ -95,7 +97,7 @@ export const settleInstallmentCharge =
         createdAt: clock.now(),
       })
       .onConflictDoNothing({ target: installmentPayments.chargeId })
-      .returning({ id: installmentPayments.id });
+      .returning();
     if (recorded.length === 0) return undefined; // this charge was settled already
     await db
       .update(installments)
@@ -113,5 +115,6 @@ export const settleInstallmentCharge =
         updatedAt: clock.now(),
       })
       .where(eq(installments.id, installment.id));
+    await paymentApplied(db, installment, recorded[0]!, charge, clock.now(), events);
     return { keptCents: split.received };
   };

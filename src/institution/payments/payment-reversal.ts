@@ -5,6 +5,8 @@ import type { Clock } from '../../core/clock.js';
 import type { Queryable } from '../../db/client.js';
 import { installmentPayments, installments } from '../../db/schema/index.js';
 import type { Charge, ChargeListener } from '../../payments/provider.js';
+import { paymentReversed } from '../events/happenings.js';
+import type { EventOptions } from '../events/store.js';
 
 /**
  * A platform payment taken back from the institution: refunded in full, or disputed by the payer
@@ -46,7 +48,7 @@ async function lockInstallment(db: Queryable, id: string) {
 
 /** A refund in full, a dispute opened, a dispute lost: the payment of this charge no longer settles its installment. */
 export const reverseInstallmentPayment =
-  (clock: Clock): NonNullable<ChargeListener['reversed']> =>
+  (clock: Clock, events: EventOptions = {}): NonNullable<ChargeListener['reversed']> =>
   async (db, charge) => {
     await lockInstallment(db, charge.reference.id);
     const reversal = reversalOf(charge);
@@ -58,9 +60,10 @@ export const reverseInstallmentPayment =
         reversedAt: sql`coalesce(${installmentPayments.reversedAt}, ${clock.now().toISOString()}::timestamptz)`,
       })
       .where(eq(installmentPayments.chargeId, charge.id))
-      .returning({ id: installmentPayments.id });
+      .returning();
     if (marked.length === 0) return; // never applied to the installment
     await settleByStandingPayments(db, charge.reference.id, clock.now());
+    await paymentReversed(db, marked[0]!, charge, reversal, clock.now(), events);
   };
 
 /**
@@ -68,7 +71,7 @@ export const reverseInstallmentPayment =
  * were away — then it stays reversed and the operator refunds it (said in the log).
  */
 export const reinstateInstallmentPayment =
-  (clock: Clock, logger: Logger): NonNullable<ChargeListener['reinstated']> =>
+  (clock: Clock, logger: Logger, events: EventOptions = {}): NonNullable<ChargeListener['reinstated']> =>
   async (db, charge) => {
     const installmentId = charge.reference.id;
     await lockInstallment(db, installmentId);
@@ -87,4 +90,5 @@ export const reinstateInstallmentPayment =
       .set({ reversal: null, reversedAt: null })
       .where(eq(installmentPayments.chargeId, charge.id));
     await settleByStandingPayments(db, installmentId, clock.now());
+    await paymentReversed(db, payment, charge, 'REINSTATED', clock.now(), events);
   };

@@ -4,6 +4,7 @@ import { addDays, localDate } from '../../core/local-date.js';
 import type { Queryable, Transaction } from '../../db/client.js';
 import { installmentAssignments, statementClosingEvents, statementClosings } from '../../db/schema/index.js';
 import { contractOf } from '../contracts.js';
+import { monthClosed } from './closing-event.js';
 import { assignmentsInsert } from './closing-sql.js';
 import { lockStatements } from './lock.js';
 
@@ -37,6 +38,8 @@ export interface CloseOptions {
   reopen?: boolean;
   /** Who asks, for the record: `cron` or `cli`. */
   actor: string;
+  /** `WEBHOOK_PARTNER_RATE`, for the `mesFechado` event's deliveries. (Default: 0) */
+  tenantRate?: number;
 }
 
 /** The month before the one of `now` in Brasília, as its first day. */
@@ -117,14 +120,16 @@ export async function closeMonth(
       actor: options.actor,
       assignments,
     });
-    return {
+    const outcome = {
       institutionId,
       month,
-      outcome: existing ? 'REOPENED' : 'CLOSED',
+      outcome: existing ? ('REOPENED' as const) : ('CLOSED' as const),
       closingId: closing!.id,
       assignments,
       reopenings: closing!.reopenings,
     };
+    await monthClosed(tx, outcome, now, { tenantRate: options.tenantRate });
+    return outcome;
   });
 }
 

@@ -1,0 +1,183 @@
+import { eq, sql } from 'drizzle-orm';
+
+import type { Queryable } from '../../db/client.js';
+import { type installmentPayments, installments } from '../../db/schema/index.js';
+import type { Charge } from '../../payments/provider.js';
+import { type EventOptions, recordEvents } from './store.js';
+
+type Installment = typeof installments.$inferSelect;
+type Payment = typeof installmentPayments.$inferSelect;
+
+/** The ids an institution's system already keeps of an installment. */
+const installmentIds = (i: Installment) => ({
+  parcela_id: i.id,
+  id_externo: i.externalId ?? '',
+  aluno_cpf: i.studentCpf,
+  data_vencimento: i.dueDate,
+  produto: i.product,
+});
+
+/** The management statement's names of a payment's means (`meio_pagamento`). */
+const MEANS: Record<string, string> = { PIX: 'PIX', BOLETO: 'BOLETO', CARD: 'CARTAO_DE_CREDITO' };
+
+/**
+ * A payment applied to an installment (`parcelaPaga` when it settled the installment,
+ * `parcelaPagaParcialmente` otherwise): the figures the management statement shows of it, the
+ * parts of the payment as recorded, and what the installment still owes.
+ */
+export async function paymentApplied(
+  tx: Queryable,
+  installment: Installment,
+  payment: Payment,
+  charge: Charge,
+  at: Date,
+  options: EventOptions,
+): Promise<void> {
+  const remaining = await owed(tx, installment.id);
+  await recordEvents(
+    tx,
+    installment.institutionId,
+    [
+      {
+        name: remaining.status === 'PAGO' ? 'parcelaPaga' : 'parcelaPagaParcialmente',
+        subject: payment.chargeId,
+        dados: {
+          ...installmentIds(installment),
+          pagamento_id: payment.id,
+          cobranca_id: charge.id,
+          tipo_pagamento: 'Pago na Plataforma',
+          meio_pagamento: MEANS[payment.method] ?? payment.method,
+          parcelas_cartao: charge.card?.installments ?? null,
+          data_recebimento: payment.paidOn,
+          valor_recebido_total: payment.received,
+          valor_recebido_principia: payment.principal,
+          valor_juros: payment.interest,
+          valor_multa: payment.fine,
+          valor_desconto: payment.discount,
+          situacao: remaining.status,
+          saldo_devedor: remaining.balance,
+        },
+      },
+    ],
+    at,
+    options,
+  );
+}
+
+async function owed(tx: Queryable, installmentId: string): Promise<{ status: string; balance: string }> {
+  const [row] = await tx.execute<{ status: string; balance: string }>(sql`
+    select status, balance::text as balance from installments where id = ${installmentId}::uuid`);
+  return row!;
+}
+
+/** The provider's words for a payment taken back, in the Institution API's. */
+const REVERSALS = { REFUNDED: 'ESTORNO', DISPUTED: 'CONTESTACAO', CHARGED_BACK: 'CHARGEBACK' } as const;
+
+/**
+ * A payment of an installment taken back (`pagamentoEstornado`: refunded, disputed, lost in a
+ * dispute), or standing again after a dispute won (`pagamentoRestabelecido`), with what the
+ * installment owes after it.
+ */
+export async function paymentReversed(
+  tx: Queryable,
+  payment: Payment,
+  charge: Charge,
+  change: keyof typeof REVERSALS | 'REINSTATED',
+  at: Date,
+  options: EventOptions,
+): Promise<void> {
+  const [installment] = await tx.select().from(installments).where(eq(installments.id, payment.installmentId));
+  const remaining = await owed(tx, payment.installmentId);
+  await recordEvents(
+    tx,
+    installment!.institutionId,
+    [
+      {
+        name: change === 'REINSTATED' ? 'pagamentoRestabelecido' : 'pagamentoEstornado',
+        subject: `${charge.id}:${change}`,
+        dados: {
+          ...installmentIds(installment!),
+          pagamento_id: payment.id,
+          cobranca_id: charge.id,
+          ...(change === 'REINSTATED' ? {} : { motivo: REVERSALS[change] }),
+          valor: payment.received,
+          situacao: remaining.status,
+          saldo_devedor: remaining.balance,
+        },
+      },
+    ],
+    at,
+    options,
+  );
+}
+
+/**
+ * A batch finished (`loteProcessado`), with where its item errors are read; for a batch of
+ * installments, each installment it cancelled (`parcelaCancelada`).
+ */
+export async function batchFinished(
+  tx: Queryable,
+  batchId: string,
+  apiBaseUrl: string,
+  at: Date,
+  options: EventOptions,
+): Promise<void> {
+  const [batch] = await tx.execute<{
+    institution_id: string;
+    kind: string;
+    status: string;
+    item_count: number;
+    error_count: number;
+    created_at: Date;
+    finished_at: Date;
+  }>(sql`select institution_id::text, kind, status, item_count, error_count, created_at, finished_at
+           from batches where id = ${batchId}::uuid`);
+  if (!batch) return;
+  const cancelled =
+    batch.kind === 'parcela'
+      ? await tx.execute<{
+          id: string;
+          external_id: string | null;
+          student_cpf: string;
+          due_date: string;
+          product: string;
+        }>(sql`
+          select id::text, external_id, student_cpf, due_date::text, product from installments
+           where batch_id = ${batchId}::uuid and status = 'CANCELADO_IES' order by item_index`)
+      : [];
+  await recordEvents(
+    tx,
+    batch.institution_id,
+    [
+      {
+        name: 'loteProcessado',
+        subject: batchId,
+        dados: {
+          lote_id: batchId,
+          tipo: batch.kind,
+          status: batch.status,
+          quantidade: batch.item_count,
+          aceitos: batch.item_count - batch.error_count,
+          erros: batch.error_count,
+          criadoEm: new Date(batch.created_at).toISOString(),
+          finalizadoEm: new Date(batch.finished_at).toISOString(),
+          relatorioErros: `${apiBaseUrl}/v1/lotes/${batchId}/erros`,
+        },
+      },
+      ...[...cancelled].map((i) => ({
+        name: 'parcelaCancelada' as const,
+        subject: `${i.id}:${batchId}`,
+        dados: {
+          parcela_id: i.id,
+          id_externo: i.external_id ?? '',
+          aluno_cpf: i.student_cpf,
+          data_vencimento: i.due_date,
+          produto: i.product,
+          lote_id: batchId,
+        },
+      })),
+    ],
+    at,
+    options,
+  );
+}
