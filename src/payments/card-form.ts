@@ -97,7 +97,7 @@ export function renderCardForm(v: CardFormView): SafeHtml {
     ${errors.installments ? html`<p class="field-error" id="card-installments-error">${errors.installments}</p>` : ''}
     <button type="submit">Pagar com cartão</button>
   </form>
-  ${v.sandbox ? html`<p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja o README).</p>` : ''}`;
+  ${v.sandbox ? html`<p class="sandbox">Cartões de teste que aprovam: ${approving.join(', ')}. Outros recusam (veja docs/payments.md).</p>` : ''}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CardErrors, CardInput } from './provider.js';
 
-/** The sandbox's test cards, as documented in the README. Any expiry in the future, any 3-digit CVV. */
+/** The sandbox's test cards, as documented in docs/payments.md. Any expiry in the future, any 3-digit CVV. */
 export const SANDBOX_CARDS: ReadonlyMap<string, { outcome: 'approved' } | { outcome: 'declined'; reason: string }> =
   new Map([
     ['4111111111111111', { outcome: 'approved' }],
