@@ -1,7 +1,9 @@
 /**
- * The per-partner bound on webhook sends (`npm run bench:webhook-fairness`): one partner with the
+ * The per-tenant bound on webhook sends (`npm run bench:webhook-fairness`): one tenant with the
  * most configurations it may have (20, all to one URL) fans out FLOOD_EVENTS events due at one
- * instant (20 deliveries each); a second partner's QUIET_EVENTS events fall due one second later.
+ * instant (20 deliveries each); a second tenant's QUIET_EVENTS events fall due one second later.
+ * FLOOD and QUIET say which kind each tenant is, `partner` (default) or `institution`: a partner's
+ * flood against a university's payment events, or a university's 10,000 against a partner's.
  * Both are fanned out as the service does (`fanOutEvent` with the partner rate), the worker of this
  * process started once everything is stored. Run twice, on fresh partners: with the bound off
  * (`WEBHOOK_PARTNER_RATE=0`) and with the service's default (20 sends a second, bursts of 5 s).
@@ -36,15 +38,19 @@ import { createLogger } from '../src/http/logging.js';
 import { startWorker } from '../src/jobs/worker.js';
 import { fictionalPayload } from '../src/partner/webhooks/test-events.js';
 import { wireContext } from '../src/payment-wiring.js';
-import { createPartner } from '../src/tenants/tenants.js';
+import { createInstitution, createPartner } from '../src/tenants/tenants.js';
 import { MAX_CONFIGURATIONS } from '../src/webhooks/errors.js';
 import { fanOutEvent, FIRST_ATTEMPT_DELAY_MS } from '../src/webhooks/fan-out.js';
+import type { Recipient } from '../src/webhooks/recipients.js';
 
 const FLOOD_EVENTS = Number(process.env.FLOOD_EVENTS ?? 50);
 const QUIET_EVENTS = Number(process.env.QUIET_EVENTS ?? 10);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const RECEIVER_MS = Number(process.env.RECEIVER_MS ?? 250);
 const RUNS = (process.env.RUNS ?? 'unbounded,bounded').split(',');
+const kindOf = (name: string): Recipient['kind'] => (process.env[name] === 'institution' ? 'institution' : 'partner');
+const FLOOD = kindOf('FLOOD');
+const QUIET = kindOf('QUIET');
 const base: Config = Object.freeze({
   ...loadConfig({ ...process.env, NODE_ENV: 'development' }),
   dbPoolMax: 20,
@@ -85,22 +91,22 @@ const waitFor = async (done: () => boolean, limitMs: number) => {
   while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
 };
 
-/** A partner with `configurations` configurations to `hookPath`. */
-async function partnerWith(hookPath: string, configurations: number): Promise<string> {
-  const partner = await createPartner(db, `Bench ${randomUUID()}`);
+/** A tenant of this kind with `configurations` configurations to `hookPath`. */
+async function tenantWith(kind: Recipient['kind'], hookPath: string, configurations: number): Promise<Recipient> {
+  const tenant = await (kind === 'partner' ? createPartner : createInstitution)(db, `Bench ${randomUUID()}`);
   await db.insert(webhookConfigurations).values(
     Array.from({ length: configurations }, (_, i) => ({
-      partnerId: partner.id,
+      ...(kind === 'partner' ? { partnerId: tenant.id } : { institutionId: tenant.id }),
       name: `bench ${i + 1}`,
       url: `${origin}${hookPath}`,
       enabledEvents: ['all'],
     })),
   );
-  return partner.id;
+  return { kind, id: tenant.id };
 }
 
-/** `events` events of the partner fanned out as the service does (`partnerRate` booked), their first attempts due at `due`. */
-async function emit(partnerId: string, events: number, due: number, partnerRate: number): Promise<void> {
+/** `events` events of the tenant fanned out as the service does (`partnerRate` booked), their first attempts due at `due`. */
+async function emit(recipient: Recipient, events: number, due: number, partnerRate: number): Promise<void> {
   const occurredAt = new Date(due - FIRST_ATTEMPT_DELAY_MS);
   await db.transaction(async (tx) => {
     for (let i = 0; i < events; i++)
@@ -108,8 +114,8 @@ async function emit(partnerId: string, events: number, due: number, partnerRate:
         tx,
         {
           id: randomUUID(),
-          recipient: { kind: 'partner', id: partnerId },
-          name: 'purchaseConfirmed',
+          recipient,
+          name: recipient.kind === 'partner' ? 'purchaseConfirmed' : 'parcelaPaga',
           sequence: i + 1,
           payload: fictionalPayload('purchaseConfirmed', occurredAt),
           occurredAt,
@@ -124,8 +130,8 @@ async function run(label: string, webhookPartnerRate: number): Promise<void> {
   const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') });
   const floodPath = `/flood-${label}`;
   const quietPath = `/quiet-${label}`;
-  const flooding = await partnerWith(floodPath, MAX_CONFIGURATIONS);
-  const quiet = await partnerWith(quietPath, 1);
+  const flooding = await tenantWith(FLOOD, floodPath, MAX_CONFIGURATIONS);
+  const quiet = await tenantWith(QUIET, quietPath, 1);
   const floodCount = FLOOD_EVENTS * MAX_CONFIGURATIONS;
   const floodDue = Date.now() + 3_000;
   const quietDue = floodDue + 1_000;
@@ -159,10 +165,10 @@ async function run(label: string, webhookPartnerRate: number): Promise<void> {
     const lastSeen = Math.max(burstEnd, floodDue + watched);
     console.log(`\n${label}: WEBHOOK_PARTNER_RATE=${webhookPartnerRate}, watched ${(watched / 1000).toFixed(1)} s`);
     console.log(
-      `  quiet partner: ${quietDelays.length}/${QUIET_EVENTS} delivered, delay from due time p50 ${percentile(quietDelays, 50)} ms, max ${quietDelays.at(-1) ?? NaN} ms`,
+      `  quiet ${QUIET}: ${quietDelays.length}/${QUIET_EVENTS} delivered, delay from due time p50 ${percentile(quietDelays, 50)} ms, max ${quietDelays.at(-1) ?? NaN} ms`,
     );
     console.log(
-      `  flooding partner: ${sends.length}/${floodCount} sent; ${sends.filter((at) => at < first + 1000).length} in its first second; ` +
+      `  flooding ${FLOOD}: ${sends.length}/${floodCount} sent; ${sends.filter((at) => at < first + 1000).length} in its first second; ` +
         `after its first 5 s: at most ${busiest} in any one second, ${((afterBurst.length * 1000) / Math.max(1, lastSeen - burstEnd)).toFixed(1)} a second on average`,
     );
   } finally {
@@ -172,7 +178,7 @@ async function run(label: string, webhookPartnerRate: number): Promise<void> {
 
 try {
   console.log(
-    `${FLOOD_EVENTS} events × ${MAX_CONFIGURATIONS} configurations of one partner due at once, ${QUIET_EVENTS} events of another due 1 s later; the flooded receiver answers in ${RECEIVER_MS} ms; webhook worker concurrency ${base.webhookWorkerConcurrency}; ${os.cpus().length} cores, load ${os
+    `${FLOOD_EVENTS} events × ${MAX_CONFIGURATIONS} configurations of one ${FLOOD} due at once, ${QUIET_EVENTS} events of a ${QUIET} due 1 s later; the flooded receiver answers in ${RECEIVER_MS} ms; webhook worker concurrency ${base.webhookWorkerConcurrency}; ${os.cpus().length} cores, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import { sql } from 'drizzle-orm';
 import type { WorkerPluginContext, WorkerPool } from 'graphile-worker';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startHeartbeats } from '../../src/jobs/heartbeats.js';
@@ -11,7 +12,7 @@ import { fictionalPayload } from '../../src/partner/webhooks/test-events.js';
 import { fanOutEvent } from '../../src/webhooks/fan-out.js';
 import { givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { type TestContext, useTestContext } from '../support/context.js';
-import { givenPartner } from '../support/tenants.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 const HEARTBEAT_MS = 200;
 const DEAD_AFTER_MS = 1_500;
@@ -55,18 +56,33 @@ describe('worker heartbeats', () => {
   const t = useTestContext({ config: { workerHeartbeatMs: HEARTBEAT_MS, workerDeadAfterMs: DEAD_AFTER_MS } });
   const receiver = useReceivers();
 
-  /** One delivery to `url`, its first attempt due now by the system clock, which both the service and the worker process read. */
-  const deliveryDueNow = async (url: string) => {
-    const partner = await givenPartner(t.ctx, `Heartbeat ${randomUUID()}`);
-    await givenConfiguration(t, partner.headers, url);
+  /** A tenant of this kind with one configuration to `url`. */
+  const recipientTo = async (kind: 'partner' | 'institution', url: string) => {
+    if (kind === 'partner') {
+      const partner = await givenPartner(t.ctx, `Heartbeat ${randomUUID()}`);
+      await givenConfiguration(t, partner.headers, url);
+      return { kind, id: partner.id };
+    }
+    const institution = await givenInstitution(t.ctx, `Heartbeat ${randomUUID()}`);
+    const body = { nome: 'ERP', url, eventos: ['all'] };
+    await request(t.app).post('/v1/webhooks').set(institution.headers).send(body).expect(201);
+    return { kind, id: institution.id };
+  };
+
+  /**
+   * One delivery to `url` of a partner's or an institution's event (one engine delivers both), its
+   * first attempt due now by the system clock, which both the service and the worker process read.
+   */
+  const deliveryDueNow = async (url: string, kind: 'partner' | 'institution' = 'partner') => {
+    const recipient = await recipientTo(kind, url);
     // One instant for both: the first attempt (15 s after the event) is due exactly at the service clock.
     const now = new Date();
     t.clock.set(now);
     const occurredAt = new Date(now.getTime() - 15_000);
     const event = {
       id: randomUUID(),
-      recipient: { kind: 'partner' as const, id: partner.id },
-      name: 'purchaseConfirmed' as const,
+      recipient,
+      name: kind === 'partner' ? 'purchaseConfirmed' : 'parcelaPaga',
       sequence: 1,
       payload: fictionalPayload('purchaseConfirmed', occurredAt),
       occurredAt,
@@ -85,40 +101,44 @@ describe('worker heartbeats', () => {
       )
     ).map((r) => ({ ...r }));
 
-  it('unlocks the jobs of a worker killed mid-attempt once its heartbeat stops, and another worker delivers them', async () => {
-    // The first POST never gets an answer: the killed worker is in the middle of it.
-    const hook = await receiver((_r, i) => (i === 0 ? { status: 200, delayMs: 60_000 } : 200));
-    const deliveryId = await deliveryDueNow(hook.url);
-    const child = await workerProcess(t);
-    expect(await until(async () => (await poolsOf()).length === 2, 5_000)).toBe(true);
-    const killed = await poolsOf();
-    expect(killed.map((p) => p.runner)).toEqual(['delivery', 'main']);
-    expect(await until(() => hook.received.length === 1, 20_000)).toBe(true);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
-    const [locked] = await t.ctx.db.execute<{ locked_by: string | null }>(
-      sql`select locked_by from graphile_worker.jobs where task_identifier = 'webhook-attempt'`,
-    );
-    expect(killed.map((p) => p.worker_id)).toContain(locked!.locked_by);
+  it.each(['partner', 'institution'] as const)(
+    "unlocks the jobs of a worker killed mid-attempt once its heartbeat stops, and another worker delivers them once (a %s's event)",
+    async (kind) => {
+      // The first POST never gets an answer: the killed worker is in the middle of it.
+      const hook = await receiver((_r, i) => (i === 0 ? { status: 200, delayMs: 60_000 } : 200));
+      const deliveryId = await deliveryDueNow(hook.url, kind);
+      const child = await workerProcess(t);
+      expect(await until(async () => (await poolsOf()).length === 2, 5_000)).toBe(true);
+      const killed = await poolsOf();
+      expect(killed.map((p) => p.runner)).toEqual(['delivery', 'main']);
+      expect(await until(() => hook.received.length === 1, 20_000)).toBe(true);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const [locked] = await t.ctx.db.execute<{ locked_by: string | null }>(
+        sql`select locked_by from graphile_worker.jobs where task_identifier = 'webhook-attempt'`,
+      );
+      expect(killed.map((p) => p.worker_id)).toContain(locked!.locked_by);
 
-    const runner = await startWorker(t.ctx);
-    try {
-      const started = Date.now();
-      // Within a minute even on a loaded machine (the new pool must start, beat and sweep first),
-      // where graphile-worker alone would leave the job locked for four hours.
-      expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 60_000)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(60_000);
-      expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '1']);
-      expect((await attemptsOf(deliveryId)).map((a) => [a.number, a.status_code])).toEqual([[1, 200]]);
-      // Both runners of the dead process (batch and schedule jobs as well as deliveries) were swept.
-      const live = await poolsOf();
-      expect(live.map((p) => p.worker_id).filter((id) => killed.some((k) => k.worker_id === id))).toEqual([]);
-      expect(live.map((p) => p.runner)).toEqual(['delivery', 'main']);
-    } finally {
-      await stopWorker(t.ctx, runner, 10_000);
-    }
-    expect(await poolsOf()).toEqual([]);
-  }, 150_000);
+      const runner = await startWorker(t.ctx);
+      try {
+        const started = Date.now();
+        // Within a minute even on a loaded machine (the new pool must start, beat and sweep first),
+        // where graphile-worker alone would leave the job locked for four hours.
+        expect(await until(async () => (await attemptsOf(deliveryId)).length === 1, 60_000)).toBe(true);
+        expect(Date.now() - started).toBeLessThan(60_000);
+        expect(hook.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '1']);
+        expect((await attemptsOf(deliveryId)).map((a) => [a.number, a.status_code])).toEqual([[1, 200]]);
+        // Both runners of the dead process (batch and schedule jobs as well as deliveries) were swept.
+        const live = await poolsOf();
+        expect(live.map((p) => p.worker_id).filter((id) => killed.some((k) => k.worker_id === id))).toEqual([]);
+        expect(live.map((p) => p.runner)).toEqual(['delivery', 'main']);
+      } finally {
+        await stopWorker(t.ctx, runner, 10_000);
+      }
+      expect(await poolsOf()).toEqual([]);
+    },
+    150_000,
+  );
 
   it('sweeps no pool right after the database was away from this process, only once it has beaten again for two periods', async () => {
     // Periods long enough that the timer's own beats never come between the steps below.
