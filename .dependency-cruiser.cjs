@@ -21,10 +21,21 @@ const MAY_IMPORT = {
   institution: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   partner: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   metrics: ['db/', 'queue/'],
-  identity: ['core/', 'db/', 'tenants/'],
+  identity: ['core/', 'db/', 'queue/', 'tenants/'],
   panel: ['core/', 'contract/', 'identity/', 'tenants/', 'partner/', 'payments/', 'http/', 'context.ts', 'config.ts'],
   http: ['core/', 'contract/', 'db/', 'tenants/', 'metrics/', 'context.ts', 'config.ts'],
-  jobs: ['core/', 'db/', 'institution/', 'partner/', 'payments/', 'queue/', 'metrics/', 'context.ts', 'config.ts'],
+  jobs: [
+    'core/',
+    'db/',
+    'identity/',
+    'institution/',
+    'partner/',
+    'payments/',
+    'queue/',
+    'metrics/',
+    'context.ts',
+    'config.ts',
+  ],
   dev: ['db/', 'tenants/'],
 };
 
