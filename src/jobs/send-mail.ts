@@ -1,6 +1,7 @@
 import type { Task } from 'graphile-worker';
 
 import type { AppContext } from '../context.js';
+import type { MailMessage } from '../identity/mail.js';
 import { openMail } from '../identity/mail-outbox.js';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['send-mail'] {
@@ -16,15 +17,17 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
 export default function sendMailTask(ctx: AppContext): Task<'send-mail'> {
   return async (payload, helpers) => {
     assertPayload(payload);
-    const message = openMail(ctx.config, payload.sealed);
+    let message: MailMessage | undefined;
     try {
+      // Inside the try: a message sealed with a key since dropped fails its attempts like a refused send.
+      message = openMail(ctx.config, payload.sealed);
       if (!ctx.mail) throw new Error('no mail transport in this process: set SMTP_URL and MAIL_FROM');
       await ctx.mail.send(message);
     } catch (error) {
       const { id, attempts, max_attempts: maxAttempts } = helpers.job;
       if (attempts >= maxAttempts)
         ctx.logger.error(
-          { job: id, kind: payload.kind, to: message.to, subject: message.subject, attempts, error: String(error) },
+          { job: id, kind: payload.kind, to: message?.to, subject: message?.subject, attempts, error: String(error) },
           `mail not delivered after ${attempts} attempts; the send-mail job stays failed with its last error`,
         );
       throw error;
