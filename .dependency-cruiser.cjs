@@ -22,7 +22,7 @@ const MAY_IMPORT = {
   institution: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'webhooks/', 'http/', 'context.ts', 'config.ts'],
   partner: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'webhooks/', 'http/', 'context.ts', 'config.ts'],
   metrics: ['db/', 'queue/'],
-  identity: ['core/', 'db/', 'tenants/'],
+  identity: ['core/', 'db/', 'queue/', 'tenants/'],
   panel: [
     'core/',
     'contract/',
@@ -39,6 +39,7 @@ const MAY_IMPORT = {
   jobs: [
     'core/',
     'db/',
+    'identity/',
     'institution/',
     'partner/',
     'payments/',

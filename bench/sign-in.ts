@@ -41,7 +41,7 @@ const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 10 });
 const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger: createLogger('warn') });
-const app = await createApp(ctx, { mail: { send: async () => {} } });
+const app = await createApp(ctx);
 const server = app.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -17,7 +17,6 @@ import { plainQueryString } from './http/query-string.js';
 import { readiness } from './http/readiness.js';
 import { rejectMalformedPath } from './http/request-path.js';
 import { securityHeaders } from './http/security-headers.js';
-import type { MailTransport } from './identity/mail.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { institutionRoutes } from './institution/routes.js';
 import { panelPages } from './panel/routes.js';
@@ -32,8 +31,6 @@ import { sandboxApi } from './payments/sandbox-routes.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 
 export interface AppOptions {
-  /** How the panel mails invitations and password links. (Default: the log outside production, none in production) */
-  mail?: MailTransport;
   /** Answers 503 while the database is unreachable. (Default: one probing `ctx.databaseUrl`) */
   gate?: DatabaseGate;
 }
@@ -89,7 +86,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(paymentPages(ctx));
   app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
   // The partner panel (`/painel`): its own sessions, form checks and error pages.
-  app.use(panelPages(ctx, { mail: options.mail }));
+  app.use(panelPages(ctx));
   // The provider's events: signed by the provider, outside both documents and their keys.
   if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
 

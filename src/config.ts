@@ -39,6 +39,19 @@ export interface StripeSettings {
   readonly allowTestKeys?: boolean;
 }
 
+/** The SMTP server the service's mail goes out through. */
+export interface SmtpSettings {
+  /** `SMTP_URL`: `smtp://user:password@host:587` (upgraded by STARTTLS) or `smtps://user:password@host:465` (TLS from the start). */
+  readonly url: string;
+  /** `MAIL_FROM`: the sender of every message, `painel@example.com` or `Painel <painel@example.com>`. */
+  readonly from: string;
+  /**
+   * Whether an `smtp://` server must upgrade to TLS before anything is sent: in production, where the
+   * mail carries password links, unless the server is a relay on a loopback address.
+   */
+  readonly requireTls: boolean;
+}
+
 export interface Config {
   /**
    * `NODE_ENV`: `development` and `test` must be set explicitly; anything else, unset included, is
@@ -117,6 +130,12 @@ export interface Config {
   readonly secretsKey: Buffer;
   /** `SECRETS_KEY_PREVIOUS`: keys being rotated out, comma separated: they still open what they sealed. (Default: none) */
   readonly previousSecretsKeys: readonly Buffer[];
+  /**
+   * `SMTP_URL` and `MAIL_FROM`: the invitations, password links and account notices of the panel go
+   * out through this server. Without it production sends no mail (the panel shows the links), and
+   * development and tests write each message to the log. (Default: none)
+   */
+  readonly smtp: SmtpSettings | undefined;
 }
 
 /** The nearest folder above this module holding `package.json`: the same from `src/` (tsx) and `dist/src/` (compiled). */
@@ -214,6 +233,38 @@ function paymentProvider(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): PaymentProvi
       'PAYMENT_PROVIDER=sandbox is refused when NODE_ENV=production: set PAYMENT_PROVIDER=stripe and the STRIPE_* keys',
     );
   return raw;
+}
+
+const SMTP_URL_SHAPE = 'smtp://user:password@host:587 or smtps://user:password@host:465';
+
+/** An address, or a name and an address in angle brackets; no line breaks (they would start a header). */
+const MAIL_FROM_PATTERN = /^(?:[^<>\p{Cc}]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/u;
+
+/** The mail server; its URL holds a password, so no message here repeats it. */
+function smtpSettings(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): SmtpSettings | undefined {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`SMTP_URL must look like ${SMTP_URL_SHAPE}`);
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname || !['', '/'].includes(url.pathname))
+    throw new ConfigError(`SMTP_URL must look like ${SMTP_URL_SHAPE}`);
+  // Nodemailer reads options from the query, `debug` and `logger` among them, which would log every body.
+  if (url.search || url.hash) throw new ConfigError(`SMTP_URL takes no query options: ${SMTP_URL_SHAPE}`);
+  const from = env.MAIL_FROM?.trim();
+  if (!from)
+    throw new ConfigError(
+      'MAIL_FROM is required when SMTP_URL is set: the sender of the mail, like painel@example.com or "Painel <painel@example.com>"',
+    );
+  if (!MAIL_FROM_PATTERN.test(from))
+    throw new ConfigError(
+      `MAIL_FROM must be an address, like painel@example.com or "Painel <painel@example.com>", got "${from}"`,
+    );
+  const requireTls = url.protocol === 'smtp:' && nodeEnv === 'production' && !isLoopback(url.hostname);
+  return Object.freeze({ url: raw, from, requireTls });
 }
 
 /** Seals the test databases only: every test process must open what another sealed. */
@@ -347,5 +398,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...secretsKeys(env, nodeEnv, embeddedPgDir),
     databaseUrl: productionDatabaseUrl(env.DATABASE_URL, nodeEnv),
     host: env.HOST?.trim() || '127.0.0.1',
+    smtp: smtpSettings(env, nodeEnv),
   });
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { Database, Sql } from './db/client.js';
+import type { MailTransport } from './identity/mail.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -23,4 +24,6 @@ export interface AppContext {
   readonly payments: PaymentProvider;
   /** The receipts ledger, told of confirmed and reversed sales (see `payment-wiring.ts`). */
   readonly saleLedger: SaleLedger;
+  /** How the `send-mail` jobs reach people (see `mail-wiring.ts`); none in production without `SMTP_URL`. */
+  readonly mail: MailTransport | undefined;
 }

@@ -5,6 +5,7 @@ import type { Queryable } from './db/client.js';
 import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
 import { reinstateInstallmentPayment, reverseInstallmentPayment } from './institution/payments/payment-reversal.js';
+import { mailTransportOf } from './mail-wiring.js';
 import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
@@ -15,8 +16,8 @@ import type { ChargeOwnership } from './payments/sandbox-routes.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
 
-/** A context before the payment provider, the sale ledger and the metrics are wired into it. */
-export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics'>;
+/** A context before the payment provider, the sale ledger, the metrics and the mail are wired into it. */
+export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics' | 'mail'>;
 
 /** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
@@ -41,7 +42,8 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
  * The context with the payment provider of this deployment and the listener of every kind of
  * charge: the payments room knows neither installments nor sales, so they meet here. The receipts
  * ledger follows sales the same way: sales tell it of confirmations and reversals without
- * importing it. Each listener is built from exactly what it uses.
+ * importing it. Each listener is built from exactly what it uses. The mail transport is chosen
+ * here too, once per process.
  */
 export function wireContext(parts: ContextParts): AppContext {
   const saleLedger: SaleLedger = {
@@ -59,7 +61,13 @@ export function wireContext(parts: ContextParts): AppContext {
     },
     sale: saleChargeListener({ config: parts.config, clock: parts.clock, saleLedger }),
   });
-  return { ...parts, metrics: createMetrics(), payments, saleLedger };
+  return {
+    ...parts,
+    metrics: createMetrics(),
+    payments,
+    saleLedger,
+    mail: mailTransportOf(parts.config, parts.logger),
+  };
 }
 
 /** Whose a charge is, for the sandbox's operator routes: the partner of its sale, the institution of its installment. */

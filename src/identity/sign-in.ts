@@ -2,8 +2,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 
 import type { Database } from '../db/client.js';
 import { partners, users } from '../db/schema/index.js';
+import { noticePasswordChanged, recordAccountFailure } from './account-mail.js';
 import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.js';
 import { endUserLinks, findOpenLink, type LinkPurpose, useLink } from './links.js';
+import type { MailOutbox } from './mail.js';
 import { hashPassword, passwordProblem, verifyNothing, verifyPassword } from './passwords.js';
 import { endSession, endUserSessions, type SignedInUser } from './sessions.js';
 import {
@@ -16,6 +18,9 @@ import {
   recordFailure,
   SIGN_IN_POLICIES,
 } from './throttle.js';
+
+/** Where the mail a change causes goes (the password-changed and locked-sign-in notices); none without a transport. */
+type WithMail = { mail?: MailOutbox };
 
 export type SignInOutcome =
   | {
@@ -31,11 +36,12 @@ export type SignInOutcome =
  * this client; and, unless the browser signed in with this e-mail before (`device`, a known-device
  * cookie), the e-mail's from everywhere and the address's (`SIGN_IN_POLICIES`). An unknown e-mail, a
  * user without a password yet and a wrong password are refused alike, after the same argon2 work,
- * and each counts as a failure of every key.
+ * and each counts as a failure of every key; the failure that locks the e-mail from everywhere
+ * mails its user.
  */
 export async function signIn(
   db: Database,
-  input: { email: string; password: string; ip: string; now: Date; device?: string },
+  input: { email: string; password: string; ip: string; now: Date; device?: string } & WithMail,
 ): Promise<SignInOutcome> {
   const email = normaliseEmail(input.email);
   const client = clientKey(email, { device: input.device, ip: input.ip });
@@ -59,7 +65,7 @@ export async function signIn(
     : await verifyNothing(input.password);
   if (!ok || !user) {
     await recordFailure(db, client, SIGN_IN_POLICIES.client, input.now);
-    await recordFailure(db, accountKey(email), SIGN_IN_POLICIES.account, input.now);
+    await recordAccountFailure(db, email, SIGN_IN_POLICIES.account, input.now, input.mail);
     if (!input.device) await recordFailure(db, ipKey(input.ip), SIGN_IN_POLICIES.ip, input.now);
     return { kind: 'refused' };
   }
@@ -86,12 +92,13 @@ export function checkNewPassword(password: string, confirmation: string, email: 
 
 /**
  * Sets the password through an invitation or reset link, once: the link is used, every session of
- * the user ends and the e-mail's failed sign-ins are forgotten. Undefined when the link no longer
- * opens (used, expired, replaced, or its user removed).
+ * the user ends and the e-mail's failed sign-ins are forgotten; a reset is told to the user (an
+ * invitation's first password changes nothing they had). Undefined when the link no longer opens
+ * (used, expired, replaced, or its user removed).
  */
 export async function setPasswordWithLink(
   db: Database,
-  input: { token: string; purpose: LinkPurpose; password: string; confirmation: string; now: Date },
+  input: { token: string; purpose: LinkPurpose; password: string; confirmation: string; now: Date } & WithMail,
 ): Promise<{ email: string } | undefined> {
   const link = await findOpenLink(db, input.token, input.purpose, input.now);
   if (!link) return undefined;
@@ -103,6 +110,7 @@ export async function setPasswordWithLink(
     await endUserSessions(tx, link.userId);
     await endUserLinks(tx, link.userId);
     await clearEmailFailures(tx, link.email);
+    if (input.purpose === 'password_reset') await noticePasswordChanged(tx, input.mail, link.userId, input.now);
     return { email: link.email };
   });
 }
@@ -118,11 +126,19 @@ export class SessionEndedByGuesses extends Error {
  * A signed-in user's new password: the current one must be right; every other session of the user
  * ends, the one making the change stays. A wrong current password counts as a failed sign-in of the
  * e-mail: once that locks the e-mail, the session making the guesses ends (`SessionEndedByGuesses`),
- * so a session someone else left open guesses no more than the sign-in form does.
+ * so a session someone else left open guesses no more than the sign-in form does. The change, and
+ * that lock, are told to the user by mail.
  */
 export async function changePassword(
   db: Database,
-  input: { userId: string; sessionId: string; current: string; password: string; confirmation: string; now: Date },
+  input: {
+    userId: string;
+    sessionId: string;
+    current: string;
+    password: string;
+    confirmation: string;
+    now: Date;
+  } & WithMail,
 ): Promise<void> {
   const [user] = await db
     .select({ email: users.email, passwordHash: users.passwordHash })
@@ -137,7 +153,7 @@ export async function changePassword(
   if (await locked()) throw new SessionEndedByGuesses();
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, input.current))) {
     // As many as one client may try at sign-in, and then the e-mail is locked for every browser it never signed in from.
-    await recordFailure(db, key, SIGN_IN_POLICIES.client, input.now);
+    await recordAccountFailure(db, user?.email ?? '', SIGN_IN_POLICIES.client, input.now, input.mail);
     if (await locked()) throw new SessionEndedByGuesses();
     throw new PasswordRefused('A senha atual não confere.', 'current');
   }
@@ -149,5 +165,6 @@ export async function changePassword(
     await endUserSessions(tx, input.userId, input.sessionId);
     // A reset link handed out before no longer takes the account.
     await endUserLinks(tx, input.userId);
+    await noticePasswordChanged(tx, input.mail, input.userId, input.now);
   });
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, like, lt, max, or, sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 
-import type { Queryable } from '../db/client.js';
+import type { Queryable, Transaction } from '../db/client.js';
 import { signInThrottle } from '../db/schema/index.js';
 
 /** A window of failures for one key, and how long the key stays locked once it reaches the limit. */
@@ -55,14 +55,19 @@ export async function lockedUntil(db: Queryable, keys: string[], now: Date): Pro
 /** An instant inside raw SQL (drizzle binds a `Date` only through a column). */
 const at = (instant: Date) => sql`${instant.toISOString()}::timestamptz`;
 
-/** Counts one failure for the key: a window older than the policy's starts again at 1. */
-export async function recordFailure(db: Queryable, key: string, policy: ThrottlePolicy, now: Date): Promise<void> {
+/** Counts one failure for the key: a window older than the policy's starts again at 1. Answers until when the key is locked now, if it is. */
+export async function recordFailure(
+  db: Queryable,
+  key: string,
+  policy: ThrottlePolicy,
+  now: Date,
+): Promise<Date | undefined> {
   const windowStale = new Date(now.getTime() - policy.windowMs);
   const lockEnd = new Date(now.getTime() + policy.lockMs);
   const t = signInThrottle;
   const stale = sql`${t.windowStartedAt} <= ${at(windowStale)}`;
   const failures = sql`case when ${stale} then 1 else ${t.failures} + 1 end`;
-  await db
+  const [row] = await db
     .insert(t)
     .values({ key, failures: 1, windowStartedAt: now, lockedUntil: policy.limit <= 1 ? lockEnd : null })
     .onConflictDoUpdate({
@@ -72,7 +77,31 @@ export async function recordFailure(db: Queryable, key: string, policy: Throttle
         windowStartedAt: sql`case when ${stale} then ${at(now)} else ${t.windowStartedAt} end`,
         lockedUntil: sql`case when ${failures} >= ${policy.limit} then ${at(lockEnd)} else ${t.lockedUntil} end`,
       },
-    });
+    })
+    .returning({ lockedUntil: t.lockedUntil });
+  return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : undefined;
+}
+
+/**
+ * `recordFailure` in a transaction, answering the end of the lock when this very failure locked
+ * the key, and undefined otherwise (no lock yet, or one already on, which a failure only
+ * lengthens): a lock is told of once, however many failures follow it. The key's row is locked
+ * first, so that of two failures at once one waits and then sees the other's lock.
+ */
+export async function recordLockingFailure(
+  tx: Transaction,
+  key: string,
+  policy: ThrottlePolicy,
+  now: Date,
+): Promise<Date | undefined> {
+  const [before] = await tx
+    .select({ lockedUntil: signInThrottle.lockedUntil })
+    .from(signInThrottle)
+    .where(eq(signInThrottle.key, key))
+    .for('update');
+  const wasLocked = !!before?.lockedUntil && before.lockedUntil > now;
+  const until = await recordFailure(tx, key, policy, now);
+  return wasLocked ? undefined : until;
 }
 
 /** Forgets the failures of a key: a right password, or a password set through a link. */

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/client.js';
 import { userLinks, users } from '../db/schema/index.js';
 import { insertUnique } from '../db/unique-insert.js';
+import { recipientWhere } from './account-mail.js';
 import {
   EmailTaken,
   InvalidEmail,
@@ -16,6 +17,8 @@ import {
   UserNotFound,
 } from './identity.rules.js';
 import { type IssuedLink, issueLink } from './links.js';
+import type { MailOutbox } from './mail.js';
+import { linkMail } from './mail-texts.js';
 import { endUserSessions } from './sessions.js';
 
 export interface UserRow {
@@ -37,12 +40,20 @@ export interface Invited {
 }
 
 /**
- * A new user of a tenant, and their invitation link. `invitedBy` is the inviting user; absent when
- * the operator invites (CLI).
+ * A new user of a tenant, and their invitation link, mailed from the same transaction with `mail`.
+ * `invitedBy` is the inviting user; absent when the operator invites (CLI).
  */
 export async function inviteUser(
   db: Database,
-  options: { tenant: TenantRef; email: string; profile: unknown; invitedBy?: string; now: Date; baseUrl: string },
+  options: {
+    tenant: TenantRef;
+    email: string;
+    profile: unknown;
+    invitedBy?: string;
+    now: Date;
+    baseUrl: string;
+    mail?: MailOutbox;
+  },
 ): Promise<Invited> {
   const email = normaliseEmail(options.email);
   if (!isEmail(email)) throw new InvalidEmail();
@@ -78,6 +89,8 @@ export async function inviteUser(
       now: options.now,
       baseUrl: options.baseUrl,
     });
+    const to = options.mail && (await recipientWhere(tx, { userId: user.id }));
+    if (options.mail && to) await options.mail.post(tx, 'invitation', linkMail('invitation', to, invitation));
     return { user, invitation };
   });
 }

@@ -15,6 +15,7 @@ import legacyWebhookDispatch from './legacy-webhook-dispatch.js';
 import processBatch from './process-batch.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import refundPaymentTask from './refund-payment.js';
+import sendMailTask from './send-mail.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
 import tellOverdueInstallments, { OVERDUE_CRONTAB } from './tell-overdue-installments.js';
 import webhookAttempt from './webhook-attempt.js';
@@ -34,6 +35,7 @@ export function taskList(ctx: AppContext): TaskList {
     'reconcile-payments': reconcilePayments(ctx),
     'refund-payment': refundPaymentTask(ctx),
     'cancel-charge': cancelChargeTask(ctx),
+    'send-mail': sendMailTask(ctx),
     'tell-overdue-installments': tellOverdueInstallments(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
 }
@@ -42,10 +44,11 @@ export function taskList(ctx: AppContext): TaskList {
 export const crontabOf = (ctx: AppContext): string =>
   [CLOSING_CRONTAB, COUNTS_CRONTAB, OVERDUE_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n');
 
-/** The tasks that send webhooks: waiting on receivers, not on the CPU or the database. */
+/** The tasks that send to other servers (webhooks, mail): waiting on receivers, not on the CPU or the database. */
 const DELIVERY_TASKS: readonly string[] = [
   'webhook-attempt',
   'legacy-webhook-dispatch',
+  'send-mail',
 ] satisfies (keyof GraphileWorker.Tasks)[];
 
 function splitTasks(tasks: TaskList): { delivery: TaskList; other: TaskList } {
@@ -75,10 +78,11 @@ const WRITE_COMPLETIONS = { completeJobBatchDelay: 0, failJobBatchDelay: 0 };
  * process's locks and heartbeats. A runner that stops on its own (the database lost) is started
  * again until the database is back.
  *
- * Webhook sending has a runner of its own: its jobs spend their time waiting on receivers (up to
- * the 10 s timeout), so they run many at once without taking the few slots of the batch and
- * schedule jobs, and it fetches and completes jobs in batches, so that a fan-out of thousands of
- * deliveries neither wakes every idle slot for each new job nor pays two round trips per job.
+ * Webhook and mail sending have a runner of their own: their jobs spend their time waiting on
+ * receivers (up to the 10 s timeout of a webhook), so they run many at once without taking the few
+ * slots of the batch and schedule jobs, and it fetches and completes jobs in batches, so that a
+ * fan-out of thousands of deliveries neither wakes every idle slot for each new job nor pays two
+ * round trips per job.
  */
 export async function startWorker(ctx: AppContext): Promise<Worker> {
   const stopping = new AbortController();

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { toApiError } from '../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../http/logging.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
-import { logMailTransport, type MailTransport } from '../identity/mail.js';
+import { mailOutbox } from '../identity/mail-outbox.js';
 import { html } from '../payments/html.js';
 import { accountPages } from './account/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
@@ -22,22 +22,17 @@ import { signInPages } from './sign-in/routes.js';
 import { userPages } from './users/routes.js';
 import { webhookPages } from './webhooks/routes.js';
 
-export interface PanelOptions {
-  /** How invitations and password links are mailed. (Default: the log outside production, none in production) */
-  mail?: MailTransport;
-}
-
 /**
  * The partner panel at `/painel`: server-rendered pt-BR pages that work without JavaScript. Every
  * request loads its session; every POST is parsed (small forms only), then checked for its origin
  * and form token before any section sees it. Each section is a router of its own that guards its
  * pages with `requireProfile`; failures become pages, never JSON.
  */
-export function panelPages(ctx: AppContext, options: PanelOptions = {}): Router {
+export function panelPages(ctx: AppContext): Router {
   const panel: PanelContext = {
     app: ctx,
     cookies: panelCookies(ctx.config),
-    mail: options.mail ?? (ctx.config.env === 'production' ? undefined : logMailTransport(ctx.logger)),
+    mail: ctx.mail ? mailOutbox(ctx.config, ctx.config.publicBaseUrl) : undefined,
   };
   const inner = Router();
   inner.use((_req, res, next) => {

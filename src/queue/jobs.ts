@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.js';
 import { enqueue } from './enqueue.js';
 import { jobKeys } from './job-keys.js';
-import type { SaleScheduleKind, ScheduleKind } from './tasks.js';
+import type { MailKind, SaleScheduleKind, ScheduleKind } from './tasks.js';
 
 /** The two kinds of inclusion batch, each processed by a task of its own. */
 export type BatchTask = 'process-student-batch' | 'process-installment-batch';
@@ -38,3 +38,14 @@ export const addRefundJob = (tx: Queryable, refundId: string) =>
 /** Cancels a charge at its provider at `runAt` (a card session's end), or as soon as `tx` commits. */
 export const addChargeCancelJob = (tx: Queryable, chargeId: string, runAt?: Date) =>
   enqueue(tx, 'cancel-charge', { chargeId }, { jobKey: jobKeys.chargeCancel(chargeId), ...(runAt ? { runAt } : {}) });
+
+/**
+ * Attempts of one mail: graphile-worker waits e^n seconds after the n-th failure, so ten attempts
+ * span about three and a half hours of a mail server that refuses or is away; after the tenth the
+ * job stays in its table, failed, with its last error.
+ */
+export const MAIL_ATTEMPTS = 10;
+
+/** One message, sent once `tx` commits, tried again until the mail server takes it. */
+export const addMailJob = (tx: Queryable, kind: MailKind, sealed: string) =>
+  enqueue(tx, 'send-mail', { kind, sealed }, { maxAttempts: MAIL_ATTEMPTS });

@@ -4,6 +4,9 @@ export type ScheduleKind = 'campaign-start' | 'campaign-end' | 'class-expiry';
 /** The timed changes of a sale: its deadline, its invoices' due times, an abandoned cart. */
 export type SaleScheduleKind = 'sale-expiry' | 'invoice-expiry' | 'cart-abandonment';
 
+/** The mail the service sends: the two links, and the notices of a changed password and a locked sign-in. */
+export type MailKind = 'invitation' | 'password-reset' | 'password-changed' | 'account-locked';
+
 // graphile-worker types task payloads by declaration merging into its global namespace.
 declare global {
   namespace GraphileWorker {
@@ -29,6 +32,8 @@ declare global {
       'refund-payment': { refundId: string };
       /** Cancels one charge at the payment provider: a sibling of a paid charge, a card session past its day. */
       'cancel-charge': { chargeId: string };
+      /** One message to one person; `sealed` is the whole message (recipient, subject, bodies) sealed with SECRETS_KEY. */
+      'send-mail': { kind: MailKind; sealed: string };
       /** From the crontab: `_cron` only. By hand: one institution. Tells the installments that fell due unpaid. */
       'tell-overdue-installments': { institutionId?: string; _cron?: unknown };
     }

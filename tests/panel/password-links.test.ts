@@ -12,7 +12,7 @@ import { csrfOf, givenUser, PASSWORD, post, signIn, tokenOfLink } from './suppor
 
 const HOUR = 60 * 60_000;
 
-/** The JSON lines the app logs, to read what the development mail transport wrote. */
+/** The JSON lines the app logs, to read what the development mail transport wrote (once the mail jobs ran). */
 const logLines: Record<string, unknown>[] = [];
 const logDestination = new Writable({
   write(chunk, _encoding, done) {
@@ -175,16 +175,20 @@ describe('invitation and password links', () => {
         .type('form')
         .send({ _csrf: csrfOf(form.text), email });
     };
+    await t.runJobs(); // the mail of earlier tests (a password changed) goes out first
     const before = mails().length;
     const known = await ask('JOAO@boreal.example');
     const unknown = await ask('ninguem@boreal.example');
+    await t.runJobs();
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     const strip = (page: string) => page.replace(/value="[^"]*"/g, '');
     expect(strip(known.text)).toBe(strip(unknown.text));
     expect(known.text).toContain('Se houver um usuário com este e-mail, enviamos a ele um link');
     const sent = mails().slice(before);
-    expect(sent.map((m) => [m.to, m.subject])).toEqual([['joao@boreal.example', 'Redefinição de senha do painel']]);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([
+      ['joao@boreal.example', 'Redefinição de senha do painel de Escola Boreal'],
+    ]);
     const url = /(http\S+\/painel\/senha\/[\w-]+)/.exec(sent[0]!.text)![1]!;
     expect((await setPassword(t, new URL(url).pathname, 'barco-a-vela-verde-1')).status).toBe(303);
   });
@@ -201,6 +205,7 @@ describe('invitation and password links', () => {
         .send({ _csrf: csrfOf(form.text), email: 'kleber@boreal.example' })
         .expect(200);
     }
+    await t.runJobs();
     expect(
       mails()
         .slice(before)

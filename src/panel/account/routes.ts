@@ -54,7 +54,13 @@ export function accountPages(panel: PanelContext): Router {
     const session = sessionOf(req);
     const form = readFields(req, ['current', 'password', 'confirmation']);
     try {
-      await changePassword(db, { userId: session.user.id, sessionId: session.id, ...form, now: clock.now() });
+      await changePassword(db, {
+        userId: session.user.id,
+        sessionId: session.id,
+        ...form,
+        now: clock.now(),
+        mail: panel.mail,
+      });
     } catch (error) {
       if (error instanceof SessionEndedByGuesses) {
         clearCookie(res, panel.cookies.session, panel.cookies);

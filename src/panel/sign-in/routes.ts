@@ -65,7 +65,14 @@ export function signInPages(panel: PanelContext): Router {
     const email = normaliseEmail(form.email);
     const deviceCookie = readCookie(req, panel.cookies.device);
     const device = knownDevice(deviceKey, email, deviceCookie);
-    const outcome = await signIn(db, { email, password: form.password, ip: clientIp(req), now, device });
+    const outcome = await signIn(db, {
+      email,
+      password: form.password,
+      ip: clientIp(req),
+      now,
+      device,
+      mail: panel.mail,
+    });
     if (outcome.kind === 'locked') {
       const minutes = Math.max(1, Math.ceil((outcome.until.getTime() - now.getTime()) / 60_000));
       res.set('Retry-After', String(minutes * 60));
@@ -119,7 +126,7 @@ export function signInPages(panel: PanelContext): Router {
         400,
         forgotView(req, res, panel, { email, errors: { email: 'Informe um e-mail válido, como nome@exemplo.com.' } }),
       );
-    await requestPasswordReset(db, panel.mail, { email, now: clock.now(), baseUrl: config.publicBaseUrl });
+    await requestPasswordReset(db, panel.mail, { email, now: clock.now() });
     sendPage(req, res, 200, forgotView(req, res, panel, { sent: true }));
   });
   return router;
@@ -153,7 +160,7 @@ function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, p
     const form = readFields(req, ['password', 'confirmation']);
     const input = { token: tokenOf(req), purpose, ...form, now: clock.now() };
     try {
-      const done = await setPasswordWithLink(db, input);
+      const done = await setPasswordWithLink(db, { ...input, mail: panel.mail });
       if (!done) return sendPage(req, res, 404, linkClosedView(invitation));
       res.redirect(303, '/painel/entrar?aviso=senha-definida');
     } catch (error) {

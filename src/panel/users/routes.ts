@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 
-import { issuePasswordLink, mailSubject, mailText } from '../../identity/password-links.js';
+import { issuePasswordLink } from '../../identity/password-links.js';
 import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../../identity/users.js';
 import { clearCookie } from '../cookies.js';
 import { errorsOf, type FieldErrors, readFields } from '../forms.js';
@@ -48,11 +48,7 @@ export function userPages(panel: PanelContext): Router {
         invitedBy: sessionOf(req).user.id,
         now: clock.now(),
         baseUrl: config.publicBaseUrl,
-      });
-      await panel.mail?.send({
-        to: user.email,
-        subject: mailSubject('invitation'),
-        text: mailText('invitation', invitation, sessionOf(req).user.tenantName),
+        mail: panel.mail,
       });
       sendPage(
         req,
@@ -88,11 +84,7 @@ export function userPages(panel: PanelContext): Router {
       active: user.active,
       now: clock.now(),
       baseUrl: config.publicBaseUrl,
-    });
-    await panel.mail?.send({
-      to: user.email,
-      subject: mailSubject(link.purpose),
-      text: mailText(link.purpose, link, sessionOf(req).user.tenantName),
+      mail: panel.mail,
     });
     sendPage(
       req,
