@@ -65,7 +65,7 @@ describe('the published clients against the live service', () => {
     expect(anonymous.error).toMatchObject({ code: 'AUTH-001', message: 'Missing or unknown Api-Token' });
   });
 
-  it('@edufin/institution-client: an institution pushes a batch, follows it and pages through its originals; errors come typed', async () => {
+  it('@edufin/institution-client: an institution pushes a batch, follows it, pages through its originals, registers a webhook and reads the events feed; errors come typed', async () => {
     const { headers } = await givenInstitution(t.ctx);
     const institution = createInstitutionClient({ baseUrl, apikey: headers.apikey });
     const parcelas = Array.from({ length: 130 }, (_, i) => installment({ idParcela: `CLI-${i}` }));
@@ -95,5 +95,18 @@ describe('the published clients against the live service', () => {
     });
     expect(unknown.response.status).toBe(400);
     expect(unknown.error?.code).toBe('BATCH-003');
+
+    // The batch was told as an event: a system registers its URL and replays the feed.
+    const hook = await institution.POST('/v1/webhooks', {
+      body: { nome: 'ERP', url: 'https://erp.example.edu.br/edufin', eventos: ['loteProcessado'] },
+    });
+    expect(hook.response.status, JSON.stringify(hook.error)).toBe(201);
+    expect(hook.data!.segredoAssinatura).toMatch(/^whsec_/);
+    const feed = await institution.GET('/v1/eventos', { params: { query: { desde: 0 } } });
+    expect(feed.data!.eventos.map((e) => [e.evento, e.sequencia])).toEqual([['loteProcessado', 1]]);
+    const refused = await institution.POST('/v1/webhooks', {
+      body: { nome: 'ERP', url: 'https://erp.example.edu.br/edufin', eventos: ['parcelaAtrasada'] },
+    });
+    expect(refused.error?.code).toBe('WEBHOOK-008');
   });
 });

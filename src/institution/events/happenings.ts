@@ -113,7 +113,8 @@ export async function paymentReversed(
 
 /**
  * A batch finished (`loteProcessado`), with where its item errors are read; for a batch of
- * installments, each installment it cancelled (`parcelaCancelada`).
+ * installments, each installment it cancelled (`parcelaCancelada`), found through the
+ * institution's status index (the cancelled ones only, not the whole history).
  */
 export async function batchFinished(
   tx: Queryable,
@@ -143,7 +144,8 @@ export async function batchFinished(
           product: string;
         }>(sql`
           select id::text, external_id, student_cpf, due_date::text, product from installments
-           where batch_id = ${batchId}::uuid and status = 'CANCELADO_IES' order by item_index`)
+           where institution_id = ${batch.institution_id}::uuid and status = 'CANCELADO_IES' and batch_id = ${batchId}::uuid
+           order by item_index`)
       : [];
   await recordEvents(
     tx,
