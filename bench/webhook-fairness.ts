@@ -178,7 +178,7 @@ async function run(label: string, webhookPartnerRate: number): Promise<void> {
 
 try {
   console.log(
-    `${FLOOD_EVENTS} events × ${MAX_CONFIGURATIONS} configurations of one ${FLOOD} due at once, ${QUIET_EVENTS} events of a ${QUIET} due 1 s later; the flooded receiver answers in ${RECEIVER_MS} ms; webhook worker concurrency ${base.webhookWorkerConcurrency}; ${os.cpus().length} cores, load ${os
+    `${FLOOD_EVENTS} events × ${MAX_CONFIGURATIONS} configurations of one ${FLOOD} due at once, ${QUIET_EVENTS} events of one ${QUIET} due 1 s later; the flooded receiver answers in ${RECEIVER_MS} ms; webhook worker concurrency ${base.webhookWorkerConcurrency}; ${os.cpus().length} cores, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
