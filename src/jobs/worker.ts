@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { run, runOnce, type TaskList, type WorkerEvents } from 'graphile-worker';
 
 import type { AppContext } from '../context.js';
+import { tracingOn } from '../telemetry/tracing.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import applySaleSchedule from './apply-sale-schedule.js';
 import cancelChargeTask from './cancel-charge.js';
@@ -16,12 +17,13 @@ import processBatch from './process-batch.js';
 import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import refundPaymentTask from './refund-payment.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
+import { tracedTasks } from './traced-tasks.js';
 import webhookAttempt from './webhook-attempt.js';
 import { workerLogger } from './worker-logger.js';
 
-/** Every task of the service, bound to the context. */
+/** Every task of the service, bound to the context; each run in a span of its own while tracing is on. */
 export function taskList(ctx: AppContext): TaskList {
-  return {
+  const tasks = {
     'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
@@ -34,6 +36,7 @@ export function taskList(ctx: AppContext): TaskList {
     'refund-payment': refundPaymentTask(ctx),
     'cancel-charge': cancelChargeTask(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
+  return tracingOn() ? tracedTasks(tasks) : tasks;
 }
 
 /** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { tickBatch } from '../../core/tick-batch.js';
+import { activeTraceparent } from '../../telemetry/propagation.js';
 import {
   type AttemptRecord,
   type AttemptTarget,
@@ -154,6 +155,7 @@ async function send(
     finishedAt: finishedAt.toISOString(),
     ...result,
     requestHeaders: recordedHeaders(requestHeadersOf(headers, delivery.body)),
+    traceparent: activeTraceparent(),
   });
   // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
   return recorded ? outcome : 'stale';
