@@ -140,6 +140,11 @@ async function send(
   const result = await postOnce(configuration.url, headers, delivery.body, {
     timeoutMs: ctx.config.webhookTimeoutMs,
     allowPrivate: ctx.config.webhookAllowPrivate,
+    spanAttributes: {
+      'webhook.delivery.id': delivery.id,
+      'webhook.event': delivery.eventName,
+      'webhook.attempt': attempt,
+    },
   });
   const finishedAt = ctx.clock.now();
   // A request that could not be written would fail the same way at every retry.
