@@ -13,14 +13,26 @@ const HTTP_ADAPTER = '(^|/)[a-z-]*routes[.]ts$';
  * `core/` has a rule of its own (npm packages count there); `cli/` may import anything.
  */
 const MAY_IMPORT = {
+  telemetry: [],
   contract: ['core/', 'config.ts'],
-  db: ['config.ts'],
-  queue: ['db/'],
+  db: ['config.ts', 'telemetry/'],
+  queue: ['db/', 'telemetry/'],
   tenants: ['db/', 'core/'],
-  payments: ['core/', 'db/', 'queue/', 'http/', 'context.ts', 'config.ts'],
-  webhooks: ['core/', 'db/', 'queue/', 'context.ts', 'config.ts'],
+  payments: ['core/', 'db/', 'queue/', 'telemetry/', 'http/', 'context.ts', 'config.ts'],
+  webhooks: ['core/', 'db/', 'queue/', 'telemetry/', 'context.ts', 'config.ts'],
   institution: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'webhooks/', 'http/', 'context.ts', 'config.ts'],
-  partner: ['core/', 'contract/', 'db/', 'queue/', 'payments/', 'webhooks/', 'http/', 'context.ts', 'config.ts'],
+  partner: [
+    'core/',
+    'contract/',
+    'db/',
+    'queue/',
+    'payments/',
+    'webhooks/',
+    'telemetry/',
+    'http/',
+    'context.ts',
+    'config.ts',
+  ],
   metrics: ['db/', 'queue/'],
   identity: ['core/', 'db/', 'queue/', 'tenants/'],
   panel: [
@@ -35,7 +47,7 @@ const MAY_IMPORT = {
     'context.ts',
     'config.ts',
   ],
-  http: ['core/', 'contract/', 'db/', 'tenants/', 'metrics/', 'context.ts', 'config.ts'],
+  http: ['core/', 'contract/', 'db/', 'tenants/', 'metrics/', 'telemetry/', 'context.ts', 'config.ts'],
   jobs: [
     'core/',
     'db/',
@@ -46,6 +58,7 @@ const MAY_IMPORT = {
     'webhooks/',
     'queue/',
     'metrics/',
+    'telemetry/',
     'context.ts',
     'config.ts',
   ],
@@ -109,6 +122,22 @@ module.exports = {
         'Jobs are added through the typed helpers of src/queue/ (jobs.ts, webhook-jobs.ts), which own the tasks’ keys and options.',
       from: { path: '^src/', pathNot: '^src/queue/' },
       to: { path: '^src/queue/enqueue[.]ts$' },
+    },
+    {
+      name: 'telemetry-sdk-by-import-only',
+      severity: 'error',
+      comment:
+        'The OpenTelemetry SDK is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set: src/telemetry/sdk.ts is reached through import() alone.',
+      from: { path: '^src/', pathNot: '^src/telemetry/sdk[.]ts$' },
+      to: { path: '^src/telemetry/sdk[.]ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'opentelemetry-api-only',
+      severity: 'error',
+      comment:
+        'Spans are made through @opentelemetry/api, a no-op without the SDK; the SDK, its exporters and resources belong to src/telemetry/sdk.ts.',
+      from: { path: '^src/', pathNot: '^src/telemetry/sdk[.]ts$' },
+      to: { path: '(^|/)node_modules/@opentelemetry/', pathNot: '(^|/)node_modules/@opentelemetry/api/' },
     },
     {
       name: 'no-folder-cycles',

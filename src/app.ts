@@ -17,6 +17,7 @@ import { plainQueryString } from './http/query-string.js';
 import { readiness } from './http/readiness.js';
 import { rejectMalformedPath } from './http/request-path.js';
 import { securityHeaders } from './http/security-headers.js';
+import { traceRequests } from './http/tracing.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { institutionRoutes } from './institution/routes.js';
 import { panelPages } from './panel/routes.js';
@@ -29,6 +30,7 @@ import { storefrontPages } from './partner/storefront/page-routes.js';
 import { chargeOwnership } from './payment-wiring.js';
 import { sandboxApi } from './payments/sandbox-routes.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
+import { tracingOn } from './telemetry/tracing.js';
 
 export interface AppOptions {
   /** Answers 503 while the database is unreachable. (Default: one probing `ctx.databaseUrl`) */
@@ -60,6 +62,8 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.set('query parser', 'simple');
   // `req.ip` (the receipts rate limit) reads X-Forwarded-For only from the proxies named here.
   app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
+  // First, so that everything after it, the request's log line included, runs in its span.
+  if (tracingOn()) app.use(traceRequests());
   app.use(httpLogger(ctx.logger), requestMetrics(ctx.metrics));
   app.use(securityHeaders(ctx.config));
   app.use(refuseUnreadEncoding);

@@ -136,6 +136,13 @@ export interface Config {
    * development and tests write each message to the log. (Default: none)
    */
   readonly smtp: SmtpSettings | undefined;
+  /**
+   * `OTEL_EXPORTER_OTLP_ENDPOINT`: the OTLP/HTTP collector traces are sent to (`/v1/traces` is added,
+   * as OpenTelemetry's exporters do). Unset, no trace is made and the SDK is never loaded. (Default: none)
+   */
+  readonly otlpEndpoint: string | undefined;
+  /** `OTEL_SERVICE_NAME`: the `service.name` of the traces. (Default: edufin-integration) */
+  readonly serviceName: string;
 }
 
 /** The nearest folder above this module holding `package.json`: the same from `src/` (tsx) and `dist/src/` (compiled). */
@@ -337,6 +344,18 @@ function secretsKeys(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, embeddedPgDir: st
   };
 }
 
+/** The collector's base URL, as OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT` names it: http(s), no query. */
+function otlpEndpoint(raw: string | undefined): string | undefined {
+  const text = raw?.trim();
+  if (!text) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash)
+    throw new ConfigError(
+      `OTEL_EXPORTER_OTLP_ENDPOINT must be the http or https base URL of an OTLP collector, like http://localhost:4318, got "${raw}"`,
+    );
+  return url.href;
+}
+
 function integer(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -399,5 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: productionDatabaseUrl(env.DATABASE_URL, nodeEnv),
     host: env.HOST?.trim() || '127.0.0.1',
     smtp: smtpSettings(env, nodeEnv),
+    otlpEndpoint: otlpEndpoint(env.OTEL_EXPORTER_OTLP_ENDPOINT),
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'edufin-integration',
   });
 }

@@ -21,7 +21,11 @@ try {
   console.error(`Configuration error: ${error.message}`);
   process.exit(78); // EX_CONFIG
 }
+// Before anything that makes spans or logs: the statement, request and job wrappers and the log
+// lines' trace ids are installed only once tracing is on. Without the variable the SDK is never loaded.
+const tracing = config.otlpEndpoint ? (await import('./telemetry/sdk.js')).startTracing(config) : undefined;
 const logger = createLogger(config.logLevel, logDestination(config.env));
+tracing?.reportProblems((message) => logger.warn({ otel: message }, 'tracing: spans not exported'));
 surviveConnectionLoss(logger);
 const starting = startService({ config, role, logger });
 stopOnSignals();
@@ -65,6 +69,8 @@ function stopOnSignals(): void {
       logger.info({ signal }, 'shutting down');
       starting
         .then((service) => service.stop())
+        // The spans still buffered are sent before the process exits.
+        .then(() => tracing?.shutdown())
         .then(
           () => process.exit(0),
           (error: unknown) => {

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 
+import { tracingOn } from '../telemetry/tracing.js';
 import * as schema from './schema/index.js';
+import { traceStatements } from './traced-sql.js';
 
 export interface DatabaseOptions {
   /** Pool size. (Default: 10) */
@@ -17,8 +19,9 @@ export interface DatabaseOptions {
  */
 const reconnectDelay = (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 1);
 
+/** The pool and Drizzle over it; while tracing is on (started before), every statement has its span. */
 export function createDatabase(url: string, options: DatabaseOptions = {}) {
-  const sql = postgres(url, {
+  const client = postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
     backoff: reconnectDelay,
@@ -26,6 +29,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}) {
     // A name of this pool's own, by which the metrics count its connections in pg_stat_activity.
     connection: { application_name: `edufin ${randomBytes(4).toString('hex')}` },
   });
+  const sql = tracingOn() ? traceStatements(client) : client;
   const db = drizzle(sql, { schema, casing: 'snake_case' });
   return { sql, db };
 }

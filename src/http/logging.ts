@@ -6,15 +6,19 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 
 import type { NodeEnv } from '../config.js';
+import { traceLogFields } from '../telemetry/log-fields.js';
+import { tracingOn } from '../telemetry/tracing.js';
 import { errorForLog, redactText, redactUrl, redactValues } from './log-redaction.js';
 
 /** Header values that must never reach a log line (`cookie` carries the panel's session). */
 export const REDACTED_HEADERS = ['apikey', 'api-token', 'authorization', 'cookie'];
 
+/** The service's logger; while tracing is on (started before), a line written in a span carries `trace_id` and `span_id`. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
+      ...(tracingOn() ? { mixin: traceLogFields } : {}),
       redact: {
         paths: [
           ...REDACTED_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),

@@ -28,7 +28,7 @@ export const operationLabel =
  * route that answered (`GET /pay/:token`), else `unmatched`: never the raw path, so that the
  * number of series stays bounded whatever clients send.
  */
-function operationOf(req: Request, res: Response): string {
+export function operationOf(req: Request, res: Response): string {
   if (typeof res.locals.operation === 'string') return res.locals.operation;
   // Every router is mounted at the root, so a route's path is its whole template; `req.baseUrl`
   // is not read: after a nested middleware answered, it may hold the raw path.

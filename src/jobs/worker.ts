@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { run, runOnce, type TaskList, type WorkerEvents } from 'graphile-worker';
 
 import type { AppContext } from '../context.js';
+import { tracingOn } from '../telemetry/tracing.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import applySaleSchedule from './apply-sale-schedule.js';
 import cancelChargeTask from './cancel-charge.js';
@@ -18,12 +19,13 @@ import refundPaymentTask from './refund-payment.js';
 import sendMailTask from './send-mail.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
 import tellOverdueInstallments, { OVERDUE_CRONTAB } from './tell-overdue-installments.js';
+import { tracedTasks } from './traced-tasks.js';
 import webhookAttempt from './webhook-attempt.js';
 import { workerLogger } from './worker-logger.js';
 
-/** Every task of the service, bound to the context. */
+/** Every task of the service, bound to the context; each run in a span of its own while tracing is on. */
 export function taskList(ctx: AppContext): TaskList {
-  return {
+  const tasks = {
     'process-student-batch': processBatch(ctx, 'process-student-batch'),
     'apply-catalogue-schedules': applyCatalogueSchedules(ctx),
     'process-installment-batch': processBatch(ctx, 'process-installment-batch'),
@@ -38,6 +40,7 @@ export function taskList(ctx: AppContext): TaskList {
     'send-mail': sendMailTask(ctx),
     'tell-overdue-installments': tellOverdueInstallments(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
+  return tracingOn() ? tracedTasks(tasks) : tasks;
 }
 
 /** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
+import { activeTraceparent } from '../telemetry/propagation.js';
 import type { TaskName } from './tasks.js';
 
 export type { TaskName };
@@ -19,6 +20,15 @@ export interface EnqueueOptions {
 }
 
 /**
+ * The payload as stored: with the `traceparent` of the span that adds the job while tracing is on,
+ * so that its run continues that trace (`jobs/traced-tasks.ts`); as given otherwise.
+ */
+function tracedPayload<P extends object>(payload: P): P {
+  const traceparent = activeTraceparent();
+  return traceparent ? { ...payload, traceparent } : payload;
+}
+
+/**
  * Adds a job through SQL, so that it commits or rolls back with the transaction `db` belongs to:
  * a state change and the work it causes are never separated.
  */
@@ -31,7 +41,7 @@ export async function enqueue<T extends TaskName>(
   await db.execute(sql`
     select graphile_worker.add_job(
       ${task},
-      ${JSON.stringify(payload)}::json,
+      ${JSON.stringify(tracedPayload(payload))}::json,
       queue_name => ${options.queueName ?? null}::text,
       run_at => ${runAtOf(options)}::timestamptz,
       max_attempts => ${options.maxAttempts ?? 25}::int,
@@ -65,6 +75,6 @@ export async function enqueueMany<T extends TaskName>(
     select graphile_worker.add_jobs(array_agg(row(
       ${task}::text, j.payload, null::text, j.run_at, ${maxAttempts}::int, j.job_key, null::int, null::text[]
     )::graphile_worker.job_spec))
-    from json_to_recordset(${JSON.stringify(jobs.map((j) => ({ payload: j.payload, run_at: j.runAt.toISOString(), job_key: j.jobKey })))}::json)
+    from json_to_recordset(${JSON.stringify(jobs.map((j) => ({ payload: tracedPayload(j.payload), run_at: j.runAt.toISOString(), job_key: j.jobKey })))}::json)
       as j(payload json, run_at timestamptz, job_key text)`);
 }

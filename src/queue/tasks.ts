@@ -10,7 +10,10 @@ export type MailKind = 'invitation' | 'password-reset' | 'password-changed' | 'a
 // graphile-worker types task payloads by declaration merging into its global namespace.
 declare global {
   namespace GraphileWorker {
-    /** Payload of every task; a task file checks its payload with an assertion too. */
+    /**
+     * Payload of every task; a task file checks its payload with an assertion too. While tracing is
+     * on, a payload also carries the `traceparent` of the span that added the job (`enqueue.ts`).
+     */
     interface Tasks {
       'process-student-batch': { batchId: string };
       'process-installment-batch': { batchId: string };

@@ -40,6 +40,8 @@ export interface AttemptRecord {
   responseBody: string | null;
   /** The headers sent, the token masked (see `recordedHeaders`). */
   requestHeaders: Record<string, string>;
+  /** The trace the attempt ran in, which the next attempt continues: recorded in a batch of other traces' attempts. */
+  traceparent?: string;
 }
 
 /**
@@ -54,22 +56,26 @@ export async function recordAttempts(db: Queryable, records: AttemptRecord[]): P
       select distinct on (r.delivery_id) r.*
       from json_to_recordset(${JSON.stringify(records.map(toJsonRecord))}::json) as r(
         delivery_id uuid, number int, status text, next_attempt_at timestamptz, attempted_at timestamptz,
-        finished_at timestamptz, status_code int, error text, duration_ms int, response_body text, request_headers jsonb)
+        finished_at timestamptz, status_code int, error text, duration_ms int, response_body text, request_headers jsonb,
+        traceparent text)
       order by r.delivery_id
     ), updated as (
       update webhook_deliveries d
       set attempts_made = i.number, status = i.status, next_attempt_at = i.next_attempt_at, updated_at = i.finished_at
       from input i
       where d.id = i.delivery_id and d.attempts_made = i.number - 1 and d.status = 'pending'
-      returning d.id, i.number, i.next_attempt_at
+      returning d.id, i.number, i.next_attempt_at, i.traceparent
     ), recorded as (
       insert into webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body, request_headers)
       select i.delivery_id, i.number, i.attempted_at, i.status_code, i.error, i.duration_ms, i.response_body, i.request_headers
       from input i join updated u on u.id = i.delivery_id
       returning delivery_id, number
-    ), queued as (${webhookAttemptJobsOf(sql`
-      select u.id as delivery_id, u.number + 1 as attempt, u.next_attempt_at as run_at, null::boolean as booked
-      from updated u where u.next_attempt_at is not null`)})
+    ), queued as (${webhookAttemptJobsOf(
+      sql`
+      select u.id as delivery_id, u.number + 1 as attempt, u.next_attempt_at as run_at, null::boolean as booked, u.traceparent
+      from updated u where u.next_attempt_at is not null`,
+      sql`r.traceparent`,
+    )})
     select (select array_agg(delivery_id::text || ':' || number) from recorded) as recorded, (select count(*) from queued)::int as queued`);
   // A record given twice in one batch is recorded once: the second copy answers false.
   const recorded = new Set(row?.recorded ?? []);
@@ -88,4 +94,5 @@ const toJsonRecord = (r: AttemptRecord) => ({
   duration_ms: r.durationMs,
   response_body: r.responseBody,
   request_headers: r.requestHeaders,
+  traceparent: r.traceparent,
 });

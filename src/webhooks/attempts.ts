@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { SecretBox } from '../core/secret-box.js';
 import { tickBatch } from '../core/tick-batch.js';
+import { activeTraceparent } from '../telemetry/propagation.js';
 import {
   type AttemptRecord,
   type AttemptTarget,
@@ -141,6 +142,11 @@ async function send(
   const result = await postOnce(configuration.url, headers, delivery.body, {
     timeoutMs: ctx.config.webhookTimeoutMs,
     allowPrivate: ctx.config.webhookAllowPrivate,
+    spanAttributes: {
+      'webhook.delivery.id': delivery.id,
+      'webhook.event': delivery.eventName,
+      'webhook.attempt': attempt,
+    },
   });
   const finishedAt = ctx.clock.now();
   // A request that could not be written would fail the same way at every retry.
@@ -156,6 +162,7 @@ async function send(
     finishedAt: finishedAt.toISOString(),
     ...result,
     requestHeaders: recordedHeaders(requestHeadersOf(headers, delivery.body)),
+    traceparent: activeTraceparent(),
   });
   // Recorded meanwhile by another run of the same job, or abandoned by a deactivation.
   return recorded ? outcome : 'stale';

@@ -2,6 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+
+import { inSpan } from '../telemetry/tracing.js';
 import { resolveTarget } from './target.js';
 
 /** What an attempt produced, as recorded with it. */
@@ -18,6 +21,8 @@ export interface SendOptions {
   allowPrivate: boolean;
   /** Bytes of the answer kept. (Default: 4096) */
   maxResponseBytes?: number;
+  /** What the attempt's span says of what is sent (the delivery, the attempt's number). (Default: none) */
+  spanAttributes?: Record<string, string | number>;
 }
 
 /**
@@ -45,11 +50,37 @@ export const requestHeadersOf = (headers: Record<string, string>, body: string):
   'content-length': String(Buffer.byteLength(body)),
 });
 
+const hostOf = (rawUrl: string) => (URL.canParse(rawUrl) ? new URL(rawUrl).hostname : 'invalid');
+
+/**
+ * POSTs the body once (see `send`), in a span `webhook POST` with the receiver's host and the
+ * status code it answered, or what kept it from answering (`error.type`). Neither the URL's path
+ * nor the body reach the span, and the request carries no `traceparent`: a partner learns nothing
+ * of our traces. Never throws.
+ */
+export function postOnce(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
+  const attributes = { 'http.request.method': 'POST', 'server.address': hostOf(rawUrl), ...options.spanAttributes };
+  return inSpan('webhook POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const result = await send(rawUrl, headers, body, options);
+    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+    // A refusal's status code, or what kept the receiver from answering in our own words, with no
+    // figure of the receiver's: `timeout after 10 s`, `target refused`…
+    const failure = result.error?.split(':')[0] ?? (result.statusCode! >= 400 ? String(result.statusCode) : undefined);
+    if (failure) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', failure);
+    return result;
+  });
+}
+
 /**
  * POSTs the body once: no redirect followed, connection made to the address vetted after DNS
  * resolution, the answer read up to the byte limit. Never throws; failures come back as `error`.
  */
-export async function postOnce(
+async function send(
   rawUrl: string,
   headers: Record<string, string>,
   body: string,

@@ -82,7 +82,7 @@ describe('the dependency check', () => {
       return summary.violations.map((v) => `${v.rule.name} ${v.from}`).sort();
     };
 
-    it('refuses a planted db → core and queue → tenants import, in every room an import its list does not hold, a job added past the queue’s helpers and Express outside the adapters', async () => {
+    it('refuses a planted db → core and queue → tenants import, in every room an import its list does not hold, a job added past the queue’s helpers, Express outside the adapters and the OpenTelemetry SDK loaded eagerly', async () => {
       const expected = [];
       for (const [room, list] of checkedLists) {
         // Named *-routes.ts, the one kind of domain file that may import http/.
@@ -98,6 +98,16 @@ describe('the dependency check', () => {
       fs.writeFileSync(path.join(tree, 'src/partner/sales-routes.ts'), "import { Router } from 'express';\n");
       fs.writeFileSync(path.join(tree, 'src/partner/sales.ts'), "import type { Request } from 'express';\n");
       expected.push('express-only-in-adapters src/partner/sales.ts');
+      // The OpenTelemetry SDK: through import() only, and its packages in sdk.ts only; the API anywhere.
+      fs.writeFileSync(path.join(tree, 'src/telemetry/sdk.ts'), "import '@opentelemetry/sdk-trace-node';\n");
+      fs.writeFileSync(
+        path.join(tree, 'src/jobs/lazy.ts'),
+        "export const load = () => import('../telemetry/sdk.js');\n",
+      );
+      fs.writeFileSync(path.join(tree, 'src/jobs/eager.ts'), "import '../telemetry/sdk.js';\n");
+      fs.writeFileSync(path.join(tree, 'src/http/spans.ts'), "import '@opentelemetry/api';\n");
+      fs.writeFileSync(path.join(tree, 'src/http/exporter.ts'), "import '@opentelemetry/sdk-trace-base';\n");
+      expected.push('telemetry-sdk-by-import-only src/jobs/eager.ts', 'opentelemetry-api-only src/http/exporter.ts');
       const found = await violations();
       expect(found).toEqual(expected.sort());
       expect(found).toContain('db-imports-its-list src/db/planted.ts');

@@ -174,6 +174,7 @@ export async function sendLegacyDispatch(
   const result = await postOnce(dispatch.url, { 'x-webhook-dispatch-id': dispatch.id }, dispatch.body, {
     timeoutMs: ctx.config.webhookTimeoutMs,
     allowPrivate: ctx.config.webhookAllowPrivate,
+    spanAttributes: { 'webhook.dispatch.id': dispatch.id, 'webhook.attempt': send },
   });
   const updated = await ctx.db
     .update(legacyWebhookDispatches)

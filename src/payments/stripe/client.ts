@@ -1,5 +1,7 @@
+import { SpanKind } from '@opentelemetry/api';
 import Stripe from 'stripe';
 
+import { inSpan } from '../../telemetry/tracing.js';
 import { ProviderRefused, ProviderUnavailable } from '../errors.js';
 
 export type { Stripe };
@@ -50,22 +52,42 @@ export const idempotencyKey = (chargeId: string, action: 'create' | 'cancel') =>
 /** Stripe's idempotency key of the call that makes one of our refunds. */
 export const refundIdempotencyKey = (refundId: string) => `edufin-refund-${refundId}`;
 
+/** The calls this service makes to Stripe, as the SDK names them: each one's span is `stripe.<call>`. */
+export type StripeCall =
+  | 'paymentIntents.create'
+  | 'paymentIntents.retrieve'
+  | 'paymentIntents.cancel'
+  | 'refunds.create'
+  | 'refunds.list'
+  | 'events.list';
+
+/** Stripe's id of the request that answered, which its support asks for. */
+const requestIdOf = (answer: unknown): string | undefined =>
+  (answer as { lastResponse?: { requestId?: string } } | null)?.lastResponse?.requestId;
+
 /**
- * Runs a call to Stripe, turning its failures into ours: a refusal (an amount below the minimum,
- * a payer it does not accept) is a 400, anything else (unreachable, rate limited, its own
- * fault, our keys) a 503 to try again.
+ * Runs a call to Stripe in a span of its own (`stripe.paymentIntents.create`), turning its failures
+ * into ours: a refusal (an amount below the minimum, a payer it does not accept) is a 400,
+ * anything else (unreachable, rate limited, its own fault, our keys) a 503 to try again.
  */
-export async function callStripe<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
-      throw new ProviderRefused(error.message);
-    if (error instanceof Stripe.errors.StripeError) throw new ProviderUnavailable(`${error.type}: ${error.message}`);
-    throw error;
-  }
+export function callStripe<T>(name: StripeCall, call: () => Promise<T>): Promise<T> {
+  return inSpan(`stripe.${name}`, { kind: SpanKind.CLIENT }, async (span) => {
+    try {
+      const answer = await call();
+      const requestId = requestIdOf(answer);
+      if (requestId) span.setAttribute('stripe.request_id', requestId);
+      return answer;
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeError)) throw error;
+      span.setAttribute('stripe.error.type', error.type);
+      if (error.requestId) span.setAttribute('stripe.request_id', error.requestId);
+      if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
+        throw new ProviderRefused(error.message);
+      throw new ProviderUnavailable(`${error.type}: ${error.message}`);
+    }
+  });
 }
 
 /** A PaymentIntent with its latest charge, which names the card and the installments chosen. */
 export const retrieveIntent = (stripe: Stripe, id: string) =>
-  callStripe(() => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
+  callStripe('paymentIntents.retrieve', () => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));

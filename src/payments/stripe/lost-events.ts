@@ -45,7 +45,7 @@ export async function recoverLostEvents(db: Queryable, deps: EventDeps, until: D
   };
   let applied = 0;
   let failed = 0;
-  await callStripe(async () => {
+  await callStripe('events.list', async () => {
     for await (const event of deps.stripe.events.list(params)) {
       try {
         if ((await applyStripeEvent(db, event, deps)).outcome === 'applied') applied++;

@@ -73,7 +73,7 @@ export async function submitStripeCharge(
   if (!opened || opened.providerRef || opened.status !== 'PENDING') return toCharge(opened!);
   let intent: Stripe.PaymentIntent;
   try {
-    intent = await callStripe(() =>
+    intent = await callStripe('paymentIntents.create', () =>
       deps.stripe.paymentIntents.create(paramsOf(id, input, opened.createdAt), {
         idempotencyKey: idempotencyKey(id, 'create'),
         ...PAYER_WAITS,

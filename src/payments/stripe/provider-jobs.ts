@@ -33,7 +33,7 @@ export async function refundAtStripe(db: Queryable, refundId: string, deps: Prov
   const charge = (await findChargeRow(db, refund.chargeId))!;
   let made: Stripe.Refund;
   try {
-    made = await callStripe(() =>
+    made = await callStripe('refunds.create', () =>
       deps.stripe.refunds.create(
         {
           payment_intent: charge.providerRef!,
@@ -71,7 +71,7 @@ export async function cancelAtStripe(
   if (!ref || !['PENDING', 'EXPIRED'].includes(row.status)) return 'done';
   if (row.status === 'PENDING' && (!row.expiresAt || row.expiresAt > deps.clock.now())) return 'not-due';
   try {
-    await callStripe(() =>
+    await callStripe('paymentIntents.cancel', () =>
       deps.stripe.paymentIntents.cancel(
         ref,
         { cancellation_reason: 'abandoned' },

@@ -94,7 +94,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       // Past its day its amount is stale: its client secret is not handed out again.
       if (row.expiresAt && row.expiresAt <= clock.now()) return undefined;
       const ref = row.providerRef;
-      const intent = await callStripe(() => stripe.paymentIntents.retrieve(ref));
+      const intent = await callStripe('paymentIntents.retrieve', () => stripe.paymentIntents.retrieve(ref));
       if (!CONFIRMABLE.includes(intent.status) || !intent.client_secret) return undefined;
       return { publishableKey: account.publishableKey, clientSecret: intent.client_secret };
     },

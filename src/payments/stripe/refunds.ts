@@ -24,7 +24,7 @@ export const providerRefundOf = (refund: Stripe.Refund): ProviderRefund => ({
 /** Every refund of a PaymentIntent, as Stripe states them now. */
 export async function listRefunds(stripe: Stripe, intentId: string): Promise<ProviderRefund[]> {
   const refunds: ProviderRefund[] = [];
-  await callStripe(async () => {
+  await callStripe('refunds.list', async () => {
     for await (const refund of stripe.refunds.list({ payment_intent: intentId, limit: 100 }))
       refunds.push(providerRefundOf(refund));
   });

@@ -18,7 +18,7 @@ export async function closeDeclinedSession(
 ): Promise<void> {
   if (charge.method !== 'CARD' || charge.status !== 'DECLINED' || intent.status !== 'requires_payment_method') return;
   try {
-    await callStripe(() =>
+    await callStripe('paymentIntents.cancel', () =>
       deps.stripe.paymentIntents.cancel(
         intent.id,
         { cancellation_reason: 'abandoned' },
