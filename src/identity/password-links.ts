@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 
-import type { Database } from '../db/client.js';
+import type { Database, Queryable } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { recipientWhere } from './account-mail.js';
 import { isEmail, normaliseEmail } from './identity.rules.js';
@@ -12,10 +12,11 @@ import { lockedUntil, recordFailure, type ThrottlePolicy } from './throttle.js';
 /**
  * A link for a user to set a password: an invitation while they have none, a reset once they have
  * one. The operator's CLI and a Superadmin hand it out; the e-mail form sends it. With `mail`, the
- * link is mailed to the user from the transaction that issues it.
+ * link is mailed to the user from the transaction that issues it (a savepoint of `db` when it is a
+ * transaction).
  */
 export async function issuePasswordLink(
-  db: Database,
+  db: Queryable,
   options: { userId: string; active: boolean; now: Date; baseUrl: string; beside?: boolean; mail?: MailOutbox },
 ): Promise<{ purpose: LinkPurpose } & IssuedLink> {
   const purpose: LinkPurpose = options.active ? 'password_reset' : 'invitation';

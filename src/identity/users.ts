@@ -40,11 +40,12 @@ export interface Invited {
 }
 
 /**
- * A new user of a tenant, and their invitation link, mailed from the same transaction with `mail`.
- * `invitedBy` is the inviting user; absent when the operator invites (CLI).
+ * A new user of a tenant, and their invitation link, mailed from the same transaction with `mail`
+ * (a savepoint of `db` when it is a transaction). `invitedBy` is the inviting user; absent when the
+ * operator invites (CLI).
  */
 export async function inviteUser(
-  db: Database,
+  db: Queryable,
   options: {
     tenant: TenantRef;
     email: string;

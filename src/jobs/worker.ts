@@ -18,6 +18,7 @@ import reconcilePayments, { RECONCILE_CRONTAB } from './reconcile-payments.js';
 import refundPaymentTask from './refund-payment.js';
 import sendMailTask from './send-mail.js';
 import { type SupervisedRunner, superviseRunner } from './supervised-runner.js';
+import sweepSentForms, { SENT_FORMS_CRONTAB } from './sweep-sent-forms.js';
 import tellOverdueInstallments, { OVERDUE_CRONTAB } from './tell-overdue-installments.js';
 import { tracedTasks } from './traced-tasks.js';
 import webhookAttempt from './webhook-attempt.js';
@@ -39,13 +40,20 @@ export function taskList(ctx: AppContext): TaskList {
     'cancel-charge': cancelChargeTask(ctx),
     'send-mail': sendMailTask(ctx),
     'tell-overdue-installments': tellOverdueInstallments(ctx),
+    'sweep-sent-forms': sweepSentForms(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
   return tracingOn() ? tracedTasks(tasks) : tasks;
 }
 
 /** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */
 export const crontabOf = (ctx: AppContext): string =>
-  [CLOSING_CRONTAB, COUNTS_CRONTAB, OVERDUE_CRONTAB, ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : [])].join('\n');
+  [
+    CLOSING_CRONTAB,
+    COUNTS_CRONTAB,
+    OVERDUE_CRONTAB,
+    SENT_FORMS_CRONTAB,
+    ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : []),
+  ].join('\n');
 
 /** The tasks that send to other servers (webhooks, mail): waiting on receivers, not on the CPU or the database. */
 const DELIVERY_TASKS: readonly string[] = [

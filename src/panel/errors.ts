@@ -42,3 +42,23 @@ export class PanelPageNotFound extends PanelError {
     super(404, 'PANEL-003', 'No such page in the panel', 'Página não encontrada', 'Esta página não existe no painel.');
   }
 }
+
+const FORM_ID_TEXTS = {
+  missing: 'Este formulário chegou sem a sua identificação.',
+  malformed: 'Este formulário chegou com uma identificação que não é nossa.',
+  foreign: 'Este formulário pertence a outra página ou a outro usuário.',
+  expired: 'Este formulário expirou.',
+};
+
+/** A creating form whose one-time id is missing, not ours, of another form or user, or too old: nothing is made. */
+export class FormIdRefused extends PanelError {
+  constructor(readonly reason: keyof typeof FORM_ID_TEXTS) {
+    super(
+      reason === 'foreign' ? 403 : 400,
+      'PANEL-004',
+      `The one-time form id is ${reason}`,
+      'Formulário não aceito',
+      `${FORM_ID_TEXTS[reason]} Nada foi criado. Abra a página de novo e envie outra vez.`,
+    );
+  }
+}

@@ -37,6 +37,8 @@ declare global {
       'cancel-charge': { chargeId: string };
       /** One message to one person; `sealed` is the whole message (recipient, subject, bodies) sealed with SECRETS_KEY. */
       'send-mail': { kind: MailKind; sealed: string };
+      /** From the crontab only: forgets the panel's one-time forms' secrets past their window, and expired forms. */
+      'sweep-sent-forms': { _cron?: unknown };
       /** From the crontab: `_cron` only. By hand: one institution. Tells the installments that fell due unpaid. */
       'tell-overdue-installments': { institutionId?: string; _cron?: unknown };
     }

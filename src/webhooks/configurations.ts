@@ -3,7 +3,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { type Page, pageOf, type PageRequest } from '../core/paging.js';
 import type { SecretBox } from '../core/secret-box.js';
-import type { Database, Queryable } from '../db/client.js';
+import type { Queryable } from '../db/client.js';
 import { institutions, partners, webhookConfigurations } from '../db/schema/index.js';
 import {
   MAX_CONFIGURATIONS,
@@ -86,7 +86,7 @@ export async function lockRecipient(tx: Queryable, recipient: Recipient): Promis
  * under a lock of the tenant's row, so that requests racing each other cannot pass the cap together.
  */
 export function withinCap<T>(
-  db: Database,
+  db: Queryable,
   recipient: Recipient,
   counted: (tx: Queryable) => Promise<number>,
   insert: (tx: Queryable) => Promise<T>,
@@ -113,11 +113,12 @@ export async function findConfiguration(db: Queryable, recipient: Recipient, id:
   return row;
 }
 
-/** Always a new configuration, even for a URL already registered. */
+/** Always a new configuration, even for a URL already registered; in `db`'s transaction when it is one. */
 export async function createConfiguration(
   ctx: AppContext,
   audience: Audience,
   input: ConfigurationInput,
+  db: Queryable = ctx.db,
 ): Promise<Configuration> {
   const enabledEvents = checkEnabledEvents(input.events, audience.vocabulary);
   await checkUrl(ctx, audience, input.url);
@@ -126,7 +127,7 @@ export async function createConfiguration(
   const now = ctx.clock.now();
   const mine = ownedBy(webhookConfigurations, audience.recipient);
   const [row] = await withinCap(
-    ctx.db,
+    db,
     audience.recipient,
     async (tx) => (await tx.select({ n: count() }).from(webhookConfigurations).where(mine))[0]?.n ?? 0,
     (tx) =>
@@ -244,19 +245,20 @@ export async function revealSigningSecret(ctx: AppContext, recipient: Recipient,
   return secret;
 }
 
-/** A new secret; the previous one keeps signing until the grace period ends. */
+/** A new secret; the previous one keeps signing until the grace period ends. In `db`'s transaction when it is one. */
 export async function rotateSigningSecret(
   ctx: AppContext,
   recipient: Recipient,
   id: string,
   gracePeriodSeconds = 86_400,
+  db: Queryable = ctx.db,
 ): Promise<Configuration> {
-  const current = await findConfiguration(ctx.db, recipient, id);
+  const current = await findConfiguration(db, recipient, id);
   if (!current.signingSecret) throw new WebhookNotSigned();
   const now = ctx.clock.now();
   const secret = newSigningSecret();
   const box = secretBoxOf(ctx.config);
-  const [row] = await ctx.db
+  const [row] = await db
     .update(webhookConfigurations)
     .set({
       signingSecret: sealSigningSecret(box, secret),

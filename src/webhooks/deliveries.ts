@@ -149,8 +149,13 @@ export async function findDelivery(
 }
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */
-export async function redeliver(ctx: AppContext, recipient: Recipient, deliveryId: string): Promise<WebhookDelivery> {
-  return ctx.db.transaction(async (tx) => {
+export async function redeliver(
+  ctx: AppContext,
+  recipient: Recipient,
+  deliveryId: string,
+  db: Queryable = ctx.db,
+): Promise<WebhookDelivery> {
+  return db.transaction(async (tx) => {
     const [found] = await tx
       .select({ delivery: webhookDeliveries, active: webhookConfigurations.active })
       .from(webhookDeliveries)

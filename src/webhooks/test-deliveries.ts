@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/client.js';
 import { findConfiguration } from './configurations.js';
 import { WebhookNotTestable } from './errors.js';
 import { eventsOf } from './event-names.js';
@@ -29,7 +30,8 @@ function testedEvents(enabled: string[], selected: readonly string[] | undefined
 /**
  * One test delivery per enabled event of an active configuration (or per event of `selected`, each
  * one the configuration receives), through the normal delivery path (same headers, schedule and
- * retries), marked with `X-Webhook-Test`. `field`: where `selected` came from, for the refusal.
+ * retries), marked with `X-Webhook-Test`. `field`: where `selected` came from, for the refusal; `db`:
+ * a transaction to run in (a savepoint of it).
  */
 export async function sendTestDeliveries(
   ctx: AppContext,
@@ -38,14 +40,15 @@ export async function sendTestDeliveries(
   sample: SamplePayload,
   selected?: readonly string[],
   field = 'events',
+  db: Queryable = ctx.db,
 ): Promise<TestDeliveries> {
-  const configuration = await findConfiguration(ctx.db, audience.recipient, configurationId);
+  const configuration = await findConfiguration(db, audience.recipient, configurationId);
   const enabled = eventsOf(configuration.enabledEvents, audience.vocabulary);
   if (!configuration.active || enabled.length === 0) throw new WebhookNotTestable();
   const names = testedEvents(enabled, selected, field);
   const at = ctx.clock.now();
   const events = names.map((event) => ({ eventId: randomUUID(), event }));
-  await ctx.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     for (const { eventId, event } of events) {
       await fanOutEvent(
         tx,

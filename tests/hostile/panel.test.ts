@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { type FormBinding, newFormId } from '../../src/identity/form-ids.js';
 import { issuePasswordLink } from '../../src/identity/password-links.js';
 import { inviteUser } from '../../src/identity/users.js';
 import { createConfiguration } from '../../src/partner/webhooks/configurations.js';
+import { sendTestDeliveries } from '../../src/partner/webhooks/test-events.js';
 import { givenUser, signIn, tokenOfLink } from '../panel/support.js';
 import { givenClass, givenCourse } from '../support/catalogue.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -33,6 +35,15 @@ interface Form {
   refusalsCount?: boolean;
   /** The signed-in session to send it with, when it may end the session. (Default: the Superadmin's) */
   session?: { cookie: string; csrf: string };
+  /** A form that creates: each case carries a new one-time id made for it (but the cases of `_form` itself). */
+  once?: Omit<FormBinding, 'userId'>;
+}
+
+/** A request that must be refused (4xx) and write nothing, whatever the harness would let pass. */
+interface Refusal {
+  label: string;
+  path: string;
+  body: string;
 }
 
 /** Query parameters of the panel's lists, each sent alone with every hostile value. */
@@ -83,20 +94,25 @@ describe('hostile requests to the partner panel', () => {
   let cookie: string;
   let csrf: string;
   let forms: Form[];
+  let refusals: Refusal[];
   let userId: string;
   let webhook: string;
+  let rootId: string;
+  let guesserId: string;
+  /** A one-time form id as a page would make it (for the Superadmin, now, unless told). */
+  let formId: (form: Omit<FormBinding, 'userId'>, user?: string, at?: Date) => string;
 
   beforeAll(async () => {
     t = await createTestContext();
     served = await listen(t.app);
     snapshot = await snapshotQuery(t.ctx.sql);
     const partner = await givenPartner(t.ctx, 'Escola Hostil');
-    await givenUser(t, partner.id, 'root@hostil.example', 'superadmin');
+    rootId = (await givenUser(t, partner.id, 'root@hostil.example', 'superadmin')).id;
     const s = await signIn(t, 'root@hostil.example');
     cookie = s.cookie;
     csrf = s.csrf;
     // Wrong current passwords end the session that sends them: that form has a session of its own.
-    await givenUser(t, partner.id, 'chutes@hostil.example', 'vendedor');
+    guesserId = (await givenUser(t, partner.id, 'chutes@hostil.example', 'vendedor')).id;
     const guesser = await signIn(t, 'chutes@hostil.example');
     const pending = await inviteUser(t.ctx.db, {
       tenant: { kind: 'partner', id: partner.id },
@@ -122,17 +138,35 @@ describe('hostile requests to the partner panel', () => {
         signed: true,
       })
     ).content.id;
+    const [delivery] = (await sendTestDeliveries(t.ctx, partner.id, webhook)).events;
+    const [deliveryRow] = await t.ctx.sql`select id from webhook_deliveries where event_id = ${delivery!.eventId}`;
+    const redelivery = `${WEBHOOKS}/${webhook}/entregas/${deliveryRow!.id}/reenviar`;
     const configurationFields = ['configurationName', 'webhookUrl', 'enabledEvents', 'authorizationToken', 'signed'];
     forms = [
       { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },
-      { path: `${WEBHOOKS}/novo`, fields: configurationFields },
+      { path: `${WEBHOOKS}/novo`, fields: [...configurationFields, '_form'], once: { kind: 'webhook' } },
       { path: `${WEBHOOKS}/${webhook}/editar`, fields: [...configurationFields, 'removeToken'] },
-      { path: `${WEBHOOKS}/${webhook}/testar`, fields: ['events'] },
-      { path: `${WEBHOOKS}/${webhook}/assinatura/trocar`, fields: ['gracePeriodSeconds'] },
+      {
+        path: `${WEBHOOKS}/${webhook}/testar`,
+        fields: ['events', '_form'],
+        once: { kind: 'webhook-test', subject: webhook },
+      },
+      {
+        path: `${WEBHOOKS}/${webhook}/assinatura/trocar`,
+        fields: ['gracePeriodSeconds', '_form'],
+        once: { kind: 'secret-rotation', subject: webhook },
+      },
+      { path: redelivery, fields: ['_form'], once: { kind: 'redelivery', subject: deliveryRow!.id } },
+      { path: `${TOKENS}/gerar`, fields: ['_form'], once: { kind: 'api-token' } },
+      {
+        path: `/painel/usuarios/${userId}/link-senha`,
+        fields: ['_form'],
+        once: { kind: 'password-link', subject: userId },
+      },
       { path: '/painel/esqueci-senha', fields: ['email'], anonymous: true },
       { path: new URL(pending.invitation.url).pathname, fields: ['password', 'confirmation'] },
       { path: `/painel/senha/${tokenOfLink(reset.url)}`, fields: ['password', 'confirmation'] },
-      { path: '/painel/usuarios/convidar', fields: ['email', 'profile'] },
+      { path: '/painel/usuarios/convidar', fields: ['email', 'profile', '_form'], once: { kind: 'invitation' } },
       { path: `/painel/usuarios/${userId}/perfil`, fields: ['profile'] },
       {
         path: '/painel/conta/senha',
@@ -154,11 +188,57 @@ describe('hostile requests to the partner panel', () => {
           'upfront',
           'expireDays',
           'maxInstallments',
+          '_form',
         ],
         base: { cpf: '52998224725', item1: `${course.id}:${courseClass.id}`, price: '100,00' },
         free: ['fullName', 'email'],
+        once: { kind: 'sale' },
       },
     ];
+    // Valid forms but for their one-time id: of another form, another record, another user, too old, none.
+    formId = (form, user = rootId, at = t.clock.now()) =>
+      newFormId(t.ctx.config.secretsKey, { ...form, userId: user }, at);
+    const sale = `cpf=52998224725&item1=${course.id}:${courseClass.id}&price=100,00`;
+    const webhookBody = 'configurationName=ERP&webhookUrl=https%3A%2F%2Ferp.hostil.example%2Fhooks&enabledEvents=all';
+    const longAgo = new Date(t.clock.now().getTime() - 13 * 60 * 60_000);
+    refusals = [
+      ['token of another kind', `${TOKENS}/gerar`, '', formId({ kind: 'invitation' })],
+      ["token of another user's page", `${TOKENS}/gerar`, '', formId({ kind: 'api-token' }, guesserId)],
+      ['token too old', `${TOKENS}/gerar`, '', formId({ kind: 'api-token' }, rootId, longAgo)],
+      ['token without id', `${TOKENS}/gerar`, '', undefined],
+      [
+        'invitation of another kind',
+        '/painel/usuarios/convidar',
+        'email=novo@hostil.example&profile=admin',
+        formId({ kind: 'api-token' }),
+      ],
+      [
+        "another user's password link",
+        `/painel/usuarios/${userId}/link-senha`,
+        '',
+        formId({ kind: 'password-link', subject: rootId }),
+      ],
+      ['sale of another kind', '/painel/vendas/nova', sale, formId({ kind: 'api-token' })],
+      ["sale of another user's page", '/painel/vendas/nova', sale, formId({ kind: 'sale' }, guesserId)],
+      ['webhook of another kind', `${WEBHOOKS}/novo`, webhookBody, formId({ kind: 'webhook-test', subject: webhook })],
+      [
+        'test of another configuration',
+        `${WEBHOOKS}/${webhook}/testar`,
+        'events=purchaseConfirmed',
+        formId({ kind: 'webhook-test', subject: userId }),
+      ],
+      [
+        'rotation of another kind',
+        `${WEBHOOKS}/${webhook}/assinatura/trocar`,
+        'gracePeriodSeconds=0',
+        formId({ kind: 'webhook-test', subject: webhook }),
+      ],
+      ['redelivery of another delivery', redelivery, '', formId({ kind: 'redelivery', subject: webhook })],
+    ].map(([label, path, fields, id]) => ({
+      label: label!,
+      path: path!,
+      body: [`_csrf=${csrf}`, ...(id ? [`_form=${id}`] : []), ...(fields ? [fields] : [])].join('&'),
+    }));
   }, 120_000);
   afterAll(async () => {
     await served?.close();
@@ -193,7 +273,10 @@ describe('hostile requests to the partner panel', () => {
         for (const value of values) {
           const others = form.fields
             .filter((f) => f !== field)
-            .map((f) => `${f}=${encodeURIComponent(form.base?.[f] ?? 'valido-123456')}`);
+            .map(
+              (f) =>
+                `${f}=${encodeURIComponent(f === '_form' && form.once ? formId(form.once) : (form.base?.[f] ?? 'valido-123456'))}`,
+            );
           out.push({
             label: `POST ${form.path.slice(0, 40)} ${field}=${value.slice(0, 24)}`,
             request: post([`_csrf=${formCsrf}`, `${field}=${value}`, ...others].join('&')),
@@ -287,6 +370,13 @@ describe('hostile requests to the partner panel', () => {
       if (problem) failures.push(`${label} → ${problem}`);
       else if (answer.status >= 400 && !answer.contentType.startsWith('text/html'))
         failures.push(`${label} → ${answer.status} ${answer.contentType}, not a page`);
+    }
+    for (const { label, path, body } of refusals) {
+      const answer = await send(served.port, served.agent, wire('POST', path, body));
+      const after = await snapshot();
+      if (answer.status < 400 || answer.status >= 500 || after !== before)
+        failures.push(`${label} → ${answer.status}${after !== before ? ', rows written' : ''}, not refused`);
+      before = after;
     }
     expect(all.length).toBeGreaterThan(400);
     expect(failures).toEqual([]);

@@ -4,9 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/tenants/credentials.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
+import { formIdOn, givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
 
 const PAGE = '/painel/configuracoes/integracoes/api-token';
+
+/** The fields of the generation form as its page holds them. */
+const tokenForm = async (s: SignedIn) => ({ _form: await formIdOn(s, PAGE, `${PAGE}/gerar`) });
 
 /** The token a generation page shows once. */
 const shownToken = (page: string) => /<code id="novo-token"[^>]*>(pt_[\w-]+)<\/code>/.exec(page)![1]!;
@@ -38,7 +41,7 @@ describe('Settings › Integrations › API Token', () => {
   });
 
   it("a token generated here is shown once, is a pt_ key stored hashed like the CLI's, and works on the Partner API at once", async () => {
-    const res = await post(admin, `${PAGE}/gerar`).expect(201);
+    const res = await post(admin, `${PAGE}/gerar`, await tokenForm(admin)).expect(201);
     const token = shownToken(res.text);
     expect(token).toMatch(/^pt_[\w-]{32}$/);
     const [row] = await t.ctx
@@ -54,7 +57,7 @@ describe('Settings › Integrations › API Token', () => {
   });
 
   it('revoking asks for confirmation, then the token is refused by the API at once; the others keep working', async () => {
-    const token = shownToken((await post(superadmin, `${PAGE}/gerar`).expect(201)).text);
+    const token = shownToken((await post(superadmin, `${PAGE}/gerar`, await tokenForm(superadmin)).expect(201)).text);
     const [row] = await t.ctx.sql`select id from credentials where prefix = ${token.slice(0, 11)}`;
     const confirm = await superadmin.agent.get(`${PAGE}/${row!.id}/revogar`).expect(200);
     expect(confirm.text).toContain(`Revogar o token <code>${token.slice(0, 11)}…</code>`);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { csrfOf, givenUser, panelRows, PASSWORD, type SignedIn, signIn } from './support.js';
+import { csrfOf, formIdOn, givenUser, panelRows, PASSWORD, type SignedIn, signIn } from './support.js';
 
 const TOKENS = '/painel/configuracoes/integracoes/api-token';
 
@@ -66,7 +66,7 @@ describe('panel form checks (CSRF) and page frame', () => {
       .post(`${TOKENS}/gerar`)
       .set('Origin', 'http://localhost:3000')
       .type('form')
-      .send({ _csrf: ana.csrf });
+      .send({ _csrf: ana.csrf, _form: await formIdOn(ana, TOKENS, `${TOKENS}/gerar`) });
     expect(own.status).toBe(201);
   });
 

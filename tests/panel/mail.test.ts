@@ -9,7 +9,7 @@ import { smtpMailTransport } from '../../src/identity/smtp-transport.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
 import { type ReceivedMail, useSmtpServer } from './smtp-support.js';
-import { csrfOf, givenUser, PASSWORD, post, type SignedIn, signIn } from './support.js';
+import { csrfOf, formIdOn, givenUser, PASSWORD, post, type SignedIn, signIn } from './support.js';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -80,7 +80,11 @@ describe('mail through SMTP', () => {
 
   it('an invitation from the panel is mailed by a job after the page answers: text and HTML, the partner named, the link and its expiry in Brasília time', async () => {
     const before = smtp.received.length;
-    const page = await post(ana, '/painel/usuarios/convidar', { email: 'caio@ipe.example', profile: 'admin' });
+    const page = await post(ana, '/painel/usuarios/convidar', {
+      email: 'caio@ipe.example',
+      profile: 'admin',
+      _form: await formIdOn(ana, '/painel/usuarios', '/painel/usuarios/convidar'),
+    });
     expect(page.status).toBe(201);
     expect(page.text).toContain('Também o enviamos por e-mail.');
     const shown = /<code aria-labelledby="link-rotulo">([^<]+)<\/code>/.exec(page.text)![1]!;

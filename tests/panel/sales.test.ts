@@ -9,7 +9,7 @@ import { givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { saleStep } from '../support/sale-steps.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenUser, post, type SignedIn, signIn } from './support.js';
+import { formIdIn, formIdOn, givenUser, post, type SignedIn, signIn } from './support.js';
 
 const SALES = '/painel/vendas';
 const CAIO = 'caio@dunas.example';
@@ -164,6 +164,7 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
       price: '4.100,00',
       upfront: '500',
       maxInstallments: '12',
+      _form: formIdIn(form.text, `${SALES}/nova`),
     }).expect(303);
     const location = res.headers.location as string;
     const id = Number(/^\/painel\/vendas\/(\d+)\?aviso=criada$/.exec(location)![1]);
@@ -232,6 +233,7 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
         cpf: '52998224725',
         item1: nursing(),
         price: '4.000,00',
+        _form: await formIdOn(admin, `${SALES}/nova`),
         ...fields,
       });
       expect(res.status, JSON.stringify(fields)).toBe(400);
@@ -252,9 +254,12 @@ describe('panel sales (every profile; a Vendedor sees only the sales they create
     });
     const form = await duda.agent.get(`${SALES}/nova`).expect(200);
     expect(form.text).toContain(`<option value="${campaign.id}">Volta às aulas (R$ 3.800,00)</option>`);
-    const res = await post(duda, `${SALES}/nova`, { cpf: '11144477735', campaign: campaign.id, price: '1,00' }).expect(
-      303,
-    );
+    const res = await post(duda, `${SALES}/nova`, {
+      cpf: '11144477735',
+      campaign: campaign.id,
+      price: '1,00',
+      _form: formIdIn(form.text, `${SALES}/nova`),
+    }).expect(303);
     const id = Number(/(\d+)\?aviso=criada$/.exec(res.headers.location as string)![1]);
     const [row] = await t.ctx
       .sql`select creator, origin, campaign_id, checkout_price_in_cents::int from sales where id = ${id}`;

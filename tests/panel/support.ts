@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expect } from 'vitest';
 
+import { type FormBinding, newFormId } from '../../src/identity/form-ids.js';
 import type { Profile } from '../../src/identity/identity.rules.js';
 import { setPasswordWithLink } from '../../src/identity/sign-in.js';
 import { inviteUser } from '../../src/identity/users.js';
@@ -16,6 +17,30 @@ export function csrfOf(page: string): string {
   const match = /name="_csrf" value="([^"]+)"/.exec(page);
   expect(match, 'the page has a form token').not.toBeNull();
   return match![1]!;
+}
+
+/** The one-time id (`_form`) of the form of a page posting to `action`, as a browser holds it. */
+export function formIdIn(page: string, action: string): string {
+  const form = new RegExp(
+    `<form method="post" action="${action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[\\s\\S]*?</form>`,
+  ).exec(page);
+  const id = form && /name="_form" value="([^"]+)"/.exec(form[0]);
+  expect(id, `a one-time form posting to ${action}`).toBeTruthy();
+  return id![1]!;
+}
+
+/** Opens the page at `path` and answers the one-time id of its form posting to `action`. */
+export async function formIdOn(s: { agent: Agent }, path: string, action = path): Promise<string> {
+  return formIdIn((await s.agent.get(path).expect(200)).text, action);
+}
+
+/**
+ * A one-time form id made for a user as a page would make it, for a form no page offers at that
+ * moment (a crafted request, or a page shown before the record changed).
+ */
+export async function formIdFor(t: TestContext, email: string, form: Omit<FormBinding, 'userId'>): Promise<string> {
+  const [user] = await t.ctx.sql<{ id: string }[]>`select id from users where email = ${email} and removed_at is null`;
+  return newFormId(t.ctx.config.secretsKey, { ...form, userId: user!.id }, t.clock.now());
 }
 
 /** A user of the partner with a password set (invited by the operator, invitation accepted). */

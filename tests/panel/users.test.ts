@@ -4,7 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { changeProfile, inviteUser, removeUser } from '../../src/identity/users.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { csrfOf, givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
+import { csrfOf, formIdOn, givenUser, panelRows, post, type SignedIn, signIn } from './support.js';
+
+const USERS = '/painel/usuarios';
+/** The one-time id of the invitation form, or of a user's password link form, as the users page holds it. */
+const formOf = async (s: SignedIn, action = `${USERS}/convidar`) => ({ _form: await formIdOn(s, USERS, action) });
 
 describe('panel users (Superadmin only)', () => {
   const t = useTestContext();
@@ -32,7 +36,11 @@ describe('panel users (Superadmin only)', () => {
   });
 
   it('a Superadmin invites a user: the link is shown once, it opens for that e-mail, and the user is listed as pending', async () => {
-    const res = await post(ana, '/painel/usuarios/convidar', { email: 'Caio@Cedro.example', profile: 'admin' });
+    const res = await post(ana, '/painel/usuarios/convidar', {
+      email: 'Caio@Cedro.example',
+      profile: 'admin',
+      ...(await formOf(ana)),
+    });
     expect(res.status).toBe(201);
     const url = /<code aria-labelledby="link-rotulo">([^<]+)<\/code>/.exec(res.text)![1]!;
     expect(url).toMatch(/^http:\/\/localhost:3000\/painel\/convite\/[\w-]{43}$/);
@@ -47,11 +55,15 @@ describe('panel users (Superadmin only)', () => {
   it('an e-mail is unique ignoring case across every partner: inviting one in use is refused next to the field', async () => {
     const before = await panelRows(t);
     for (const email of ['BIA@cedro.example', 'zeca@ESTRANHA.example']) {
-      const res = await post(ana, '/painel/usuarios/convidar', { email, profile: 'vendedor' });
+      const res = await post(ana, '/painel/usuarios/convidar', { email, profile: 'vendedor', ...(await formOf(ana)) });
       expect(res.status).toBe(400);
       expect(res.text).toContain('<p class="field-error" id="campo-email-error">Este e-mail já é de um usuário.</p>');
     }
-    const bad = await post(ana, '/painel/usuarios/convidar', { email: 'nao-e-email', profile: 'chefe' });
+    const bad = await post(ana, '/painel/usuarios/convidar', {
+      email: 'nao-e-email',
+      profile: 'chefe',
+      ...(await formOf(ana)),
+    });
     expect(bad.text).toContain('Informe um e-mail válido');
     expect(await panelRows(t)).toEqual(before);
   });
@@ -83,7 +95,11 @@ describe('panel users (Superadmin only)', () => {
       .send({ _csrf: csrfOf(form.text), email: edu.email, password: edu.password })
       .expect(401);
     // The e-mail is free again.
-    await post(ana, '/painel/usuarios/convidar', { email: edu.email, profile: 'vendedor' }).expect(201);
+    await post(ana, '/painel/usuarios/convidar', {
+      email: edu.email,
+      profile: 'vendedor',
+      ...(await formOf(ana)),
+    }).expect(201);
   });
 
   it('a Superadmin who demotes themselves (another Superadmin left) lands on the home page, without the users menu', async () => {
@@ -156,7 +172,12 @@ describe('panel users (Superadmin only)', () => {
   });
 
   it('a Superadmin hands out a password link for a user: a reset for an active one, a new invitation for a pending one', async () => {
-    const res = await post(ana, `/painel/usuarios/${bia.id}/link-senha`).expect(201);
+    const res = await post(
+      ana,
+      `/painel/usuarios/${bia.id}/link-senha`,
+      await formOf(ana, `${USERS}/${bia.id}/link-senha`),
+    );
+    expect(res.status).toBe(201);
     expect(res.text).toMatch(/\/painel\/senha\/[\w-]{43}</);
     const { user } = await inviteUser(t.ctx.db, {
       tenant: { kind: 'partner', id: partner.id },
@@ -165,7 +186,11 @@ describe('panel users (Superadmin only)', () => {
       now: t.clock.now(),
       baseUrl: 'http://x',
     });
-    const invitation = await post(ana, `/painel/usuarios/${user.id}/link-senha`).expect(201);
+    const invitation = await post(
+      ana,
+      `/painel/usuarios/${user.id}/link-senha`,
+      await formOf(ana, `${USERS}/${user.id}/link-senha`),
+    ).expect(201);
     expect(invitation.text).toMatch(/\/painel\/convite\/[\w-]{43}</);
   });
 });

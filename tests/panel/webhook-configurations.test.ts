@@ -11,6 +11,7 @@ import { givenUser, type SignedIn, signIn } from './support.js';
 import {
   configurationFields,
   createInPanel,
+  formIdFieldOn,
   postForm,
   refusalsOf,
   textOf,
@@ -97,7 +98,10 @@ describe('panel › Webhooks: configurations', () => {
   it("refusals are the API's rules and codes, each beside its field, and create nothing", async () => {
     const before = await webhookState(t);
     const refused = async (fields: [string, string][]) => {
-      const res = await postForm(admin, `${WEBHOOKS}/novo`, fields).expect(400);
+      const res = await postForm(admin, `${WEBHOOKS}/novo`, [
+        ...fields,
+        await formIdFieldOn(admin, `${WEBHOOKS}/novo`),
+      ]).expect(400);
       return refusalsOf(res.text);
     };
     expect(await refused(configurationFields({ name: '', url: 'não é url' }))).toEqual({
@@ -123,11 +127,10 @@ describe('panel › Webhooks: configurations', () => {
           'O token deve ter de 1 a 1.024 caracteres aceitos num cabeçalho HTTP: sem quebras de linha, outros caracteres de controle ou emojis. (VALIDATION-001)',
       });
     // The values sent are shown again, the events still checked.
-    const again = await postForm(
-      admin,
-      `${WEBHOOKS}/novo`,
-      configurationFields({ name: 'Meu <ERP>', url: 'ftp://x.example', events: ['invoiceExpired'] }),
-    );
+    const again = await postForm(admin, `${WEBHOOKS}/novo`, [
+      ...configurationFields({ name: 'Meu <ERP>', url: 'ftp://x.example', events: ['invoiceExpired'] }),
+      await formIdFieldOn(admin, `${WEBHOOKS}/novo`),
+    ]);
     expect(again.text).toContain('value="Meu &lt;ERP&gt;"');
     expect(again.text).toContain('value="ftp://x.example"');
     expect(again.text).toMatch(/value="invoiceExpired"[^>]* checked/);
@@ -216,7 +219,10 @@ describe('panel › Webhooks: configurations', () => {
     for (let i = 0; i < MAX_CONFIGURATIONS; i++)
       await givenConfiguration(t, full.headers, `https://cheia.example/h${i}`, { configurationName: `ERP ${i}` });
     const before = await webhookState(t);
-    const res = await postForm(admin20, `${WEBHOOKS}/novo`, configurationFields({ url: 'https://cheia.example/h' }));
+    const res = await postForm(admin20, `${WEBHOOKS}/novo`, [
+      ...configurationFields({ url: 'https://cheia.example/h' }),
+      await formIdFieldOn(admin20, `${WEBHOOKS}/novo`),
+    ]);
     expect(res.status).toBe(400);
     expect(textOf(res.text)).toContain(
       `A empresa já tem ${MAX_CONFIGURATIONS} webhooks, o máximo: exclua um antes de criar outro. (WEBHOOK-012)`,

@@ -5,8 +5,16 @@ import { EVENT_NAMES } from '../../src/partner/webhooks/events.js';
 import { deliverDue, givenConfiguration, useReceivers } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenUser, type SignedIn, signIn } from './support.js';
-import { createInPanel, postForm, refusalsOf, textOf, WEBHOOKS, webhookState } from './webhook-support.js';
+import { formIdFor, givenUser, type SignedIn, signIn } from './support.js';
+import {
+  createInPanel,
+  formIdFieldOn,
+  postForm,
+  refusalsOf,
+  textOf,
+  WEBHOOKS,
+  webhookState,
+} from './webhook-support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -28,6 +36,12 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
     t.clock.set(new Date(t.clock.now().getTime() + ms));
     await deliverDue(t);
   };
+  /** The test form of a configuration, filled in a page of its own (each sent form tests once). */
+  const postTest = async (id: string, fields: [string, string][], status: number) =>
+    postForm(admin, `${WEBHOOKS}/${id}/testar`, [
+      ...fields,
+      await formIdFieldOn(admin, `${WEBHOOKS}/${id}/testar`),
+    ]).expect(status);
   const deliveriesOf = async (configurationId: string) =>
     t.ctx.sql<{ id: string; event_name: string; status: string; test: boolean; redelivery_of: string | null }[]>`
       select id, event_name, status, test, redelivery_of from webhook_deliveries
@@ -46,10 +60,14 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
     const form = await admin.agent.get(`${WEBHOOKS}/${id}/testar`).expect(200);
     expect([...form.text.matchAll(/name="events" value="(\w+)"[^>]* checked/g)].map((m) => m[1])).toEqual(EVENT_NAMES);
 
-    const sent = await postForm(admin, `${WEBHOOKS}/${id}/testar`, [
-      ['events', 'purchaseConfirmed'],
-      ['events', 'invoiceCreated'],
-    ]).expect(303);
+    const sent = await postTest(
+      id,
+      [
+        ['events', 'purchaseConfirmed'],
+        ['events', 'invoiceCreated'],
+      ],
+      303,
+    );
     expect(sent.headers.location).toBe(`${WEBHOOKS}/${id}/entregas?aviso=teste`);
     expect((await deliveriesOf(id)).map((d) => [d.event_name, d.status, d.test])).toEqual([
       ['invoiceCreated', 'pending', true],
@@ -73,20 +91,24 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
     const hook = await receiver();
     const id = await createInPanel(admin, { url: hook.url, events: ['purchaseConfirmed'] });
     const before = await webhookState(t);
-    const none = await postForm(admin, `${WEBHOOKS}/${id}/testar`).expect(400);
+    const none = await postTest(id, [], 400);
     expect(refusalsOf(none.text)).toEqual({ events: 'Escolha pelo menos um dos eventos deste webhook. (WEBHOOK-004)' });
     expect(none.text).not.toMatch(/value="purchaseConfirmed"[^>]* checked/);
-    const other = await postForm(admin, `${WEBHOOKS}/${id}/testar`, [
-      ['events', 'purchaseConfirmed'],
-      ['events', 'invoiceCreated'],
-    ]).expect(400);
+    const other = await postTest(
+      id,
+      [
+        ['events', 'purchaseConfirmed'],
+        ['events', 'invoiceCreated'],
+      ],
+      400,
+    );
     expect(refusalsOf(other.text)).toEqual({
       events: 'Escolha pelo menos um dos eventos deste webhook. (WEBHOOK-004)',
     });
     expect(await webhookState(t)).toBe(before);
     await postForm(admin, `${WEBHOOKS}/${id}/desativar`).expect(303);
     const idle = await webhookState(t);
-    const inactive = await postForm(admin, `${WEBHOOKS}/${id}/testar`, [['events', 'purchaseConfirmed']]).expect(400);
+    const inactive = await postTest(id, [['events', 'purchaseConfirmed']], 400);
     expect(textOf(inactive.text)).toContain(
       'Para isso o webhook precisa estar ativo e receber algum evento. (WEBHOOK-004)',
     );
@@ -106,7 +128,7 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
       events: ['purchaseConfirmed'],
       token: 'Bearer token-do-receptor-4321',
     });
-    await postForm(admin, `${WEBHOOKS}/${id}/testar`, [['events', 'purchaseConfirmed']]).expect(303);
+    await postTest(id, [['events', 'purchaseConfirmed']], 303);
     await later(15_000);
     await later(120_000);
     const [delivery] = await deliveriesOf(id);
@@ -140,11 +162,11 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
     const hook = await receiver();
     const id = await createInPanel(admin, { url: hook.url, events: ['all'] });
     const test = (events: string[]) =>
-      postForm(
-        admin,
-        `${WEBHOOKS}/${id}/testar`,
-        events.map((e) => ['events', e]),
-      ).expect(303);
+      postTest(
+        id,
+        events.map((e): [string, string] => ['events', e]),
+        303,
+      );
     await test(['purchaseConfirmed', 'invoiceCreated']);
     await later(15_000); // both delivered
     await test(['purchaseConfirmed', 'invoiceExpired']); // both pending
@@ -205,11 +227,11 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
     const hook = await receiver();
     const id = await createInPanel(admin, { url: hook.url, events: ['all'] });
     for (let i = 0; i < 3; i++)
-      await postForm(
-        admin,
-        `${WEBHOOKS}/${id}/testar`,
+      await postTest(
+        id,
         EVENT_NAMES.map((e): [string, string] => ['events', e]),
-      ).expect(303);
+        303,
+      );
     const first = await admin.agent.get(`${WEBHOOKS}/${id}/entregas?situacao=pending`).expect(200);
     expect(textOf(first.text)).toContain('Entregas (24)');
     expect(deliveryIdsOf(first.text, id)).toHaveLength(20);
@@ -224,17 +246,24 @@ describe('panel › Webhooks: test, delivery log, redelivery', () => {
   it('redelivering a finished delivery creates a new one of the same event and body, sent at once; a pending one is refused with WEBHOOK-010', async () => {
     const hook = await receiver();
     const id = await createInPanel(admin, { url: hook.url, events: ['purchaseCancelled'] });
-    await postForm(admin, `${WEBHOOKS}/${id}/testar`, [['events', 'purchaseCancelled']]).expect(303);
+    await postTest(id, [['events', 'purchaseCancelled']], 303);
     const [pending] = await deliveriesOf(id);
     const before = await webhookState(t);
-    const refused = await postForm(admin, `${WEBHOOKS}/${id}/entregas/${pending!.id}/reenviar`).expect(400);
+    // A pending delivery's page offers no redelivery: a form id made for it stands for a page shown earlier.
+    const formId = await formIdFor(t, 'beto@iperoxo.example', { kind: 'redelivery', subject: pending!.id });
+    const refused = await postForm(admin, `${WEBHOOKS}/${id}/entregas/${pending!.id}/reenviar`, [
+      ['_form', formId],
+    ]).expect(400);
     expect(textOf(refused.text)).toContain(
       'Esta entrega ainda está pendente (ou pausada com o webhook): ela pode ser reenviada depois de entregue ou de falhar. (WEBHOOK-010)',
     );
     expect(await webhookState(t)).toBe(before);
 
     await later(15_000);
-    const again = await postForm(admin, `${WEBHOOKS}/${id}/entregas/${pending!.id}/reenviar`).expect(303);
+    const deliveryPage = `${WEBHOOKS}/${id}/entregas/${pending!.id}`;
+    const again = await postForm(admin, `${deliveryPage}/reenviar`, [
+      await formIdFieldOn(admin, deliveryPage, `${deliveryPage}/reenviar`),
+    ]).expect(303);
     const [, copy] = await deliveriesOf(id);
     expect(copy).toMatchObject({ event_name: 'purchaseCancelled', redelivery_of: pending!.id, status: 'pending' });
     expect(again.headers.location).toBe(`${WEBHOOKS}/${id}/entregas/${copy!.id}?aviso=reenviada`);

@@ -5,8 +5,8 @@ import { openSigningSecret, secretBoxOf } from '../../src/webhooks/sealed-secret
 import { givenConfiguration } from '../partner/webhooks/support.js';
 import { useTestContext } from '../support/context.js';
 import { givenPartner } from '../support/tenants.js';
-import { givenUser, type SignedIn, signIn } from './support.js';
-import { postForm, refusalsOf, textOf, WEBHOOKS, webhookState } from './webhook-support.js';
+import { formIdFor, givenUser, type SignedIn, signIn } from './support.js';
+import { formIdFieldOn, postForm, refusalsOf, textOf, WEBHOOKS, webhookState } from './webhook-support.js';
 
 type Partner = Awaited<ReturnType<typeof givenPartner>>;
 
@@ -54,9 +54,12 @@ describe('panel › Webhooks: the signing secret', () => {
 
   it('rotating shows the new secret once; the previous one keeps signing for the grace period chosen, as the API rotates', async () => {
     const created = await givenConfiguration(t, partner.headers, 'https://erp.aroeira.example/h', { signed: true });
-    const rotated = await postForm(superadmin, `${WEBHOOKS}/${created.id}/assinatura/trocar`, [
-      ['gracePeriodSeconds', '3600'],
-    ]).expect(200);
+    const rotation = async (grace: string) => {
+      const page = `${WEBHOOKS}/${created.id}/assinatura`;
+      const form = await formIdFieldOn(superadmin, page, `${page}/trocar`);
+      return postForm(superadmin, `${page}/trocar`, [['gracePeriodSeconds', grace], form]).expect(200);
+    };
+    const rotated = await rotation('3600');
     const secret = shownSecret(rotated.text);
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(created.signingSecret);
@@ -72,9 +75,7 @@ describe('panel › Webhooks: the signing secret', () => {
       '2026-01-15T13:00:00.000Z',
     );
 
-    await postForm(superadmin, `${WEBHOOKS}/${created.id}/assinatura/trocar`, [['gracePeriodSeconds', '0']]).expect(
-      200,
-    );
+    await rotation('0');
     expect(await stored(created.id)).toMatchObject({ previous: null, previousExpiresAt: null });
   });
 
@@ -98,9 +99,12 @@ describe('panel › Webhooks: the signing secret', () => {
     const page = await superadmin.agent.get(`${WEBHOOKS}/${created.id}/assinatura`).expect(200);
     expect(textOf(page.text)).toContain('Este webhook não assina as entregas.');
     const before = await webhookState(t);
+    // The page offers no rotation: the form id stands for a page shown while it signed.
+    const formId = await formIdFor(t, 'ana@aroeira.example', { kind: 'secret-rotation', subject: created.id });
     for (const path of ['revelar', 'trocar']) {
       const res = await postForm(superadmin, `${WEBHOOKS}/${created.id}/assinatura/${path}`, [
         ['gracePeriodSeconds', '0'],
+        ['_form', formId],
       ]).expect(400);
       expect(textOf(res.text)).toContain(
         'Este webhook não assina as entregas: ative a assinatura em Editar. (WEBHOOK-011)',

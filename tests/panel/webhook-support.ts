@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 
 import type { TestContext } from '../support/context.js';
-import type { SignedIn } from './support.js';
+import { formIdOn, type SignedIn } from './support.js';
 
 export const WEBHOOKS = '/painel/webhooks';
 
@@ -11,6 +11,12 @@ export const postForm = (s: SignedIn, path: string, fields: [string, string][] =
     .post(path)
     .type('form')
     .send(new URLSearchParams([['_csrf', s.csrf], ...fields]).toString());
+
+/** The one-time id field of the form of the page at `path` posting to `action`, as a browser sends it. */
+export const formIdFieldOn = async (s: SignedIn, path: string, action = path): Promise<[string, string]> => [
+  '_form',
+  await formIdOn(s, path, action),
+];
 
 /** The fields of the configuration form, events as checked boxes. */
 export function configurationFields(values: {
@@ -33,7 +39,10 @@ export function configurationFields(values: {
 
 /** Creates a configuration with the panel's form; answers its id. */
 export async function createInPanel(s: SignedIn, values: Parameters<typeof configurationFields>[0]): Promise<string> {
-  const res = await postForm(s, `${WEBHOOKS}/novo`, configurationFields(values));
+  const res = await postForm(s, `${WEBHOOKS}/novo`, [
+    ...configurationFields(values),
+    await formIdFieldOn(s, `${WEBHOOKS}/novo`),
+  ]);
   expect(res.status, res.text.slice(0, 2000)).toBe(303);
   const match = new RegExp(`^${WEBHOOKS}/([0-9a-f-]{36})\\?aviso=criado$`).exec(res.headers.location ?? '');
   expect(match, res.headers.location).not.toBeNull();

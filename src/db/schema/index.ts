@@ -23,5 +23,6 @@ export * from './webhooks.js';
 export * from './receipts.js';
 // Liveness of the graphile-worker pools, so that a dead worker's jobs are unlocked within a minute.
 export * from './workers.js';
-// Panel sign-in: sessions, one-time links (invitations, password resets) and the failed sign-in counters.
+// Panel sign-in: sessions, one-time links (invitations, password resets), the failed sign-in counters
+// and the one-time forms already sent.
 export * from './sign-in.js';

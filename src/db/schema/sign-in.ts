@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 import { timestampNow } from './common.js';
 import { users } from './tenants.js';
@@ -58,4 +58,29 @@ export const signInThrottle = pgTable(
     lockedUntil: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.windowStartedAt)],
+);
+
+/**
+ * A one-time form of the panel that created something (a sale, a token, an invitation, a webhook…),
+ * so that a second submission of it answers what the first made instead of making it again. Keyed
+ * by the SHA-256 of the form id (the id itself, which opens `sealed_secret`, stays in the page);
+ * `result` names what was made. A secret shown once (a token, a link) is kept sealed until
+ * `secret_until` only; the row goes once its form id has expired.
+ */
+export const sentForms = pgTable(
+  'sent_forms',
+  {
+    formHash: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    /** When the page holding the form was shown (from the form id). */
+    issuedAt: timestamp({ withTimezone: true }).notNull(),
+    result: jsonb().notNull(),
+    sealedSecret: text(),
+    secretUntil: timestamp({ withTimezone: true }),
+    createdAt: timestampNow(),
+  },
+  (t) => [index().on(t.issuedAt), index().on(t.secretUntil)],
 );

@@ -4,11 +4,13 @@ import { html, type SafeHtml } from '../../payments/html.js';
 import type { KeyRow } from '../../tenants/credentials.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 
 export const TOKENS_PATH = '/painel/configuracoes/integracoes/api-token';
 const BREADCRUMB = [{ label: 'Configurações' }, { label: 'Integrações' }];
+export const TOKEN_FORM: OneTimeForm = { kind: 'api-token' };
 
 const state = (key: KeyRow) => (key.revokedAt ? `Revogado em ${formatInstant(key.revokedAt)}` : 'Ativo');
 
@@ -49,7 +51,7 @@ export function tokensView(
 <section class="card" aria-labelledby="gerar">
   <h2 id="gerar">Gerar um token</h2>
   <p>O token é mostrado uma única vez, logo depois de gerado: guarde-o em um cofre de segredos. Ele passa a valer na hora.</p>
-  ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/gerar`, submit: 'Gerar token', body: html`` })}
+  ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/gerar`, submit: 'Gerar token', body: formIdField(req, panel, TOKEN_FORM) })}
 </section>`,
   };
 }
@@ -63,6 +65,19 @@ export function tokenShownView(secret: string, baseUrl: string): PanelView {
   <p class="secret"><span id="token-rotulo">Token</span><code id="novo-token" aria-labelledby="token-rotulo">${secret}</code></p>
   <p>Experimente:</p>
   <code>curl -H "Api-Token: ${secret}" ${baseUrl}/courses</code>
+  <p><a href="${TOKENS_PATH}">Voltar para os tokens</a></p>
+</section>`,
+  };
+}
+
+/** The answer to the form sent again after its token can no longer be shown. */
+export function tokenGoneView(prefix: string): PanelView {
+  return {
+    title: 'Token já gerado',
+    breadcrumb: [...BREADCRUMB, { label: 'API Token', href: TOKENS_PATH }],
+    body: html`<section class="card">
+  <p>Este formulário já gerou o token <code>${prefix}…</code>, que foi mostrado uma única vez e não pode ser mostrado de novo. Nenhum outro token foi gerado.</p>
+  <p>Se você não o guardou, revogue-o e gere outro.</p>
   <p><a href="${TOKENS_PATH}">Voltar para os tokens</a></p>
 </section>`,
   };

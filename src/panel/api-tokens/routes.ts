@@ -3,9 +3,10 @@ import { type Request, Router } from 'express';
 import { findPartnerKey, issueKey, listPartnerKeys, revokeKey } from '../../tenants/credentials.js';
 import { PanelPageNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
+import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile, sessionOf } from '../session.js';
-import { revokeView, TOKENS_PATH, tokenShownView, tokensView } from './pages.js';
+import { revokeView, TOKEN_FORM, tokenGoneView, TOKENS_PATH, tokenShownView, tokensView } from './pages.js';
 
 const NOTICES = { revogado: 'Token revogado: ele não é mais aceito pela API.' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,9 +34,15 @@ export function apiTokenPages(panel: PanelContext): Router {
     sendPage(req, res, 200, tokensView(req, res, panel, keys, noticeOf(NOTICES, req.query.aviso)));
   });
 
+  // Sent twice (a double click), the form issues one token and both answers show it; sent again
+  // after the window (see `SECRET_SHOWN_AGAIN_MS`), it names the token without showing it.
   router.post(`${path}/gerar`, async (req, res) => {
-    const issued = await issueKey(db, { kind: 'partner', id: partnerOf(req) }, sessionOf(req).user.id);
-    sendPage(req, res, 201, tokenShownView(issued.secret, config.publicBaseUrl));
+    const { result, secret } = await oncePerForm(req, panel, TOKEN_FORM, async (tx) => {
+      const issued = await issueKey(tx, { kind: 'partner', id: partnerOf(req) }, sessionOf(req).user.id);
+      return { result: { prefix: issued.prefix }, secret: issued.secret };
+    });
+    if (secret === undefined) return sendPage(req, res, 409, tokenGoneView(result.prefix));
+    sendPage(req, res, 201, tokenShownView(secret, config.publicBaseUrl));
   });
 
   router.get(`${path}/:id/revogar`, async (req, res) => {

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import type { Request, Response } from 'express';
 
 import type { CampaignRow } from '../../partner/campaigns/campaign.views.js';
@@ -7,6 +5,7 @@ import type { ClassChoice } from '../../partner/catalogue/course-classes.js';
 import { formatBrl, html } from '../../payments/html.js';
 import { type FieldErrors, formErrors, panelField, panelForm, panelSelect } from '../forms.js';
 import type { PanelView } from '../layout.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { SALES_PATH } from './list-page.js';
 import { ITEM_FIELDS, type NewSaleForm } from './new-sale-form.js';
@@ -27,6 +26,8 @@ const LABELS: Record<keyof NewSaleForm | 'form', string> = {
   maxInstallments: 'Máximo de parcelas',
   form: 'Formulário',
 };
+
+export const NEW_SALE_FORM: OneTimeForm = { kind: 'sale' };
 
 export interface NewSaleState {
   classes: ClassChoice[];
@@ -76,7 +77,7 @@ export function newSaleView(req: Request, res: Response, panel: PanelContext, st
     action: `${SALES_PATH}/nova`,
     submit: 'Criar venda',
     // One id per filled form: sent twice (a double click), it makes one sale.
-    body: html`<input type="hidden" name="_form" value="${randomUUID()}">
+    body: html`${formIdField(req, panel, NEW_SALE_FORM)}
     <fieldset class="group"><legend>Comprador</legend>
       ${field('cpf', html` inputmode="numeric" autocomplete="off" required`, 'dica-cpf')}
       <p class="hint" id="dica-cpf">Só o CPF é obrigatório; o comprador completa os outros dados no checkout.</p>

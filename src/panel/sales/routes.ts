@@ -8,7 +8,6 @@ import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
 import { saleReference } from '../../partner/sales/checkout/sale-charges.js';
 import { createExclusiveSale } from '../../partner/sales/creating/exclusive-sale.js';
-import { createOnce } from '../../partner/sales/creating/idempotency.js';
 import { listEventsOfSale } from '../../partner/sales/events/event-feed.js';
 import { salesFilterValues } from '../../partner/sales/listing/filter-values.js';
 import { listSales } from '../../partner/sales/listing/list.js';
@@ -23,12 +22,13 @@ import { type FieldErrors, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { queryOf } from '../list-pages.js';
 import { opensSection } from '../navigation.js';
+import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile, sellerOf, sessionOf } from '../session.js';
 import { saleDetailView, timelineOf } from './detail-page.js';
 import { saleHref, SALES_PATH, salesListView } from './list-page.js';
 import { exclusiveSaleOf, NEW_SALE_FIELDS, type NewSaleForm, saleRuleErrors } from './new-sale-form.js';
-import { newSaleView } from './new-sale-page.js';
+import { NEW_SALE_FORM, newSaleView } from './new-sale-page.js';
 
 const NOTICES = { criada: 'Venda criada. Copie o link do checkout abaixo e envie ao comprador.' };
 
@@ -97,23 +97,18 @@ export function salePages(panel: PanelContext): Router {
 
   router.get(`${path}/nova`, (req, res) => newSale(req, res, 200));
 
-  /** The one-time id of a new-sale form, as the page writes it. */
-  const FORM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
   router.post(`${path}/nova`, async (req, res) => {
     const form = readFields(req, NEW_SALE_FIELDS);
     const parsed = exclusiveSaleOf(form, sessionOf(req).user.email);
     if ('errors' in parsed) return newSale(req, res, 400, form, parsed.errors);
     let saleId: number;
-    // One sale per filled form: a second submission of it (a double click) answers the first sale.
-    const { _form: formId } = readFields(req, ['_form']);
-    const idempotencyKey = FORM_ID.test(formId) ? `painel-form:${formId}` : undefined;
     try {
-      saleId = (
-        await createOnce(() =>
-          ctx.db.transaction((tx) => createExclusiveSale(tx, ctx, partnerOf(req), parsed.input, { idempotencyKey })),
-        )
-      ).body.content.id;
+      // One sale per filled form: a second submission of it (a double click) answers the first sale.
+      ({ saleId } = (
+        await oncePerForm(req, panel, NEW_SALE_FORM, async (tx) => ({
+          result: { saleId: (await createExclusiveSale(tx, ctx, partnerOf(req), parsed.input)).body.content.id },
+        }))
+      ).result);
     } catch (error) {
       const errors = saleRuleErrors(error, parsed.items);
       if (!errors) throw error;

@@ -6,12 +6,17 @@ import type { UserRow } from '../../identity/users.js';
 import { html, type SafeHtml } from '../../payments/html.js';
 import { type FieldErrors, formErrors, panelField, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 
 const PROFILE_OPTIONS = PROFILES.map((p) => [p, PROFILE_LABELS[p]] as const);
 const LABELS = { email: 'E-mail', profile: 'Perfil', form: 'Formulário' };
 const BREADCRUMB = [{ label: 'Configurações' }];
+
+export const INVITE_FORM: OneTimeForm = { kind: 'invitation' };
+/** Each user's row has a password link form of its own. */
+export const passwordLinkForm = (userId: string): OneTimeForm => ({ kind: 'password-link', subject: userId });
 
 export const PROFILE_RIGHTS: Record<Profile, string> = {
   superadmin: 'tudo, e gerencia os usuários',
@@ -34,7 +39,7 @@ function userRow(req: Request, res: Response, panel: PanelContext, user: UserRow
   <td>${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/perfil`, className: 'inline-fields', submit: 'Salvar perfil', body: select })}</td>
   <td>${user.active ? 'Ativo' : 'Convite pendente'}<span class="sub">desde ${formatInstant(user.createdAt)}, por ${user.invitedByEmail ?? 'operador'}</span></td>
   <td><div class="actions">
-    ${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/link-senha`, className: 'inline', submit: user.active ? 'Link de nova senha' : 'Novo convite', body: html`` })}
+    ${panelForm(req, res, panel.cookies, { action: `/painel/usuarios/${user.id}/link-senha`, className: 'inline', submit: user.active ? 'Link de nova senha' : 'Novo convite', body: formIdField(req, panel, passwordLinkForm(user.id)) })}
     <a class="button secondary" href="/painel/usuarios/${user.id}/remover">Remover<span class="visually-hidden"> ${user.email}</span></a>
   </div></td>
 </tr>`;
@@ -71,27 +76,51 @@ export function usersView(
   ${panelForm(req, res, panel.cookies, {
     action: '/painel/usuarios/convidar',
     submit: 'Convidar',
-    body: html`${panelField({ name: 'email', label: 'E-mail', value: state.invite?.email, errors, attrs: html` type="email" autocomplete="off" spellcheck="false" required` })}
+    body: html`${formIdField(req, panel, INVITE_FORM)}
+    ${panelField({ name: 'email', label: 'E-mail', value: state.invite?.email, errors, attrs: html` type="email" autocomplete="off" spellcheck="false" required` })}
     ${panelSelect({ name: 'profile', label: 'Perfil', options: PROFILE_OPTIONS, value: state.invite?.profile ?? 'vendedor', errors })}`,
   })}
 </section>`,
   };
 }
 
-/** A link shown once, right after it was made: an invitation or a password link. */
-export function linkShownView(options: {
+/** What the page of a link shown once says besides the link: kept with the form that made it. */
+export interface ShownLink {
   email: string;
-  link: IssuedLink;
+  /** ISO 8601. */
+  expiresAt: string;
   invitation: boolean;
-  mailed: boolean;
-}): PanelView {
+}
+
+export const shownLink = (email: string, link: IssuedLink, invitation: boolean): ShownLink => ({
+  email,
+  expiresAt: link.expiresAt.toISOString(),
+  invitation,
+});
+
+/** A link shown once, right after it was made: an invitation or a password link. */
+export function linkShownView(options: ShownLink & { url: string; mailed: boolean }): PanelView {
   return {
     title: options.invitation ? 'Convite criado' : 'Link de nova senha criado',
     breadcrumb: [...BREADCRUMB, { label: 'Usuários', href: '/painel/usuarios' }],
     body: html`<section class="card">
-  <p>${options.invitation ? 'Envie este convite' : 'Envie este link'} para <strong>${options.email}</strong>. Ele só é mostrado agora, vale até ${formatInstant(options.link.expiresAt)} e pode ser usado uma vez.</p>
-  <p class="secret"><span id="link-rotulo">Link</span><code aria-labelledby="link-rotulo">${options.link.url}</code></p>
+  <p>${options.invitation ? 'Envie este convite' : 'Envie este link'} para <strong>${options.email}</strong>. Ele só é mostrado agora, vale até ${formatInstant(new Date(options.expiresAt))} e pode ser usado uma vez.</p>
+  <p class="secret"><span id="link-rotulo">Link</span><code aria-labelledby="link-rotulo">${options.url}</code></p>
   ${options.mailed ? html`<p class="hint">Também o enviamos por e-mail.</p>` : ''}
+  <p><a href="/painel/usuarios">Voltar para os usuários</a></p>
+</section>`,
+  };
+}
+
+/** The answer to the form sent again after its link can no longer be shown. */
+export function linkGoneView(link: ShownLink): PanelView {
+  const what = link.invitation ? 'o convite' : 'o link de nova senha';
+  return {
+    title: link.invitation ? 'Convite já criado' : 'Link de nova senha já criado',
+    breadcrumb: [...BREADCRUMB, { label: 'Usuários', href: '/painel/usuarios' }],
+    body: html`<section class="card">
+  <p>Este formulário já criou ${what} de <strong>${link.email}</strong>, válido até ${formatInstant(new Date(link.expiresAt))}. Ele foi mostrado uma única vez e não pode ser mostrado de novo; nenhum outro foi criado.</p>
+  <p>Se ele se perdeu, crie outro na lista de usuários (${link.invitation ? 'Novo convite' : 'Link de nova senha'}): o novo substitui este.</p>
   <p><a href="/painel/usuarios">Voltar para os usuários</a></p>
 </section>`,
   };

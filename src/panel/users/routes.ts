@@ -5,9 +5,19 @@ import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../.
 import { clearCookie } from '../cookies.js';
 import { errorsOf, type FieldErrors, readFields } from '../forms.js';
 import { type Notice, sendPage } from '../layout.js';
+import { type Made, oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { requireProfile, sessionOf } from '../session.js';
-import { linkShownView, removeView, usersView } from './pages.js';
+import {
+  INVITE_FORM,
+  linkGoneView,
+  linkShownView,
+  passwordLinkForm,
+  removeView,
+  type ShownLink,
+  shownLink,
+  usersView,
+} from './pages.js';
 
 const NOTICES = {
   'perfil-alterado': 'Perfil alterado.',
@@ -38,29 +48,34 @@ export function userPages(panel: PanelContext): Router {
 
   router.get('/usuarios', (req, res) => list(req, res, 200, { notice: noticeOf(NOTICES, req.query.aviso) }));
 
+  /** A link shown once; the same form sent again shows it again within the window, and names it after. */
+  const sendLink = (req: Request, res: Response, { result, secret }: Made<ShownLink>) =>
+    secret === undefined
+      ? sendPage(req, res, 409, linkGoneView(result))
+      : sendPage(req, res, 201, linkShownView({ ...result, url: secret, mailed: Boolean(panel.mail) }));
+
   router.post('/usuarios/convidar', async (req, res) => {
     const form = readFields(req, ['email', 'profile']);
+    let made: Made<ShownLink>;
     try {
-      const { user, invitation } = await inviteUser(db, {
-        tenant: tenantOf(req),
-        email: form.email,
-        profile: form.profile,
-        invitedBy: sessionOf(req).user.id,
-        now: clock.now(),
-        baseUrl: config.publicBaseUrl,
-        mail: panel.mail,
+      made = await oncePerForm(req, panel, INVITE_FORM, async (tx) => {
+        const { user, invitation } = await inviteUser(tx, {
+          tenant: tenantOf(req),
+          email: form.email,
+          profile: form.profile,
+          invitedBy: sessionOf(req).user.id,
+          now: clock.now(),
+          baseUrl: config.publicBaseUrl,
+          mail: panel.mail,
+        });
+        return { result: shownLink(user.email, invitation, true), secret: invitation.url };
       });
-      sendPage(
-        req,
-        res,
-        201,
-        linkShownView({ email: user.email, link: invitation, invitation: true, mailed: Boolean(panel.mail) }),
-      );
     } catch (error) {
       const errors = errorsOf(error);
       if (!errors) throw error;
-      await list(req, res, 400, { errors, invite: form });
+      return list(req, res, 400, { errors, invite: form });
     }
+    sendLink(req, res, made);
   });
 
   router.post('/usuarios/:id/perfil', async (req, res) => {
@@ -79,24 +94,17 @@ export function userPages(panel: PanelContext): Router {
 
   router.post('/usuarios/:id/link-senha', async (req, res) => {
     const user = await findUser(db, tenantOf(req), idOf(req));
-    const link = await issuePasswordLink(db, {
-      userId: user.id,
-      active: user.active,
-      now: clock.now(),
-      baseUrl: config.publicBaseUrl,
-      mail: panel.mail,
+    const made = await oncePerForm(req, panel, passwordLinkForm(user.id), async (tx) => {
+      const link = await issuePasswordLink(tx, {
+        userId: user.id,
+        active: user.active,
+        now: clock.now(),
+        baseUrl: config.publicBaseUrl,
+        mail: panel.mail,
+      });
+      return { result: shownLink(user.email, link, link.purpose === 'invitation'), secret: link.url };
     });
-    sendPage(
-      req,
-      res,
-      201,
-      linkShownView({
-        email: user.email,
-        link,
-        invitation: link.purpose === 'invitation',
-        mailed: Boolean(panel.mail),
-      }),
-    );
+    sendLink(req, res, made);
   });
 
   router.get('/usuarios/:id/remover', async (req, res) => {

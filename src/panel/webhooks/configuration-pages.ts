@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../../payments/html.js';
 import { type FieldErrors, formErrors, panelCheck, panelField, panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { choiceGroup, pager, tableBox } from '../list-pages.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { ALL_EVENTS_LABEL, EVENT_LABELS, eventLabel } from './vocabulary.js';
@@ -18,6 +19,7 @@ export const WEBHOOKS_PATH = '/painel/webhooks';
 export const WEBHOOKS_PAGE_SIZE = 20;
 export const configurationPath = (id: string) => `${WEBHOOKS_PATH}/${id}`;
 export const WEBHOOKS_CRUMB = { label: 'Webhooks', href: WEBHOOKS_PATH };
+export const NEW_WEBHOOK_FORM: OneTimeForm = { kind: 'webhook' };
 export const crumbsOf = (c: WebhookConfiguration) => [
   WEBHOOKS_CRUMB,
   { label: c.configurationName, href: configurationPath(c.id) },
@@ -68,15 +70,22 @@ export function configurationsView(page: Page<WebhookConfiguration>, notice?: No
   };
 }
 
-/** The action of a form with no field but its token, shown as one button. */
+/** The action of a form with no field but its token (and its one-time id, for one that creates), shown as one button. */
 export const actionButton = (
   req: Request,
   res: Response,
   panel: PanelContext,
   action: string,
   submit: string,
-  danger = false,
-) => panelForm(req, res, panel.cookies, { action, submit, danger, className: 'inline', body: html`` });
+  options: { danger?: boolean; form?: OneTimeForm } = {},
+) =>
+  panelForm(req, res, panel.cookies, {
+    action,
+    submit,
+    danger: options.danger,
+    className: 'inline',
+    body: options.form ? formIdField(req, panel, options.form) : html``,
+  });
 
 export function configurationView(
   req: Request,
@@ -163,7 +172,8 @@ export function configurationFormView(
   ${panelForm(req, res, panel.cookies, {
     action: current ? `${configurationPath(current.id)}/editar` : `${WEBHOOKS_PATH}/novo`,
     submit: current ? 'Salvar alterações' : 'Criar webhook',
-    body: html`${panelField({ name: 'configurationName', label: LABELS.configurationName, value: form.configurationName, errors, attrs: html` maxlength="100" required` })}
+    body: html`${current ? '' : formIdField(req, panel, NEW_WEBHOOK_FORM)}
+    ${panelField({ name: 'configurationName', label: LABELS.configurationName, value: form.configurationName, errors, attrs: html` maxlength="100" required` })}
     ${panelField({ name: 'webhookUrl', label: LABELS.webhookUrl, value: form.webhookUrl, errors, hintId: 'url-dica', attrs: html` type="url" inputmode="url" spellcheck="false" required` })}
     <p class="hint" id="url-dica">O endereço que recebe as entregas, http ou https, em um endereço público.</p>
     ${choiceGroup({ name: 'enabledEvents', legend: LABELS.enabledEvents, options: EVENT_OPTIONS, checked: form.enabledEvents, error: errors.enabledEvents })}
@@ -184,7 +194,7 @@ export function deleteView(req: Request, res: Response, panel: PanelContext, c: 
     body: html`<section class="card">
   <p>Excluir o webhook <strong>${c.configurationName}</strong> (<code>${c.webhookUrl}</code>)? Ele deixa de receber eventos na hora, as entregas pendentes não saem mais e o histórico de entregas é apagado. Isso não pode ser desfeito.</p>
   <div class="actions">
-    ${actionButton(req, res, panel, `${configurationPath(c.id)}/excluir`, 'Excluir webhook', true)}
+    ${actionButton(req, res, panel, `${configurationPath(c.id)}/excluir`, 'Excluir webhook', { danger: true })}
     <a class="button secondary" href="${configurationPath(c.id)}">Cancelar</a>
   </div>
 </section>`,

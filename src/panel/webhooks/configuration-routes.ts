@@ -10,6 +10,7 @@ import {
 } from '../../partner/webhooks/configurations.js';
 import { readChoices, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
+import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf } from '../session.js';
 import {
@@ -19,6 +20,7 @@ import {
   configurationsView,
   configurationView,
   deleteView,
+  NEW_WEBHOOK_FORM,
   type WebhookConfiguration,
   WEBHOOKS_PAGE_SIZE,
   WEBHOOKS_PATH,
@@ -129,8 +131,11 @@ export function configurationRoutes(
     await change(req, res, form, undefined, async () => {
       const body = createBody(form);
       await checkRequestBody('partner', 'createWebhookConfiguration', body);
-      const { id } = (await createConfiguration(ctx, partnerOf(req), body)).content;
-      res.redirect(303, `${configurationPath(id)}?aviso=criado`);
+      // One configuration per filled form: sent twice, both answers lead to the one made.
+      const { result } = await oncePerForm(req, panel, NEW_WEBHOOK_FORM, async (tx) => ({
+        result: { configurationId: (await createConfiguration(ctx, partnerOf(req), body, tx)).content.id },
+      }));
+      res.redirect(303, `${configurationPath(result.configurationId)}?aviso=criado`);
     });
   });
 

@@ -9,6 +9,7 @@ import { MAX_ATTEMPTS } from '../../webhooks/fan-out.js';
 import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { choiceGroup, dayRange, filterForm, pager, tableBox } from '../list-pages.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
@@ -27,6 +28,10 @@ export interface LogFilter {
 export const deliveriesPath = (c: WebhookConfiguration) => `${configurationPath(c.id)}/entregas`;
 const deliveryPath = (c: WebhookConfiguration, id: string) => `${deliveriesPath(c)}/${id}`;
 const at = (iso: string) => formatInstant(new Date(iso));
+
+/** The test of one configuration, and the redelivery of one delivery: forms that create deliveries. */
+export const testForm = (configurationId: string): OneTimeForm => ({ kind: 'webhook-test', subject: configurationId });
+export const redeliveryForm = (deliveryId: string): OneTimeForm => ({ kind: 'redelivery', subject: deliveryId });
 
 const FILTER_LABELS = { situacao: 'Situação', evento: 'Evento', de: 'De', ate: 'Até' };
 const STATUS_OPTIONS = [['', 'Todas'], ...Object.entries(DELIVERY_STATUS_LABELS)] as const;
@@ -143,7 +148,7 @@ export function deliveryView(
   ${
     finished
       ? html`<p>Reenviar cria uma nova entrega do mesmo evento (mesmo corpo e mesmo id), com a primeira tentativa na hora.</p>
-  ${actionButton(req, res, panel, `${deliveryPath(c, d.id)}/reenviar`, 'Reenviar')}`
+  ${actionButton(req, res, panel, `${deliveryPath(c, d.id)}/reenviar`, 'Reenviar', { form: redeliveryForm(d.id) })}`
       : html`<p class="hint">Esta entrega pode ser reenviada depois de entregue ou de falhar.</p>`
   }
 </section>
@@ -180,7 +185,7 @@ export function testView(
       ? panelForm(req, res, panel.cookies, {
           action: `${configurationPath(c.id)}/testar`,
           submit: 'Enviar teste',
-          body: choiceGroup({
+          body: html`${formIdField(req, panel, testForm(c.id))}${choiceGroup({
             name: 'events',
             legend: 'Eventos a testar',
             options: state.events.map((n) => ({
@@ -189,7 +194,7 @@ export function testView(
             })),
             checked: state.checked,
             error: errors.events,
-          }),
+          })}`,
         })
       : html`<p>Este webhook não recebe nenhum evento: escolha os eventos em <a href="${configurationPath(c.id)}/editar">Editar</a>.</p>`
   }

@@ -8,10 +8,19 @@ import { eventsOf, isEventName } from '../../partner/webhooks/events.js';
 import { sendTestDeliveries } from '../../partner/webhooks/test-events.js';
 import { type FieldErrors, readChoices } from '../forms.js';
 import { sendPage } from '../layout.js';
+import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
 import { partnerOf } from '../session.js';
 import { type WebhookConfiguration, WEBHOOKS_PAGE_SIZE } from './configuration-pages.js';
-import { deliveriesPath, deliveriesView, deliveryView, type LogFilter, testView } from './delivery-pages.js';
+import {
+  deliveriesPath,
+  deliveriesView,
+  deliveryView,
+  type LogFilter,
+  redeliveryForm,
+  testForm,
+  testView,
+} from './delivery-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
 import { DELIVERY_STATUS_LABELS } from './vocabulary.js';
 
@@ -92,8 +101,11 @@ export function deliveryRoutes(
     const delivery = await deliveryOf(req, c);
     await unlessRefused(
       async () => {
-        const { content: again } = await redeliver(ctx, partnerOf(req), delivery.id);
-        res.redirect(303, `${deliveriesPath(c)}/${again.id}?aviso=reenviada`);
+        // One redelivery per filled form: sent twice, both answers lead to the one made.
+        const { result } = await oncePerForm(req, panel, redeliveryForm(delivery.id), async (tx) => ({
+          result: { deliveryId: (await redeliver(ctx, partnerOf(req), delivery.id, tx)).content.id },
+        }));
+        res.redirect(303, `${deliveriesPath(c)}/${result.deliveryId}?aviso=reenviada`);
       },
       (errors) => sendPage(req, res, 400, deliveryView(req, res, panel, c, delivery, refusalNotice(errors))),
     );
@@ -111,7 +123,11 @@ export function deliveryRoutes(
     const events = eventsOf(c.enabledEvents.map((e) => e.name));
     await unlessRefused(
       async () => {
-        await sendTestDeliveries(ctx, partnerOf(req), c.id, checked);
+        // One test per filled form: sent twice, its deliveries are made once.
+        await oncePerForm(req, panel, testForm(c.id), async (tx) => {
+          await sendTestDeliveries(ctx, partnerOf(req), c.id, checked, tx);
+          return { result: {} };
+        });
         res.redirect(303, `${deliveriesPath(c)}?aviso=teste`);
       },
       (errors) => sendPage(req, res, 400, testView(req, res, panel, c, { events, checked, errors })),

@@ -3,11 +3,16 @@ import type { Request, Response } from 'express';
 import { html } from '../../payments/html.js';
 import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
+import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
 
 export const secretPath = (c: WebhookConfiguration) => `${configurationPath(c.id)}/assinatura`;
+export const rotationForm = (configurationId: string): OneTimeForm => ({
+  kind: 'secret-rotation',
+  subject: configurationId,
+});
 
 /** How long the previous secret keeps signing after a rotation, in seconds (the API's default is a day). */
 const GRACE_OPTIONS = [
@@ -52,13 +57,13 @@ export function secretView(
     action: `${secretPath(c)}/trocar`,
     submit: 'Trocar o segredo',
     danger: true,
-    body: panelSelect({
+    body: html`${formIdField(req, panel, rotationForm(c.id))}${panelSelect({
       name: 'gracePeriodSeconds',
       label: 'Manter o segredo anterior por',
       options: GRACE_OPTIONS,
       value: '86400',
       errors,
-    }),
+    })}`,
   })}
 </section>`,
   };
@@ -75,6 +80,20 @@ export function secretShownView(c: WebhookConfiguration, secret: string, rotated
   ${graceText(c)}
   <p>Guarde-o em um cofre de segredos. Ele pode ser revelado de novo nesta página, sempre com uma confirmação.</p>
   <p><a href="${secretPath(c)}">Voltar para o segredo de assinatura</a></p>
+</section>`,
+  };
+}
+
+/** The answer to the rotation form sent again after its new secret can no longer be shown here. */
+export function rotationGoneView(c: WebhookConfiguration): PanelView {
+  return {
+    title: 'Segredo já trocado',
+    breadcrumb: crumbsOf(c),
+    body: html`<section class="card">
+  <p>Este formulário já trocou o segredo de assinatura de ${c.configurationName}; ele não o trocou de novo.</p>
+  ${graceText(c)}
+  <p>O segredo em uso pode ser revelado de novo, sempre com uma confirmação.</p>
+  <p><a href="${secretPath(c)}">Ir para o segredo de assinatura</a></p>
 </section>`,
   };
 }

@@ -4,11 +4,12 @@ import { checkRequestBody } from '../../contract/request-bodies.js';
 import { revealSigningSecret, rotateSigningSecret } from '../../partner/webhooks/configurations.js';
 import { readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
+import { oncePerForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { partnerOf } from '../session.js';
 import type { WebhookConfiguration } from './configuration-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
-import { secretShownView, secretView } from './secret-pages.js';
+import { rotationForm, rotationGoneView, secretShownView, secretView } from './secret-pages.js';
 
 /**
  * The signing secret: revealed only in the answer to a POST (a confirmation carrying the form
@@ -47,13 +48,16 @@ export function secretRoutes(
     await unlessRefused(
       async () => {
         await checkRequestBody('partner', 'rotateWebhookSigningSecret', body);
-        const { content: rotated } = await rotateSigningSecret(
-          ctx,
-          partnerOf(req),
-          c.id,
-          body.gracePeriodSeconds as number,
-        );
-        sendPage(req, res, 200, secretShownView(rotated, rotated.signingSecret!, true));
+        // One rotation per filled form: a second one would cut short the grace of the secret the
+        // receivers still verify with. Sent twice, both answers show the one new secret.
+        const { secret } = await oncePerForm(req, panel, rotationForm(c.id), async (tx) => {
+          const grace = body.gracePeriodSeconds as number;
+          const { content: rotated } = await rotateSigningSecret(ctx, partnerOf(req), c.id, grace, tx);
+          return { result: {}, secret: rotated.signingSecret! };
+        });
+        const rotated = await configurationOf(req);
+        if (secret === undefined) return sendPage(req, res, 409, rotationGoneView(rotated));
+        sendPage(req, res, 200, secretShownView(rotated, secret, true));
       },
       (errors) => {
         const state = errors.form ? { notice: refusalNotice(errors) } : { errors };

@@ -23,19 +23,25 @@ export const toWebhookConfiguration = ({ name, url, events, ...rest }: engine.Co
   enabledEvents: events.map((event) => ({ name: event as WebhookConfiguration['enabledEvents'][number]['name'] })),
 });
 
-/** Always a new configuration, even for a URL already registered (interface, Delivery 6). */
+/** Always a new configuration, even for a URL already registered (interface, Delivery 6); in `db`'s transaction when it is one. */
 export async function createConfiguration(
   ctx: AppContext,
   partnerId: string,
   input: CreateInput,
+  db: Queryable = ctx.db,
 ): Promise<SuccessBody<operations['createWebhookConfiguration']>> {
-  const created = await engine.createConfiguration(ctx, audience(partnerId), {
-    name: input.configurationName,
-    url: input.webhookUrl,
-    events: input.enabledEvents.map((e) => e.name),
-    authorizationToken: input.authorizationToken,
-    signed: input.signed,
-  });
+  const created = await engine.createConfiguration(
+    ctx,
+    audience(partnerId),
+    {
+      name: input.configurationName,
+      url: input.webhookUrl,
+      events: input.enabledEvents.map((e) => e.name),
+      authorizationToken: input.authorizationToken,
+      signed: input.signed,
+    },
+    db,
+  );
   return { content: toWebhookConfiguration(created) };
 }
 
@@ -80,16 +86,17 @@ export const showConfiguration = async (ctx: AppContext, partnerId: string, id: 
 export const revealSigningSecret = (ctx: AppContext, partnerId: string, id: string): Promise<string> =>
   engine.revealSigningSecret(ctx, recipient(partnerId), id);
 
-/** A new secret; the previous one keeps signing until the grace period ends. */
+/** A new secret; the previous one keeps signing until the grace period ends. In `db`'s transaction when it is one. */
 export async function rotateSigningSecret(
   ctx: AppContext,
   partnerId: string,
   id: string,
   gracePeriodSeconds?: number,
+  db: Queryable = ctx.db,
 ): Promise<SuccessBody<operations['rotateWebhookSigningSecret']>> {
   return {
     content: toWebhookConfiguration(
-      await engine.rotateSigningSecret(ctx, recipient(partnerId), id, gracePeriodSeconds),
+      await engine.rotateSigningSecret(ctx, recipient(partnerId), id, gracePeriodSeconds, db),
     ),
   };
 }

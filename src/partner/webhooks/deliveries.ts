@@ -33,11 +33,12 @@ export async function listDeliveries(
 export const findDelivery = (db: Queryable, partnerId: string, configurationId: string, deliveryId: string) =>
   engine.findDelivery(db, partner(partnerId), configurationId, deliveryId);
 
-/** A new delivery of a finished one's event (same body and event id), its first attempt due at once. */
+/** A new delivery of a finished one's event (same body and event id), its first attempt due at once; in `db`'s transaction when it is one. */
 export const redeliver = async (
   ctx: AppContext,
   partnerId: string,
   deliveryId: string,
+  db: Queryable = ctx.db,
 ): Promise<SuccessBody<operations['redeliverWebhookDelivery']>> => ({
-  content: toWebhookDelivery(await engine.redeliver(ctx, partner(partnerId), deliveryId)),
+  content: toWebhookDelivery(await engine.redeliver(ctx, partner(partnerId), deliveryId, db)),
 });

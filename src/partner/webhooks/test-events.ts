@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { sendTestDeliveries as sendTests } from '../../webhooks/test-deliveries.js';
 import { checkoutDates } from './checkout-dates.js';
 import { PARTNER_WEBHOOKS, type WebhookEventName } from './events.js';
@@ -90,13 +91,14 @@ export function fictionalPayload(event: WebhookEventName, at: Date): Record<stri
 /**
  * One test delivery per enabled event of an active configuration (or per event of `selected`, the
  * panel's checklist, each one the configuration receives), through the normal delivery path (same
- * headers, schedule and retries), marked with `X-Webhook-Test`.
+ * headers, schedule and retries), marked with `X-Webhook-Test`; in `db`'s transaction when it is one.
  */
 export async function sendTestDeliveries(
   ctx: AppContext,
   partnerId: string,
   configurationId: string,
   selected?: readonly string[],
+  db: Queryable = ctx.db,
 ): Promise<TestAnswer> {
   return (await sendTests(
     ctx,
@@ -104,5 +106,7 @@ export async function sendTestDeliveries(
     configurationId,
     (event, at) => fictionalPayload(event as WebhookEventName, at),
     selected,
+    'events',
+    db,
   )) as TestAnswer;
 }

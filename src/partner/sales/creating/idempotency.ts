@@ -8,9 +8,10 @@ import type { SaleRow } from '../sql.js';
 import { SaleIdempotencyKeyReused } from './sales.rules.js';
 
 /**
- * `Idempotency-Key` of the sales a partner creates (`POST /sales`, `POST /sales/exclusive-sale`, the
- * panel's "Criar venda"): the key and a hash of the body are kept on the sale, per partner and
- * without expiry, so that a retried request answers the sale the first one created.
+ * `Idempotency-Key` of the sales a partner creates (`POST /sales`, `POST /sales/exclusive-sale`): the
+ * key and a hash of the body are kept on the sale, per partner and without expiry, so that a retried
+ * request answers the sale the first one created. (The panel's "Criar venda" acts once per filled
+ * form through the panel's one-time forms instead.)
  */
 
 /** Thrown when a concurrent request took the key and committed first: a new transaction answers its sale. */
