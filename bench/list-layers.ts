@@ -34,6 +34,7 @@ import {
   originalsPageQuery,
 } from '../src/institution/listings/originals.js';
 import { institutionRoutes } from '../src/institution/routes.js';
+import { wireContext } from '../src/payment-wiring.js';
 import { KeyCache } from '../src/tenants/key-cache.js';
 import { watchKeyChanges } from '../src/tenants/key-changes.js';
 import { findTenantByKey } from '../src/tenants/key-lookup.js';
@@ -53,9 +54,9 @@ const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 4 });
 const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-const keys = new KeyCache({ ttlMs: config.apiKeyCacheMs });
+const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger });
+const keys = ctx.apiKeys;
 await watchKeyChanges(sql, keys);
-const ctx = { config, db, sql, databaseUrl: url, clock: systemClock, logger, apiKeys: keys };
 const a = await createInstitution(db, 'A');
 await seedInstallments(sql, a.id, ROWS, 'A');
 await sql`vacuum analyze`;
