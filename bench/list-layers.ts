@@ -34,7 +34,10 @@ import {
   originalsPageQuery,
 } from '../src/institution/listings/originals.js';
 import { institutionRoutes } from '../src/institution/routes.js';
-import { findTenantByKey } from '../src/tenants/credentials.js';
+import { wireContext } from '../src/payment-wiring.js';
+import { KeyCache } from '../src/tenants/key-cache.js';
+import { watchKeyChanges } from '../src/tenants/key-changes.js';
+import { findTenantByKey } from '../src/tenants/key-lookup.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { treeCpuSeconds } from './cpu.js';
 import { seedInstallments } from './list-seed.js';
@@ -51,7 +54,9 @@ const url = await ensureDatabase(embedded.adminUrl, 'bench');
 await migrateDatabase(url);
 const { db, sql } = createDatabase(url, { max: 4 });
 const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-const ctx = { config, db, sql, databaseUrl: url, clock: systemClock, logger };
+const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger });
+const keys = ctx.apiKeys;
+await watchKeyChanges(sql, keys);
 const a = await createInstitution(db, 'A');
 await seedInstallments(sql, a.id, ROWS, 'A');
 await sql`vacuum analyze`;
@@ -82,7 +87,13 @@ async function timeIt(name: string, fn: () => Promise<unknown> | unknown) {
 }
 
 // In-process parts.
-await timeIt('auth lookup (findTenantByKey)', () => findTenantByKey(db, 'institution', a.apikey, new Date()));
+const uncached = new KeyCache({ ttlMs: 0 });
+await timeIt('auth lookup (findTenantByKey), not cached', () =>
+  findTenantByKey(db, uncached, 'institution', a.apikey, new Date()),
+);
+await timeIt('auth lookup (findTenantByKey), cached', () =>
+  findTenantByKey(db, keys, 'institution', a.apikey, new Date()),
+);
 await timeIt('queries, raw postgres.js (page ‖ count)', () =>
   Promise.all([sql.unsafe(page.sql, page.params as never[]), sql.unsafe(counted.sql, counted.params as never[])]),
 );
@@ -112,7 +123,7 @@ svc.get('/v1/parcela/originais', async (req, res) => {
 layers.push(['HTTP + service (mapping)', svc]);
 const auth = express();
 auth.set('query parser', 'simple');
-auth.get('/v1/parcela/originais', authenticateInstitution(db, systemClock), async (req, res) => {
+auth.get('/v1/parcela/originais', authenticateInstitution(db, keys, systemClock), async (req, res) => {
   res.json(await listOriginalInstallments(ctx as never, a.id, req.query as never));
 });
 layers.push(['HTTP + service + auth', auth]);
@@ -121,7 +132,7 @@ val.set('query parser', 'simple');
 val.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db, systemClock),
+    authenticate: authenticateInstitution(db, keys, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: false,
   }),
@@ -133,7 +144,7 @@ withLog.use(httpLogger(logger));
 withLog.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db, systemClock),
+    authenticate: authenticateInstitution(db, keys, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: false,
   }),
@@ -145,7 +156,7 @@ valResp.set('query parser', 'simple');
 valResp.use(
   mountApi({
     doc,
-    authenticate: authenticateInstitution(db, systemClock),
+    authenticate: authenticateInstitution(db, keys, systemClock),
     routes: institutionRoutes(ctx as never),
     validateResponses: true,
   }),

@@ -12,6 +12,8 @@ export const PRODUCTION_ENV = {
   STRIPE_SECRET_KEY: 'sk_test_benchmark',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_benchmark',
   STRIPE_WEBHOOK_SECRET: 'whsec_benchmark',
+  // Production refuses test-mode keys unless told this is a staging setup.
+  STRIPE_ALLOW_TEST_KEYS: 'true',
 };
 
 /** The benchmark's own settings (ports, embedded server): development unless asked otherwise. */

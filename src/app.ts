@@ -31,6 +31,7 @@ import { chargeOwnership } from './payment-wiring.js';
 import { sandboxApi } from './payments/sandbox-routes.js';
 import { providerWebhookRoutes } from './payments/webhook-routes.js';
 import { tracingOn } from './telemetry/tracing.js';
+import { watchKeyChanges } from './tenants/key-changes.js';
 
 export interface AppOptions {
   /** Answers 503 while the database is unreachable. (Default: one probing `ctx.databaseUrl`) */
@@ -95,12 +96,16 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
 
   app.use(rejectMalformedPath, plainQueryString);
+  // Not awaited: until the LISTEN is in place (postgres.js keeps trying) every key is looked up.
+  watchKeyChanges(ctx.sql, ctx.apiKeys).catch((error: unknown) =>
+    ctx.logger.warn({ err: error }, 'not listening for key changes yet: every API key is looked up on every request'),
+  );
   const [institution, partner] = await Promise.all([loadDocument('institution'), loadDocument('partner')]);
   const validateResponses = ctx.config.validateResponses;
   app.use(
     mountApi({
       doc: institution,
-      authenticate: authenticateInstitution(ctx.db, ctx.clock),
+      authenticate: authenticateInstitution(ctx.db, ctx.apiKeys, ctx.clock),
       routes: institutionRoutes(ctx),
       validateResponses,
     }),
@@ -108,7 +113,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(
     mountApi({
       doc: partner,
-      authenticate: authenticatePartner(ctx.db, ctx.clock),
+      authenticate: authenticatePartner(ctx.db, ctx.apiKeys, ctx.clock),
       routes: partnerRoutes(ctx),
       validateResponses,
     }),
@@ -119,7 +124,7 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   const sandbox = ctx.payments.sandbox;
   // Each route reaches only what belongs to the tenant of the Api-Token (or apikey) it is called with.
   if (sandbox) {
-    app.use('/sandbox', authenticateAnyTenant(ctx.db, ctx.clock));
+    app.use('/sandbox', authenticateAnyTenant(ctx.db, ctx.apiKeys, ctx.clock));
     app.use(sandboxApi(ctx, sandbox, chargeOwnership(ctx.db)), sandboxSalesApi(ctx), sandboxReceiptsApi(ctx));
   }
 

@@ -89,6 +89,12 @@ export interface Config {
   readonly workerDeadAfterMs: number;
   /** `DB_POOL_MAX`: connections of the service pool. (Default: 10) */
   readonly dbPoolMax: number;
+  /**
+   * `API_KEY_CACHE_MS`: how long an API process trusts the tenant of a key it has looked up without
+   * news of the key, the safety net under the revocations it hears of at once (`tenants/key-cache.ts`);
+   * 0 looks every key up on every request. (Default: 30000)
+   */
+  readonly apiKeyCacheMs: number;
   /** `WEBHOOK_ALLOW_PRIVATE`: let webhook URLs point at loopback, private, link-local and metadata addresses. (Default: true in development and test, false in production) */
   readonly webhookAllowPrivate: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: time a receiver has to answer one delivery attempt. (Default: 10000) */
@@ -402,6 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerHeartbeatMs,
     workerDeadAfterMs,
     dbPoolMax: integer('DB_POOL_MAX', env.DB_POOL_MAX, 10),
+    apiKeyCacheMs: integer('API_KEY_CACHE_MS', env.API_KEY_CACHE_MS, 30_000),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     webhookPartnerRate: integer('WEBHOOK_PARTNER_RATE', env.WEBHOOK_PARTNER_RATE, 20),

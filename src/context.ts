@@ -7,6 +7,7 @@ import type { MailTransport } from './identity/mail.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
 import type { PaymentProvider } from './payments/provider.js';
+import type { KeyCache } from './tenants/key-cache.js';
 
 /** What every handler, service and job needs; built once per process (or per test file). */
 export interface AppContext {
@@ -18,6 +19,11 @@ export interface AppContext {
   readonly databaseUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * The tenants of the API keys this process has looked up lately, forgotten when a key changes
+   * (`tenants/key-cache.ts`); the app that authenticates with it listens for the changes.
+   */
+  readonly apiKeys: KeyCache;
   /** The Prometheus metrics of this process (`GET /metrics`). */
   readonly metrics: Metrics;
   /** The payment provider, with the listeners of every kind of charge (see `payment-wiring.ts`). */

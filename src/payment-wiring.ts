@@ -15,9 +15,10 @@ import { createSandboxProvider } from './payments/sandbox.js';
 import type { ChargeOwnership } from './payments/sandbox-routes.js';
 import { createStripeClient } from './payments/stripe/client.js';
 import { createStripeProvider } from './payments/stripe/provider.js';
+import { KeyCache } from './tenants/key-cache.js';
 
-/** A context before the payment provider, the sale ledger, the metrics and the mail are wired into it. */
-export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics' | 'mail'>;
+/** A context before the payment provider, the sale ledger, the metrics, the mail and the key cache are wired into it. */
+export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics' | 'mail' | 'apiKeys'>;
 
 /** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
@@ -43,7 +44,7 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
  * charge: the payments room knows neither installments nor sales, so they meet here. The receipts
  * ledger follows sales the same way: sales tell it of confirmations and reversals without
  * importing it. Each listener is built from exactly what it uses. The mail transport is chosen
- * here too, once per process.
+ * here too, once per process, and the cache of API keys.
  */
 export function wireContext(parts: ContextParts): AppContext {
   const saleLedger: SaleLedger = {
@@ -67,6 +68,7 @@ export function wireContext(parts: ContextParts): AppContext {
     payments,
     saleLedger,
     mail: mailTransportOf(parts.config, parts.logger),
+    apiKeys: new KeyCache({ ttlMs: parts.config.apiKeyCacheMs }),
   };
 }
 

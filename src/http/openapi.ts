@@ -10,6 +10,7 @@ import { rejectNonFiniteNumbers } from './finite-numbers.js';
 import { isTooDeep, measureDepth, tooDeep } from './json-depth.js';
 import { operationLabel } from './metrics.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
+import { lookupOncePerRoute } from './operation-lookup.js';
 import { rejectBracketNames } from './query-string.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
 import { noStore } from './security-headers.js';
@@ -81,6 +82,8 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
     ajvFormats: { mode: 'full' },
     // Dates as the code reads them (src/dates.ts): 0000-01-01 or a leap second would pass 'full'.
     formats: DATE_FORMATS,
+    // No operation takes multipart/form-data: its middleware would only look at every request and pass it on.
+    fileUploader: false,
   });
   // Static segments first, so that `/sales/purchase/x` never falls into a templated sibling.
   const paths = [...new Set(operations.map((o) => o.path))].sort(
@@ -105,7 +108,7 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
         rejectBracketNames,
         headAsGet,
         decimalNumbers(numericParameters(options.doc, operation)),
-        ...validator,
+        ...lookupOncePerRoute(validator, route, paths),
         headAgain,
         rejectNonFiniteNumbers,
         handler,

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { and, desc, eq, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
-import { preparedPerHandle } from '../db/prepared.js';
-import { credentials, institutions, partners, users } from '../db/schema/index.js';
+import { credentials, users } from '../db/schema/index.js';
 
 export type Tenant = { kind: 'institution'; id: string; name: string } | { kind: 'partner'; id: string; name: string };
 
-const PREFIXES = { institution: 'ik_', partner: 'pt_' } as const;
+/** How each kind of secret starts: a key of one kind is never looked up as the other. */
+export const PREFIXES = { institution: 'ik_', partner: 'pt_' } as const;
 /** Characters of the secret shown as the visible, revocable prefix (`ik_` + 8). */
 const VISIBLE = 8;
 
@@ -98,58 +98,4 @@ export const listPartnerKeys = (db: Queryable, partnerId: string): Promise<KeyRo
 /** One of a partner's keys by id, or undefined (another partner's key is not found either). */
 export async function findPartnerKey(db: Queryable, partnerId: string, keyId: string): Promise<KeyRow | undefined> {
   return (await partnerKeys(db, partnerId, eq(credentials.id, keyId)))[0];
-}
-
-/** The owner of each kind of key, and the column of `credentials` naming it. */
-const OWNERS = {
-  institution: { table: institutions, key: credentials.institutionId },
-  partner: { table: partners, key: credentials.partnerId },
-} as const;
-
-// Every API request reads its key: prepared once, since building the statement costs more CPU than running it.
-const ownerOfKey = (kind: Tenant['kind']) => {
-  const owner = OWNERS[kind];
-  return preparedPerHandle((db) =>
-    db
-      .select({
-        id: owner.table.id,
-        name: owner.table.name,
-        keyId: credentials.id,
-        lastUsedAt: credentials.lastUsedAt,
-      })
-      .from(credentials)
-      .innerJoin(owner.table, eq(owner.table.id, owner.key))
-      .where(and(eq(credentials.secretHash, sql.placeholder('hash')), isNull(credentials.revokedAt)))
-      .prepare(`${kind}_key`),
-  );
-};
-const KEY_OWNERS = { institution: ownerOfKey('institution'), partner: ownerOfKey('partner') };
-
-/**
- * A key's last use is kept to the minute: the lookup every request makes reads it anyway, and only
- * when it is a minute old or more does the request write it again. One write a minute per key in
- * use, whatever the traffic; the condition keeps concurrent processes from writing it twice.
- */
-const LAST_USE_GRANULARITY_MS = 60_000;
-
-/** The tenant owning an active key of the given kind, or undefined; records the key's use at `now`. */
-export async function findTenantByKey(
-  db: Queryable,
-  kind: Tenant['kind'],
-  secret: string,
-  now: Date,
-): Promise<Tenant | undefined> {
-  if (!secret.startsWith(PREFIXES[kind])) return undefined;
-  const [row] = await KEY_OWNERS[kind](db).execute({ hash: hashSecret(secret) });
-  if (!row) return undefined;
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USE_GRANULARITY_MS) {
-    const stale = new Date(now.getTime() - LAST_USE_GRANULARITY_MS);
-    await db
-      .update(credentials)
-      .set({ lastUsedAt: now })
-      .where(
-        and(eq(credentials.id, row.keyId), or(isNull(credentials.lastUsedAt), lte(credentials.lastUsedAt, stale))),
-      );
-  }
-  return { kind, id: row.id, name: row.name };
 }

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function apiTokenPages(panel: PanelContext): Router {
   const router = Router();
-  const { db, clock, config } = panel.app;
+  const { db, clock, config, apiKeys } = panel.app;
   const path = TOKENS_PATH.replace(/^\/painel/, '');
   router.use(path, requireProfile('superadmin', 'admin'));
 
@@ -52,6 +52,8 @@ export function apiTokenPages(panel: PanelContext): Router {
   router.post(`${path}/:id/revogar`, async (req, res) => {
     const key = await keyOf(req);
     await revokeKey(db, { partnerId: partnerOf(req), keyId: key.id }, clock.now());
+    // Every process hears of it from the database; this one need not wait for the notification.
+    apiKeys.forgetKey(key.id);
     res.redirect(303, `${TOKENS_PATH}?aviso=revogado`);
   });
   return router;
