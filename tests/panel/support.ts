@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { expect } from 'vitest';
 
-import type { Profile } from '../../src/identity/identity.rules.js';
+import type { Profile, TenantRef } from '../../src/identity/identity.rules.js';
 import { setPasswordWithLink } from '../../src/identity/sign-in.js';
 import { inviteUser } from '../../src/identity/users.js';
 import type { TestContext } from '../support/context.js';
@@ -18,16 +18,19 @@ export function csrfOf(page: string): string {
   return match![1]!;
 }
 
-/** A user of the partner with a password set (invited by the operator, invitation accepted). */
+/**
+ * A user with a password set (invited by the operator, invitation accepted): of the partner whose
+ * id is given, or of the tenant given.
+ */
 export async function givenUser(
   t: TestContext,
-  partnerId: string,
+  tenant: string | TenantRef,
   email: string,
   profile: Profile,
   password = PASSWORD,
 ) {
   const { user, invitation } = await inviteUser(t.ctx.db, {
-    tenant: { kind: 'partner', id: partnerId },
+    tenant: typeof tenant === 'string' ? { kind: 'partner', id: tenant } : tenant,
     email,
     profile,
     now: t.clock.now(),
