@@ -8,6 +8,7 @@ import { mailOutbox } from '../identity/mail-outbox.js';
 import { html } from '../payments/html.js';
 import { accountPages } from './account/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
+import { batchPages } from './batches/routes.js';
 import { cataloguePages } from './catalogue/routes.js';
 import { panelCookies } from './cookies.js';
 import { checkCsrf } from './csrf.js';
@@ -23,7 +24,8 @@ import { userPages } from './users/routes.js';
 import { webhookPages } from './webhooks/routes.js';
 
 /**
- * The partner panel at `/painel`: server-rendered pt-BR pages that work without JavaScript. Every
+ * The panel at `/painel`, a partner's and a university's: server-rendered pt-BR pages that work
+ * without JavaScript. Every
  * request loads its session; every POST is parsed (small forms only), then checked for its origin
  * and form token before any section sees it. Each section is a router of its own that guards its
  * pages with `requireProfile`; failures become pages, never JSON.
@@ -49,6 +51,8 @@ export function panelPages(ctx: AppContext): Router {
 
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
+  // A university's sections.
+  inner.use(batchPages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());
