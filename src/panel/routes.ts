@@ -14,6 +14,7 @@ import { panelCookies } from './cookies.js';
 import { checkCsrf } from './csrf.js';
 import { PanelError, PanelPageNotFound } from './errors.js';
 import { homePage } from './home.js';
+import { installmentPages } from './installments/routes.js';
 import { PANEL_HEADERS, sendPage } from './layout.js';
 import type { PanelContext } from './panel-context.js';
 import { receiptPages } from './receipts/routes.js';
@@ -52,7 +53,7 @@ export function panelPages(ctx: AppContext): Router {
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
   // A university's sections.
-  inner.use(batchPages(panel));
+  inner.use(batchPages(panel), installmentPages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

@@ -5,6 +5,7 @@ import { givenUser, type SignedIn, signIn } from './support.js';
 /** The sections of a university's panel and the profiles each lets in (docs/panel.md). */
 export const UNIVERSITY_PAGES = {
   '/painel/lotes': ['administrador', 'integracao'],
+  '/painel/parcelas': ['administrador', 'financeiro'],
   '/painel/usuarios': ['administrador'],
 } as const;
 

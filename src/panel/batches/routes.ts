@@ -6,7 +6,7 @@ import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { batchErrorFields, batchErrorRecords, listBatches } from '../../institution/intake/batch-listing.js';
 import { getBatch, listBatchErrors } from '../../institution/intake/batch-reports.js';
 import { BatchNotFound } from '../../institution/intake/batches.js';
-import { csvHeader, csvLines } from '../../institution/statements/csv.js';
+import { sendCsvDownload } from '../csv-download.js';
 import { PageLinkRefused, RecordNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
 import { queryOf, valueOf } from '../list-pages.js';
@@ -81,14 +81,8 @@ export function batchPages(panel: PanelContext): Router {
   router.get('/lotes/:id/erros.csv', async (req, res) => {
     const { id, institutionId, fields, field } = await batchOf(req);
     if (field && !fields.includes(field)) throw notFound();
-    res
-      .status(200)
-      .type('text/csv; charset=utf-8')
-      .set('Content-Disposition', `attachment; filename="lote-${id}-erros.csv"`);
-    res.write(csvHeader(ERROR_CSV));
-    for await (const records of batchErrorRecords(ctx, institutionId, id, field || undefined))
-      res.write(csvLines(ERROR_CSV, records));
-    res.end();
+    const records = batchErrorRecords(ctx, institutionId, id, field || undefined);
+    await sendCsvDownload(res, ERROR_CSV, `lote-${id}-erros`, records);
   });
   return router;
 }
