@@ -21,6 +21,7 @@ import { receiptPages } from './receipts/routes.js';
 import { salePages } from './sales/routes.js';
 import { loadSession } from './session.js';
 import { signInPages } from './sign-in/routes.js';
+import { statementPages } from './statements/routes.js';
 import { userPages } from './users/routes.js';
 import { webhookPages } from './webhooks/routes.js';
 
@@ -53,7 +54,7 @@ export function panelPages(ctx: AppContext): Router {
   inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
   // A university's sections.
-  inner.use(batchPages(panel), installmentPages(panel));
+  inner.use(batchPages(panel), installmentPages(panel), statementPages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

@@ -6,6 +6,7 @@ import { givenUser, type SignedIn, signIn } from './support.js';
 export const UNIVERSITY_PAGES = {
   '/painel/lotes': ['administrador', 'integracao'],
   '/painel/parcelas': ['administrador', 'financeiro'],
+  '/painel/extratos': ['administrador', 'financeiro'],
   '/painel/usuarios': ['administrador'],
 } as const;
 
