@@ -8,7 +8,11 @@ export const UNIVERSITY_PAGES = {
   '/painel/parcelas': ['administrador', 'financeiro'],
   '/painel/extratos': ['administrador', 'financeiro'],
   '/painel/usuarios': ['administrador'],
+  '/painel/configuracoes/integracoes/api-token': ['administrador', 'integracao'],
 } as const;
+
+/** Paths both kinds of tenant open, each with its own data. */
+export const SHARED_PAGES = ['/painel/usuarios', '/painel/configuracoes/integracoes/api-token'];
 
 /** A partner's sections, which no university user ever opens. */
 export const PARTNER_PAGES = [
@@ -17,7 +21,6 @@ export const PARTNER_PAGES = [
   '/painel/recebimentos',
   '/painel/catalogo',
   '/painel/webhooks',
-  '/painel/configuracoes/integracoes/api-token',
 ] as const;
 
 /**

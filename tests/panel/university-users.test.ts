@@ -5,7 +5,7 @@ import { adminCli } from '../support/admin-cli.js';
 import { useTestContext } from '../support/context.js';
 import { givenInstitution } from '../support/tenants.js';
 import { csrfOf, panelRows, PASSWORD, post, signIn } from './support.js';
-import { givenUniversityStaff, PARTNER_PAGES, UNIVERSITY_PAGES } from './university-support.js';
+import { givenUniversityStaff, PARTNER_PAGES, SHARED_PAGES, UNIVERSITY_PAGES } from './university-support.js';
 
 describe("a university's users and profiles", () => {
   const t = useTestContext();
@@ -119,7 +119,7 @@ describe("a university's users and profiles", () => {
       expect(res.status, path).toBe(403);
       expect(res.text).toContain('Acesso não permitido');
     }
-    for (const path of Object.keys(UNIVERSITY_PAGES).filter((p) => p !== '/painel/usuarios')) {
+    for (const path of Object.keys(UNIVERSITY_PAGES).filter((p) => !SHARED_PAGES.includes(p))) {
       const res = await staff.sessions.partnerAdmin.agent.get(path);
       expect(res.status, path).toBe(403);
     }
