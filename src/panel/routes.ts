@@ -51,7 +51,7 @@ export function panelPages(ctx: AppContext): Router {
     checkCsrf(ctx.config, panel.cookies),
   );
 
-  inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
+  inner.use(signInPages(panel), homePage(ctx), accountPages(panel), userPages(panel), apiTokenPages(panel));
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
   // A university's sections.
   inner.use(batchPages(panel), installmentPages(panel), statementPages(panel));
