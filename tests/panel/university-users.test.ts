@@ -162,6 +162,17 @@ describe("a university's users and profiles", () => {
     expect(await panelRows(t)).toEqual(before);
   });
 
+  it('the database refuses a profile of the other kind of tenant (users_profile)', async () => {
+    await expect(
+      t.ctx
+        .sql`insert into users (partner_id, email, profile) values (${staff.partner.id}, 'x@y.example', 'financeiro')`,
+    ).rejects.toThrow(/users_profile/);
+    await expect(
+      t.ctx
+        .sql`insert into users (institution_id, email, profile) values (${staff.university.id}, 'x@y.example', 'superadmin')`,
+    ).rejects.toThrow(/users_profile/);
+  });
+
   it('Minha conta changes the password of a university user', async () => {
     const s = staff.sessions.integracao;
     const page = await s.agent.get('/painel/conta').expect(200);
