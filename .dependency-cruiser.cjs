@@ -41,6 +41,7 @@ const MAY_IMPORT = {
     'identity/',
     'tenants/',
     'partner/',
+    'institution/',
     'payments/',
     'webhooks/',
     'http/',
@@ -111,7 +112,8 @@ module.exports = {
     {
       name: 'panel-only-from-root',
       severity: 'error',
-      comment: 'The partner panel (src/panel/) is an HTTP front end: only the composition root (app.ts) mounts it.',
+      comment:
+        "The panel (src/panel/: the partners' and the universities' pages) is an HTTP front end: only the composition root (app.ts) mounts it.",
       from: { path: '^src/', pathNot: ['^src/panel/', '^src/app[.]ts$'] },
       to: { path: '^src/panel/' },
     },

@@ -92,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
       method: { type: 'string' },
       percentage: { type: 'string' },
       'product-type': { type: 'string' },
-      // partner:user:*
+      // partner:user:*, institution:user:*
       email: { type: 'string' },
       profile: { type: 'string' },
       json: { type: 'boolean', default: false },

@@ -1,18 +1,34 @@
 import { ApiError } from '../core/errors.js';
 
-export const PROFILES = ['superadmin', 'admin', 'vendedor'] as const;
+/** A partner's profiles, and an institution's: two separate sets, so a profile alone tells the kind of tenant. */
+export const PARTNER_PROFILES = ['superadmin', 'admin', 'vendedor'] as const;
+export const INSTITUTION_PROFILES = ['administrador', 'financeiro', 'integracao'] as const;
+export const PROFILES = [...PARTNER_PROFILES, ...INSTITUTION_PROFILES] as const;
 export type Profile = (typeof PROFILES)[number];
 
 export const PROFILE_LABELS: Record<Profile, string> = {
   superadmin: 'Superadmin',
   admin: 'Admin',
   vendedor: 'Vendedor',
+  administrador: 'Administrador',
+  financeiro: 'Financeiro',
+  integracao: 'Integração',
 };
 
-export const isProfile = (value: unknown): value is Profile => PROFILES.includes(value as Profile);
+export type TenantKind = 'partner' | 'institution';
 
-/** The tenant a user acts for. Partners' users today; institutions' users share the same tables later. */
-export type TenantRef = { kind: 'partner' | 'institution'; id: string };
+/** The tenant a user acts for: a partner or an institution (a university). */
+export type TenantRef = { kind: TenantKind; id: string };
+
+/** The profiles a user of this kind of tenant may have. */
+export const profilesOf = (kind: TenantKind): readonly Profile[] =>
+  kind === 'partner' ? PARTNER_PROFILES : INSTITUTION_PROFILES;
+
+/** The profile that manages a tenant's users: a tenant always keeps one active user with it. */
+export const USER_ADMIN_PROFILE: Record<TenantKind, Profile> = { partner: 'superadmin', institution: 'administrador' };
+
+export const isProfileOf = (kind: TenantKind, value: unknown): value is Profile =>
+  profilesOf(kind).includes(value as Profile);
 
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -46,12 +62,16 @@ export class EmailTaken extends IdentityRuleError {
 }
 
 export class LastSuperadmin extends IdentityRuleError {
-  constructor() {
+  constructor(kind: TenantKind = 'partner') {
     super(
       409,
       'USER-002',
-      'A partner keeps at least one Superadmin: promote another user first',
-      'A empresa precisa de pelo menos um Superadmin: promova outro usuário antes.',
+      kind === 'partner'
+        ? 'A partner keeps at least one Superadmin: promote another user first'
+        : 'An institution keeps at least one Administrador: promote another user first',
+      kind === 'partner'
+        ? 'A empresa precisa de pelo menos um Superadmin: promova outro usuário antes.'
+        : 'A instituição precisa de pelo menos um Administrador: promova outro usuário antes.',
     );
   }
 }
@@ -69,8 +89,9 @@ export class InvalidEmail extends IdentityRuleError {
 }
 
 export class InvalidProfile extends IdentityRuleError {
-  constructor() {
-    super(400, 'USER-005', 'The profile is superadmin, admin or vendedor', 'Escolha um perfil.', 'profile');
+  constructor(kind: TenantKind = 'partner') {
+    const [first, second, third] = profilesOf(kind);
+    super(400, 'USER-005', `The profile is ${first}, ${second} or ${third}`, 'Escolha um perfil.', 'profile');
   }
 }
 

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
-import { partners, userLinks, users } from '../db/schema/index.js';
+import { userLinks, users } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';
+import { TENANT_COLUMNS, withTenants } from './user-tenants.js';
 
 export type LinkPurpose = 'invitation' | 'password_reset';
 
@@ -54,7 +55,7 @@ export interface OpenLink {
   linkId: string;
   userId: string;
   email: string;
-  /** Whose panel the link opens: the user's partner. */
+  /** Whose panel the link opens: the user's partner or institution. */
   tenantName: string;
 }
 
@@ -74,12 +75,13 @@ export async function findOpenLink(
   purpose: LinkPurpose,
   now: Date,
 ): Promise<OpenLink | undefined> {
-  const [row] = await db
-    .select({ linkId: userLinks.id, userId: users.id, email: users.email, tenantName: partners.name })
-    .from(userLinks)
-    .innerJoin(users, eq(users.id, userLinks.userId))
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(openLinkWhere(token, purpose, now));
+  const [row] = await withTenants(
+    db
+      .select({ linkId: userLinks.id, userId: users.id, email: users.email, tenantName: TENANT_COLUMNS.tenantName })
+      .from(userLinks)
+      .innerJoin(users, eq(users.id, userLinks.userId))
+      .$dynamic(),
+  ).where(openLinkWhere(token, purpose, now));
   return row;
 }
 

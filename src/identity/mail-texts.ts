@@ -69,7 +69,7 @@ export function linkMail(purpose: LinkPurpose, to: Recipient, link: IssuedLink):
 export function passwordChangedMail(to: Recipient, at: Date, baseUrl: string): MailMessage {
   return compose(to.email, `Sua senha do painel de ${to.tenantName} foi alterada`, [
     `A senha de ${to.email} no painel de ${to.tenantName} foi alterada em ${brasiliaTime(at)}. As sessões abertas em outros navegadores foram encerradas.`,
-    'Se não foi você, peça agora um link para definir uma nova senha e avise um Superadmin da sua empresa:',
+    'Se não foi você, peça agora um link para definir uma nova senha e avise quem administra os usuários do painel (Superadmin ou Administrador):',
     { href: `${baseUrl}/painel/esqueci-senha`, label: 'Pedir um link de nova senha' },
   ]);
 }

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
-import { partners, users, userSessions } from '../db/schema/index.js';
+import { users, userSessions } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';
 import type { Profile, TenantRef } from './identity.rules.js';
 import { newToken } from './links.js';
+import { TENANT_COLUMNS, tenantOfRow, withTenants } from './user-tenants.js';
 
 /** A session ends after this long without a request… */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -72,23 +73,23 @@ export async function startSession(
  * the next page). An expired session is deleted on the way.
  */
 export async function findSession(db: Queryable, token: string, now: Date): Promise<Session | undefined> {
-  const [row] = await db
-    .select({
-      id: userSessions.id,
-      csrfToken: userSessions.csrfToken,
-      lastSeenAt: userSessions.lastSeenAt,
-      expiresAt: userSessions.expiresAt,
-      userId: users.id,
-      email: users.email,
-      profile: users.profile,
-      partnerId: users.partnerId,
-      partnerName: partners.name,
-    })
-    .from(userSessions)
-    // A removed user's sessions end with the removal; one that slipped through still opens nothing.
-    .innerJoin(users, and(eq(users.id, userSessions.userId), isNull(users.removedAt)))
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(eq(userSessions.tokenHash, hashSecret(token)));
+  const [row] = await withTenants(
+    db
+      .select({
+        id: userSessions.id,
+        csrfToken: userSessions.csrfToken,
+        lastSeenAt: userSessions.lastSeenAt,
+        expiresAt: userSessions.expiresAt,
+        userId: users.id,
+        email: users.email,
+        profile: users.profile,
+        ...TENANT_COLUMNS,
+      })
+      .from(userSessions)
+      // A removed user's sessions end with the removal; one that slipped through still opens nothing.
+      .innerJoin(users, and(eq(users.id, userSessions.userId), isNull(users.removedAt)))
+      .$dynamic(),
+  ).where(eq(userSessions.tokenHash, hashSecret(token)));
   if (!row) return undefined;
   const idleSince = now.getTime() - row.lastSeenAt.getTime();
   if (row.expiresAt <= now || idleSince >= SESSION_IDLE_MS) {
@@ -104,8 +105,8 @@ export async function findSession(db: Queryable, token: string, now: Date): Prom
       id: row.userId,
       email: row.email,
       profile: row.profile,
-      tenant: { kind: 'partner', id: row.partnerId! },
-      tenantName: row.partnerName,
+      tenant: tenantOfRow(row),
+      tenantName: row.tenantName,
     },
   };
 }

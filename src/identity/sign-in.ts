@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 
 import type { Database } from '../db/client.js';
-import { partners, users } from '../db/schema/index.js';
+import { users } from '../db/schema/index.js';
 import { noticePasswordChanged, recordAccountFailure } from './account-mail.js';
 import { normaliseEmail, PasswordRefused, type Profile } from './identity.rules.js';
 import { endUserLinks, findOpenLink, type LinkPurpose, useLink } from './links.js';
@@ -18,6 +18,7 @@ import {
   recordFailure,
   SIGN_IN_POLICIES,
 } from './throttle.js';
+import { TENANT_COLUMNS, tenantOfRow, withTenants } from './user-tenants.js';
 
 /** Where the mail a change causes goes (the password-changed and locked-sign-in notices); none without a transport. */
 type WithMail = { mail?: MailOutbox };
@@ -48,18 +49,18 @@ export async function signIn(
   const shared = input.device ? [] : [accountKey(email), ipKey(input.ip)];
   const until = await lockedUntil(db, [client, ...shared], input.now);
   if (until) return { kind: 'locked', until };
-  const [user] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      profile: users.profile,
-      passwordHash: users.passwordHash,
-      partnerId: users.partnerId,
-      partnerName: partners.name,
-    })
-    .from(users)
-    .innerJoin(partners, eq(partners.id, users.partnerId))
-    .where(and(eq(users.email, email), isNull(users.removedAt)));
+  const [user] = await withTenants(
+    db
+      .select({
+        id: users.id,
+        email: users.email,
+        profile: users.profile,
+        passwordHash: users.passwordHash,
+        ...TENANT_COLUMNS,
+      })
+      .from(users)
+      .$dynamic(),
+  ).where(and(eq(users.email, email), isNull(users.removedAt)));
   const ok = user?.passwordHash
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyNothing(input.password);
@@ -77,8 +78,8 @@ export async function signIn(
       id: user.id,
       email: user.email,
       profile: user.profile as Profile,
-      tenant: { kind: 'partner', id: user.partnerId! },
-      tenantName: user.partnerName,
+      tenant: tenantOfRow(user),
+      tenantName: user.tenantName,
     },
   };
 }

@@ -9,11 +9,12 @@ import {
   InvalidEmail,
   InvalidProfile,
   isEmail,
-  isProfile,
+  isProfileOf,
   LastSuperadmin,
   normaliseEmail,
   type Profile,
   type TenantRef,
+  USER_ADMIN_PROFILE,
   UserNotFound,
 } from './identity.rules.js';
 import { type IssuedLink, issueLink } from './links.js';
@@ -58,7 +59,7 @@ export async function inviteUser(
 ): Promise<Invited> {
   const email = normaliseEmail(options.email);
   if (!isEmail(email)) throw new InvalidEmail();
-  if (!isProfile(options.profile)) throw new InvalidProfile();
+  if (!isProfileOf(options.tenant.kind, options.profile)) throw new InvalidProfile(options.tenant.kind);
   const profile = options.profile;
   return db.transaction(async (tx) => {
     const user = await insertUnique({
@@ -126,7 +127,7 @@ export async function findUser(db: Queryable, tenant: TenantRef, userId: string)
 
 /**
  * Runs a change of a tenant's users under the tenant's lock, refusing it when it would leave the
- * tenant without an active Superadmin. The lock (a transaction-scoped advisory lock per tenant)
+ * tenant without an active user administrator (a partner's Superadmin, an institution's Administrador). The lock (a transaction-scoped advisory lock per tenant)
  * serialises concurrent changes, so two Superadmins demoting each other cannot both succeed.
  */
 async function withSuperadminGuard(
@@ -139,20 +140,21 @@ async function withSuperadminGuard(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`users:${tenant.kind}:${tenant.id}`}, 0))`);
     const user = await findUser(tx, tenant, userId);
     const { staysSuperadmin } = await change(tx, user);
-    if (user.profile !== 'superadmin' || staysSuperadmin) return;
+    const adminProfile = USER_ADMIN_PROFILE[tenant.kind];
+    if (user.profile !== adminProfile || staysSuperadmin) return;
     const [left] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(users)
-      .where(and(ofTenant(tenant), eq(users.profile, 'superadmin'), sql`${users.passwordHash} is not null`));
-    if ((left?.n ?? 0) === 0) throw new LastSuperadmin();
+      .where(and(ofTenant(tenant), eq(users.profile, adminProfile), sql`${users.passwordHash} is not null`));
+    if ((left?.n ?? 0) === 0) throw new LastSuperadmin(tenant.kind);
   });
 }
 
 export async function changeProfile(db: Database, tenant: TenantRef, userId: string, profile: unknown): Promise<void> {
-  if (!isProfile(profile)) throw new InvalidProfile();
+  if (!isProfileOf(tenant.kind, profile)) throw new InvalidProfile(tenant.kind);
   await withSuperadminGuard(db, tenant, userId, async (tx, user) => {
     await tx.update(users).set({ profile }).where(eq(users.id, user.id));
-    return { staysSuperadmin: profile === 'superadmin' };
+    return { staysSuperadmin: profile === USER_ADMIN_PROFILE[tenant.kind] };
   });
 }
 

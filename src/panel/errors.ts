@@ -20,7 +20,7 @@ export class Forbidden extends PanelError {
       'PANEL-001',
       'The profile of this user does not open this page',
       'Acesso não permitido',
-      'O seu perfil não dá acesso a esta página. Se precisar dela, fale com um Superadmin da sua empresa.',
+      'O seu perfil não dá acesso a esta página. Se precisar dela, fale com quem administra os usuários do seu painel.',
     );
   }
 }
@@ -59,6 +59,26 @@ export class FormIdRefused extends PanelError {
       `The one-time form id is ${reason}`,
       'Formulário não aceito',
       `${FORM_ID_TEXTS[reason]} Nada foi criado. Abra a página de novo e envie outra vez.`,
+    );
+  }
+}
+
+/** A record of the tenant the page names that does not exist (or is another tenant's): the panel's 404 page. */
+export class RecordNotFound extends PanelError {
+  constructor(title: string, text: string) {
+    super(404, 'PANEL-005', 'No such record of this tenant', title, text);
+  }
+}
+
+/** A `continuable` the list did not issue (altered, of another filter or list): the way back is the first page. */
+export class PageLinkRefused extends PanelError {
+  constructor() {
+    super(
+      400,
+      'PANEL-006',
+      'continuable is not a token this list issued',
+      'Página não encontrada na lista',
+      'O endereço desta página da lista não é válido (foi alterado, ou os filtros mudaram). Volte à primeira página da lista.',
     );
   }
 }

@@ -1,23 +1,36 @@
 import { Router } from 'express';
 
+import type { AppContext } from '../context.js';
+import { localDate } from '../core/local-date.js';
 import { type Profile, PROFILE_LABELS } from '../identity/identity.rules.js';
+import { monthActivity } from '../institution/listings/month-activity.js';
 import { html } from '../payments/html.js';
+import { monthCard } from './home-month.js';
 import { sendPage } from './layout.js';
 import { NAVIGATION } from './navigation.js';
-import { requireProfile, sessionOf } from './session.js';
+import { requireSignedIn, sessionOf } from './session.js';
 
 /** What each profile may do, as the home page tells the user. */
 const CAN_DO: Record<Profile, string> = {
   superadmin: 'convida, muda o perfil e remove usuários, gera e revoga os tokens da API e configura os webhooks.',
   admin: 'gera e revoga os tokens da API e configura os webhooks.',
   vendedor: 'cria vendas exclusivas, acompanha as vendas criadas por você e consulta o catálogo.',
+  administrador: 'vê tudo da instituição: lotes, parcelas, links de pagamento, extratos; e gerencia os usuários.',
+  financeiro: 'acompanha as parcelas e seus pagamentos, gera links de pagamento e consulta os extratos e fechamentos.',
+  integracao: 'acompanha os lotes enviados pela API e os erros dos seus itens.',
 };
 
-/** `/painel`: who is signed in, for which partner, and the sections their profile opens. */
-export function homePage(): Router {
+/**
+ * `/painel`: who is signed in, for which partner or institution, and the sections their profile
+ * opens; a university's user also sees the counts of this month.
+ */
+export function homePage(ctx: AppContext): Router {
   const router = Router();
-  router.get('/', requireProfile(), (req, res) => {
+  router.get('/', requireSignedIn(), async (req, res) => {
     const { user } = sessionOf(req);
+    const month = `${localDate(ctx.clock.now()).slice(0, 7)}-01`;
+    const activity =
+      user.tenant.kind === 'institution' ? await monthActivity(ctx.db, user.tenant.id, month) : undefined;
     const sections = NAVIGATION.filter((item) => item.href !== '/painel' && item.profiles.includes(user.profile));
     sendPage(req, res, 200, {
       title: `Olá, ${user.email}`,
@@ -25,7 +38,8 @@ export function homePage(): Router {
   <h2 id="perfil">Seu perfil: ${PROFILE_LABELS[user.profile]}</h2>
   <p>Na ${user.tenantName}, o perfil ${PROFILE_LABELS[user.profile]} ${CAN_DO[user.profile]}</p>
   <ul>${sections.map((item) => html`<li><a href="${item.href}">${item.label}</a></li>`)}</ul>
-</section>`,
+</section>
+${activity ? monthCard(user.profile, month, activity) : ''}`,
     });
   });
   return router;

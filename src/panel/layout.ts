@@ -43,6 +43,10 @@ export interface PanelView {
   notice?: Notice;
 }
 
+/** What the panel is called for a kind of tenant: a partner's team, or a university's. */
+const PANEL_NAME = { partner: 'Painel do parceiro', institution: 'Painel da instituição' } as const;
+const panelName = (session: Session | undefined) => (session ? PANEL_NAME[session.user.tenant.kind] : 'Painel');
+
 const noticeBlock = (notice?: Notice) =>
   notice ? html`<p class="notice${notice.error ? ' error' : ''}" role="status">${notice.text}</p>` : '';
 
@@ -51,7 +55,7 @@ function signedInHeader(session: Session, path: string): SafeHtml {
   const items = NAVIGATION.filter((item) => item.profiles.includes(session.user.profile));
   return html`<header class="panel">
   <div class="bar">
-    <div class="tenant"><strong>${session.user.tenantName}</strong><span>Painel do parceiro</span></div>
+    <div class="tenant"><strong>${session.user.tenantName}</strong><span>${panelName(session)}</span></div>
     <div class="who"><span>${session.user.email} · ${PROFILE_LABELS[session.user.profile]}</span>
       <form class="inline" method="post" action="/painel/sair">${csrfInput(session.csrfToken)}<button type="submit" class="link">Sair</button></form>
     </div>
@@ -63,7 +67,7 @@ function signedInHeader(session: Session, path: string): SafeHtml {
 </header>`;
 }
 
-const anonymousHeader = html`<header class="panel"><div class="bar"><div class="tenant"><strong>Painel do parceiro</strong><span>Acesso da sua equipe</span></div></div></header>`;
+const anonymousHeader = html`<header class="panel"><div class="bar"><div class="tenant"><strong>Painel</strong><span>Acesso da sua equipe: parceiros e instituições</span></div></div></header>`;
 
 function breadcrumbBlock(view: PanelView): SafeHtml | '' {
   if (!view.breadcrumb?.length) return '';
@@ -81,7 +85,7 @@ export function panelDocument(req: Request, view: PanelView): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${view.title} · Painel do parceiro</title>
+<title>${view.title} · ${panelName(session)}</title>
 <style>${new SafeHtml(PAGE_CSS)}</style>
 <style>${new SafeHtml(PANEL_CSS)}</style>
 </head>
@@ -93,7 +97,7 @@ ${session ? signedInHeader(session, req.originalUrl.split('?')[0]!) : anonymousH
 ${noticeBlock(view.notice)}
 ${view.body}
 </main>
-<footer>Painel do parceiro · os dados desta página são da sua empresa: não os compartilhe.</footer>
+<footer>${panelName(session)} · os dados desta página são ${session?.user.tenant.kind === 'institution' ? 'da sua instituição' : 'da sua empresa'}: não os compartilhe.</footer>
 </body>
 </html>`.value;
 }

@@ -40,6 +40,22 @@ export function pager(path: string, query: URLSearchParams, paging: Paging, labe
 }
 
 /**
+ * The way on through a list paged by the API's `continuable` (a signed token, so there is no page
+ * number to jump to): the next page keeping the filters, and back to the first.
+ */
+export function continuationPager(path: string, query: URLSearchParams, next: string | undefined, label: string) {
+  const params = new URLSearchParams(query);
+  const onLaterPage = params.has('continuable');
+  params.delete('continuable');
+  const first = params.toString();
+  if (next) params.set('continuable', next);
+  if (!next && !onLaterPage) return html``;
+  return html`<nav class="pages" aria-label="${label}">
+    ${onLaterPage ? html`<a href="${path}${first ? `?${first}` : ''}">Primeira página</a>` : ''}
+    ${next ? html`<a href="${path}?${params.toString()}" rel="next">Próxima página</a>` : ''}</nav>`;
+}
+
+/**
  * A filter of fixed values as a group of checkboxes (every value may be chosen, as the lists'
  * array parameters allow); `checked` are the values sent.
  */

@@ -1,4 +1,4 @@
-import { type Profile, PROFILES } from '../identity/identity.rules.js';
+import { INSTITUTION_PROFILES, PARTNER_PROFILES, type Profile, PROFILES } from '../identity/identity.rules.js';
 
 /** One entry of the panel's navigation: shown only to the profiles that may open it. */
 export interface NavItem {
@@ -9,17 +9,31 @@ export interface NavItem {
 
 const EVERYONE = PROFILES;
 
+/** The university's profiles that open each of its sections (its routers' `requireProfile`). */
+export const UNIVERSITY_SECTIONS = {
+  batches: ['administrador', 'integracao'],
+  installments: ['administrador', 'financeiro'],
+  statements: ['administrador', 'financeiro'],
+} as const satisfies Record<string, readonly (typeof INSTITUTION_PROFILES)[number][]>;
+
+/** Who manages a tenant's API keys: a partner's Superadmin and Admin, a university's Administrador and Integração. */
+export const INTEGRATION_PROFILES = ['superadmin', 'admin', 'administrador', 'integracao'] as const;
+
 /**
- * The sections of the panel, in the order of the menu. A section adds its entry here, with the
- * same profiles its router's `requireProfile` lets in.
+ * The sections of the panel, in the order of the menu: a partner's and a university's, told apart
+ * by their profiles (the two sets do not meet). A section adds its entry here, with the same
+ * profiles its router's `requireProfile` lets in.
  */
 export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel', label: 'Início', profiles: EVERYONE },
-  { href: '/painel/vendas', label: 'Vendas', profiles: EVERYONE },
+  { href: '/painel/vendas', label: 'Vendas', profiles: PARTNER_PROFILES },
   { href: '/painel/recebimentos', label: 'Recebimentos', profiles: ['superadmin', 'admin'] },
-  { href: '/painel/catalogo', label: 'Catálogo', profiles: EVERYONE },
-  { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin'] },
-  { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: ['superadmin', 'admin'] },
+  { href: '/painel/catalogo', label: 'Catálogo', profiles: PARTNER_PROFILES },
+  { href: '/painel/lotes', label: 'Lotes', profiles: UNIVERSITY_SECTIONS.batches },
+  { href: '/painel/parcelas', label: 'Parcelas', profiles: UNIVERSITY_SECTIONS.installments },
+  { href: '/painel/extratos', label: 'Extratos', profiles: UNIVERSITY_SECTIONS.statements },
+  { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin', 'administrador'] },
+  { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: INTEGRATION_PROFILES },
   { href: '/painel/webhooks', label: 'Webhooks', profiles: ['superadmin', 'admin'] },
   { href: '/painel/conta', label: 'Minha conta', profiles: EVERYONE },
 ];

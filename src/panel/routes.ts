@@ -8,22 +8,26 @@ import { mailOutbox } from '../identity/mail-outbox.js';
 import { html } from '../payments/html.js';
 import { accountPages } from './account/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
+import { batchPages } from './batches/routes.js';
 import { cataloguePages } from './catalogue/routes.js';
 import { panelCookies } from './cookies.js';
 import { checkCsrf } from './csrf.js';
 import { PanelError, PanelPageNotFound } from './errors.js';
 import { homePage } from './home.js';
+import { installmentPages } from './installments/routes.js';
 import { PANEL_HEADERS, sendPage } from './layout.js';
 import type { PanelContext } from './panel-context.js';
 import { receiptPages } from './receipts/routes.js';
 import { salePages } from './sales/routes.js';
 import { loadSession } from './session.js';
 import { signInPages } from './sign-in/routes.js';
+import { statementPages } from './statements/routes.js';
 import { userPages } from './users/routes.js';
 import { webhookPages } from './webhooks/routes.js';
 
 /**
- * The partner panel at `/painel`: server-rendered pt-BR pages that work without JavaScript. Every
+ * The panel at `/painel`, a partner's and a university's: server-rendered pt-BR pages that work
+ * without JavaScript. Every
  * request loads its session; every POST is parsed (small forms only), then checked for its origin
  * and form token before any section sees it. Each section is a router of its own that guards its
  * pages with `requireProfile`; failures become pages, never JSON.
@@ -47,8 +51,10 @@ export function panelPages(ctx: AppContext): Router {
     checkCsrf(ctx.config, panel.cookies),
   );
 
-  inner.use(signInPages(panel), homePage(), accountPages(panel), userPages(panel), apiTokenPages(panel));
+  inner.use(signInPages(panel), homePage(ctx), accountPages(panel), userPages(panel), apiTokenPages(panel));
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
+  // A university's sections.
+  inner.use(batchPages(panel), installmentPages(panel), statementPages(panel));
 
   inner.use((_req, _res, next) => next(new PanelPageNotFound()));
   inner.use(panelErrors());

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 
 import type { AppContext } from '../context.js';
-import type { Profile } from '../identity/identity.rules.js';
+import { type Profile, PROFILES } from '../identity/identity.rules.js';
 import { findSession, type Session, SESSION_LIFETIME_MS, type StartedSession } from '../identity/sessions.js';
 import { clearCookie, type PanelCookies, readCookie } from './cookies.js';
 import { Forbidden } from './errors.js';
@@ -37,16 +37,20 @@ export const signInPath = (req: Request) =>
 
 /**
  * The guard of every page after sign-in: without a session, to the sign-in page (and back after
- * it); with a profile not listed, 403. Every profile when none is listed.
+ * it); with a profile not listed, 403. A partner's profiles and an institution's are apart, so
+ * listing the profiles also keeps each kind of tenant out of the other's pages.
  */
-export function requireProfile(...profiles: Profile[]): RequestHandler {
+export function requireProfile(...profiles: [Profile, ...Profile[]]): RequestHandler {
   return (req, res, next) => {
     const session = req.panelSession;
     if (!session) return res.redirect(303, signInPath(req));
-    if (profiles.length > 0 && !profiles.includes(session.user.profile)) return next(new Forbidden());
+    if (!profiles.includes(session.user.profile)) return next(new Forbidden());
     next();
   };
 }
+
+/** The guard of the pages every user has, of either kind of tenant (their home, their account). */
+export const requireSignedIn = (): RequestHandler => requireProfile(...PROFILES);
 
 /** The session of a request that passed `requireProfile`. */
 export function sessionOf(req: Request): Session {
@@ -58,6 +62,13 @@ export function sessionOf(req: Request): Session {
 export function partnerOf(req: Request): string {
   const { tenant } = sessionOf(req).user;
   if (tenant.kind !== 'partner') throw new Error('a partner panel page reached by a user of another kind of tenant');
+  return tenant.id;
+}
+
+/** The institution a signed-in user acts for: every query of a university's page is scoped by it. */
+export function institutionOf(req: Request): string {
+  const { tenant } = sessionOf(req).user;
+  if (tenant.kind !== 'institution') throw new Error('a university page reached by a user of another kind of tenant');
   return tenant.id;
 }
 

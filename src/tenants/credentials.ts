@@ -46,19 +46,21 @@ export async function issueKey(
   return { secret, prefix };
 }
 
+/** The keys of one tenant, whichever its kind. */
+const ofTenant = (tenant: { kind: Tenant['kind']; id: string }) =>
+  eq(tenant.kind === 'partner' ? credentials.partnerId : credentials.institutionId, tenant.id);
+
 /**
  * Revokes the key with this visible prefix (the operator), or the one with this id among a
- * partner's keys (the panel); false when no such active key exists.
+ * tenant's keys (the panel); false when no such active key exists.
  */
 export async function revokeKey(
   db: Queryable,
-  key: string | { partnerId: string; keyId: string },
+  key: string | { tenant: { kind: Tenant['kind']; id: string }; keyId: string },
   now: Date,
 ): Promise<boolean> {
   const which =
-    typeof key === 'string'
-      ? eq(credentials.prefix, key)
-      : and(eq(credentials.partnerId, key.partnerId), eq(credentials.id, key.keyId));
+    typeof key === 'string' ? eq(credentials.prefix, key) : and(ofTenant(key.tenant), eq(credentials.id, key.keyId));
   const revoked = await db
     .update(credentials)
     .set({ revokedAt: now })
@@ -77,7 +79,7 @@ export interface KeyRow {
   createdByEmail: string | null;
 }
 
-const partnerKeys = (db: Queryable, partnerId: string, also?: SQL) =>
+const tenantKeys = (db: Queryable, tenant: { kind: Tenant['kind']; id: string }, also?: SQL) =>
   db
     .select({
       id: credentials.id,
@@ -89,13 +91,18 @@ const partnerKeys = (db: Queryable, partnerId: string, also?: SQL) =>
     })
     .from(credentials)
     .leftJoin(users, eq(users.id, credentials.createdBy))
-    .where(and(eq(credentials.partnerId, partnerId), also))
+    .where(and(ofTenant(tenant), also))
     .orderBy(desc(credentials.createdAt), desc(credentials.prefix));
 
-/** A partner's keys, newest first, revoked ones included. */
-export const listPartnerKeys = (db: Queryable, partnerId: string): Promise<KeyRow[]> => partnerKeys(db, partnerId);
+/** A tenant's keys (a partner's `Api-Token`s, an institution's `apikey`s), newest first, revoked ones included. */
+export const listTenantKeys = (db: Queryable, tenant: { kind: Tenant['kind']; id: string }): Promise<KeyRow[]> =>
+  tenantKeys(db, tenant);
 
-/** One of a partner's keys by id, or undefined (another partner's key is not found either). */
-export async function findPartnerKey(db: Queryable, partnerId: string, keyId: string): Promise<KeyRow | undefined> {
-  return (await partnerKeys(db, partnerId, eq(credentials.id, keyId)))[0];
+/** One of a tenant's keys by id, or undefined (another tenant's key is not found either). */
+export async function findTenantKey(
+  db: Queryable,
+  tenant: { kind: Tenant['kind']; id: string },
+  keyId: string,
+): Promise<KeyRow | undefined> {
+  return (await tenantKeys(db, tenant, eq(credentials.id, keyId)))[0];
 }

@@ -8,7 +8,8 @@ import { sendTestDeliveries } from '../../src/partner/webhooks/test-events.js';
 import { givenUser, signIn, tokenOfLink } from '../panel/support.js';
 import { givenClass, givenCourse } from '../support/catalogue.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { givenPartner } from '../support/tenants.js';
+import { installment, submitAndProcess } from '../support/installments.js';
+import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { judge, listen, send, snapshotQuery } from './harness.js';
 import { BROKEN_BODIES, HOSTILE_TEXT, HOSTILE_URL_VALUES } from './hostile-values.js';
 import type { WireRequest } from './mutations.js';
@@ -87,7 +88,31 @@ const LIST_PARAMETERS: [path: string, names: string[]][] = [
   ['/painel/catalogo/campanhas', ['search', 'status', 'customIdentifier', 'page']],
 ];
 
-describe('hostile requests to the partner panel', () => {
+/** Query parameters of a university's lists (sent with the Administrador's session). */
+const UNIVERSITY_LIST_PARAMETERS: [path: string, names: string[]][] = [
+  ['/painel/lotes', ['continuable']],
+  [
+    '/painel/parcelas',
+    [
+      'responsavel_financeiro_documento',
+      'aluno_cpf',
+      'id_externo',
+      'situacao',
+      'tipo',
+      'produto',
+      'dias_atraso',
+      'em_acordo',
+      'data_inicial_vencimento',
+      'data_final_pagamento',
+      'continuable',
+      'desconhecido',
+    ],
+  ],
+  ['/painel/extratos', ['mes']],
+  ['/painel/extratos/gestao.csv', ['mes']],
+];
+
+describe("hostile requests to the partner panel and a university's pages", () => {
   let t: TestContext;
   let served: Awaited<ReturnType<typeof listen>>;
   let snapshot: () => Promise<string>;
@@ -101,6 +126,8 @@ describe('hostile requests to the partner panel', () => {
   let guesserId: string;
   /** A one-time form id as a page would make it (for the Superadmin, now, unless told). */
   let formId: (form: Omit<FormBinding, 'userId'>, user?: string, at?: Date) => string;
+  /** The university's Administrador, a batch and an installment of its own. */
+  let uni: { cookie: string; csrf: string; batch: string; installment: string };
 
   beforeAll(async () => {
     t = await createTestContext();
@@ -141,6 +168,15 @@ describe('hostile requests to the partner panel', () => {
     const [delivery] = (await sendTestDeliveries(t.ctx, partner.id, webhook)).events;
     const [deliveryRow] = await t.ctx.sql`select id from webhook_deliveries where event_id = ${delivery!.eventId}`;
     const redelivery = `${WEBHOOKS}/${webhook}/entregas/${deliveryRow!.id}/reenviar`;
+    const university = await givenInstitution(t.ctx, 'Universidade Hostil');
+    await givenUser(t, { kind: 'institution', id: university.id }, 'adm@uni-hostil.example', 'administrador');
+    const universityAdmin = await signIn(t, 'adm@uni-hostil.example');
+    const batch = await submitAndProcess(t, university.headers, [
+      installment({ idParcela: 'H-1' }),
+      installment({ alunoCpf: '1' }),
+    ]);
+    const [row] = await t.ctx.sql<{ id: string }[]>`select id::text from installments where external_id = 'H-1'`;
+    uni = { cookie: universityAdmin.cookie, csrf: universityAdmin.csrf, batch, installment: row!.id };
     const configurationFields = ['configurationName', 'webhookUrl', 'enabledEvents', 'authorizationToken', 'signed'];
     forms = [
       { path: '/painel/entrar', fields: ['email', 'password', 'voltar'], anonymous: true },
@@ -194,6 +230,10 @@ describe('hostile requests to the partner panel', () => {
         free: ['fullName', 'email'],
         once: { kind: 'sale' },
       },
+      // A university's forms, with its Administrador's session.
+      { path: '/painel/usuarios/convidar', fields: ['email', 'profile'], session: uni },
+      // The link is made once; any field sent beside the form token is ignored.
+      { path: `/painel/parcelas/${uni.installment}/link-pagamento`, fields: ['x'], free: ['x'], session: uni },
     ];
     // Valid forms but for their one-time id: of another form, another record, another user, too old, none.
     formId = (form, user = rootId, at = t.clock.now()) =>
@@ -330,6 +370,26 @@ describe('hostile requests to the partner panel', () => {
         request: wire('GET', `/painel/entrar?voltar=${token}&aviso=${token}`),
         writes: false,
       });
+      for (const path of [
+        `/painel/lotes/${token}`,
+        `/painel/lotes/${token}/erros.csv`,
+        `/painel/lotes/${uni.batch}?campo=${token}`,
+        `/painel/parcelas/${token}`,
+        `/painel/parcelas/${token}/link-pagamento`,
+        `/painel/extratos/${token}.csv`,
+        `/painel/usuarios/${token}/remover`,
+      ]) {
+        out.push({
+          label: `GET ${path.slice(0, 60)} (IES)`,
+          request: wire('GET', path, undefined, undefined, uni.cookie),
+          writes: false,
+        });
+        out.push({
+          label: `POST ${path.slice(0, 60)} (IES)`,
+          request: wire('POST', path, `_csrf=${uni.csrf}&x=1`, undefined, uni.cookie),
+          writes: false,
+        });
+      }
       out.push({
         label: `POST perfil ${token.slice(0, 20)}`,
         request: wire('POST', `/painel/usuarios/${token}/perfil`, `_csrf=${csrf}&profile=admin`),
@@ -348,6 +408,20 @@ describe('hostile requests to the partner panel', () => {
             request: wire('GET', `${path}?${name}=${value}&${name}=2`),
             writes: false,
           });
+    for (const [path, names] of UNIVERSITY_LIST_PARAMETERS)
+      for (const name of names)
+        for (const value of [...HOSTILE_URL_VALUES, ...HOSTILE_TEXT.map(formValue).filter((v) => v.length < 8_000)]) {
+          out.push({
+            label: `GET ${path}?${name}=${value.slice(0, 24)} (IES)`,
+            request: wire('GET', `${path}?${name}=${value}`, undefined, undefined, uni.cookie),
+            writes: false,
+          });
+          out.push({
+            label: `GET ${path}?${name}=${value.slice(0, 24)} twice (IES)`,
+            request: wire('GET', `${path}?${name}=${value}&${name}=2`, undefined, undefined, uni.cookie),
+            writes: false,
+          });
+        }
     for (const value of ['x', '%zz', 'a'.repeat(5000), '"; painel=x', 'painel=%00']) {
       out.push({
         label: `GET /painel cookie ${value.slice(0, 20)}`,
@@ -380,8 +454,14 @@ describe('hostile requests to the partner panel', () => {
     }
     expect(all.length).toBeGreaterThan(400);
     expect(failures).toEqual([]);
-    // The session survived every hostile form: nothing above signed it out.
+    // The sessions survived every hostile form: nothing above signed them out.
     const home = await send(served.port, served.agent, wire('GET', '/painel'));
     expect(home.status).toBe(200);
+    const universityHome = await send(
+      served.port,
+      served.agent,
+      wire('GET', '/painel', undefined, undefined, uni.cookie),
+    );
+    expect(universityHome.status).toBe(200);
   }, 300_000);
 });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { expect } from 'vitest';
 
 import { type FormBinding, newFormId } from '../../src/identity/form-ids.js';
-import type { Profile } from '../../src/identity/identity.rules.js';
+import type { Profile, TenantRef } from '../../src/identity/identity.rules.js';
 import { setPasswordWithLink } from '../../src/identity/sign-in.js';
 import { inviteUser } from '../../src/identity/users.js';
 import type { TestContext } from '../support/context.js';
@@ -43,16 +43,19 @@ export async function formIdFor(t: TestContext, email: string, form: Omit<FormBi
   return newFormId(t.ctx.config.secretsKey, { ...form, userId: user!.id }, t.clock.now());
 }
 
-/** A user of the partner with a password set (invited by the operator, invitation accepted). */
+/**
+ * A user with a password set (invited by the operator, invitation accepted): of the partner whose
+ * id is given, or of the tenant given.
+ */
 export async function givenUser(
   t: TestContext,
-  partnerId: string,
+  tenant: string | TenantRef,
   email: string,
   profile: Profile,
   password = PASSWORD,
 ) {
   const { user, invitation } = await inviteUser(t.ctx.db, {
-    tenant: { kind: 'partner', id: partnerId },
+    tenant: typeof tenant === 'string' ? { kind: 'partner', id: tenant } : tenant,
     email,
     profile,
     now: t.clock.now(),

@@ -16,8 +16,8 @@ export const partners = pgTable('partners', {
 });
 
 /**
- * A person who signs in to a tenant's panel. Today partners' users (profiles `superadmin`, `admin`,
- * `vendedor`); the institution column lets universities' users live in the same table later. An
+ * A person who signs in to a tenant's panel: a partner's user (profiles `superadmin`, `admin`,
+ * `vendedor`) or an institution's (`administrador`, `financeiro`, `integracao`). An
  * e-mail (kept lower-cased) names one active user across every tenant, so one sign-in form serves
  * all. A removed user stays, so that what they did keeps its author; their e-mail is free again.
  */
@@ -28,7 +28,9 @@ export const users = pgTable(
     institutionId: uuid().references(() => institutions.id),
     partnerId: uuid().references(() => partners.id),
     email: text().notNull(),
-    profile: text().$type<'superadmin' | 'admin' | 'vendedor'>().notNull(),
+    profile: text()
+      .$type<'superadmin' | 'admin' | 'vendedor' | 'administrador' | 'financeiro' | 'integracao'>()
+      .notNull(),
     /** argon2id, PHC string; null until the invitation is accepted. */
     passwordHash: text(),
     passwordChangedAt: timestamp({ withTimezone: true }),
@@ -42,9 +44,14 @@ export const users = pgTable(
       .on(t.email)
       .where(sql`${t.removedAt} is null`),
     index().on(t.partnerId),
+    index().on(t.institutionId),
     check('users_one_tenant', sql`num_nonnulls(${t.institutionId}, ${t.partnerId}) = 1`),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
-    check('users_profile', sql`${t.profile} in ('superadmin', 'admin', 'vendedor')`),
+    // A profile belongs to one kind of tenant: a partner's user is never an Administrador, and so on.
+    check(
+      'users_profile',
+      sql`(${t.partnerId} is not null and ${t.profile} in ('superadmin', 'admin', 'vendedor')) or (${t.institutionId} is not null and ${t.profile} in ('administrador', 'financeiro', 'integracao'))`,
+    ),
   ],
 );
 

@@ -19,7 +19,7 @@ import { type Batch, requireBatch } from './batches.js';
 type BatchView = components['schemas']['Batch'];
 type BatchErrorPage = components['schemas']['BatchErrorPage'];
 
-const toBatchView = (batch: Batch, failed: FailedJob | undefined): BatchView => ({
+export const toBatchView = (batch: Batch, failed: FailedJob | undefined): BatchView => ({
   id: batch.id,
   tipo: batch.kind as BatchView['tipo'],
   status: batch.status as BatchView['status'],
@@ -73,22 +73,59 @@ const errorCount = preparedPerHandle((db) =>
     .prepare('batch_errors_count'),
 );
 
-/** Item errors of a batch by (item, field), 100 a page. */
+// The panel's filter by field: a page of the errors of one field (read through the primary key's
+// batch prefix, then filtered; a batch holds at most 10,000 items).
+const fieldErrorsAfter = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(batchItemErrors)
+    .where(
+      and(
+        eq(batchItemErrors.batchId, sql.placeholder('batchId')),
+        eq(batchItemErrors.field, sql.placeholder('only')),
+        sql`(${batchItemErrors.itemIndex}, ${batchItemErrors.field}) > (${sql.placeholder('index')}::int, ${sql.placeholder('field')}::text)`,
+      ),
+    )
+    .orderBy(asc(batchItemErrors.itemIndex), asc(batchItemErrors.field))
+    .limit(PAGE_SIZE + 1)
+    .prepare('batch_field_errors_page'),
+);
+const fieldErrorCount = preparedPerHandle((db) =>
+  db
+    .select({ n: count() })
+    .from(batchItemErrors)
+    .where(
+      and(eq(batchItemErrors.batchId, sql.placeholder('batchId')), eq(batchItemErrors.field, sql.placeholder('only'))),
+    )
+    .prepare('batch_field_errors_count'),
+);
+
+/**
+ * Item errors of a batch by (item, field), 100 a page; `only` keeps the errors of one field (the
+ * panel's filter: the API lists them all), and its tokens page that filter only.
+ */
 export async function listBatchErrors(
   ctx: AppContext,
   institutionId: string,
   batchId: string,
   continuable?: string,
+  only?: string,
 ): Promise<BatchErrorPage> {
   await requireBatch(ctx.db, institutionId, batchId);
-  const scope: ContinuationScope = { listing: `batch-errors:${batchId}`, tenantId: institutionId };
+  const listing = only === undefined ? `batch-errors:${batchId}` : `batch-errors:${batchId}:${JSON.stringify(only)}`;
+  const scope: ContinuationScope = { listing, tenantId: institutionId };
   const [index, field, carried] = continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, continuable, isErrorPosition)
     : [-1, ''];
   const [rows, total] = await Promise.all([
-    errorsAfter(ctx.db).execute({ batchId, index, field }),
+    only === undefined
+      ? errorsAfter(ctx.db).execute({ batchId, index, field })
+      : fieldErrorsAfter(ctx.db).execute({ batchId, index, field, only }),
     carriedTotal(carried, async () => {
-      const [row] = await errorCount(ctx.db).execute({ batchId });
+      const [row] =
+        only === undefined
+          ? await errorCount(ctx.db).execute({ batchId })
+          : await fieldErrorCount(ctx.db).execute({ batchId, only });
       return row?.n ?? 0;
     }),
   ]);

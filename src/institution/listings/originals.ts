@@ -126,6 +126,18 @@ export async function findOriginalInstallment(
   return row && toOriginalInstallment(row as Row);
 }
 
+/** One installment of this institution as the listing shows it; another institution's is as missing. */
+export async function findInstitutionInstallment(
+  ctx: AppContext,
+  institutionId: string,
+  installmentId: string,
+): Promise<OriginalInstallment | undefined> {
+  const [row] = await withDetails(ctx.db, localDate(ctx.clock.now())).where(
+    and(eq(installments.institutionId, institutionId), eq(installments.id, installmentId)),
+  );
+  return row && toOriginalInstallment(row as Row);
+}
+
 /**
  * Where a page after position `after` is: one set (`originalsPageSets`) is walked in creation
  * order; several are each walked as far as a page, and the page is the first rows of their merge,

@@ -8,7 +8,7 @@ import { clearCookie } from '../cookies.js';
 import { errorsOf, type FieldErrors, formErrors, panelField, panelForm, readFields } from '../forms.js';
 import { type Notice, sendPage } from '../layout.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { requireProfile, sessionOf } from '../session.js';
+import { requireSignedIn, sessionOf } from '../session.js';
 
 const LABELS = { current: 'Senha atual', password: 'Nova senha', confirmation: 'Repita a nova senha' };
 const NOTICES = { 'senha-alterada': 'Senha alterada. Suas outras sessões foram encerradas.' };
@@ -17,7 +17,7 @@ const NOTICES = { 'senha-alterada': 'Senha alterada. Suas outras sessões foram 
 export function accountPages(panel: PanelContext): Router {
   const router = Router();
   const { db, clock } = panel.app;
-  router.use('/conta', requireProfile());
+  router.use('/conta', requireSignedIn());
 
   const view = (
     req: Parameters<typeof sessionOf>[0],

@@ -1,16 +1,24 @@
 import type { Request, Response } from 'express';
 
+import type { TenantKind } from '../../identity/identity.rules.js';
 import { html, type SafeHtml } from '../../payments/html.js';
 import type { KeyRow } from '../../tenants/credentials.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
+import { sessionOf } from '../session.js';
 import { formatInstant } from '../time.js';
 
 export const TOKENS_PATH = '/painel/configuracoes/integracoes/api-token';
 const BREADCRUMB = [{ label: 'Configurações' }, { label: 'Integrações' }];
 export const TOKEN_FORM: OneTimeForm = { kind: 'api-token' };
+
+/** What a key is called and how it is sent, for each kind of tenant. */
+const WORDS = {
+  partner: { title: 'Tokens da Partner API', header: 'Api-Token', one: 'token', example: '/courses' },
+  institution: { title: 'Chaves da Institution API', header: 'apikey', one: 'chave', example: '/v1/parcela/originais' },
+} as const;
 
 const state = (key: KeyRow) => (key.revokedAt ? `Revogado em ${formatInstant(key.revokedAt)}` : 'Ativo');
 
@@ -32,13 +40,14 @@ export function tokensView(
   keys: KeyRow[],
   notice?: Notice,
 ): PanelView {
+  const words = WORDS[sessionOf(req).user.tenant.kind];
   return {
     title: 'API Token',
     breadcrumb: BREADCRUMB,
     notice,
     body: html`<section class="card" aria-labelledby="tokens">
-  <h2 id="tokens">Tokens da Partner API</h2>
-  <p>Cada requisição à Partner API leva um destes tokens no cabeçalho <code>Api-Token</code>. Só o começo de cada um fica guardado para reconhecê-lo; o último uso é registrado ao minuto.</p>
+  <h2 id="tokens">${words.title}</h2>
+  <p>Cada requisição à API leva um destes valores no cabeçalho <code>${words.header}</code>. Só o começo de cada um fica guardado para reconhecê-lo; o último uso é registrado ao minuto.</p>
   ${
     keys.length
       ? html`<div class="table-wrap"><table>
@@ -49,22 +58,23 @@ export function tokensView(
   }
 </section>
 <section class="card" aria-labelledby="gerar">
-  <h2 id="gerar">Gerar um token</h2>
-  <p>O token é mostrado uma única vez, logo depois de gerado: guarde-o em um cofre de segredos. Ele passa a valer na hora.</p>
-  ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/gerar`, submit: 'Gerar token', body: formIdField(req, panel, TOKEN_FORM) })}
+  <h2 id="gerar">Gerar ${words.one === 'token' ? 'um token' : 'uma chave'}</h2>
+  <p>O valor é mostrado uma única vez, logo depois de gerado: guarde-o em um cofre de segredos. Ele passa a valer na hora.</p>
+  ${panelForm(req, res, panel.cookies, { action: `${TOKENS_PATH}/gerar`, submit: `Gerar ${words.one}`, body: formIdField(req, panel, TOKEN_FORM) })}
 </section>`,
   };
 }
 
-export function tokenShownView(secret: string, baseUrl: string): PanelView {
+export function tokenShownView(kind: TenantKind, secret: string, baseUrl: string): PanelView {
+  const words = WORDS[kind];
   return {
-    title: 'Token gerado',
+    title: kind === 'partner' ? 'Token gerado' : 'Chave gerada',
     breadcrumb: [...BREADCRUMB, { label: 'API Token', href: TOKENS_PATH }],
     body: html`<section class="card">
-  <p><strong>Copie o token agora:</strong> ele não será mostrado de novo.</p>
+  <p><strong>Copie o valor agora:</strong> ele não será mostrado de novo.</p>
   <p class="secret"><span id="token-rotulo">Token</span><code id="novo-token" aria-labelledby="token-rotulo">${secret}</code></p>
   <p>Experimente:</p>
-  <code>curl -H "Api-Token: ${secret}" ${baseUrl}/courses</code>
+  <code>curl -H "${words.header}: ${secret}" ${baseUrl}${words.example}</code>
   <p><a href="${TOKENS_PATH}">Voltar para os tokens</a></p>
 </section>`,
   };

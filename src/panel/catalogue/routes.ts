@@ -2,6 +2,7 @@ import { Router } from 'express';
 
 import { pageRequest } from '../../core/paging.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
+import { PARTNER_PROFILES } from '../../identity/identity.rules.js';
 import { type CampaignFilter, listCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { listCourses } from '../../partner/catalogue/courses.js';
 import { sendPage } from '../layout.js';
@@ -29,7 +30,7 @@ export function cataloguePages(panel: PanelContext): Router {
   const router = Router();
   const ctx = panel.app;
   const path = CATALOGUE_PATH.replace(/^\/painel/, '');
-  router.use(path, requireProfile(), rejectNulCharacters);
+  router.use(path, requireProfile(...PARTNER_PROFILES), rejectNulCharacters);
 
   router.get(path, async (req, res) => {
     const query = queryOf(req);

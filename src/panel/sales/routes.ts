@@ -3,7 +3,7 @@ import { type Request, type Response, Router } from 'express';
 import { ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { rewriteQuery } from '../../http/query-rewrite.js';
-import type { Profile } from '../../identity/identity.rules.js';
+import { PARTNER_PROFILES, type Profile } from '../../identity/identity.rules.js';
 import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';
 import { classChoices } from '../../partner/catalogue/course-classes.js';
 import { saleReference } from '../../partner/sales/checkout/sale-charges.js';
@@ -59,7 +59,7 @@ export function salePages(panel: PanelContext): Router {
   const router = Router();
   const ctx = panel.app;
   const path = SALES_PATH.replace(/^\/painel/, '');
-  router.use(path, requireProfile(), rejectNulCharacters);
+  router.use(path, requireProfile(...PARTNER_PROFILES), rejectNulCharacters);
 
   /** The list's filters as `GET /sales` reads them (in the panel's one status vocabulary), a Vendedor's limited to their own sales whatever was sent. */
   const filtersOf = (req: Request): SalesFilters => {

@@ -61,7 +61,7 @@ export const linkClosedView = (invitation: boolean): PanelView => ({
   title: invitation ? 'Convite indisponível' : 'Link indisponível',
   body: html`<section class="card"><p>${
     invitation
-      ? 'Este convite não existe, já foi usado ou expirou. Peça um novo convite a um Superadmin da sua empresa.'
+      ? 'Este convite não existe, já foi usado ou expirou. Peça um novo convite a quem administra os usuários (um Superadmin da sua empresa ou um Administrador da sua instituição).'
       : 'Este link de redefinição não existe, já foi usado ou expirou (vale por uma hora).'
   }</p><p><a href="/painel/${invitation ? 'entrar' : 'esqueci-senha'}">${invitation ? 'Ir para a entrada' : 'Pedir um novo link'}</a></p></section>`,
 });
@@ -76,7 +76,7 @@ export function forgotView(
   if (!panel.mail)
     return {
       title: 'Esqueci minha senha',
-      body: html`<section class="card"><p>Peça a um Superadmin da sua empresa um link para definir uma nova senha (em Usuários). Se não houver outro Superadmin, fale com o suporte do operador.</p><p><a href="/painel/entrar">Voltar para a entrada</a></p></section>`,
+      body: html`<section class="card"><p>Peça a quem administra os usuários (um Superadmin da sua empresa ou um Administrador da sua instituição) um link para definir uma nova senha, em Usuários. Se não houver outro, fale com o suporte do operador.</p><p><a href="/painel/entrar">Voltar para a entrada</a></p></section>`,
     };
   if (state.sent)
     return {

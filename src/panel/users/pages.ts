@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-import { type Profile, PROFILE_LABELS, PROFILES } from '../../identity/identity.rules.js';
+import { type Profile, PROFILE_LABELS, profilesOf, type TenantKind } from '../../identity/identity.rules.js';
 import type { IssuedLink } from '../../identity/links.js';
 import type { UserRow } from '../../identity/users.js';
 import { html, type SafeHtml } from '../../payments/html.js';
@@ -10,7 +10,10 @@ import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 
-const PROFILE_OPTIONS = PROFILES.map((p) => [p, PROFILE_LABELS[p]] as const);
+const profileOptions = (kind: TenantKind) => profilesOf(kind).map((p) => [p, PROFILE_LABELS[p]] as const);
+/** The profile a new user gets unless another is chosen: the one that changes least. */
+const DEFAULT_PROFILE: Record<TenantKind, Profile> = { partner: 'vendedor', institution: 'integracao' };
+const TEAM: Record<TenantKind, string> = { partner: 'Usuários da empresa', institution: 'Usuários da instituição' };
 const LABELS = { email: 'E-mail', profile: 'Perfil', form: 'Formulário' };
 const BREADCRUMB = [{ label: 'Configurações' }];
 
@@ -22,15 +25,25 @@ export const PROFILE_RIGHTS: Record<Profile, string> = {
   superadmin: 'tudo, e gerencia os usuários',
   admin: 'tudo, menos os usuários; gera e revoga os tokens da API e configura os webhooks',
   vendedor: 'as próprias vendas',
+  administrador: 'tudo, e gerencia os usuários',
+  financeiro: 'parcelas, pagamentos, links de pagamento, extratos e fechamentos',
+  integracao: 'lotes enviados pela API e os erros dos seus itens',
 };
 
-function userRow(req: Request, res: Response, panel: PanelContext, user: UserRow, self: boolean): SafeHtml {
+function userRow(
+  req: Request,
+  res: Response,
+  panel: PanelContext,
+  kind: TenantKind,
+  user: UserRow,
+  self: boolean,
+): SafeHtml {
   const select = panelSelect({
     id: `perfil-${user.id}`,
     name: 'profile',
     label: `Perfil de ${user.email}`,
     hiddenLabel: true,
-    options: PROFILE_OPTIONS,
+    options: profileOptions(kind),
     value: user.profile,
     errors: {},
   });
@@ -50,6 +63,7 @@ export function usersView(
   res: Response,
   panel: PanelContext,
   state: {
+    kind: TenantKind;
     users: UserRow[];
     selfId: string;
     invite?: { email: string; profile: string };
@@ -63,12 +77,12 @@ export function usersView(
     breadcrumb: BREADCRUMB,
     notice: state.notice,
     body: html`<section class="card" aria-labelledby="lista">
-  <h2 id="lista">Usuários da empresa</h2>
+  <h2 id="lista">${TEAM[state.kind]}</h2>
   <div class="table-wrap"><table>
     <thead><tr><th scope="col">E-mail</th><th scope="col">Perfil</th><th scope="col">Situação</th><th scope="col">Ações</th></tr></thead>
-    <tbody>${state.users.map((u) => userRow(req, res, panel, u, u.id === state.selfId))}</tbody>
+    <tbody>${state.users.map((u) => userRow(req, res, panel, state.kind, u, u.id === state.selfId))}</tbody>
   </table></div>
-  <p class="hint">${PROFILES.map((p) => html`<strong>${PROFILE_LABELS[p]}</strong>: ${PROFILE_RIGHTS[p]}. `)}</p>
+  <p class="hint">${profilesOf(state.kind).map((p) => html`<strong>${PROFILE_LABELS[p]}</strong>: ${PROFILE_RIGHTS[p]}. `)}</p>
 </section>
 <section class="card" aria-labelledby="convidar">
   <h2 id="convidar">Convidar usuário</h2>
@@ -78,7 +92,7 @@ export function usersView(
     submit: 'Convidar',
     body: html`${formIdField(req, panel, INVITE_FORM)}
     ${panelField({ name: 'email', label: 'E-mail', value: state.invite?.email, errors, attrs: html` type="email" autocomplete="off" spellcheck="false" required` })}
-    ${panelSelect({ name: 'profile', label: 'Perfil', options: PROFILE_OPTIONS, value: state.invite?.profile ?? 'vendedor', errors })}`,
+    ${panelSelect({ name: 'profile', label: 'Perfil', options: profileOptions(state.kind), value: state.invite?.profile ?? DEFAULT_PROFILE[state.kind], errors })}`,
   })}
 </section>`,
   };

@@ -1,5 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 
+import { USER_ADMIN_PROFILE } from '../../identity/identity.rules.js';
 import { issuePasswordLink } from '../../identity/password-links.js';
 import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../../identity/users.js';
 import { clearCookie } from '../cookies.js';
@@ -25,14 +26,15 @@ const NOTICES = {
 };
 
 /**
- * `/painel/usuarios`: a Superadmin lists the partner's users, invites one (the link is shown once,
+ * `/painel/usuarios`: a partner's Superadmin or an institution's Administrador lists the tenant's
+ * users (the profiles of its kind), invites one (the link is shown once,
  * and mailed where a transport exists), changes a profile, hands out a new password link, removes
- * a user. The last Superadmin can be neither demoted nor removed.
+ * a user. The last of them can be neither demoted nor removed.
  */
 export function userPages(panel: PanelContext): Router {
   const router = Router();
   const { db, clock, config } = panel.app;
-  router.use('/usuarios', requireProfile('superadmin'));
+  router.use('/usuarios', requireProfile(USER_ADMIN_PROFILE.partner, USER_ADMIN_PROFILE.institution));
   const tenantOf = (req: Request) => sessionOf(req).user.tenant;
   const idOf = (req: Request) => String(req.params.id);
 
@@ -42,8 +44,14 @@ export function userPages(panel: PanelContext): Router {
     status: number,
     state: { errors?: FieldErrors; notice?: Notice; invite?: { email: string; profile: string } },
   ) => {
-    const users = await listUsers(db, tenantOf(req));
-    sendPage(req, res, status, usersView(req, res, panel, { users, selfId: sessionOf(req).user.id, ...state }));
+    const tenant = tenantOf(req);
+    const users = await listUsers(db, tenant);
+    sendPage(
+      req,
+      res,
+      status,
+      usersView(req, res, panel, { kind: tenant.kind, users, selfId: sessionOf(req).user.id, ...state }),
+    );
   };
 
   router.get('/usuarios', (req, res) => list(req, res, 200, { notice: noticeOf(NOTICES, req.query.aviso) }));
@@ -88,7 +96,7 @@ export function userPages(panel: PanelContext): Router {
       return list(req, res, errorStatus(error), { notice: { text: Object.values(errors)[0]!, error: true } });
     }
     // A Superadmin who just gave up the profile no longer opens this page.
-    const selfDemoted = idOf(req) === sessionOf(req).user.id && profile !== 'superadmin';
+    const selfDemoted = idOf(req) === sessionOf(req).user.id && profile !== USER_ADMIN_PROFILE[tenantOf(req).kind];
     res.redirect(303, selfDemoted ? '/painel' : '/painel/usuarios?aviso=perfil-alterado');
   });
 

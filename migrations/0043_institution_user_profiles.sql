@@ -1,0 +1,3 @@
+ALTER TABLE "users" DROP CONSTRAINT "users_profile";--> statement-breakpoint
+CREATE INDEX "users_institution_id_index" ON "users" USING btree ("institution_id");--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_profile" CHECK (("users"."partner_id" is not null and "users"."profile" in ('superadmin', 'admin', 'vendedor')) or ("users"."institution_id" is not null and "users"."profile" in ('administrador', 'financeiro', 'integracao')));

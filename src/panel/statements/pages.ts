@@ -1,0 +1,106 @@
+import { parseCents } from '../../core/money.js';
+import type { monthTotals } from '../../institution/statements/totals.js';
+import { formatBrl, html, type SafeHtml } from '../../payments/html.js';
+import { type FieldErrors, formErrors, panelField } from '../forms.js';
+import type { PanelView } from '../layout.js';
+import { tableBox } from '../list-pages.js';
+import { formatInstant } from '../time.js';
+
+export const STATEMENTS_PATH = '/painel/extratos';
+
+type Totals = Awaited<ReturnType<typeof monthTotals>>;
+
+/** The three statements, by the name of their CSV download. */
+export const STATEMENTS = {
+  gestao: { title: 'Extrato de gestão', totals: 'gestao' },
+  'cessoes-parcelas': { title: 'Extrato de cessões de parcelas', totals: 'cessoes_parcelas' },
+  'receita-garantida': { title: 'Extrato de receita garantida', totals: 'receita_garantida' },
+} as const;
+export type StatementName = keyof typeof STATEMENTS;
+
+const TOTAL_LABELS: Record<string, string> = {
+  rows: 'Linhas',
+  cedidas: 'Parcelas cedidas',
+  valor_recebido_total: 'Recebido',
+  valor_recebido_principia: 'Recebido do principal',
+  valor_juros: 'Juros',
+  valor_multa: 'Multa',
+  valor_desconto: 'Desconto',
+  comissao_valor: 'Comissão',
+  valor_repasse: 'Repasse',
+  valor_principal: 'Principal',
+  valor_adimplencia: 'Valor até o vencimento',
+  valor_garantido: 'Garantido',
+  valor_garantido_primeiro_repasse: 'Garantido no 1º repasse',
+  valor_garantido_segundo_repasse: 'Garantido no 2º repasse',
+};
+const COUNTS = new Set(['rows', 'cedidas']);
+const CLOSING_STATUSES: Record<string, string> = { FECHADO: 'Fechado', REPASSADO: 'Repassado' };
+const ACTIONS: Record<string, string> = { CLOSED: 'Fechamento', REOPENED: 'Reabertura' };
+
+const value = (name: string, v: string | number) =>
+  COUNTS.has(name) ? String(v) : formatBrl(parseCents(String(v)) ?? 0);
+
+const csvHref = (name: StatementName, month: string) => `${STATEMENTS_PATH}/${name}.csv?mes=${month}`;
+
+function statementCard(name: StatementName, totals: Record<string, string | number>, month: string): SafeHtml {
+  const id = `extrato-${name}`;
+  return html`<section class="card" aria-labelledby="${id}"><h2 id="${id}">${STATEMENTS[name].title}</h2>
+  <dl class="facts">${Object.entries(totals).map(([k, v]) => html`<dt>${TOTAL_LABELS[k] ?? k}</dt><dd>${value(k, v)}</dd>`)}</dl>
+  <p><a href="${csvHref(name, month)}" download>Baixar o ${STATEMENTS[name].title.toLowerCase()} em CSV</a></p>
+</section>`;
+}
+
+interface ClosingEvent {
+  action: string;
+  at: string;
+  actor: string;
+  assignments: number;
+}
+
+function closingCard(closing: Totals['closing']): SafeHtml {
+  if (!closing)
+    return html`<section class="card" aria-labelledby="fechamento"><h2 id="fechamento">Fechamento</h2><p>O mês ainda não foi fechado. O fechamento roda no dia 1 do mês seguinte, às 00:00 de Brasília.</p></section>`;
+  const events = (closing.events ?? []) as unknown as ClosingEvent[];
+  return html`<section class="card" aria-labelledby="fechamento"><h2 id="fechamento">Fechamento</h2>
+  <dl class="facts">
+    <dt>Situação</dt><dd>${CLOSING_STATUSES[String(closing.status)] ?? String(closing.status)}</dd>
+    <dt>Fechado em</dt><dd>${formatInstant(new Date(String(closing.closed_at)))}</dd>
+    <dt>Reaberturas</dt><dd>${String(closing.reopenings)}</dd>
+  </dl>
+  ${
+    events.length
+      ? tableBox(
+          'Histórico do fechamento',
+          html`<thead><tr><th scope="col">Quando</th><th scope="col">O quê</th><th scope="col">Por</th><th scope="col" class="amount">Cessões</th></tr></thead>
+    <tbody>${events.map((e) => html`<tr><td>${formatInstant(new Date(e.at))}</td><td>${ACTIONS[e.action] ?? e.action}</td><td>${e.actor}</td><td class="amount">${e.assignments}</td></tr>`)}</tbody>`,
+        )
+      : ''
+  }
+</section>`;
+}
+
+/** `/painel/extratos`: a month's closing and the totals of the three statements, each downloadable as CSV. */
+export function statementsView(state: { month: string; totals?: Totals; errors?: FieldErrors }): PanelView {
+  const errors = state.errors ?? {};
+  const t = state.totals;
+  return {
+    title: 'Extratos',
+    body: html`<section class="card" aria-labelledby="mes"><h2 id="mes">Mês</h2>
+  ${formErrors(errors, { mes: 'Mês' })}
+  <form method="get" action="${STATEMENTS_PATH}" class="list-filters" role="search" aria-label="Escolher o mês">
+    <div class="filter-grid"><div>${panelField({ name: 'mes', label: 'Mês (AAAA-MM)', value: state.month, errors, attrs: html` type="month" required` })}</div></div>
+    <div class="actions"><button type="submit">Ver o mês</button></div>
+  </form>
+  <p class="hint">O extrato de gestão soma as liquidações das parcelas que vencem no mês; os de cessões e de receita garantida, o fechamento do mês.</p>
+</section>
+${
+  t
+    ? html`${closingCard(t.closing)}
+${statementCard('gestao', t.gestao, state.month)}
+${statementCard('cessoes-parcelas', t.cessoes_parcelas, state.month)}
+${statementCard('receita-garantida', t.receita_garantida, state.month)}`
+    : ''
+}`,
+  };
+}
