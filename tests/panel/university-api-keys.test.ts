@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { issueKey } from '../../src/tenants/credentials.js';
 import { useTestContext } from '../support/context.js';
-import { panelRows, post } from './support.js';
+import { formIdOn, panelRows, post } from './support.js';
 import { givenUniversityStaff } from './university-support.js';
 
 const PATH = '/painel/configuracoes/integracoes/api-token';
@@ -20,7 +20,7 @@ describe("a university's API keys (Integrações)", () => {
     const s = staff.sessions.integracao;
     const page = await s.agent.get(PATH).expect(200);
     expect(page.text).toContain('Chaves da Institution API');
-    const made = await post(s, `${PATH}/gerar`);
+    const made = await post(s, `${PATH}/gerar`, { _form: await formIdOn(s, PATH, `${PATH}/gerar`) });
     expect(made.status).toBe(201);
     const secret = /<code id="novo-token"[^>]*>(ik_[^<]+)<\/code>/.exec(made.text)?.[1];
     expect(secret).toBeDefined();

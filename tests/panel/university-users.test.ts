@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCli } from '../support/admin-cli.js';
 import { useTestContext } from '../support/context.js';
 import { givenInstitution } from '../support/tenants.js';
-import { csrfOf, panelRows, PASSWORD, post, signIn } from './support.js';
+import { csrfOf, formIdOn, panelRows, PASSWORD, post, signIn } from './support.js';
 import { givenUniversityStaff, PARTNER_PAGES, SHARED_PAGES, UNIVERSITY_PAGES } from './university-support.js';
 
 describe("a university's users and profiles", () => {
@@ -137,12 +137,21 @@ describe("a university's users and profiles", () => {
     expect(page.text).not.toContain('value="superadmin"');
 
     const before = await panelRows(t);
-    const refused = await post(s, '/painel/usuarios/convidar', { email: 'novo@uni.example', profile: 'superadmin' });
+    const form = async () => ({ _form: await formIdOn(s, '/painel/usuarios', '/painel/usuarios/convidar') });
+    const refused = await post(s, '/painel/usuarios/convidar', {
+      ...(await form()),
+      email: 'novo@uni.example',
+      profile: 'superadmin',
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('Escolha um perfil.');
     expect(await panelRows(t)).toEqual(before);
 
-    const invited = await post(s, '/painel/usuarios/convidar', { email: 'novo@uni.example', profile: 'financeiro' });
+    const invited = await post(s, '/painel/usuarios/convidar', {
+      ...(await form()),
+      email: 'novo@uni.example',
+      profile: 'financeiro',
+    });
     expect(invited.status).toBe(201);
     expect(invited.text).toContain('/painel/convite/');
   });
