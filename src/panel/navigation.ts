@@ -19,6 +19,9 @@ export const UNIVERSITY_SECTIONS = {
 /** Who manages a tenant's API keys: a partner's Superadmin and Admin, a university's Administrador and Integração. */
 export const INTEGRATION_PROFILES = ['superadmin', 'admin', 'administrador', 'integracao'] as const;
 
+/** Who manages a tenant's webhooks: the same users as its API keys. */
+export const WEBHOOK_PROFILES = INTEGRATION_PROFILES;
+
 /**
  * The sections of the panel, in the order of the menu: a partner's and a university's, told apart
  * by their profiles (the two sets do not meet). A section adds its entry here, with the same
@@ -34,7 +37,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { href: '/painel/extratos', label: 'Extratos', profiles: UNIVERSITY_SECTIONS.statements },
   { href: '/painel/usuarios', label: 'Usuários', profiles: ['superadmin', 'administrador'] },
   { href: '/painel/configuracoes/integracoes/api-token', label: 'Integrações', profiles: INTEGRATION_PROFILES },
-  { href: '/painel/webhooks', label: 'Webhooks', profiles: ['superadmin', 'admin'] },
+  { href: '/painel/webhooks', label: 'Webhooks', profiles: WEBHOOK_PROFILES },
   { href: '/painel/conta', label: 'Minha conta', profiles: EVERYONE },
 ];
 

@@ -9,10 +9,11 @@ export const UNIVERSITY_PAGES = {
   '/painel/extratos': ['administrador', 'financeiro'],
   '/painel/usuarios': ['administrador'],
   '/painel/configuracoes/integracoes/api-token': ['administrador', 'integracao'],
+  '/painel/webhooks': ['administrador', 'integracao'],
 } as const;
 
 /** Paths both kinds of tenant open, each with its own data. */
-export const SHARED_PAGES = ['/painel/usuarios', '/painel/configuracoes/integracoes/api-token'];
+export const SHARED_PAGES = ['/painel/usuarios', '/painel/configuracoes/integracoes/api-token', '/painel/webhooks'];
 
 /** A partner's sections, which no university user ever opens. */
 export const PARTNER_PAGES = [
@@ -20,7 +21,6 @@ export const PARTNER_PAGES = [
   '/painel/vendas/nova',
   '/painel/recebimentos',
   '/painel/catalogo',
-  '/painel/webhooks',
 ] as const;
 
 /**

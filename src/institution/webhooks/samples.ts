@@ -42,3 +42,9 @@ export async function institutionSamples(institutionId: string): Promise<SampleP
     ocorridoEmBrasilia: localDateTime(at),
   });
 }
+
+/** Every event with the document's example, as indented JSON (the panel's catalogue of events). */
+export async function institutionCatalogue(): Promise<{ name: string; example: string }[]> {
+  const byName = await eventExamples();
+  return INSTITUTION_EVENT_NAMES.map((name) => ({ name, example: JSON.stringify(byName.get(name), null, 2) }));
+}

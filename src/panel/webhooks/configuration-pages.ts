@@ -1,18 +1,19 @@
 import type { Request, Response } from 'express';
 
-import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
-import { EVENT_NAMES } from '../../partner/webhooks/events.js';
 import { html, type SafeHtml } from '../../payments/html.js';
+import type { Configuration } from '../../webhooks/configurations.js';
 import { type FieldErrors, formErrors, panelCheck, panelField, panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { choiceGroup, pager, tableBox } from '../list-pages.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
-import { ALL_EVENTS_LABEL, EVENT_LABELS, eventLabel } from './vocabulary.js';
+import type { TenantWebhooks } from './tenant.js';
+import { ALL_EVENTS_LABEL, eventInfo, eventLabel } from './vocabulary.js';
 
-export type WebhookConfiguration = components['schemas']['WebhookConfiguration'];
+/** A configuration of either kind of tenant, as the engine answers it. */
+export type WebhookConfiguration = Configuration;
 
 export const WEBHOOKS_PATH = '/painel/webhooks';
 /** Rows of the configurations list and of a delivery log. */
@@ -20,10 +21,7 @@ export const WEBHOOKS_PAGE_SIZE = 20;
 export const configurationPath = (id: string) => `${WEBHOOKS_PATH}/${id}`;
 export const WEBHOOKS_CRUMB = { label: 'Webhooks', href: WEBHOOKS_PATH };
 export const NEW_WEBHOOK_FORM: OneTimeForm = { kind: 'webhook' };
-export const crumbsOf = (c: WebhookConfiguration) => [
-  WEBHOOKS_CRUMB,
-  { label: c.configurationName, href: configurationPath(c.id) },
-];
+export const crumbsOf = (c: WebhookConfiguration) => [WEBHOOKS_CRUMB, { label: c.name, href: configurationPath(c.id) }];
 
 const LABELS = {
   configurationName: 'Nome',
@@ -34,13 +32,13 @@ const LABELS = {
 };
 
 export const eventsText = (c: WebhookConfiguration) =>
-  c.enabledEvents.length ? c.enabledEvents.map((e) => eventLabel(e.name)).join(', ') : 'Nenhum evento';
+  c.events.length ? c.events.map(eventLabel).join(', ') : 'Nenhum evento';
 const stateText = (c: WebhookConfiguration) => (c.active ? 'Ativo' : 'Inativo');
 
 function configurationRow(c: WebhookConfiguration): SafeHtml {
   return html`<tr>
-  <td><a href="${configurationPath(c.id)}">${c.configurationName}</a></td>
-  <td><code>${c.webhookUrl}</code></td>
+  <td><a href="${configurationPath(c.id)}">${c.name}</a></td>
+  <td><code>${c.url}</code></td>
   <td>${eventsText(c)}</td>
   <td>${stateText(c)}</td>
   <td>${c.signed ? 'Assinado' : 'Não assinado'}</td>
@@ -48,13 +46,17 @@ function configurationRow(c: WebhookConfiguration): SafeHtml {
 </tr>`;
 }
 
-export function configurationsView(page: Page<WebhookConfiguration>, notice?: Notice): PanelView {
+export function configurationsView(
+  words: TenantWebhooks['words'],
+  page: Page<WebhookConfiguration>,
+  notice?: Notice,
+): PanelView {
   return {
     title: 'Webhooks',
     notice,
     body: html`<section class="card" aria-labelledby="lista">
-  <h2 id="lista">Webhooks da empresa</h2>
-  <p>Cada webhook recebe, com um POST, os eventos das vendas que escolher: veja o <a href="${WEBHOOKS_PATH}/eventos">catálogo de eventos</a>, com um exemplo de cada um.</p>
+  <h2 id="lista">Webhooks ${words.owner}</h2>
+  <p>Cada webhook recebe, com um POST, ${words.subject} que escolher: veja o <a href="${WEBHOOKS_PATH}/eventos">catálogo de eventos</a>, com um exemplo de cada um.</p>
   <p class="actions"><a class="button" href="${WEBHOOKS_PATH}/novo">Novo webhook</a></p>
   ${
     page.content.length
@@ -96,13 +98,13 @@ export function configurationView(
 ): PanelView {
   const path = configurationPath(c.id);
   return {
-    title: c.configurationName,
+    title: c.name,
     breadcrumb: [WEBHOOKS_CRUMB],
     notice,
     body: html`<section class="card" aria-labelledby="dados">
   <h2 id="dados">Configuração</h2>
   <dl class="facts">
-    <dt>URL</dt><dd><code>${c.webhookUrl}</code></dd>
+    <dt>URL</dt><dd><code>${c.url}</code></dd>
     <dt>Eventos</dt><dd>${eventsText(c)}</dd>
     <dt>Situação</dt><dd>${stateText(c)}</dd>
     <dt>Token de autorização</dt><dd>${c.authorizationTokenMasked ?? 'Nenhum'}</dd>
@@ -144,20 +146,20 @@ export interface ConfigurationForm {
   removeToken: boolean;
 }
 
-const EVENT_OPTIONS = [
+const eventOptions = (events: readonly string[]) => [
   { value: 'all', label: html`<strong>${ALL_EVENTS_LABEL}</strong> <code>all</code>` },
-  ...EVENT_NAMES.map((name) => ({
+  ...events.map((name) => ({
     value: name,
-    label: html`<strong>${EVENT_LABELS[name].label}</strong> <code>${name}</code>: ${EVENT_LABELS[name].when}`,
+    label: html`<strong>${eventInfo(name).label}</strong> <code>${name}</code>: ${eventInfo(name).when}`,
   })),
 ];
 
-/** The form of a new configuration, or of changes to `current`. */
+/** The form of a new configuration, or of changes to `current`; `events`: those of the tenant's API. */
 export function configurationFormView(
   req: Request,
   res: Response,
   panel: PanelContext,
-  state: { form: ConfigurationForm; current?: WebhookConfiguration; errors?: FieldErrors },
+  state: { events: readonly string[]; form: ConfigurationForm; current?: WebhookConfiguration; errors?: FieldErrors },
 ): PanelView {
   const { form, current } = state;
   const errors = state.errors ?? {};
@@ -176,7 +178,7 @@ export function configurationFormView(
     ${panelField({ name: 'configurationName', label: LABELS.configurationName, value: form.configurationName, errors, attrs: html` maxlength="100" required` })}
     ${panelField({ name: 'webhookUrl', label: LABELS.webhookUrl, value: form.webhookUrl, errors, hintId: 'url-dica', attrs: html` type="url" inputmode="url" spellcheck="false" required` })}
     <p class="hint" id="url-dica">O endereço que recebe as entregas, http ou https, em um endereço público.</p>
-    ${choiceGroup({ name: 'enabledEvents', legend: LABELS.enabledEvents, options: EVENT_OPTIONS, checked: form.enabledEvents, error: errors.enabledEvents })}
+    ${choiceGroup({ name: 'enabledEvents', legend: LABELS.enabledEvents, options: eventOptions(state.events), checked: form.enabledEvents, error: errors.enabledEvents })}
     ${panelField({ name: 'authorizationToken', label: current ? 'Novo token de autorização (opcional)' : 'Token de autorização (opcional)', value: form.authorizationToken, errors, hintId: 'token-dica', attrs: html` autocomplete="off" spellcheck="false"` })}
     ${tokenHint}
     ${current?.hasAuthorizationToken ? panelCheck({ name: 'removeToken', label: 'Remover o token: as entregas deixam de levar o cabeçalho authorization', checked: form.removeToken }) : ''}
@@ -192,7 +194,7 @@ export function deleteView(req: Request, res: Response, panel: PanelContext, c: 
     title: 'Excluir webhook',
     breadcrumb: crumbsOf(c),
     body: html`<section class="card">
-  <p>Excluir o webhook <strong>${c.configurationName}</strong> (<code>${c.webhookUrl}</code>)? Ele deixa de receber eventos na hora, as entregas pendentes não saem mais e o histórico de entregas é apagado. Isso não pode ser desfeito.</p>
+  <p>Excluir o webhook <strong>${c.name}</strong> (<code>${c.url}</code>)? Ele deixa de receber eventos na hora, as entregas pendentes não saem mais e o histórico de entregas é apagado. Isso não pode ser desfeito.</p>
   <div class="actions">
     ${actionButton(req, res, panel, `${configurationPath(c.id)}/excluir`, 'Excluir webhook', { danger: true })}
     <a class="button secondary" href="${configurationPath(c.id)}">Cancelar</a>

@@ -1,18 +1,18 @@
 import type { Request, Response, Router } from 'express';
 
-import { checkRequestBody } from '../../contract/request-bodies.js';
 import { pageRequest } from '../../core/paging.js';
 import {
+  type ConfigurationInput,
+  type ConfigurationPatch,
   createConfiguration,
   deleteConfiguration,
   listConfigurations,
   updateConfiguration,
-} from '../../partner/webhooks/configurations.js';
+} from '../../webhooks/configurations.js';
 import { readChoices, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { partnerOf } from '../session.js';
 import {
   type ConfigurationForm,
   configurationFormView,
@@ -26,6 +26,7 @@ import {
   WEBHOOKS_PATH,
 } from './configuration-pages.js';
 import { unlessRefused } from './refusals.js';
+import { tenantWebhooks } from './tenant.js';
 
 const NOTICES = {
   criado: 'Webhook criado: ele recebe os eventos escolhidos a partir de agora.',
@@ -52,22 +53,20 @@ function readForm(req: Request): ConfigurationForm {
   };
 }
 
-const eventsOfForm = (form: ConfigurationForm) => form.enabledEvents.map((name) => ({ name }));
-
-/** The body `POST /webhooks` would receive from this form. */
-const createBody = (form: ConfigurationForm) => ({
-  configurationName: form.configurationName,
-  webhookUrl: form.webhookUrl,
-  enabledEvents: eventsOfForm(form),
+/** The configuration a creating form asks for. */
+const createInput = (form: ConfigurationForm): ConfigurationInput => ({
+  name: form.configurationName,
+  url: form.webhookUrl,
+  events: form.enabledEvents,
   ...(form.authorizationToken ? { authorizationToken: form.authorizationToken } : {}),
   signed: form.signed,
 });
 
-/** The body `PATCH /webhooks/{id}` would receive: every key of the form, the token only when changed. */
-const patchBody = (form: ConfigurationForm) => ({
-  configurationName: form.configurationName,
-  webhookUrl: form.webhookUrl,
-  enabledEvents: eventsOfForm(form),
+/** The changes of an editing form: every key of the form, the token only when changed. */
+const patchOf = (form: ConfigurationForm): ConfigurationPatch => ({
+  name: form.configurationName,
+  url: form.webhookUrl,
+  events: form.enabledEvents,
   ...(form.removeToken
     ? { authorizationToken: null }
     : form.authorizationToken
@@ -77,18 +76,18 @@ const patchBody = (form: ConfigurationForm) => ({
 });
 
 const formOf = (c: WebhookConfiguration): ConfigurationForm => ({
-  configurationName: c.configurationName,
-  webhookUrl: c.webhookUrl,
-  enabledEvents: c.enabledEvents.map((e) => e.name),
+  configurationName: c.name,
+  webhookUrl: c.url,
+  enabledEvents: [...c.events],
   signed: c.signed,
   authorizationToken: '',
   removeToken: false,
 });
 
 /**
- * The configurations: list, create, edit, activate, deactivate, delete. Each change is the body the
- * Partner API's route would receive, checked against the same contract and handed to the same
- * service, so every rule and code is the API's.
+ * The configurations: list, create, edit, activate, deactivate, delete. Each change is checked
+ * against the contract of the tenant's API (the body its route would receive) and handed to the
+ * engine's service that route calls, so every rule and code is that API's.
  */
 export function configurationRoutes(
   router: Router,
@@ -105,13 +104,23 @@ export function configurationRoutes(
     current: WebhookConfiguration | undefined,
     run: () => Promise<void>,
   ) =>
-    unlessRefused(run, (errors) =>
-      sendPage(req, res, 400, configurationFormView(req, res, panel, { form, current, errors })),
+    unlessRefused(
+      run,
+      (errors) =>
+        sendPage(
+          req,
+          res,
+          400,
+          configurationFormView(req, res, panel, { events: tenantWebhooks(req).events, form, current, errors }),
+        ),
+      tenantWebhooks(req).words.holder,
     );
 
   router.get('/webhooks', async (req, res) => {
-    const page = await listConfigurations(ctx, partnerOf(req), pageRequest(req.query.page, WEBHOOKS_PAGE_SIZE));
-    sendPage(req, res, 200, configurationsView(page, noticeOf(NOTICES, req.query.aviso)));
+    const tenant = tenantWebhooks(req);
+    const paging = pageRequest(req.query.page, WEBHOOKS_PAGE_SIZE);
+    const page = await listConfigurations(ctx, tenant.audience.recipient, paging);
+    sendPage(req, res, 200, configurationsView(tenant.words, page, noticeOf(NOTICES, req.query.aviso)));
   });
 
   router.get('/webhooks/novo', (req, res) => {
@@ -123,17 +132,18 @@ export function configurationRoutes(
       authorizationToken: '',
       removeToken: false,
     };
-    sendPage(req, res, 200, configurationFormView(req, res, panel, { form }));
+    sendPage(req, res, 200, configurationFormView(req, res, panel, { events: tenantWebhooks(req).events, form }));
   });
 
   router.post('/webhooks/novo', async (req, res) => {
     const form = readForm(req);
     await change(req, res, form, undefined, async () => {
-      const body = createBody(form);
-      await checkRequestBody('partner', 'createWebhookConfiguration', body);
+      const tenant = tenantWebhooks(req);
+      const input = createInput(form);
+      await tenant.checkCreate(input);
       // One configuration per filled form: sent twice, both answers lead to the one made.
       const { result } = await oncePerForm(req, panel, NEW_WEBHOOK_FORM, async (tx) => ({
-        result: { configurationId: (await createConfiguration(ctx, partnerOf(req), body, tx)).content.id },
+        result: { configurationId: (await createConfiguration(ctx, tenant.audience, input, tx)).id },
       }));
       res.redirect(303, `${configurationPath(result.configurationId)}?aviso=criado`);
     });
@@ -150,7 +160,8 @@ export function configurationRoutes(
 
   router.get('/webhooks/:id/editar', async (req, res) => {
     const current = await configurationOf(req);
-    sendPage(req, res, 200, configurationFormView(req, res, panel, { form: formOf(current), current }));
+    const { events } = tenantWebhooks(req);
+    sendPage(req, res, 200, configurationFormView(req, res, panel, { events, form: formOf(current), current }));
   });
 
   router.post('/webhooks/:id/editar', async (req, res) => {
@@ -158,12 +169,14 @@ export function configurationRoutes(
     const form = readForm(req);
     if (form.removeToken && form.authorizationToken) {
       const errors = { authorizationToken: 'Informe um novo token ou marque "Remover o token", não os dois.' };
-      return sendPage(req, res, 400, configurationFormView(req, res, panel, { form, current, errors }));
+      const { events } = tenantWebhooks(req);
+      return sendPage(req, res, 400, configurationFormView(req, res, panel, { events, form, current, errors }));
     }
     await change(req, res, form, current, async () => {
-      const body = patchBody(form);
-      await checkRequestBody('partner', 'updateWebhookConfiguration', body);
-      await updateConfiguration(ctx, partnerOf(req), current.id, body);
+      const tenant = tenantWebhooks(req);
+      const patch = patchOf(form);
+      await tenant.checkPatch(patch);
+      await updateConfiguration(ctx, tenant.audience, current.id, patch);
       res.redirect(303, `${configurationPath(current.id)}?aviso=alterado`);
     });
   });
@@ -174,7 +187,7 @@ export function configurationRoutes(
   ] as const) {
     router.post(`/webhooks/:id/${action}`, async (req, res) => {
       const { id } = await configurationOf(req);
-      await updateConfiguration(ctx, partnerOf(req), id, { active });
+      await updateConfiguration(ctx, tenantWebhooks(req).audience, id, { active });
       res.redirect(303, `${configurationPath(id)}?aviso=${active ? 'ativado' : 'desativado'}`);
     });
   }
@@ -185,7 +198,7 @@ export function configurationRoutes(
 
   router.post('/webhooks/:id/excluir', async (req, res) => {
     const { id } = await configurationOf(req);
-    await deleteConfiguration(ctx.db, partnerOf(req), id);
+    await deleteConfiguration(ctx.db, tenantWebhooks(req).audience.recipient, id);
     res.redirect(303, `${WEBHOOKS_PATH}?aviso=excluido`);
   });
 }

@@ -1,10 +1,8 @@
 import type { Request, Response } from 'express';
 
-import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
-import type { AttemptDetail, DeliveryDetail } from '../../partner/webhooks/deliveries.js';
-import { EVENT_NAMES, type WebhookEventName } from '../../partner/webhooks/events.js';
 import { html, type SafeHtml } from '../../payments/html.js';
+import type { AttemptDetail, DeliveryDetail, WebhookDelivery } from '../../webhooks/deliveries.js';
 import { MAX_ATTEMPTS } from '../../webhooks/fan-out.js';
 import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
@@ -13,9 +11,7 @@ import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
 import { actionButton, configurationPath, crumbsOf, type WebhookConfiguration } from './configuration-pages.js';
-import { DELIVERY_STATUS_LABELS, EVENT_LABELS, eventLabel } from './vocabulary.js';
-
-type WebhookDelivery = components['schemas']['WebhookDelivery'];
+import { DELIVERY_STATUS_LABELS, eventLabel } from './vocabulary.js';
 
 /** The delivery log's filters as written in its query: status, event, first and last day (Brasília). */
 export interface LogFilter {
@@ -35,7 +31,10 @@ export const redeliveryForm = (deliveryId: string): OneTimeForm => ({ kind: 'red
 
 const FILTER_LABELS = { situacao: 'Situação', evento: 'Evento', de: 'De', ate: 'Até' };
 const STATUS_OPTIONS = [['', 'Todas'], ...Object.entries(DELIVERY_STATUS_LABELS)] as const;
-const EVENT_OPTIONS = [['', 'Todos'], ...EVENT_NAMES.map((n) => [n, EVENT_LABELS[n].label] as const)] as const;
+const eventOptions = (events: readonly string[]) => [
+  ['', 'Todos'] as const,
+  ...events.map((n) => [n, eventLabel(n)] as const),
+];
 
 /** What an attempt got: the status answered, or why none came. */
 const outcomeOf = (a: WebhookDelivery['attempts'][number]) =>
@@ -53,22 +52,33 @@ function deliveryRow(c: WebhookConfiguration, d: WebhookDelivery): SafeHtml {
 }
 
 /** The log's filters: status and event (a wrong value is refused on its field), days of creation. */
-function logFilters(c: WebhookConfiguration, filter: LogFilter, errors: FieldErrors): SafeHtml {
+function logFilters(
+  c: WebhookConfiguration,
+  events: readonly string[],
+  filter: LogFilter,
+  errors: FieldErrors,
+): SafeHtml {
   const select = (name: 'situacao' | 'evento', options: readonly (readonly [string, string])[]) =>
     html`<div>${panelSelect({ name, label: FILTER_LABELS[name], options, value: filter[name], errors })}</div>`;
   return filterForm(
     deliveriesPath(c),
-    html`<div class="filter-grid">${select('situacao', STATUS_OPTIONS)}${select('evento', EVENT_OPTIONS)}</div>
+    html`<div class="filter-grid">${select('situacao', STATUS_OPTIONS)}${select('evento', eventOptions(events))}</div>
     ${dayRange({ legend: 'Criada', start: 'de', end: 'ate', query: new URLSearchParams({ ...filter }), errors })}
     <p class="hint">Os dias são de Brasília e contam pela criação da entrega.</p>`,
     'Filtrar entregas',
   );
 }
 
-/** The delivery log of a configuration; `page` is absent when the filters were refused. */
+/** The delivery log of a configuration; `page` is absent when the filters were refused; `events`: the tenant API's. */
 export function deliveriesView(
   c: WebhookConfiguration,
-  state: { filter: LogFilter; page?: Page<WebhookDelivery>; errors?: FieldErrors; notice?: Notice },
+  state: {
+    events: readonly string[];
+    filter: LogFilter;
+    page?: Page<WebhookDelivery>;
+    errors?: FieldErrors;
+    notice?: Notice;
+  },
 ): PanelView {
   const { filter, page } = state;
   const errors = state.errors ?? {};
@@ -79,7 +89,7 @@ export function deliveriesView(
     body: html`<section class="card" aria-labelledby="filtros">
   <h2 id="filtros">Filtros</h2>
   ${formErrors(errors, FILTER_LABELS)}
-  ${logFilters(c, filter, errors)}
+  ${logFilters(c, state.events, filter, errors)}
 </section>
 <section class="card" aria-labelledby="entregas">
   <h2 id="entregas">Entregas${page ? ` (${page.paging.totalItems})` : ''}</h2>
@@ -154,7 +164,7 @@ export function deliveryView(
 </section>
 <section class="card" aria-labelledby="corpo">
   <h2 id="corpo">Corpo enviado</h2>
-  <p class="hint">O mesmo em todas as tentativas, exatamente como enviado (<code>POST</code> para <code>${c.webhookUrl}</code>).</p>
+  <p class="hint">O mesmo em todas as tentativas, exatamente como enviado (<code>POST</code> para <code>${c.url}</code>).</p>
   <pre><code>${d.body}</code></pre>
 </section>
 <section class="card" aria-labelledby="tentativas">
@@ -170,7 +180,7 @@ export function testView(
   res: Response,
   panel: PanelContext,
   c: WebhookConfiguration,
-  state: { events: WebhookEventName[]; checked: readonly string[]; errors?: FieldErrors },
+  state: { events: readonly string[]; checked: readonly string[]; errors?: FieldErrors },
 ): PanelView {
   const errors = state.errors ?? {};
   return {
@@ -190,7 +200,7 @@ export function testView(
             legend: 'Eventos a testar',
             options: state.events.map((n) => ({
               value: n,
-              label: html`<strong>${EVENT_LABELS[n].label}</strong> <code>${n}</code>`,
+              label: html`<strong>${eventLabel(n)}</strong> <code>${n}</code>`,
             })),
             checked: state.checked,
             error: errors.events,

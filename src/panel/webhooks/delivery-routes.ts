@@ -3,14 +3,13 @@ import type { Request, Router } from 'express';
 import { parseDate } from '../../core/dates.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import { pageRequest } from '../../core/paging.js';
-import { type DeliveryFilter, findDelivery, listDeliveries, redeliver } from '../../partner/webhooks/deliveries.js';
-import { eventsOf, isEventName } from '../../partner/webhooks/events.js';
-import { sendTestDeliveries } from '../../partner/webhooks/test-events.js';
+import { type DeliveryFilter, findDelivery, listDeliveries, redeliver } from '../../webhooks/deliveries.js';
+import { eventsOf } from '../../webhooks/event-names.js';
+import { sendTestDeliveries } from '../../webhooks/test-deliveries.js';
 import { type FieldErrors, readChoices } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { partnerOf } from '../session.js';
 import { type WebhookConfiguration, WEBHOOKS_PAGE_SIZE } from './configuration-pages.js';
 import {
   deliveriesPath,
@@ -22,6 +21,7 @@ import {
   testView,
 } from './delivery-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
+import { tenantWebhooks } from './tenant.js';
 import { DELIVERY_STATUS_LABELS } from './vocabulary.js';
 
 const NOTICES = {
@@ -36,7 +36,10 @@ const isStatus = (value: string): value is keyof typeof DELIVERY_STATUS_LABELS =
 const dayOf = (value: string) => parseDate(value.replace(/^(\d{2})\/(\d{2})\/(\d{4})$/, '$3-$2-$1'));
 
 /** The log's filters from the query, and what the service filters by; each wrong value refused by its field. */
-function readFilter(req: Request): { filter: LogFilter; errors: FieldErrors; service: DeliveryFilter } {
+function readFilter(
+  req: Request,
+  events: readonly string[],
+): { filter: LogFilter; errors: FieldErrors; service: DeliveryFilter } {
   const errors: FieldErrors = {};
   const text = (name: keyof LogFilter) => {
     const value = req.query[name];
@@ -50,7 +53,7 @@ function readFilter(req: Request): { filter: LogFilter; errors: FieldErrors; ser
     else errors.situacao = 'Escolha uma situação da lista.';
   }
   if (filter.evento) {
-    if (isEventName(filter.evento)) service.event = filter.evento;
+    if (events.includes(filter.evento)) service.event = filter.evento;
     else errors.evento = 'Escolha um evento da lista.';
   }
   const from = filter.de ? dayOf(filter.de) : undefined;
@@ -75,15 +78,17 @@ export function deliveryRoutes(
 ): void {
   const ctx = panel.app;
   const deliveryOf = (req: Request, c: WebhookConfiguration) =>
-    findDelivery(ctx.db, partnerOf(req), c.id, String(req.params.deliveryId));
+    findDelivery(ctx.db, tenantWebhooks(req).audience.recipient, c.id, String(req.params.deliveryId));
 
   router.get('/webhooks/:id/entregas', async (req, res) => {
     const c = await configurationOf(req);
-    const { filter, errors, service } = readFilter(req);
-    if (Object.keys(errors).length > 0) return sendPage(req, res, 400, deliveriesView(c, { filter, errors }));
+    const { audience, events } = tenantWebhooks(req);
+    const { filter, errors, service } = readFilter(req, events);
+    if (Object.keys(errors).length > 0) return sendPage(req, res, 400, deliveriesView(c, { events, filter, errors }));
     const paging = pageRequest(req.query.page, WEBHOOKS_PAGE_SIZE);
-    const page = await listDeliveries(ctx.db, partnerOf(req), c.id, service, paging);
-    sendPage(req, res, 200, deliveriesView(c, { filter, page, notice: noticeOf(NOTICES, req.query.aviso) }));
+    const page = await listDeliveries(ctx.db, audience.recipient, c.id, service, paging);
+    const notice = noticeOf(NOTICES, req.query.aviso);
+    sendPage(req, res, 200, deliveriesView(c, { events, filter, page, notice }));
   });
 
   router.get('/webhooks/:id/entregas/:deliveryId', async (req, res) => {
@@ -103,7 +108,7 @@ export function deliveryRoutes(
       async () => {
         // One redelivery per filled form: sent twice, both answers lead to the one made.
         const { result } = await oncePerForm(req, panel, redeliveryForm(delivery.id), async (tx) => ({
-          result: { deliveryId: (await redeliver(ctx, partnerOf(req), delivery.id, tx)).content.id },
+          result: { deliveryId: (await redeliver(ctx, tenantWebhooks(req).audience.recipient, delivery.id, tx)).id },
         }));
         res.redirect(303, `${deliveriesPath(c)}/${result.deliveryId}?aviso=reenviada`);
       },
@@ -113,19 +118,21 @@ export function deliveryRoutes(
 
   router.get('/webhooks/:id/testar', async (req, res) => {
     const c = await configurationOf(req);
-    const events = eventsOf(c.enabledEvents.map((e) => e.name));
+    const events = eventsOf(c.events, tenantWebhooks(req).audience.vocabulary);
     sendPage(req, res, 200, testView(req, res, panel, c, { events, checked: events }));
   });
 
   router.post('/webhooks/:id/testar', async (req, res) => {
     const c = await configurationOf(req);
     const checked = readChoices(req, 'events');
-    const events = eventsOf(c.enabledEvents.map((e) => e.name));
+    const tenant = tenantWebhooks(req);
+    const events = eventsOf(c.events, tenant.audience.vocabulary);
     await unlessRefused(
       async () => {
+        const samples = await tenant.samples();
         // One test per filled form: sent twice, its deliveries are made once.
         await oncePerForm(req, panel, testForm(c.id), async (tx) => {
-          await sendTestDeliveries(ctx, partnerOf(req), c.id, checked, tx);
+          await sendTestDeliveries(ctx, tenant.audience, c.id, samples, checked, 'events', tx);
           return { result: {} };
         });
         res.redirect(303, `${deliveriesPath(c)}?aviso=teste`);

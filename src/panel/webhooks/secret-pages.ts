@@ -76,7 +76,7 @@ export function secretShownView(c: WebhookConfiguration, secret: string, rotated
     breadcrumb: crumbsOf(c),
     notice: rotated ? { text: 'Segredo trocado: o novo já assina as entregas.' } : undefined,
     body: html`<section class="card">
-  <p class="secret"><span id="segredo-rotulo">Segredo de ${c.configurationName}</span><code id="segredo" aria-labelledby="segredo-rotulo">${secret}</code></p>
+  <p class="secret"><span id="segredo-rotulo">Segredo de ${c.name}</span><code id="segredo" aria-labelledby="segredo-rotulo">${secret}</code></p>
   ${graceText(c)}
   <p>Guarde-o em um cofre de segredos. Ele pode ser revelado de novo nesta página, sempre com uma confirmação.</p>
   <p><a href="${secretPath(c)}">Voltar para o segredo de assinatura</a></p>
@@ -90,7 +90,7 @@ export function rotationGoneView(c: WebhookConfiguration): PanelView {
     title: 'Segredo já trocado',
     breadcrumb: crumbsOf(c),
     body: html`<section class="card">
-  <p>Este formulário já trocou o segredo de assinatura de ${c.configurationName}; ele não o trocou de novo.</p>
+  <p>Este formulário já trocou o segredo de assinatura de ${c.name}; ele não o trocou de novo.</p>
   ${graceText(c)}
   <p>O segredo em uso pode ser revelado de novo, sempre com uma confirmação.</p>
   <p><a href="${secretPath(c)}">Ir para o segredo de assinatura</a></p>

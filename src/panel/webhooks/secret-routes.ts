@@ -1,15 +1,14 @@
 import type { Request, Router } from 'express';
 
-import { checkRequestBody } from '../../contract/request-bodies.js';
-import { revealSigningSecret, rotateSigningSecret } from '../../partner/webhooks/configurations.js';
+import { revealSigningSecret, rotateSigningSecret } from '../../webhooks/configurations.js';
 import { readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
-import { partnerOf } from '../session.js';
 import type { WebhookConfiguration } from './configuration-pages.js';
 import { refusalNotice, unlessRefused } from './refusals.js';
 import { rotationForm, rotationGoneView, secretShownView, secretView } from './secret-pages.js';
+import { tenantWebhooks } from './tenant.js';
 
 /**
  * The signing secret: revealed only in the answer to a POST (a confirmation carrying the form
@@ -31,7 +30,7 @@ export function secretRoutes(
     const c = await configurationOf(req);
     await unlessRefused(
       async () => {
-        const secret = await revealSigningSecret(ctx, partnerOf(req), c.id);
+        const secret = await revealSigningSecret(ctx, tenantWebhooks(req).audience.recipient, c.id);
         sendPage(req, res, 200, secretShownView(c, secret, false));
       },
       (errors) => sendPage(req, res, 400, secretView(req, res, panel, c, { notice: refusalNotice(errors) })),
@@ -42,17 +41,15 @@ export function secretRoutes(
     const c = await configurationOf(req);
     const { gracePeriodSeconds } = readFields(req, ['gracePeriodSeconds']);
     // As JSON would carry it: a number when the field holds one, the text otherwise (refused by the contract).
-    const body = {
-      gracePeriodSeconds: /^\d{1,9}$/.test(gracePeriodSeconds) ? Number(gracePeriodSeconds) : gracePeriodSeconds,
-    };
+    const grace: unknown = /^\d{1,9}$/.test(gracePeriodSeconds) ? Number(gracePeriodSeconds) : gracePeriodSeconds;
+    const tenant = tenantWebhooks(req);
     await unlessRefused(
       async () => {
-        await checkRequestBody('partner', 'rotateWebhookSigningSecret', body);
+        await tenant.checkRotation(grace);
         // One rotation per filled form: a second one would cut short the grace of the secret the
         // receivers still verify with. Sent twice, both answers show the one new secret.
         const { secret } = await oncePerForm(req, panel, rotationForm(c.id), async (tx) => {
-          const grace = body.gracePeriodSeconds as number;
-          const { content: rotated } = await rotateSigningSecret(ctx, partnerOf(req), c.id, grace, tx);
+          const rotated = await rotateSigningSecret(ctx, tenant.audience.recipient, c.id, grace as number, tx);
           return { result: {}, secret: rotated.signingSecret! };
         });
         const rotated = await configurationOf(req);

@@ -1,10 +1,11 @@
 import type { components } from '../../../generated/partner.js';
+import type { InstitutionEventName } from '../../institution/events/vocabulary.js';
 import type { WebhookEventName } from '../../partner/webhooks/events.js';
 
 type DeliveryStatus = components['schemas']['WebhookDelivery']['status'];
 
 /** Each event as the panel names it, and when it is sent (the interface's table of event kinds); the sales pages name events with it too. */
-export const EVENT_LABELS: Record<WebhookEventName, { label: string; when: string }> = {
+const EVENT_LABELS: Record<WebhookEventName, { label: string; when: string }> = {
   cartAbandonment: {
     label: 'Carrinho abandonado',
     when: 'o comprador parou no checkout sem concluir a compra (depois de 30 minutos parado).',
@@ -33,11 +34,35 @@ export const EVENT_LABELS: Record<WebhookEventName, { label: string; when: strin
   },
 };
 
+/** The Institution API's events as a university's pages name them, and when each is sent. */
+const INSTITUTION_EVENT_LABELS: Record<InstitutionEventName, { label: string; when: string }> = {
+  loteProcessado: { label: 'Lote processado', when: 'um lote de alunos ou de parcelas terminou de ser processado.' },
+  parcelaPaga: { label: 'Parcela paga', when: 'uma parcela foi paga por inteiro.' },
+  parcelaPagaParcialmente: {
+    label: 'Parcela paga em parte',
+    when: 'uma parcela recebeu um pagamento que não a quita.',
+  },
+  parcelaVencida: { label: 'Parcela vencida', when: 'uma parcela passou do vencimento sem ser paga.' },
+  parcelaCancelada: { label: 'Parcela cancelada', when: 'uma parcela foi cancelada por um lote.' },
+  pagamentoEstornado: { label: 'Pagamento estornado', when: 'um pagamento de parcela foi estornado.' },
+  pagamentoRestabelecido: {
+    label: 'Pagamento restabelecido',
+    when: 'um pagamento estornado voltou a valer.',
+  },
+  mesFechado: { label: 'Mês fechado', when: 'os extratos de um mês foram fechados.' },
+};
+
+/** Both APIs' events by name (no name is in both). */
+const LABELS: Record<string, { label: string; when: string }> = { ...EVENT_LABELS, ...INSTITUTION_EVENT_LABELS };
+
+/** An event of either API as the panel names it; an unknown name as itself. */
+export const eventInfo = (name: string): { label: string; when: string } =>
+  Object.hasOwn(LABELS, name) ? LABELS[name]! : { label: name, when: '' };
+
 export const ALL_EVENTS_LABEL = 'Todos os eventos, inclusive os que forem criados depois';
 
 /** An event name as stored (`all` or an event), as the panel shows it. */
-export const eventLabel = (name: string): string =>
-  name === 'all' ? 'Todos os eventos' : (EVENT_LABELS[name as WebhookEventName]?.label ?? name);
+export const eventLabel = (name: string): string => (name === 'all' ? 'Todos os eventos' : eventInfo(name).label);
 
 /** A delivery's status as the panel names it (the log, a delivery's page, a sale's timeline). */
 export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {

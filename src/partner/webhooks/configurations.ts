@@ -78,14 +78,6 @@ export const deleteConfiguration = (db: Queryable, partnerId: string, id: string
 export const findConfiguration = (db: Queryable, partnerId: string, id: string) =>
   engine.findConfiguration(db, recipient(partnerId), id);
 
-/** One configuration of the partner, as the API answers configurations. */
-export const showConfiguration = async (ctx: AppContext, partnerId: string, id: string) =>
-  toWebhookConfiguration(await engine.showConfiguration(ctx, recipient(partnerId), id));
-
-/** The signing secret in force, asked again (the panel's "reveal"). */
-export const revealSigningSecret = (ctx: AppContext, partnerId: string, id: string): Promise<string> =>
-  engine.revealSigningSecret(ctx, recipient(partnerId), id);
-
 /** A new secret; the previous one keeps signing until the grace period ends. In `db`'s transaction when it is one. */
 export async function rotateSigningSecret(
   ctx: AppContext,

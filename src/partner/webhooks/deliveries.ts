@@ -7,8 +7,6 @@ import * as engine from '../../webhooks/deliveries.js';
 
 type WebhookDelivery = components['schemas']['WebhookDelivery'];
 
-export type { AttemptDetail, DeliveryDetail, DeliveryFilter } from '../../webhooks/deliveries.js';
-
 const partner = (id: string) => ({ kind: 'partner', id }) as const;
 
 /**
@@ -28,10 +26,6 @@ export async function listDeliveries(
   const listed = await engine.listDeliveries(db, partner(partnerId), configurationId, filter, page);
   return { ...listed, content: listed.content.map(toWebhookDelivery) };
 }
-
-/** One delivery of one configuration of the partner, with its body and what each attempt sent. */
-export const findDelivery = (db: Queryable, partnerId: string, configurationId: string, deliveryId: string) =>
-  engine.findDelivery(db, partner(partnerId), configurationId, deliveryId);
 
 /** A new delivery of a finished one's event (same body and event id), its first attempt due at once; in `db`'s transaction when it is one. */
 export const redeliver = async (

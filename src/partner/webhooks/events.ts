@@ -17,9 +17,6 @@ export const EVENT_NAMES: readonly WebhookEventName[] = [
   'purchaseCancelled',
 ];
 
-export const isEventName = (name: string): name is WebhookEventName =>
-  (EVENT_NAMES as readonly string[]).includes(name);
-
 /** The Partner API's words for its webhooks. */
 export const PARTNER_WEBHOOKS: WebhookVocabulary = {
   events: EVENT_NAMES,
