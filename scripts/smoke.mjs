@@ -17,6 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const log = (message) => console.log(`[smoke ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A bound on a wait that does not keep the script alive once the wait is over. */
+const deadline = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -293,7 +295,7 @@ async function check() {
   log('SIGTERM to npm start');
   const stopping = Date.now();
   child.kill('SIGTERM');
-  const stopped = await Promise.race([exited, sleep(20_000).then(() => undefined)]);
+  const stopped = await Promise.race([exited, deadline(20_000).then(() => undefined)]);
   if (!stopped) throw new Error('the service did not exit within 20 s of SIGTERM');
   if (stopped.code !== 0) throw new Error(`the service exited with ${JSON.stringify(stopped)} after SIGTERM`);
   log(`exited with code 0 after ${Date.now() - stopping} ms`);
@@ -308,7 +310,7 @@ try {
   log(`FAILED: ${error.message}`);
   if (!exit) {
     child.kill('SIGTERM');
-    await Promise.race([exited, sleep(20_000)]);
+    await Promise.race([exited, deadline(20_000)]);
     if (!exit) child.kill('SIGKILL');
   }
   process.exitCode = 1;
