@@ -36,6 +36,7 @@ if (service.demo) {
 Demo tenants created on this new database (keys are shown only now):
   Institution API  apikey:    ${service.demo.institution.apikey}
   Partner API      Api-Token: ${service.demo.partner.apiToken}
+Their ids, for the operator commands: institution ${service.demo.institution.id}, partner ${service.demo.partner.id}
 Issue more with: npm run admin -- --help
 `);
 }

@@ -50,10 +50,13 @@ describe('API keys kept in each process, revoked at once in every one', () => {
     const { headers } = await givenInstitution(t.ctx);
     // Refused by the validator after authentication: nothing else of the request reaches the database.
     const badBody = (apikey: string) => request(t.app).post('/v1/aluno').set('apikey', apikey).send({ alunos: 'x' });
-    const first = await statementsOf(t, () => badBody(headers.apikey).expect(400));
-    expect(first.some((statement) => statement.includes('from "credentials"'))).toBe(true);
-    expect(await statementsOf(t, () => badBody(headers.apikey).expect(400))).toEqual([]);
-    for (let i = 0; i < 2; i++) expect(await statementsOf(t, () => badBody('ik_unknown').expect(401))).toHaveLength(1);
+    // Only the lookups count: the first request's last-use write goes out beside it, and may land
+    // while a later request is watched.
+    const lookups = async (call: () => Promise<unknown>) =>
+      (await statementsOf(t, call)).filter((statement) => statement.includes('from "credentials"'));
+    expect(await lookups(() => badBody(headers.apikey).expect(400))).toHaveLength(1);
+    expect(await lookups(() => badBody(headers.apikey).expect(400))).toEqual([]);
+    for (let i = 0; i < 2; i++) expect(await lookups(() => badBody('ik_unknown').expect(401))).toHaveLength(1);
   });
 
   it('a key revoked with the CLI, another process, is refused here within a second', async () => {
