@@ -130,3 +130,17 @@ export class ServiceUnavailable extends ApiError {
     );
   }
 }
+
+/**
+ * A query integer as the document bounds it: the validator lets through a number its coercion
+ * turns into Infinity (`since=1e400`), which the database would then refuse, so such a value is
+ * refused here as the document would.
+ */
+export function safeQueryInteger(name: string, value: number | undefined): number | undefined {
+  if (value === undefined || Number.isSafeInteger(value)) return value;
+  const path = `query.${name}`;
+  throw new ValidationFailed(
+    `The request does not match the contract: ${path} must be an integer within the documented bounds`,
+    [{ path, message: 'must be a finite integer' }],
+  );
+}

@@ -6,7 +6,7 @@ import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { batchErrorFields, batchErrorRecords, listBatches } from '../../institution/intake/batch-listing.js';
 import { getBatch, listBatchErrors } from '../../institution/intake/batch-reports.js';
 import { BatchNotFound } from '../../institution/intake/batches.js';
-import { sendCsvDownload } from '../csv-download.js';
+import { sendCsv } from '../../institution/statements/csv-routes.js';
 import { PageLinkRefused, RecordNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
 import { queryOf, valueOf } from '../list-pages.js';
@@ -82,7 +82,7 @@ export function batchPages(panel: PanelContext): Router {
     const { id, institutionId, fields, field } = await batchOf(req);
     if (field && !fields.includes(field)) throw notFound();
     const records = batchErrorRecords(ctx, institutionId, id, field || undefined);
-    await sendCsvDownload(res, ERROR_CSV, `lote-${id}-erros`, records);
+    await sendCsv(res, ERROR_CSV, `lote-${id}-erros`, records);
   });
   return router;
 }

@@ -4,11 +4,11 @@ import { checkQuery } from '../../contract/request-queries.js';
 import { localDate } from '../../core/local-date.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { previousMonth } from '../../institution/statements/closing.js';
+import { sendCsv } from '../../institution/statements/csv-routes.js';
 import { CSV_LAYOUTS } from '../../institution/statements/export.js';
 import { guaranteedRecords } from '../../institution/statements/guaranteed.js';
 import { managementRecords } from '../../institution/statements/management.js';
 import { monthTotals } from '../../institution/statements/totals.js';
-import { sendCsvDownload } from '../csv-download.js';
 import { RecordNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
 import { queryOf } from '../list-pages.js';
@@ -65,7 +65,7 @@ export function statementPages(panel: PanelContext): Router {
       const query = await checkQuery('institution', 'getManagementStatement', {
         competencia_vencimento: `${mm}/${year}`,
       });
-      return sendCsvDownload(
+      return sendCsv(
         res,
         CSV_LAYOUTS.management,
         `extrato-gestao-${month}`,
@@ -78,7 +78,7 @@ export function statementPages(panel: PanelContext): Router {
       assignments ? 'getInstallmentAssignmentStatement' : 'getGuaranteedRevenueStatement',
       { fechamento_competencia: `${month}-01` },
     );
-    await sendCsvDownload(
+    await sendCsv(
       res,
       assignments ? CSV_LAYOUTS.assignments : CSV_LAYOUTS.guaranteed,
       `extrato-${statement}-${month}`,

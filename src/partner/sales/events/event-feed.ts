@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 
 import type { components } from '../../../../generated/partner.js';
-import { ValidationFailed } from '../../../core/errors.js';
+import { safeQueryInteger } from '../../../core/errors.js';
 import type { Queryable } from '../../../db/client.js';
 import { saleEvents } from '../../../db/schema/index.js';
 
@@ -18,19 +18,6 @@ export interface FeedRequest {
   limit?: number;
 }
 
-/**
- * The contract's validator lets through a number its coercion turns into Infinity (`since=1e400`),
- * which the database then refuses: such a value is refused here as the document would.
- */
-function checkedInteger(name: 'since' | 'limit', value: number | undefined): number | undefined {
-  if (value === undefined || Number.isSafeInteger(value)) return value;
-  const path = `query.${name}`;
-  throw new ValidationFailed(
-    `The request does not match the contract: ${path} must be an integer within the documented bounds`,
-    [{ path, message: 'must be a finite integer' }],
-  );
-}
-
 const toSaleEventRecord = (row: typeof saleEvents.$inferSelect): SaleEventRecord => ({
   id: row.id,
   sequence: row.sequence,
@@ -45,8 +32,8 @@ const toSaleEventRecord = (row: typeof saleEvents.$inferSelect): SaleEventRecord
  * before the ones numbered below it: reading from the last `sequence` seen misses nothing.
  */
 export async function listSaleEvents(db: Queryable, partnerId: string, request: FeedRequest): Promise<SaleEventPage> {
-  const since = checkedInteger('since', request.since) ?? 0;
-  const limit = checkedInteger('limit', request.limit) ?? DEFAULT_FEED_LIMIT;
+  const since = safeQueryInteger('since', request.since) ?? 0;
+  const limit = safeQueryInteger('limit', request.limit) ?? DEFAULT_FEED_LIMIT;
   const rows = await db
     .select()
     .from(saleEvents)

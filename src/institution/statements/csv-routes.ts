@@ -1,13 +1,14 @@
 import type { Response } from 'express';
 
-import { csvHeader, type CsvLayout, csvLines } from '../institution/statements/csv.js';
+import { csvHeader, type CsvLayout, csvLines } from './csv.js';
 
 /**
- * A download of a university's page as CSV, written by the statements' CSV writer (`;`, BOM, a
- * cell that would run as a formula behind an apostrophe). The first batch is read before anything
- * is sent, so a refusal is still a page; later batches are written as they are read.
+ * Streams rows as a CSV download, written by the statements' CSV writer (`;`, BOM, a cell that
+ * would run as a formula behind an apostrophe), for the API's statements and the panel's
+ * downloads alike. The first batch is read before anything is sent, so a bad filter or token is
+ * still answered as an error; later batches are written as they are read.
  */
-export async function sendCsvDownload(
+export async function sendCsv(
   res: Response,
   layout: CsvLayout,
   filename: string,
