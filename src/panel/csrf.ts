@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 
 import type { Config } from '../config.js';
-import { html, type SafeHtml } from '../payments/html.js';
+import { html, type SafeHtml } from '../pages/html.js';
 import { type PanelCookies, readCookie } from './cookies.js';
 import { FormRefused } from './errors.js';
 

@@ -1,7 +1,8 @@
 import { parseCents } from '../core/money.js';
 import type { Profile } from '../identity/identity.rules.js';
 import type { MonthActivity } from '../institution/listings/month-activity.js';
-import { formatBrl, html, type SafeHtml } from '../payments/html.js';
+import { formatBrl } from '../pages/formats.js';
+import { html, type SafeHtml } from '../pages/html.js';
 import { opensSection } from './navigation.js';
 
 const MONTHS = [

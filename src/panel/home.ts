@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { localDate } from '../core/local-date.js';
 import { type Profile, PROFILE_LABELS } from '../identity/identity.rules.js';
 import { monthActivity } from '../institution/listings/month-activity.js';
-import { html } from '../payments/html.js';
+import { html } from '../pages/html.js';
 import { monthCard } from './home-month.js';
 import { sendPage } from './layout.js';
 import { NAVIGATION } from './navigation.js';

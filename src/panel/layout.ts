@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 
 import { PROFILE_LABELS } from '../identity/identity.rules.js';
 import type { Session } from '../identity/sessions.js';
-import { html, SafeHtml, sha256Source } from '../payments/html.js';
-import { PAGE_CSS } from '../payments/page-style.js';
+import { html, SafeHtml, sha256Source } from '../pages/html.js';
+import { PAGE_CSS } from '../pages/page-style.js';
+import { PANEL_CSS } from '../pages/panel-style.js';
 import { csrfInput } from './csrf.js';
 import { currentNavItem, NAVIGATION } from './navigation.js';
-import { PANEL_CSS } from './panel-style.js';
 
 /**
  * Headers of every panel page: no caching, no framing, no sniffing, no script at all, our two

@@ -4,9 +4,9 @@ import type { AppContext } from '../context.js';
 import { SecretUnreadable } from '../core/secret-box.js';
 import { checkFormId, type FormBinding, formHashOf, formSecretBox, newFormId } from '../identity/form-ids.js';
 import { recordSentForm, takeSentForm } from '../identity/sent-forms.js';
-import { html, type SafeHtml } from '../payments/html.js';
+import { readFields } from '../pages/form-values.js';
+import { html, type SafeHtml } from '../pages/html.js';
 import { FormIdRefused } from './errors.js';
-import { readFields } from './forms.js';
 import type { PanelContext } from './panel-context.js';
 import { sessionOf } from './session.js';
 

@@ -5,7 +5,7 @@ import { toApiError } from '../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../http/logging.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
 import { mailOutbox } from '../identity/mail-outbox.js';
-import { html } from '../payments/html.js';
+import { html } from '../pages/html.js';
 import { accountPages } from './account/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
 import { batchPages } from './batches/routes.js';

@@ -1,6 +1,7 @@
+import { errorSummary, fieldInput, type SummaryItem } from '../pages/form-fields.js';
+import { formatTimeBr } from '../pages/formats.js';
+import { html, type SafeHtml } from '../pages/html.js';
 import type { CardPause } from './card-limits.js';
-import { errorSummary, fieldInput, type SummaryItem } from './form-fields.js';
-import { formatTimeBr, html, type SafeHtml } from './html.js';
 import { type CardErrors, type CardField, MAX_CARD_INSTALLMENTS } from './provider.js';
 import { SANDBOX_CARDS } from './sandbox-cards.js';
 

@@ -1,4 +1,5 @@
-import { formatBrl, hostedPageHeaders, html, page, type PageSources, SafeHtml } from './html.js';
+import { formatBrl } from '../pages/formats.js';
+import { hostedPageHeaders, html, page, type PageSources, SafeHtml } from '../pages/html.js';
 import type { CardSession, Charge, PaymentProvider } from './provider.js';
 import { STRIPE_JS_URL } from './stripe/client.js';
 

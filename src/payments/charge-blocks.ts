@@ -1,5 +1,7 @@
 import { localDate } from '../core/local-date.js';
-import { formatDateBr, formatTimeBr, groupDigitableLine, html, page, pixQrImage, type SafeHtml } from './html.js';
+import { formatDateBr, formatTimeBr } from '../pages/formats.js';
+import { html, page, type SafeHtml } from '../pages/html.js';
+import { groupDigitableLine, pixQrImage } from './charge-marks.js';
 import type { Charge } from './provider.js';
 
 const METHOD_NAMES: Record<Charge['method'], string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão de crédito' };

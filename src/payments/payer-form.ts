@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
-import { errorSummary, fieldInput } from './form-fields.js';
-import { html, type SafeHtml } from './html.js';
+import { errorSummary, fieldInput } from '../pages/form-fields.js';
+import { html, type SafeHtml } from '../pages/html.js';
 import type { Payer } from './provider.js';
 
 /**

@@ -1,4 +1,6 @@
 import { parseCents } from '../../core/money.js';
+import { formatBrl, formatDateBr, maskCpf } from '../../pages/formats.js';
+import { html, page, type SafeHtml } from '../../pages/html.js';
 import {
   CARD_DECLINED,
   cardErrorSummary,
@@ -8,7 +10,6 @@ import {
   renderCardStart,
 } from '../../payments/card-form.js';
 import { CHARGE_STATUS_NAMES, chargeMethodLabel, payCode } from '../../payments/charge-blocks.js';
-import { formatBrl, formatDateBr, html, maskCpf, page, type SafeHtml } from '../../payments/html.js';
 import {
   emptyPayerValues,
   type PayerErrors,

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 
 import type { TenantKind } from '../../identity/identity.rules.js';
-import { html, type SafeHtml } from '../../payments/html.js';
+import { html, type SafeHtml } from '../../pages/html.js';
 import type { KeyRow } from '../../tenants/credentials.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';

@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/institution.js';
-import { html, type SafeHtml } from '../../payments/html.js';
-import type { FieldErrors } from '../forms.js';
+import { type FieldErrors } from '../../pages/form-fields.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { continuationPager, filterForm, selectFilter, tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { continuationPager, filterForm, selectFilter, tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 import { BATCH_KINDS, BATCH_STATUSES } from './labels.js';
 

@@ -7,9 +7,9 @@ import { batchErrorFields, batchErrorRecords, listBatches } from '../../institut
 import { getBatch, listBatchErrors } from '../../institution/intake/batch-reports.js';
 import { BatchNotFound } from '../../institution/intake/batches.js';
 import { sendCsv } from '../../institution/statements/csv-routes.js';
+import { queryOf, valueOf } from '../../pages/list-pages.js';
 import { PageLinkRefused, RecordNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';
-import { queryOf, valueOf } from '../list-pages.js';
 import { UNIVERSITY_SECTIONS } from '../navigation.js';
 import type { PanelContext } from '../panel-context.js';
 import { institutionOf, requireProfile } from '../session.js';

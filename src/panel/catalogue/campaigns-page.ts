@@ -1,8 +1,9 @@
 import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
-import { formatBrl, html, type SafeHtml } from '../../payments/html.js';
+import { formatBrl } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { filterForm, pager, selectFilter, textFilter } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { filterForm, pager, selectFilter, textFilter } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 import { CAMPAIGNS_PATH, CATALOGUE_PATH, catalogueTabs } from './courses-page.js';
 

@@ -1,9 +1,10 @@
 import type { components } from '../../../generated/partner.js';
+import { formatBrl } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { pager, tableBox } from '../../pages/list-pages.js';
 import type { CourseList } from '../../partner/catalogue/courses.js';
 import { classDetail } from '../../partner/storefront/offer-blocks.js';
-import { formatBrl, html, type SafeHtml } from '../../payments/html.js';
 import type { PanelView } from '../layout.js';
-import { pager, tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 
 type CourseListItem = components['schemas']['CourseListItem'];

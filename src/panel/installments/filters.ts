@@ -1,7 +1,7 @@
-import { html, type SafeHtml } from '../../payments/html.js';
-import type { FieldErrors } from '../forms.js';
-import { panelField, panelSelect } from '../forms.js';
-import { filterForm, inUse, moreFilters, valueOf } from '../list-pages.js';
+import { type FieldErrors } from '../../pages/form-fields.js';
+import { panelField, panelSelect } from '../../pages/form-fields.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { filterForm, inUse, moreFilters, valueOf } from '../../pages/list-pages.js';
 
 export const INSTALLMENTS_PATH = '/painel/parcelas';
 

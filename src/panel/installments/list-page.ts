@@ -1,8 +1,9 @@
 import type { components } from '../../../generated/institution.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
-import { type FieldErrors, formErrors } from '../forms.js';
+import { type FieldErrors, formErrors } from '../../pages/form-fields.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { continuationPager, tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { continuationPager, tableBox } from '../list-pages.js';
 import { FILTER_LABELS, installmentFilters, INSTALLMENTS_PATH, STATUSES } from './filters.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];

@@ -10,10 +10,10 @@ import { installmentPaymentsOf } from '../../institution/listings/installment-pa
 import { InvertedDateRange, type OriginalsQuery } from '../../institution/listings/original-filters.js';
 import { findInstitutionInstallment, listOriginalInstallments } from '../../institution/listings/originals.js';
 import { createPaymentLink } from '../../institution/payments/payment-links.js';
+import { type FieldErrors } from '../../pages/form-fields.js';
+import { queryOf } from '../../pages/list-pages.js';
 import { PageLinkRefused, RecordNotFound } from '../errors.js';
-import type { FieldErrors } from '../forms.js';
 import { sendPage } from '../layout.js';
-import { queryOf } from '../list-pages.js';
 import { UNIVERSITY_SECTIONS } from '../navigation.js';
 import type { PanelContext } from '../panel-context.js';
 import { institutionOf, requireProfile } from '../session.js';

@@ -1,7 +1,8 @@
 import type { components } from '../../../generated/partner.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { tableBox } from '../list-pages.js';
 import { saleHref } from '../sales/list-page.js';
 import { RECEIPTS_PATH } from './list-page.js';
 

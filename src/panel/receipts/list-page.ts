@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/partner.js';
 import type { Page } from '../../core/paging.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
-import { type FieldErrors, formErrors } from '../forms.js';
-import type { PanelView } from '../layout.js';
+import { type FieldErrors, formErrors } from '../../pages/form-fields.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
 import {
   choiceGroup,
   dayRange,
@@ -16,7 +16,8 @@ import {
   saleAndBuyerFilters,
   tableBox,
   valuesOf,
-} from '../list-pages.js';
+} from '../../pages/list-pages.js';
+import type { PanelView } from '../layout.js';
 import { labelOf } from '../sales/labels.js';
 import { DATE_RANGES } from './receipt-query.js';
 

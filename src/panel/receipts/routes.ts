@@ -2,14 +2,14 @@ import { Router } from 'express';
 
 import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
+import { type FieldErrors } from '../../pages/form-fields.js';
+import { queryOf } from '../../pages/list-pages.js';
 import { getReceiptDetail } from '../../partner/receipts/receipt-detail.js';
 import { receiptsFilterValues } from '../../partner/receipts/receipt-filter-values.js';
 import { ReceiptNotFound } from '../../partner/receipts/receipts.rules.js';
 import { listReceipts } from '../../partner/receipts/receipts-list.js';
 import { PanelPageNotFound } from '../errors.js';
-import type { FieldErrors } from '../forms.js';
 import { sendPage } from '../layout.js';
-import { queryOf } from '../list-pages.js';
 import type { PanelContext } from '../panel-context.js';
 import { partnerOf, requireProfile } from '../session.js';
 import { receiptDetailView } from './detail-page.js';

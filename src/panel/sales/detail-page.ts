@@ -1,13 +1,14 @@
 import type { components } from '../../../generated/partner.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { tableBox } from '../../pages/list-pages.js';
 import { SALE_ORIGINS } from '../../partner/sales/creating/sales.rules.js';
 import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
 import { isSaleState, lookupStatusName, statesNamed } from '../../partner/sales/state/sale-states.js';
 import { CHARGE_STATUS_NAMES, chargeMethodLabel } from '../../payments/charge-blocks.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
 import type { Charge } from '../../payments/provider.js';
 import type { EventDelivery } from '../../webhooks/event-deliveries.js';
 import type { Notice, PanelView } from '../layout.js';
-import { tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 import { DELIVERY_STATUS_LABELS, eventLabel } from '../webhooks/vocabulary.js';
 import { SALES_PATH } from './list-page.js';

@@ -1,9 +1,7 @@
 import type { components } from '../../../generated/partner.js';
-import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
-import type { SalesList } from '../../partner/sales/listing/list.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
-import { type FieldErrors, formErrors } from '../forms.js';
-import type { PanelView } from '../layout.js';
+import { type FieldErrors, formErrors } from '../../pages/form-fields.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
 import {
   choiceGroup,
   dayRange,
@@ -18,7 +16,10 @@ import {
   selectFilter,
   tableBox,
   valuesOf,
-} from '../list-pages.js';
+} from '../../pages/list-pages.js';
+import { creatorLabel } from '../../partner/sales/listing/filter-values.js';
+import type { SalesList } from '../../partner/sales/listing/list.js';
+import type { PanelView } from '../layout.js';
 import { labelOf } from './labels.js';
 
 type SalesFilterValues = components['schemas']['SalesFilterValues'];

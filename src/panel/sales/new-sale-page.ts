@@ -1,9 +1,11 @@
 import type { Request, Response } from 'express';
 
+import { type FieldErrors, formErrors, panelField, panelSelect } from '../../pages/form-fields.js';
+import { formatBrl } from '../../pages/formats.js';
+import { html } from '../../pages/html.js';
 import type { CampaignRow } from '../../partner/campaigns/campaign.views.js';
 import type { ClassChoice } from '../../partner/catalogue/course-classes.js';
-import { formatBrl, html } from '../../payments/html.js';
-import { type FieldErrors, formErrors, panelField, panelForm, panelSelect } from '../forms.js';
+import { panelForm } from '../forms.js';
 import type { PanelView } from '../layout.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';

@@ -1,9 +1,10 @@
 import { parseCents } from '../../core/money.js';
 import type { monthTotals } from '../../institution/statements/totals.js';
-import { formatBrl, html, type SafeHtml } from '../../payments/html.js';
-import { type FieldErrors, formErrors, panelField } from '../forms.js';
+import { type FieldErrors, formErrors, panelField } from '../../pages/form-fields.js';
+import { formatBrl } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { tableBox } from '../list-pages.js';
 import { formatInstant } from '../time.js';
 
 export const STATEMENTS_PATH = '/painel/extratos';

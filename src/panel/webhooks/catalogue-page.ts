@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 
-import { html } from '../../payments/html.js';
+import { html } from '../../pages/html.js';
 import { sendPage } from '../layout.js';
 import { WEBHOOKS_CRUMB } from './configuration-pages.js';
 import { tenantWebhooks } from './tenant.js';

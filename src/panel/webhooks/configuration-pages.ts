@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 
 import type { Page } from '../../core/paging.js';
-import { html, type SafeHtml } from '../../payments/html.js';
+import { type FieldErrors, formErrors, panelCheck, panelField } from '../../pages/form-fields.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { choiceGroup, pager, tableBox } from '../../pages/list-pages.js';
 import type { Configuration } from '../../webhooks/configurations.js';
-import { type FieldErrors, formErrors, panelCheck, panelField, panelForm } from '../forms.js';
+import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
-import { choiceGroup, pager, tableBox } from '../list-pages.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 
 import { pageRequest } from '../../core/paging.js';
+import { readChoices, readFields } from '../../pages/form-values.js';
 import {
   type ConfigurationInput,
   type ConfigurationPatch,
@@ -9,7 +10,6 @@ import {
   listConfigurations,
   updateConfiguration,
 } from '../../webhooks/configurations.js';
-import { readChoices, readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';

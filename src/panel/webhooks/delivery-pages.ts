@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
 
 import type { Page } from '../../core/paging.js';
-import { html, type SafeHtml } from '../../payments/html.js';
+import { type FieldErrors, formErrors, panelSelect } from '../../pages/form-fields.js';
+import { html, type SafeHtml } from '../../pages/html.js';
+import { choiceGroup, dayRange, filterForm, pager, tableBox } from '../../pages/list-pages.js';
 import type { AttemptDetail, DeliveryDetail, WebhookDelivery } from '../../webhooks/deliveries.js';
 import { MAX_ATTEMPTS } from '../../webhooks/fan-out.js';
-import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
+import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
-import { choiceGroup, dayRange, filterForm, pager, tableBox } from '../list-pages.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';

@@ -1,6 +1,7 @@
 import type { ApiError } from '../../core/errors.js';
+import { type FieldErrors } from '../../pages/form-fields.js';
 import { MAX_CONFIGURATIONS } from '../../webhooks/errors.js';
-import { errorsOf, type FieldErrors } from '../forms.js';
+import { errorsOf } from '../forms.js';
 import type { Notice } from '../layout.js';
 
 /** What each field of the webhook forms must be, by the name the API's `details` give it. */

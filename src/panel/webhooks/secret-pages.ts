@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 
-import { html } from '../../payments/html.js';
-import { type FieldErrors, formErrors, panelForm, panelSelect } from '../forms.js';
+import { type FieldErrors, formErrors, panelSelect } from '../../pages/form-fields.js';
+import { html } from '../../pages/html.js';
+import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 
+import { readFields } from '../../pages/form-values.js';
 import { revealSigningSecret, rotateSigningSecret } from '../../webhooks/configurations.js';
-import { readFields } from '../forms.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';

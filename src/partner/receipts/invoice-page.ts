@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../core/errors.js';
 import type { Queryable } from '../../db/client.js';
-import { formatBrl, formatDateBr, html, maskCpf, page } from '../../payments/html.js';
+import { formatBrl, formatDateBr, maskCpf } from '../../pages/formats.js';
+import { html, page } from '../../pages/html.js';
 import { installmentLines } from './ledger.sql.js';
 
 /**

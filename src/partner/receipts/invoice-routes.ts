@@ -2,8 +2,8 @@ import { type ErrorRequestHandler, Router } from 'express';
 
 import type { AppContext } from '../../context.js';
 import { localDate } from '../../core/local-date.js';
+import { HOSTED_PAGE_HEADERS } from '../../pages/html.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
-import { HOSTED_PAGE_HEADERS } from '../../payments/html.js';
 import { isCheckoutToken } from '../sales/creating/sales.rules.js';
 import { InvoiceNotFound, loadInvoice, renderInvoicePage } from './invoice-page.js';
 

@@ -1,4 +1,4 @@
-import { html, page } from '../../payments/html.js';
+import { html, page } from '../../pages/html.js';
 import type { WebhookCheckout } from '../sales/events/event-payloads.js';
 import type { CampaignOffer, CampaignStanding } from './campaign-offer.js';
 import type { ContactErrors, ContactForm } from './contact-form.js';

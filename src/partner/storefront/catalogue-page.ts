@@ -1,4 +1,5 @@
-import { formatBrl, html, page, type SafeHtml } from '../../payments/html.js';
+import { formatBrl } from '../../pages/formats.js';
+import { html, page, type SafeHtml } from '../../pages/html.js';
 import type { WebhookCheckout } from '../sales/events/event-payloads.js';
 import type { CatalogueCourse, CataloguePage, ClassOffer } from './catalogue-offer.js';
 import type { ContactErrors, ContactForm } from './contact-form.js';

@@ -1,6 +1,6 @@
 import { isValidCpf } from '../../core/documents.js';
-import { errorSummary, fieldInput } from '../../payments/form-fields.js';
-import { html, type SafeHtml } from '../../payments/html.js';
+import { errorSummary, fieldInput } from '../../pages/form-fields.js';
+import { html, type SafeHtml } from '../../pages/html.js';
 
 /**
  * What a buyer gives on a campaign or catalogue page before the checkout: who they are and how to

@@ -1,5 +1,6 @@
 import { BUSINESS_TIME_ZONE } from '../../core/local-date.js';
-import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import { formatBrl, formatDateBr } from '../../pages/formats.js';
+import { html, type SafeHtml } from '../../pages/html.js';
 import type { CourseClassRow } from '../catalogue/catalogue.views.js';
 import { AttendType, Duration, Modality } from '../catalogue/course-class-ids.js';
 import { MAX_CARD_INSTALLMENTS } from '../sales/checkout/checkout-steps.js';

@@ -1,3 +1,6 @@
+import { errorSummary, fieldInput } from '../../../pages/form-fields.js';
+import { formatBrl, formatDateBr } from '../../../pages/formats.js';
+import { html, page, type SafeHtml } from '../../../pages/html.js';
 import {
   CARD_DECLINED,
   cardErrorSummary,
@@ -8,8 +11,6 @@ import {
 } from '../../../payments/card-form.js';
 import type { CardPause } from '../../../payments/card-limits.js';
 import { payCode } from '../../../payments/charge-blocks.js';
-import { errorSummary, fieldInput } from '../../../payments/form-fields.js';
-import { formatBrl, formatDateBr, html, page, type SafeHtml } from '../../../payments/html.js';
 import type { Charge, ProviderView } from '../../../payments/provider.js';
 import type { WebhookCheckout, WebhookPayment } from '../events/event-payloads.js';
 import { saleFinancing } from '../financing.js';

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 
 import type { Paging } from '../core/paging.js';
-import { html, type SafeHtml } from '../payments/html.js';
-import { type FieldErrors, panelField, panelSelect } from './forms.js';
+import { type FieldErrors, panelField, panelSelect } from './form-fields.js';
+import { html, type SafeHtml } from './html.js';
 
 /** The query of a list page as sent, as a string per value (a repeated parameter keeps each of its values). */
 export function queryOf(req: Request): URLSearchParams {
