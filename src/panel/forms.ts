@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 
 import { ApiError } from '../core/errors.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
-import { type FieldErrors } from '../pages/form-fields.js';
+import type { FieldErrors } from '../pages/form-fields.js';
 import { html, type SafeHtml } from '../pages/html.js';
 import type { PanelCookies } from './cookies.js';
 import { csrfInput, formToken } from './csrf.js';

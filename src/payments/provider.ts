@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import { type PageSources } from '../pages/html.js';
+import type { PageSources } from '../pages/html.js';
 
 /**
  * The payment provider seen by the rest of the service: create a charge, read it, refund it.

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/institution.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { continuationPager, filterForm, selectFilter, tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';

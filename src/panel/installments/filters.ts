@@ -1,5 +1,4 @@
-import { type FieldErrors } from '../../pages/form-fields.js';
-import { panelField, panelSelect } from '../../pages/form-fields.js';
+import { type FieldErrors, panelField, panelSelect } from '../../pages/form-fields.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { filterForm, inUse, moreFilters, valueOf } from '../../pages/list-pages.js';
 

@@ -10,7 +10,7 @@ import { installmentPaymentsOf } from '../../institution/listings/installment-pa
 import { InvertedDateRange, type OriginalsQuery } from '../../institution/listings/original-filters.js';
 import { findInstitutionInstallment, listOriginalInstallments } from '../../institution/listings/originals.js';
 import { createPaymentLink } from '../../institution/payments/payment-links.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { queryOf } from '../../pages/list-pages.js';
 import { PageLinkRefused, RecordNotFound } from '../errors.js';
 import { sendPage } from '../layout.js';

@@ -1,6 +1,6 @@
 import { isCalendarDate } from '../../core/dates.js';
 import { MAX_PAGE_SIZE, type PageRequest, pageRequest } from '../../core/paging.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import type { ReceiptsQuery } from '../../partner/receipts/receipt-filters.js';
 
 const TEXTS = ['CreditRequestId', 'cpf', 'email', 'name', 'campaignCustomIdentifier'] as const;

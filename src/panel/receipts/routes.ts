@@ -2,7 +2,7 @@ import { Router } from 'express';
 
 import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { queryOf } from '../../pages/list-pages.js';
 import { getReceiptDetail } from '../../partner/receipts/receipt-detail.js';
 import { receiptsFilterValues } from '../../partner/receipts/receipt-filter-values.js';

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/partner.js';
 import { ApiError } from '../../core/errors.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 
 type ExclusiveSaleRequest = components['schemas']['ExclusiveSaleRequest'];
 

@@ -4,7 +4,7 @@ import { ValidationFailed } from '../../core/errors.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
 import { rewriteQuery } from '../../http/query-rewrite.js';
 import { PARTNER_PROFILES, type Profile } from '../../identity/identity.rules.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { readFields } from '../../pages/form-values.js';
 import { queryOf } from '../../pages/list-pages.js';
 import { activeCampaigns } from '../../partner/campaigns/campaign.views.js';

@@ -2,13 +2,12 @@ import { type Request, Router } from 'express';
 
 import { isEmail, normaliseEmail } from '../../identity/identity.rules.js';
 import { deviceKeyOf, knownDevice, newDeviceToken } from '../../identity/known-devices.js';
-import type { LinkPurpose } from '../../identity/links.js';
-import { findOpenLink } from '../../identity/links.js';
+import { findOpenLink, type LinkPurpose } from '../../identity/links.js';
 import { requestPasswordReset } from '../../identity/password-links.js';
 import { endSession, startSession, sweepSessions } from '../../identity/sessions.js';
 import { setPasswordWithLink, signIn } from '../../identity/sign-in.js';
 import { sweepThrottle } from '../../identity/throttle.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { readFields } from '../../pages/form-values.js';
 import { clearCookie, readCookie } from '../cookies.js';
 import { errorsOf } from '../forms.js';

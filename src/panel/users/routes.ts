@@ -3,7 +3,7 @@ import { type Request, type Response, Router } from 'express';
 import { USER_ADMIN_PROFILE } from '../../identity/identity.rules.js';
 import { issuePasswordLink } from '../../identity/password-links.js';
 import { changeProfile, findUser, inviteUser, listUsers, removeUser } from '../../identity/users.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { readFields } from '../../pages/form-values.js';
 import { clearCookie } from '../cookies.js';
 import { errorsOf } from '../forms.js';

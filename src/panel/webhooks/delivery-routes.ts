@@ -3,7 +3,7 @@ import type { Request, Router } from 'express';
 import { parseDate } from '../../core/dates.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import { pageRequest } from '../../core/paging.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { readChoices } from '../../pages/form-values.js';
 import { type DeliveryFilter, findDelivery, listDeliveries, redeliver } from '../../webhooks/deliveries.js';
 import { eventsOf } from '../../webhooks/event-names.js';

@@ -1,5 +1,5 @@
 import type { ApiError } from '../../core/errors.js';
-import { type FieldErrors } from '../../pages/form-fields.js';
+import type { FieldErrors } from '../../pages/form-fields.js';
 import { MAX_CONFIGURATIONS } from '../../webhooks/errors.js';
 import { errorsOf } from '../forms.js';
 import type { Notice } from '../layout.js';
