@@ -53,6 +53,72 @@ describe("a university's installments (Parcelas)", () => {
     await s.agent.get('/painel/parcelas').query({ data_inicial_vencimento: '2026-03-10T10:00:00-03:00' }).expect(200);
   });
 
+  it('lists the submitted installments as sent, with the API filters, read by the same service', async () => {
+    const s = staff.sessions.financeiro;
+    const all = await s.agent.get('/painel/parcelas/enviadas').expect(200);
+    expect(all.text).toContain('3 parcelas enviadas');
+    for (const id of ['P-1', 'P-2', 'P-3']) expect(all.text).toContain(`<th scope="row">${id}<`);
+    expect(all.text).not.toContain('OUTRA-1');
+    const query = { aluno_cpf: CPF.pedro };
+    const api = await request(t.app)
+      .get('/importacao/enviados/parcelas')
+      .query(query)
+      .set(staff.university.headers)
+      .expect(200);
+    expect(api.body.data.map((i: { dadosEnviados: { idParcela: string } }) => i.dadosEnviados.idParcela)).toEqual([
+      'P-2',
+    ]);
+    const byStudent = await s.agent.get('/painel/parcelas/enviadas').query(query).expect(200);
+    expect(byStudent.text).toContain('1 parcela enviada');
+    expect(byStudent.text).toContain('<th scope="row">P-2<');
+    expect(byStudent.text).not.toContain('<th scope="row">P-1<');
+    // Each row links to its batch, whose page the profile opens.
+    expect(byStudent.text).toContain(`href="/painel/lotes/${api.body.data[0].loteId}"`);
+    // Sent days are Brasília days: a range before the batch's finds nothing.
+    const none = await s.agent
+      .get('/painel/parcelas/enviadas')
+      .query({ data_final_envio: '2020-01-01', data_inicial_envio: '2019-12-01' })
+      .expect(200);
+    expect(none.text).toContain('Nenhuma parcela enviada com esses filtros.');
+  });
+
+  it('refuses bad filters of the submitted installments on their field with 400, and writes nothing', async () => {
+    const s = staff.sessions.financeiro;
+    const before = await panelRows(t);
+    const refusals: [Record<string, string>, string][] = [
+      [{ lote: 'nao-e-id' }, 'campo-lote-error'],
+      [{ data_inicial_envio: '2026-02-30' }, 'campo-data_inicial_envio-error'],
+      [{ data_inicial_envio: '2026-03-10', data_final_envio: '2026-03-01' }, 'PARCELA-001'],
+      [{ inventado: '1' }, 'Filtro desconhecido'],
+      [{ aluno_cpf: 'a\u0000b' }, ''],
+    ];
+    for (const [query, shown] of refusals) {
+      const res = await s.agent.get('/painel/parcelas/enviadas').query(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.text).toContain(shown);
+    }
+    expect((await s.agent.get('/painel/parcelas/enviadas?id_parcela=P-1&id_parcela=P-2')).status).toBe(400);
+    expect((await s.agent.get('/painel/parcelas/enviadas?continuable=xyz.abc')).status).toBe(400);
+    expect(await panelRows(t)).toEqual(before);
+  });
+
+  it("another institution's submitted installments are never listed; the Integração profile and a partner's user are refused", async () => {
+    const other = await staff.sessions.otherAdmin.agent.get('/painel/parcelas/enviadas').expect(200);
+    expect(other.text).toContain('<th scope="row">OUTRA-1<');
+    expect(other.text).not.toContain('<th scope="row">P-1<');
+    // A batch id of the other institution filters to nothing, not to its items.
+    const [batch] = await t.ctx.sql<{ id: string }[]>`
+      select b.id::text from batches b join installments i on i.institution_id = b.institution_id
+      where i.external_id = 'OUTRA-1' and b.kind = 'parcela' limit 1`;
+    const foreign = await staff.sessions.financeiro.agent
+      .get('/painel/parcelas/enviadas')
+      .query({ lote: batch!.id })
+      .expect(200);
+    expect(foreign.text).toContain('Nenhuma parcela enviada com esses filtros.');
+    expect((await staff.sessions.integracao.agent.get('/painel/parcelas/enviadas')).status).toBe(403);
+    expect((await staff.sessions.partnerAdmin.agent.get('/painel/parcelas/enviadas')).status).toBe(403);
+  });
+
   it("an installment's page shows its payments; Gerar link de pagamento shows the API's link, once per installment", async () => {
     const s = staff.sessions.administrador;
     const page = await s.agent.get(`/painel/parcelas/${ids['P-3']}`).expect(200);

@@ -30,7 +30,8 @@ export function installmentsView(state: { query: URLSearchParams; page?: Page; e
   const page = state.page;
   return {
     title: 'Parcelas',
-    body: html`<section class="card" aria-labelledby="filtros"><h2 id="filtros">Filtros</h2>
+    body: html`<p><a href="${INSTALLMENTS_PATH}/enviadas">Parcelas como enviadas nos lotes</a></p>
+<section class="card" aria-labelledby="filtros"><h2 id="filtros">Filtros</h2>
   ${formErrors(errors, FILTER_LABELS)}
   ${installmentFilters(state.query, errors)}
 </section>
