@@ -1,25 +1,34 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 import type { Clock } from '../core/clock.js';
 import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
 import type { Database } from '../db/client.js';
 import type { Tenant } from '../tenants/credentials.js';
 import type { KeyCache } from '../tenants/key-cache.js';
-import { findTenantByKey } from '../tenants/key-lookup.js';
+import type { CachedKey } from '../tenants/key-cache.js';
+import { findKey } from '../tenants/key-lookup.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** The authenticated institution or partner; set by the API's authentication middleware. */
     tenant?: Tenant;
+    /** The id of the key that authenticated the request (what the institution sees as who sent a batch). */
+    keyId?: string;
   }
+}
+
+/** The request authenticated by `key`. */
+function authenticated(req: Request, key: CachedKey): void {
+  req.tenant = key.tenant;
+  req.keyId = key.keyId;
 }
 
 export function authenticateInstitution(db: Database, keys: KeyCache, clock: Clock): RequestHandler {
   return async (req, _res, next) => {
-    const key = req.get('apikey');
-    const tenant = key ? await findTenantByKey(db, keys, 'institution', key, clock.now()) : undefined;
-    if (!tenant) return next(new MissingCredentials('apikey'));
-    req.tenant = tenant;
+    const secret = req.get('apikey');
+    const key = secret ? await findKey(db, keys, 'institution', secret, clock.now()) : undefined;
+    if (!key) return next(new MissingCredentials('apikey'));
+    authenticated(req, key);
     next();
   };
 }
@@ -29,9 +38,9 @@ export function authenticatePartner(db: Database, keys: KeyCache, clock: Clock):
     const token = req.get('api-token');
     // The spec gives Authorization priority over Api-Token and refuses the request outright.
     if (token !== undefined && req.get('authorization') !== undefined) return next(new ConflictingCredentials());
-    const tenant = token ? await findTenantByKey(db, keys, 'partner', token, clock.now()) : undefined;
-    if (!tenant) return next(new MissingCredentials('Api-Token'));
-    req.tenant = tenant;
+    const key = token ? await findKey(db, keys, 'partner', token, clock.now()) : undefined;
+    if (!key) return next(new MissingCredentials('Api-Token'));
+    authenticated(req, key);
     next();
   };
 }
@@ -44,13 +53,13 @@ export function authenticateAnyTenant(db: Database, keys: KeyCache, clock: Clock
   return async (req, _res, next) => {
     const token = req.get('api-token');
     const key = req.get('apikey');
-    const tenant = token
-      ? await findTenantByKey(db, keys, 'partner', token, clock.now())
+    const found = token
+      ? await findKey(db, keys, 'partner', token, clock.now())
       : key
-        ? await findTenantByKey(db, keys, 'institution', key, clock.now())
+        ? await findKey(db, keys, 'institution', key, clock.now())
         : undefined;
-    if (!tenant) return next(new MissingCredentials('Api-Token (or apikey)'));
-    req.tenant = tenant;
+    if (!found) return next(new MissingCredentials('Api-Token (or apikey)'));
+    authenticated(req, found);
     next();
   };
 }

@@ -45,7 +45,10 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
         const idempotencyKey = req.get('idempotency-key');
         answerBatch(
           res,
-          await submitBatch(ctx, institutionId(req), 'aluno', jsonItems(req.body.alunos), { idempotencyKey }),
+          await submitBatch(ctx, institutionId(req), 'aluno', jsonItems(req.body.alunos), {
+            idempotencyKey,
+            sentWith: req.keyId,
+          }),
         );
       },
     },
@@ -58,7 +61,10 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
         const idempotencyKey = req.get('idempotency-key');
         answerBatch(
           res,
-          await submitBatch(ctx, institutionId(req), 'parcela', rawItems(rawElements(req)), { idempotencyKey }),
+          await submitBatch(ctx, institutionId(req), 'parcela', rawItems(rawElements(req)), {
+            idempotencyKey,
+            sentWith: req.keyId,
+          }),
         );
       },
     },

@@ -57,16 +57,16 @@ function recordUse(db: Queryable, key: CachedKey, now: Date): void {
 }
 
 /**
- * The tenant owning an active key of the given kind, or undefined; records the key's use at `now`.
- * A key this process has looked up lately is answered from `keys` without a query.
+ * An active key of the given kind, with the tenant owning it, or undefined; records the key's use
+ * at `now`. A key this process has looked up lately is answered from `keys` without a query.
  */
-export async function findTenantByKey(
+export async function findKey(
   db: Queryable,
   keys: KeyCache,
   kind: Tenant['kind'],
   secret: string,
   now: Date,
-): Promise<Tenant | undefined> {
+): Promise<CachedKey | undefined> {
   if (!secret.startsWith(PREFIXES[kind])) return undefined;
   const hash = hashSecret(secret);
   let key = keys.get(hash);
@@ -79,5 +79,9 @@ export async function findTenantByKey(
   }
   if (key.tenant.kind !== kind) return undefined;
   recordUse(db, key, now);
-  return key.tenant;
+  return key;
 }
+
+/** The tenant owning an active key of the given kind (`findKey`). */
+export const findTenantByKey = async (...args: Parameters<typeof findKey>): Promise<Tenant | undefined> =>
+  (await findKey(...args))?.tenant;

@@ -36,6 +36,22 @@ describe("a university's batches (Lotes)", () => {
     expect(page.text).toContain(`${api.body.metadata.totalItems} erros`);
   });
 
+  it("shows which key sent each batch by the key's prefix, never another institution's key", async () => {
+    const prefixOf = async (institutionId: string) =>
+      (
+        await t.ctx.sql<{ prefix: string }[]>`
+          select prefix from credentials where institution_id = ${institutionId} and revoked_at is null`
+      )[0]!.prefix;
+    const own = await prefixOf(staff.university.id);
+    const other = await prefixOf(staff.other.id);
+    const s = staff.sessions.administrador;
+    const list = await s.agent.get('/painel/lotes').expect(200);
+    expect(list.text).toContain(`<code>${own}…</code>`);
+    expect(list.text).not.toContain(other);
+    const page = await s.agent.get(`/painel/lotes/${batchId}`).expect(200);
+    expect(page.text).toMatch(new RegExp(`Enviado com a chave</dt><dd><code>${own}…</code>`));
+  });
+
   it('filters the errors by field, and downloads them (all, or of the field) as CSV', async () => {
     const s = staff.sessions.administrador;
     const api = await request(t.app).get(`/v1/lotes/${batchId}/erros`).set(staff.university.headers).expect(200);

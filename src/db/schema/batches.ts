@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 import { timestampNow } from './common.js';
-import { institutions } from './tenants.js';
+import { credentials, institutions } from './tenants.js';
 
 export const batches = pgTable(
   'batches',
@@ -36,6 +36,8 @@ export const batches = pgTable(
     idempotencyKey: text(),
     /** SHA-256 of the submitted items, to refuse a reused key with a different body. */
     requestHash: text(),
+    /** The `apikey` that sent it: the institution's staff see who sent each batch by its prefix. */
+    credentialId: uuid().references(() => credentials.id, { onDelete: 'set null' }),
   },
   (t) => [
     index().on(t.institutionId, t.createdAt),

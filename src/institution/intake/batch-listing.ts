@@ -3,7 +3,8 @@ import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { decodeContinuation, encodeContinuation, PAGE_SIZE, toPage } from '../../core/continuation.js';
-import { batches, batchItemErrors } from '../../db/schema/index.js';
+import type { Queryable } from '../../db/client.js';
+import { batches, batchItemErrors, credentials } from '../../db/schema/index.js';
 import { toBatchView } from './batch-reports.js';
 import { requireBatch } from './batches.js';
 
@@ -11,6 +12,9 @@ type BatchView = components['schemas']['Batch'];
 
 /** [seq of the last batch served]. */
 const isSeqPosition = (p: unknown[]): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]);
+
+/** A batch as listed: as `GET /v1/lotes/{id}` shows it, and the prefix of the `apikey` that sent it. */
+export type ListedBatch = BatchView & { sentWith: string | null };
 
 /**
  * An institution's batches, newest first, 100 a page, each as `GET /v1/lotes/{id}` shows it (without
@@ -20,24 +24,35 @@ export async function listBatches(
   ctx: AppContext,
   institutionId: string,
   continuable?: string,
-): Promise<{ data: BatchView[]; continuable?: string }> {
+): Promise<{ data: ListedBatch[]; continuable?: string }> {
   const scope = { listing: 'batches', tenantId: institutionId };
   const [before] = continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, continuable, isSeqPosition)
     : [Number.MAX_SAFE_INTEGER];
   const rows = await ctx.db
-    .select()
+    .select({ batch: batches, sentWith: credentials.prefix })
     .from(batches)
+    .leftJoin(credentials, eq(credentials.id, batches.credentialId))
     .where(and(eq(batches.institutionId, institutionId), lt(batches.seq, before)))
     .orderBy(desc(batches.seq))
     .limit(PAGE_SIZE + 1);
   const page = toPage(
     rows,
-    (b) => toBatchView(b, undefined),
-    (b) => [b.seq],
+    (r) => ({ ...toBatchView(r.batch, undefined), sentWith: r.sentWith }),
+    (r) => [r.batch.seq],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
   return { data: page.items, ...(page.continuable ? { continuable: page.continuable } : {}) };
+}
+
+/** The prefix of the `apikey` that sent a batch of the institution (null before keys were recorded, or the key deleted). */
+export async function batchSender(db: Queryable, institutionId: string, batchId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ prefix: credentials.prefix })
+    .from(batches)
+    .innerJoin(credentials, eq(credentials.id, batches.credentialId))
+    .where(and(eq(batches.id, batchId), eq(batches.institutionId, institutionId)));
+  return row?.prefix ?? null;
 }
 
 /** The fields the items of a batch were refused on, to filter its errors by. */

@@ -46,6 +46,8 @@ export interface SubmittedBatch {
 
 export interface SubmitOptions {
   idempotencyKey?: string;
+  /** The id of the `apikey` that sent the batch. */
+  sentWith?: string;
 }
 
 /** A batch's items, ready to be written inside the batch's transaction. */
@@ -133,6 +135,7 @@ export async function submitBatch(
         createdAt: ctx.clock.now(),
         idempotencyKey: key ?? null,
         requestHash,
+        credentialId: options.sentWith ?? null,
       })
       .onConflictDoNothing({ target: [batches.institutionId, batches.idempotencyKey] })
       .returning({ id: batches.id });

@@ -7,6 +7,7 @@ import { formatInstant } from '../time.js';
 import { BATCH_KINDS, BATCH_STATUSES } from './labels.js';
 
 type Batch = components['schemas']['Batch'];
+type ListedBatch = Batch & { sentWith: string | null };
 type BatchErrorPage = components['schemas']['BatchErrorPage'];
 
 export const BATCHES_PATH = '/painel/lotes';
@@ -15,7 +16,10 @@ export const batchHref = (id: string) => `${BATCHES_PATH}/${id}`;
 const status = (b: Batch) => BATCH_STATUSES[b.status] ?? b.status;
 const at = (iso: string | null | undefined) => (iso ? formatInstant(new Date(iso)) : '—');
 
-function batchRow(b: Batch): SafeHtml {
+/** The prefix of the `apikey` that sent a batch, as the Integrações page lists keys. */
+const sender = (prefix: string | null) => (prefix ? html`<code>${prefix}…</code>` : '—');
+
+function batchRow(b: ListedBatch): SafeHtml {
   return html`<tr>
   <th scope="row"><a href="${batchHref(b.id)}">${at(b.criadoEm)}</a><span class="sub"><code>${b.id}</code></span></th>
   <td>${BATCH_KINDS[b.tipo] ?? b.tipo}</td>
@@ -23,12 +27,13 @@ function batchRow(b: Batch): SafeHtml {
   <td class="amount">${b.quantidade}</td>
   <td class="amount">${b.processados}</td>
   <td class="amount">${b.erros}</td>
+  <td>${sender(b.sentWith)}</td>
   <td>${at(b.finalizadoEm)}</td>
 </tr>`;
 }
 
 /** `/painel/lotes`: the institution's batches, newest first. */
-export function batchesView(list: { data: Batch[]; continuable?: string }, query: URLSearchParams): PanelView {
+export function batchesView(list: { data: ListedBatch[]; continuable?: string }, query: URLSearchParams): PanelView {
   return {
     title: 'Lotes',
     body: html`<section class="card" aria-labelledby="lotes">
@@ -39,7 +44,7 @@ export function batchesView(list: { data: Batch[]; continuable?: string }, query
       ? html`<p>Nenhum lote enviado ainda.</p>`
       : tableBox(
           'Lotes',
-          html`<thead><tr><th scope="col">Enviado em</th><th scope="col">Tipo</th><th scope="col">Situação</th><th scope="col" class="amount">Itens</th><th scope="col" class="amount">Processados</th><th scope="col" class="amount">Com erro</th><th scope="col">Finalizado em</th></tr></thead>
+          html`<thead><tr><th scope="col">Enviado em</th><th scope="col">Tipo</th><th scope="col">Situação</th><th scope="col" class="amount">Itens</th><th scope="col" class="amount">Processados</th><th scope="col" class="amount">Com erro</th><th scope="col">Enviado com a chave</th><th scope="col">Finalizado em</th></tr></thead>
       <tbody>${list.data.map(batchRow)}</tbody>`,
         )
   }
@@ -50,6 +55,8 @@ export function batchesView(list: { data: Batch[]; continuable?: string }, query
 
 export interface BatchPageState {
   batch: Batch;
+  /** The prefix of the `apikey` that sent it. */
+  sentWith: string | null;
   fields: string[];
   query: URLSearchParams;
   errors?: BatchErrorPage;
@@ -85,7 +92,7 @@ export function batchView(state: BatchPageState): PanelView {
     <dt>Identificador</dt><dd><code>${b.id}</code></dd>
     <dt>Situação</dt><dd>${status(b)}</dd>
     <dt>Itens</dt><dd>${b.quantidade}</dd><dt>Processados</dt><dd>${b.processados}</dd><dt>Com erro</dt><dd>${b.erros}</dd>
-    <dt>Enviado em</dt><dd>${at(b.criadoEm)}</dd><dt>Finalizado em</dt><dd>${at(b.finalizadoEm)}</dd>
+    <dt>Enviado em</dt><dd>${at(b.criadoEm)}</dd><dt>Enviado com a chave</dt><dd>${sender(state.sentWith)}</dd><dt>Finalizado em</dt><dd>${at(b.finalizadoEm)}</dd>
   </dl>
   ${failure ? html`<p class="notice error">O processamento falhou em ${at(failure.em)} (${failure.tentativas} tentativa${failure.tentativas === 1 ? '' : 's'}); a próxima tentativa é em ${at(failure.proximaTentativa)}.</p>` : ''}
 </section>

@@ -3,7 +3,12 @@ import { type Request, type Response, Router } from 'express';
 import { InvalidContinuation } from '../../core/continuation.js';
 import { isUuid } from '../../core/stable-id.js';
 import { rejectNulCharacters } from '../../http/nul-characters.js';
-import { batchErrorFields, batchErrorRecords, listBatches } from '../../institution/intake/batch-listing.js';
+import {
+  batchErrorFields,
+  batchErrorRecords,
+  batchSender,
+  listBatches,
+} from '../../institution/intake/batch-listing.js';
 import { getBatch, listBatchErrors } from '../../institution/intake/batch-reports.js';
 import { BatchNotFound } from '../../institution/intake/batches.js';
 import { sendCsv } from '../../institution/statements/csv-routes.js';
@@ -62,17 +67,20 @@ export function batchPages(panel: PanelContext): Router {
     const { id, institutionId, fields, field } = await batchOf(req);
     const query = queryOf(req);
     try {
-      const batch = await getBatch(ctx, institutionId, id);
+      const [batch, sentWith] = await Promise.all([
+        getBatch(ctx, institutionId, id),
+        batchSender(ctx.db, institutionId, id),
+      ]);
       if (field && !fields.includes(field))
         return sendPage(
           req,
           res,
           400,
-          batchView({ batch, fields, query, refused: { campo: 'Escolha um campo da lista.' } }),
+          batchView({ batch, sentWith, fields, query, refused: { campo: 'Escolha um campo da lista.' } }),
         );
       const continuable = valueOf(query, 'continuable') || undefined;
       const errors = await listBatchErrors(ctx, institutionId, id, continuable, field || undefined);
-      sendPage(req, res, 200, batchView({ batch, fields, query, errors }));
+      sendPage(req, res, 200, batchView({ batch, sentWith, fields, query, errors }));
     } catch (error) {
       throw asPanelError(error);
     }

@@ -1,0 +1,2 @@
+ALTER TABLE "batches" ADD COLUMN "credential_id" uuid;--> statement-breakpoint
+ALTER TABLE "batches" ADD CONSTRAINT "batches_credential_id_credentials_id_fk" FOREIGN KEY ("credential_id") REFERENCES "public"."credentials"("id") ON DELETE set null ON UPDATE no action;
