@@ -10,6 +10,13 @@ import { givenUniversityStaff } from './university-support.js';
 const linkCount = async (t: ReturnType<typeof useTestContext>) =>
   (await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from payment_links`)[0]!.n;
 
+/** The text of the body cells of the table a page labels `label`, in reading order. */
+function cellsOf(page: string, label: string): string[] {
+  const table = page.slice(page.indexOf(`aria-label="${label}"`));
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? '';
+  return [...body.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]!);
+}
+
 describe("a university's installments (Parcelas)", () => {
   const t = useTestContext();
   let staff: Awaited<ReturnType<typeof givenUniversityStaff>>;
@@ -53,11 +60,19 @@ describe("a university's installments (Parcelas)", () => {
     await s.agent.get('/painel/parcelas').query({ data_inicial_vencimento: '2026-03-10T10:00:00-03:00' }).expect(200);
   });
 
-  it("an installment's page shows its payments; Gerar link de pagamento shows the API's link, once per installment", async () => {
+  it("an installment's page shows its payments, the method by its name; Gerar link de pagamento shows the API's link, once per installment", async () => {
     const s = staff.sessions.administrador;
     const page = await s.agent.get(`/painel/parcelas/${ids['P-3']}`).expect(200);
-    expect(page.text).toContain('Pix');
-    expect(page.text).toContain('R$ 1.250,00');
+    // Date, method by its name, received, principal, interest, fine, discount.
+    expect(cellsOf(page.text, 'Pagamentos')).toEqual([
+      '15/01/2026',
+      'Pix',
+      'R$ 1.250,00',
+      'R$ 1.250,00',
+      'R$ 0,00',
+      'R$ 0,00',
+      'R$ 0,00',
+    ]);
 
     const created = await post(s, `/painel/parcelas/${ids['P-1']}/link-pagamento`);
     expect(created.status).toBe(201);

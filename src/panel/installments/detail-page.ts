@@ -4,6 +4,7 @@ import type { components } from '../../../generated/institution.js';
 import { parseCents } from '../../core/money.js';
 import type { InstallmentPayment } from '../../institution/listings/installment-payments.js';
 import { formatBrl, formatDateBr, html, type SafeHtml } from '../../payments/html.js';
+import type { PaymentMethod } from '../../payments/provider.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import { tableBox } from '../list-pages.js';
@@ -13,7 +14,7 @@ import { installmentHref, reais } from './list-page.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];
 
-const METHODS: Record<string, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };
+const METHODS: Record<PaymentMethod, string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão' };
 const REVERSALS: Record<string, string> = {
   REFUNDED: 'estornado',
   DISPUTED: 'em contestação',
@@ -24,7 +25,7 @@ const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 function paymentRow(p: InstallmentPayment): SafeHtml {
   return html`<tr>
   <td>${formatDateBr(p.paidOn)}</td>
-  <td>${METHODS[p.method] ?? p.method}${p.reversal ? html`<span class="sub">${REVERSALS[p.reversal] ?? p.reversal}</span>` : ''}</td>
+  <td>${METHODS[p.method as PaymentMethod] ?? p.method}${p.reversal ? html`<span class="sub">${REVERSALS[p.reversal] ?? p.reversal}</span>` : ''}</td>
   <td class="amount">${money(p.received)}</td>
   <td class="amount">${money(p.principal)}</td>
   <td class="amount">${money(p.interest)}</td>
