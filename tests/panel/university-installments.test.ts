@@ -60,6 +60,17 @@ describe("a university's installments (Parcelas)", () => {
     await s.agent.get('/painel/parcelas').query({ data_inicial_vencimento: '2026-03-10T10:00:00-03:00' }).expect(200);
   });
 
+  it('the second line of a row header (parcela and type, a batch id) is its own muted line, as in a cell', async () => {
+    const page = await staff.sessions.financeiro.agent.get('/painel/parcelas').expect(200);
+    expect(page.text).toContain('>P-1</a><span class="sub">Parcela 1 · Mensalidade</span></th>');
+    const rules = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)]
+      .flatMap((style) => style[1]!.split('}'))
+      .map((rule) => rule.split('{').map((part) => part.trim()));
+    const declarationsOf = (selector: string) =>
+      rules.filter(([selectors]) => selectors!.split(',').some((s) => s.trim() === selector)).map(([, d]) => d);
+    expect(declarationsOf('th .sub').join(';')).toMatch(/display: block;.*font-weight: (normal|400)/);
+  });
+
   it("an installment's page shows its payments, the method by its name; Gerar link de pagamento shows the API's link, once per installment", async () => {
     const s = staff.sessions.administrador;
     const page = await s.agent.get(`/painel/parcelas/${ids['P-3']}`).expect(200);
