@@ -75,6 +75,9 @@ describe("a university's money in Chromium, from the batch to October's manageme
     expect(new URL(page.url()).searchParams.get('responsavel_financeiro_documento')).toBe(CPF.carlos);
     const found = page.getByRole('region', { name: 'Parcelas', exact: true }).locator('tbody tr');
     expect(await found.locator('th a').allTextContents()).toEqual(['MENS-2026-10-0001']);
+    // The row header's second line sits under the idParcela, not run on after it.
+    const [id, sub] = [await found.locator('th a').boundingBox(), await found.locator('th .sub').boundingBox()];
+    expect(sub!.y).toBeGreaterThanOrEqual(id!.y + id!.height - 1);
     await checkStep(page, 'ies-dinheiro-parcelas-por-cpf');
 
     await page.getByRole('link', { name: 'MENS-2026-10-0001' }).click();
