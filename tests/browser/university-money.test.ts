@@ -35,7 +35,7 @@ describe("a university's money in Chromium, from the batch to October's manageme
       }),
       installment({ idParcela: 'MENS-2026-10-0003', alunoCpf: '123' }),
     ]);
-    // Paid fifteen days late, still in October (10:00 in Brasília).
+    // From here on it is 20 October, 10:00 in Brasília: the installment is paid fifteen days late, in October.
     t.clock.set('2026-10-20T13:00:00Z');
     const { invitation } = await inviteUser(t.ctx.db, {
       tenant: { kind: 'institution', id: university.id },
