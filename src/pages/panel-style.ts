@@ -70,8 +70,9 @@ ul.deliveries li { margin: .25rem 0; }
 .status.delivery-succeeded { background: var(--ok-bg); color: var(--ok); } .status.delivery-failed { background: var(--err-bg); color: var(--err); } .status.delivery-paused, .status.delivery-pending { background: var(--warn-bg); color: var(--warn); }
 pre { margin: .25rem 0 .75rem; padding: .6rem .75rem; border-radius: .5rem; background: var(--bg); border: 1px solid var(--line); font-size: .85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { display: inline; margin: 0; padding: 0; border: 0; background: none; font-size: inherit; word-break: normal; }
-main h2 > code, label code, td .sub code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
+th .sub { display: block; color: var(--muted); font-size: .9rem; font-weight: normal; }
+main h2 > code, label code, td .sub code, th .sub code { display: inline; margin: 0; padding: .1rem .35rem; word-break: normal; overflow-wrap: anywhere; }
 .tag { display: inline-block; padding: 0 .4rem; border-radius: .25rem; background: var(--warn-bg); color: var(--warn); font-size: .8rem; font-weight: 600; }
-td .sub code, .table-wrap .status { white-space: nowrap; overflow-wrap: normal; }
+td .sub code, th .sub code, .table-wrap .status { white-space: nowrap; overflow-wrap: normal; }
 .attempt + .attempt { margin-top: 1rem; border-top: 1px solid var(--line); }
 `;

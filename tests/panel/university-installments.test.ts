@@ -10,6 +10,13 @@ import { givenUniversityStaff } from './university-support.js';
 const linkCount = async (t: ReturnType<typeof useTestContext>) =>
   (await t.ctx.sql<{ n: number }[]>`select count(*)::int as n from payment_links`)[0]!.n;
 
+/** The text of the body cells of the table a page labels `label`, in reading order. */
+function cellsOf(page: string, label: string): string[] {
+  const table = page.slice(page.indexOf(`aria-label="${label}"`));
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? '';
+  return [...body.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) => cell[1]!);
+}
+
 describe("a university's installments (Parcelas)", () => {
   const t = useTestContext();
   let staff: Awaited<ReturnType<typeof givenUniversityStaff>>;
@@ -119,11 +126,30 @@ describe("a university's installments (Parcelas)", () => {
     expect((await staff.sessions.partnerAdmin.agent.get('/painel/parcelas/enviadas')).status).toBe(403);
   });
 
-  it("an installment's page shows its payments; Gerar link de pagamento shows the API's link, once per installment", async () => {
+  it('the second line of a row header (parcela and type, a batch id) is its own muted line, as in a cell', async () => {
+    const page = await staff.sessions.financeiro.agent.get('/painel/parcelas').expect(200);
+    expect(page.text).toContain('>P-1</a><span class="sub">Parcela 1 · Mensalidade</span></th>');
+    const rules = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)]
+      .flatMap((style) => style[1]!.split('}'))
+      .map((rule) => rule.split('{').map((part) => part.trim()));
+    const declarationsOf = (selector: string) =>
+      rules.filter(([selectors]) => selectors!.split(',').some((s) => s.trim() === selector)).map(([, d]) => d);
+    expect(declarationsOf('th .sub').join(';')).toMatch(/display: block;.*font-weight: (normal|400)/);
+  });
+
+  it("an installment's page shows its payments, the method by its name; Gerar link de pagamento shows the API's link, once per installment", async () => {
     const s = staff.sessions.administrador;
     const page = await s.agent.get(`/painel/parcelas/${ids['P-3']}`).expect(200);
-    expect(page.text).toContain('Pix');
-    expect(page.text).toContain('R$ 1.250,00');
+    // Date, method by its name, received, principal, interest, fine, discount.
+    expect(cellsOf(page.text, 'Pagamentos')).toEqual([
+      '15/01/2026',
+      'Pix',
+      'R$ 1.250,00',
+      'R$ 1.250,00',
+      'R$ 0,00',
+      'R$ 0,00',
+      'R$ 0,00',
+    ]);
 
     const created = await post(s, `/painel/parcelas/${ids['P-1']}/link-pagamento`);
     expect(created.status).toBe(201);

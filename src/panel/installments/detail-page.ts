@@ -6,6 +6,7 @@ import type { InstallmentPayment } from '../../institution/listings/installment-
 import { formatBrl, formatDateBr } from '../../pages/formats.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { tableBox } from '../../pages/list-pages.js';
+import type { PaymentMethod } from '../../payments/provider.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
 import type { PanelContext } from '../panel-context.js';
@@ -14,7 +15,7 @@ import { installmentHref, reais } from './list-page.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];
 
-const METHODS: Record<string, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };
+const METHODS: Record<PaymentMethod, string> = { PIX: 'Pix', BOLETO: 'Boleto', CARD: 'Cartão' };
 const REVERSALS: Record<string, string> = {
   REFUNDED: 'estornado',
   DISPUTED: 'em contestação',
@@ -25,7 +26,7 @@ const money = (decimal: string) => formatBrl(parseCents(decimal) ?? 0);
 function paymentRow(p: InstallmentPayment): SafeHtml {
   return html`<tr>
   <td>${formatDateBr(p.paidOn)}</td>
-  <td>${METHODS[p.method] ?? p.method}${p.reversal ? html`<span class="sub">${REVERSALS[p.reversal] ?? p.reversal}</span>` : ''}</td>
+  <td>${METHODS[p.method as PaymentMethod] ?? p.method}${p.reversal ? html`<span class="sub">${REVERSALS[p.reversal] ?? p.reversal}</span>` : ''}</td>
   <td class="amount">${money(p.received)}</td>
   <td class="amount">${money(p.principal)}</td>
   <td class="amount">${money(p.interest)}</td>

@@ -1,14 +1,14 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { createTestContext, type TestContext, type TestContextOptions } from '../../support/context.js';
 
 // Test-only path: the app's config never reads it.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,14 +85,34 @@ export async function checkStep(page: Page, name: string) {
 }
 
 /**
+ * A free port listening before the app exists, so that the app's config can name its own origin:
+ * the links it mails (`PUBLIC_BASE_URL`) then open in the browser as they are.
+ */
+async function serveOwnOrigin(
+  options: (origin: string) => TestContextOptions,
+): Promise<{ t: TestContext; server: Awaited<ReturnType<typeof serve>> }> {
+  const served: { app?: TestContext['app'] } = {};
+  const server = createServer((req, res) => (served.app ? served.app(req, res) : res.writeHead(503).end()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const t = await createTestContext(options(origin));
+  served.app = t.app;
+  return { t, server: { origin, close: () => new Promise((resolve) => server.close(() => resolve())) } };
+}
+
+/**
  * A test context served on a free port and one Chromium page at 1280 × 900, created before the
  * tests of the calling block and closed after them; read the fields inside hooks and tests only.
+ * With `options`, the context is made with them once the origin is known (read lazily, in the hook).
  */
-export function useBrowserPage() {
+export function useBrowserPage(options?: (origin: string) => TestContextOptions) {
   const fixture = {} as { t: TestContext; server: Awaited<ReturnType<typeof serve>>; browser: Browser; page: Page };
   beforeAll(async () => {
-    fixture.t = await createTestContext();
-    fixture.server = await serve(fixture.t);
+    if (options) Object.assign(fixture, await serveOwnOrigin(options));
+    else {
+      fixture.t = await createTestContext();
+      fixture.server = await serve(fixture.t);
+    }
     fixture.browser = await launchChromium();
     fixture.page = await fixture.browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
