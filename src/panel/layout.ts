@@ -77,6 +77,12 @@ function breadcrumbBlock(view: PanelView): SafeHtml | '' {
 }
 
 /** The whole document of a panel page: signed in, with the header and the sections the profile opens. */
+/** Whose data the page shows; before sign-in the page may serve a partner's or a university's user. */
+const footerNote = (session: Session | undefined) =>
+  !session
+    ? 'Painel de parceiros e instituições: não compartilhe seus links de acesso.'
+    : `os dados desta página são ${session.user.tenant.kind === 'institution' ? 'da sua instituição' : 'da sua empresa'}: não os compartilhe.`;
+
 export function panelDocument(req: Request, view: PanelView): string {
   const session = req.panelSession;
   return html`<!doctype html>
@@ -97,7 +103,7 @@ ${session ? signedInHeader(session, req.originalUrl.split('?')[0]!) : anonymousH
 ${noticeBlock(view.notice)}
 ${view.body}
 </main>
-<footer>${panelName(session)} · os dados desta página são ${session?.user.tenant.kind === 'institution' ? 'da sua instituição' : 'da sua empresa'}: não os compartilhe.</footer>
+<footer>${panelName(session)} · ${footerNote(session)}</footer>
 </body>
 </html>`.value;
 }
