@@ -34,7 +34,7 @@ export function keepJsonText<T>(value: T, text: string): T {
 /**
  * Runs `write`, whose JSON.stringify (synchronous, within it) writes each kept value as a slot and
  * puts its text in `into`, in order; `fillJsonTexts` then puts the texts in place. On a page of a
- * hundred submitted items this took a tenth of the CPU of `spliceJsonTexts` (bench/RESULTS.md).
+ * hundred submitted items this takes about a sixth of the CPU of `spliceJsonTexts` (bench/RESULTS.md).
  */
 export function collectJsonTexts<T>(into: string[], write: () => T): T {
   const outer = collected;
