@@ -6,8 +6,8 @@
  * throughput: on a shared machine a request's wall time is mostly waiting for a core, its CPU much
  * less so. The client is in the same process and costs about the same on both sides, so the
  * difference of the two columns is the toll (authentication, body and request checks, mapping,
- * serialisation, logging); the bare side's JSON is smaller (raw rows), so the toll is if anything
- * overstated.
+ * serialisation, logging); the bare side writes the statements' raw rows, whose JSON is not the
+ * same size as the service's answer.
  *
  * `npx tsx bench/list-toll.ts` with ROWS (per tenant, default 10,000), N (requests per case and
  * side, default 150), ROUNDS (app and bare alternate, default 2), LISTS (suites, default all),
@@ -79,6 +79,8 @@ const app = await createApp(ctx as never);
 
 async function serve(server: Express) {
   const listening = server.listen(0, '127.0.0.1');
+  // The other side's turn can outlast Node's 5 s: a closed idle socket would fail the next request.
+  listening.keepAliveTimeout = 600_000;
   await new Promise((resolve) => listening.once('listening', resolve));
   const { port } = listening.address() as { port: number };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
