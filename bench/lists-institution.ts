@@ -5,7 +5,7 @@
  * `GET /v1/lotes/{id}/erros`. CASES (comma-separated parts of case names) runs only those cases.
  */
 import type { AppContext } from '../src/context.js';
-import { encodeContinuation } from '../src/core/continuation.js';
+import { encodeContinuation, filteredScope } from '../src/core/continuation.js';
 import { localDate } from '../src/core/local-date.js';
 import { countedByGroups, countFromGroupsQuery } from '../src/institution/listings/installment-counts.js';
 import type { OriginalsQuery } from '../src/institution/listings/original-filters.js';
@@ -41,7 +41,8 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     (await sql`select count(*)::int as total from installments where institution_id = ${a.id}`) as unknown as [
       { total: number },
     ];
-  const scope = { listing: 'original-installments', tenantId: a.id };
+  // Tokens are bound to the listing's filters (none on the later pages measured).
+  const scope = filteredScope('original-installments', a.id, {});
   const token = (seq: number) => encodeContinuation('bench', scope, [seq, total]);
   const page2 = await seqAt(99);
   const page5000 = await seqAt(Math.min(499_899, rows - 200));

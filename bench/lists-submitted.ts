@@ -6,7 +6,7 @@
  */
 import type postgres from 'postgres';
 
-import { encodeContinuation } from '../src/core/continuation.js';
+import { encodeContinuation, filteredScope } from '../src/core/continuation.js';
 import type { Database } from '../src/db/client.js';
 import { BLOCK_SIZE } from '../src/institution/intake/item-blocks.js';
 import {
@@ -31,7 +31,6 @@ export async function submittedCases(
   const [{ total }] = (await sql`
     select count(*)::int as total from installment_submissions s join batches b on b.id = s.batch_id
     where b.institution_id = ${institutionId} and b.kind = 'parcela'`) as unknown as [{ total: number }];
-  const scope = { listing: 'submitted-installments', tenantId: institutionId };
 
   const queries: { name: string; query: SubmittedQuery; after?: [number, number] }[] = [
     { name: '#5 aluno_cpf', query: { aluno_cpf: sample!.cpf } },
@@ -55,7 +54,14 @@ export async function submittedCases(
       };
     });
     const qs = new URLSearchParams(Object.entries(q.query).map(([k, v]): [string, string] => [k, String(v)]));
-    if (q.after) qs.set('continuable', encodeContinuation('bench', scope, [...q.after, total]));
+    if (q.after)
+      qs.set(
+        'continuable',
+        encodeContinuation('bench', filteredScope('submitted-installments', institutionId, q.query), [
+          ...q.after,
+          total,
+        ]),
+      );
     const counted = q.after ? [] : [submittedCount(db, filters).toSQL()];
     cases.push({
       name: q.name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { keepJsonText, spliceJsonTexts } from '../../src/core/json-text.js';
+import { collectJsonTexts, fillJsonTexts, keepJsonText, spliceJsonTexts } from '../../src/core/json-text.js';
 
 describe('values kept with their JSON text', () => {
   const kept = (text: string) => keepJsonText(JSON.parse(text) as unknown, text);
@@ -24,5 +24,27 @@ describe('values kept with their JSON text', () => {
     expect(Object.keys(value)).toEqual(['n', 's']);
     const plain = JSON.stringify({ a: [1, 'b'], c: null });
     expect(spliceJsonTexts(plain)).toBe(plain);
+  });
+
+  it('writes collected texts in place of their slots, byte for byte as the marker splice does', () => {
+    const a = '{"n":1e400,"m":12.50,"s":"</script>\\u2028 é"}';
+    const b = '[ 1.0 , "x\\"y" ]';
+    const body = { first: kept(a), list: [kept(b), { plain: 1.5 }, kept(a)], text: 'a "quoted" \u0001 value' };
+    const texts: string[] = [];
+    const json = collectJsonTexts(texts, () => JSON.stringify(body));
+    expect(texts).toEqual([a, b, a]);
+    expect(json).not.toContain('12.50');
+    expect(fillJsonTexts(json, texts)).toBe(spliceJsonTexts(JSON.stringify(body)));
+    expect(fillJsonTexts(json, texts)).toBe(
+      `{"first":${a},"list":[${b},{"plain":1.5},${a}],"text":"a \\"quoted\\" \\u0001 value"}`,
+    );
+  });
+
+  it('writes the whole marker again once collecting is over, and refuses slots without texts', () => {
+    const value = kept('{"n":12.50}');
+    const texts: string[] = [];
+    const slotted = collectJsonTexts(texts, () => JSON.stringify([value]));
+    expect(spliceJsonTexts(JSON.stringify([value]))).toBe('[{"n":12.50}]');
+    expect(() => fillJsonTexts(slotted, [])).toThrow(/more JSON text slots/);
   });
 });

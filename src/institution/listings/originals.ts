@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, type Placeholder, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 
 import type { components } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
@@ -34,69 +34,124 @@ interface GuarantorRecord {
   nome?: string;
 }
 
+const i = installments;
+const as = <T>(alias: keyof Row, value: SQLWrapper) => sql<T>`${value}`.as(alias);
+
+/**
+ * What a listed installment shows, flat and named as its row: only the columns the listing reads
+ * (not the discounts' JSON, the timestamps or the ingestion's bookkeeping), each aliased, so that
+ * PostgreSQL's row is already the `Row` and no column is mapped again in Node.
+ */
 const selection = (today: string | Placeholder) => ({
-  installment: installments,
-  institutionName: institutions.name,
-  studentRecordName: students.fullName,
-  studentRecordRa: students.ra,
-  guarantorRecord: sql<GuarantorRecord | null>`${students.data}->'responsavelFinanceiro'`,
-  daysLate: daysLate(today),
+  id: as<string>('id', i.id),
+  seq: as<string>('seq', i.seq),
+  externalId: as<string | null>('externalId', i.externalId),
+  institutionId: as<string>('institutionId', i.institutionId),
+  institutionName: as<string>('institutionName', institutions.name),
+  guarantorDocument: as<string>('guarantorDocument', i.guarantorDocument),
+  guarantorRecord: as<GuarantorRecord | null>('guarantorRecord', sql`${students.data}->'responsavelFinanceiro'`),
+  studentCpf: as<string>('studentCpf', i.studentCpf),
+  studentRa: as<string | null>('studentRa', i.studentRa),
+  studentName: as<string | null>('studentName', i.studentName),
+  studentRecordName: as<string | null>('studentRecordName', students.fullName),
+  studentRecordRa: as<string | null>('studentRecordRa', students.ra),
+  contractNumber: as<string | null>('contractNumber', i.contractNumber),
+  dueDate: as<string>('dueDate', i.dueDate),
+  number: as<string | null>('number', i.number),
+  principal: as<string>('principal', i.principal),
+  onTimeValue: as<string>('onTimeValue', i.onTimeValue),
+  status: as<string>('status', i.status),
+  type: as<string>('type', i.type),
+  product: as<string>('product', i.product),
+  courseName: as<string | null>('courseName', i.courseName),
+  campusName: as<string | null>('campusName', i.campusName),
+  daysLate: as<number>('daysLate', daysLate(today)),
+  balance: as<string>('balance', i.balance),
+  paidOn: as<string | null>('paidOn', i.paidOn),
+  paymentType: as<string | null>('paymentType', i.paymentType),
+  settledFine: as<string>('settledFine', i.settledFine),
+  settledInterest: as<string>('settledInterest', i.settledInterest),
+  settledDiscount: as<string>('settledDiscount', i.settledDiscount),
+  settledReceived: as<string>('settledReceived', i.settledReceived),
 });
 
-type Row = {
-  installment: typeof installments.$inferSelect;
+/** A row of the listing as PostgreSQL answers it (dates, money and `seq` as text, see `db/client.ts`). */
+interface Row {
+  id: string;
+  seq: string;
+  externalId: string | null;
+  institutionId: string;
   institutionName: string;
+  guarantorDocument: string;
+  guarantorRecord: GuarantorRecord | null;
+  studentCpf: string;
+  studentRa: string | null;
+  studentName: string | null;
   studentRecordName: string | null;
   studentRecordRa: string | null;
-  guarantorRecord: GuarantorRecord | null;
+  contractNumber: string | null;
+  dueDate: string;
+  number: string | null;
+  principal: string;
+  onTimeValue: string;
+  status: string;
+  type: string;
+  product: string;
+  courseName: string | null;
+  campusName: string | null;
   daysLate: number;
-};
+  balance: string;
+  paidOn: string | null;
+  paymentType: string | null;
+  settledFine: string;
+  settledInterest: string;
+  settledDiscount: string;
+  settledReceived: string;
+}
 
 function guarantorName(row: Row, studentName: string | null): string | null {
-  const i = row.installment;
-  if (i.guarantorDocument === i.studentCpf) return studentName;
-  return row.guarantorRecord?.documento === i.guarantorDocument ? (row.guarantorRecord.nome ?? null) : null;
+  if (row.guarantorDocument === row.studentCpf) return studentName;
+  return row.guarantorRecord?.documento === row.guarantorDocument ? (row.guarantorRecord.nome ?? null) : null;
 }
 
 export function toOriginalInstallment(row: Row): OriginalInstallment {
-  const i = row.installment;
-  const studentName = row.studentRecordName ?? i.studentName;
-  const inAgreement = i.type === AGREEMENT_TYPE;
+  const studentName = row.studentRecordName ?? row.studentName;
+  const inAgreement = row.type === AGREEMENT_TYPE;
   return {
-    id: i.id,
-    ...(i.externalId !== null ? { id_externo: i.externalId } : {}),
-    ies_id: i.institutionId,
+    id: row.id,
+    ...(row.externalId !== null ? { id_externo: row.externalId } : {}),
+    ies_id: row.institutionId,
     ies_nome: row.institutionName,
     responsavel_financeiro: {
-      id: stableId('guarantor', i.institutionId, i.guarantorDocument),
-      documento: i.guarantorDocument,
+      id: stableId('guarantor', row.institutionId, row.guarantorDocument),
+      documento: row.guarantorDocument,
       nome: guarantorName(row, studentName) ?? '',
     },
-    aluno: { ra: i.studentRa ?? row.studentRecordRa ?? '', cpf: i.studentCpf, nome: studentName ?? '' },
-    contrato_id: i.contractNumber ?? '',
-    data_vencimento: i.dueDate,
-    numero: i.number ?? '',
-    valor_principal: Number(i.principal),
-    valor_adimplencia: Number(i.onTimeValue),
-    situacao: i.status as OriginalInstallment['situacao'],
-    tipo: i.type as OriginalInstallment['tipo'],
-    produto: i.product as OriginalInstallment['produto'],
-    curso: i.courseName ?? '',
-    polo_campus: i.campusName ?? '',
+    aluno: { ra: row.studentRa ?? row.studentRecordRa ?? '', cpf: row.studentCpf, nome: studentName ?? '' },
+    contrato_id: row.contractNumber ?? '',
+    data_vencimento: row.dueDate,
+    numero: row.number ?? '',
+    valor_principal: Number(row.principal),
+    valor_adimplencia: Number(row.onTimeValue),
+    situacao: row.status as OriginalInstallment['situacao'],
+    tipo: row.type as OriginalInstallment['tipo'],
+    produto: row.product as OriginalInstallment['produto'],
+    curso: row.courseName ?? '',
+    polo_campus: row.campusName ?? '',
     dias_atraso: row.daysLate,
     em_acordo: inAgreement,
-    acordo_situacao: inAgreement ? (AGREEMENT_STATUS[i.status] ?? null) : null,
-    acordo_efetivado_numero: inAgreement ? i.contractNumber : null,
+    acordo_situacao: inAgreement ? (AGREEMENT_STATUS[row.status] ?? null) : null,
+    acordo_efetivado_numero: inAgreement ? row.contractNumber : null,
     acordo_efetivado_id:
-      inAgreement && i.contractNumber ? stableId('agreement', i.institutionId, i.contractNumber) : null,
-    saldo_atual: Number(i.balance),
-    data_pagamento: i.paidOn,
-    tipo_pagamento: i.paymentType as OriginalInstallment['tipo_pagamento'],
+      inAgreement && row.contractNumber ? stableId('agreement', row.institutionId, row.contractNumber) : null,
+    saldo_atual: Number(row.balance),
+    data_pagamento: row.paidOn,
+    tipo_pagamento: row.paymentType as OriginalInstallment['tipo_pagamento'],
     valor_liquidado: {
-      multa: i.settledFine,
-      juros: i.settledInterest,
-      desconto: i.settledDiscount,
-      recebido: i.settledReceived,
+      multa: row.settledFine,
+      juros: row.settledInterest,
+      desconto: row.settledDiscount,
+      recebido: row.settledReceived,
     },
   };
 }
@@ -123,7 +178,7 @@ export async function findOriginalInstallment(
   installmentId: string,
 ): Promise<OriginalInstallment | undefined> {
   const [row] = await withDetails(ctx.db, localDate(ctx.clock.now())).where(eq(installments.id, installmentId));
-  return row && toOriginalInstallment(row as Row);
+  return row && toOriginalInstallment(row);
 }
 
 /** One installment of this institution as the listing shows it; another institution's is as missing. */
@@ -135,7 +190,7 @@ export async function findInstitutionInstallment(
   const [row] = await withDetails(ctx.db, localDate(ctx.clock.now())).where(
     and(eq(installments.institutionId, institutionId), eq(installments.id, installmentId)),
   );
-  return row && toOriginalInstallment(row as Row);
+  return row && toOriginalInstallment(row);
 }
 
 /**
@@ -176,9 +231,18 @@ const preparedPage = preparedPerShape((db, condition) =>
   originalsPage(db, condition, sql.placeholder('today')).prepare('originals_page'),
 );
 
-function pageRows(db: Queryable, condition: SQL, today: string) {
+/** A prepared statement's rows as the driver answers them (Drizzle's `all`, which its types do not show). */
+type Unmapped = { all(values: Record<string, unknown>): Promise<unknown[]> };
+
+/**
+ * The page's rows as PostgreSQL answers them: the selection already names them as `Row`, and
+ * Drizzle's mapping of each column of 101 rows cost more Node CPU than the rest of the page's
+ * mapping (bench/RESULTS.md).
+ */
+async function pageRows(db: Queryable, condition: SQL, today: string): Promise<Row[]> {
   const shape = conditionShape(condition);
-  return preparedPage(db, shape).execute({ ...shape.values, today });
+  const prepared = preparedPage(db, shape) as unknown as Unmapped;
+  return (await prepared.all({ ...shape.values, today })) as Row[];
 }
 
 /**
@@ -230,9 +294,9 @@ export async function listOriginalInstallments(
     carriedTotal(known, () => countOriginalInstallments(ctx, institutionId, query, today)),
   ]);
   const page = toPage(
-    rows as Row[],
+    rows,
     toOriginalInstallment,
-    (r) => [r.installment.seq, total],
+    (r) => [Number(r.seq), total],
     (position) => encodeContinuation(ctx.config.cursorSecret, scope, position),
   );
   return {

@@ -1,0 +1,150 @@
+/**
+ * The framework's toll on the list operations, in Node CPU per request: every case of the
+ * `bench:lists` suites (institution #3, #5 and batch errors, sales, receipts) served by the
+ * service's whole app in production and by a bare Express + postgres.js endpoint running the same
+ * statements, both in this process, one request at a time over a keep-alive connection. CPU, not
+ * throughput: on a shared machine a request's wall time is mostly waiting for a core, its CPU much
+ * less so. The client is in the same process and costs about the same on both sides, so the
+ * difference of the two columns is the toll (authentication, body and request checks, mapping,
+ * serialisation, logging); the bare side writes the statements' raw rows, whose JSON is not the
+ * same size as the service's answer.
+ *
+ * `npx tsx bench/list-toll.ts` with ROWS (per tenant, default 10,000), N (requests per case and
+ * side, default 150), ROUNDS (app and bare alternate, default 2), LISTS (suites, default all),
+ * CASES (parts of case names), CPU_PROFILE (a file for the V8 CPU profile of the app's requests),
+ * PORT and EMBEDDED_PG_PORT.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import express, { type Express } from 'express';
+import { pino } from 'pino';
+
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/core/clock.js';
+import { createDatabase } from '../src/db/client.js';
+import { migrateDatabase } from '../src/db/migrate.js';
+import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
+import { createLogger } from '../src/http/logging.js';
+import { wireContext } from '../src/payment-wiring.js';
+import { watchKeyChanges } from '../src/tenants/key-changes.js';
+import type { ListSuite, SuiteInput } from './list-suite.js';
+import { institutionSuite } from './lists-institution.js';
+import { receiptsSuite } from './lists-receipts.js';
+import { salesSuite } from './lists-sales.js';
+import { PRODUCTION_ENV } from './production-env.js';
+
+const ROWS = Number(process.env.ROWS ?? 10_000);
+const N = Number(process.env.N ?? 150);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
+  institution: institutionSuite,
+  sales: salesSuite,
+  receipts: receiptsSuite,
+};
+
+// The suites sign their continuation tokens with 'bench'; GET /receipts' rate limit would refuse the run.
+const env = { ...process.env, ...PRODUCTION_ENV, DATABASE_URL: 'postgres://localhost/bench', RECEIPTS_RATE_LIMIT: '0' };
+const config = { ...loadConfig(env), cursorSecret: 'bench' };
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-toll-'));
+fs.chmodSync(folder, 0o755);
+const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });
+const url = await ensureDatabase(embedded.adminUrl, 'bench');
+await migrateDatabase(url);
+const { db, sql } = createDatabase(url, { max: 4 });
+const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
+const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger });
+await watchKeyChanges(sql, ctx.apiKeys);
+
+const seeded: ListSuite[] = [];
+for (const name of (process.env.LISTS ?? Object.keys(suites).join(',')).split(',')) {
+  seeded.push(await suites[name.trim()]!({ sql, db, rows: ROWS }));
+}
+await sql`vacuum analyze`;
+const only = process.env.CASES?.split(',');
+
+const bareSql = (await import('postgres')).default(url, { max: 4 });
+const bare = express();
+const byPath = new Map(seeded.flatMap((s) => s.cases.map((c) => [c.path, c.statements] as const)));
+bare.use(async (req, res) => {
+  const statements = byPath.get(req.originalUrl)!;
+  const results = await Promise.all(statements.map((s) => bareSql.unsafe(s.sql, s.params as never[])));
+  res.json({ data: results[0], metadata: results.slice(1) });
+});
+const app = await createApp(ctx as never);
+
+async function serve(server: Express) {
+  const listening = server.listen(0, '127.0.0.1');
+  // The other side's turn can outlast Node's 5 s: a closed idle socket would fail the next request.
+  listening.keepAliveTimeout = 600_000;
+  await new Promise((resolve) => listening.once('listening', resolve));
+  const { port } = listening.address() as { port: number };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (target: string, headers: Record<string, string>) =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: target, headers, agent }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`${target} answered ${res.statusCode}`));
+          res.resume();
+          res.on('end', () => resolve());
+        })
+        .on('error', reject);
+    });
+  return { get, close: () => (agent.destroy(), new Promise((resolve) => listening.close(resolve))) };
+}
+
+const profiler = process.env.CPU_PROFILE ? new Session() : undefined;
+profiler?.connect();
+await profiler?.post('Profiler.enable');
+
+/** Node CPU per request (ms) of N requests, after a warm-up; `profiled` adds them to the profile. */
+async function cpuPerRequest(send: () => Promise<void>, profiled = false): Promise<number> {
+  for (let i = 0; i < 20; i++) await send();
+  if (profiled) await profiler?.post('Profiler.start');
+  const start = process.cpuUsage();
+  for (let i = 0; i < N; i++) await send();
+  const used = process.cpuUsage(start);
+  if (profiled && profiler) profiles.push((await profiler.post('Profiler.stop')).profile);
+  return (used.user + used.system) / 1000 / N;
+}
+const profiles: unknown[] = [];
+
+const service = await serve(app);
+const plain = await serve(bare);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}; ${ROWS} rows, N=${N}, ROUNDS=${ROUNDS}`,
+);
+console.log(`${'case'.padEnd(62)}app ms  bare ms  toll ms`);
+for (const suite of seeded) {
+  console.log(`\n${suite.title}`);
+  for (const c of suite.cases.filter((x) => !only || only.some((part) => x.name.includes(part)))) {
+    const app: number[] = [];
+    const base: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const sides = [
+        async () => app.push(await cpuPerRequest(() => service.get(c.path, suite.headers), true)),
+        async () => base.push(await cpuPerRequest(() => plain.get(c.path, {}))),
+      ];
+      if (round % 2) sides.reverse();
+      for (const side of sides) await side();
+    }
+    const [a, b] = [median(app), median(base)];
+    console.log(`${c.name.padEnd(62)}${a.toFixed(3).padEnd(8)}${b.toFixed(3).padEnd(9)}${(a - b).toFixed(3)}`);
+  }
+}
+if (process.env.CPU_PROFILE) fs.writeFileSync(process.env.CPU_PROFILE, JSON.stringify(profiles));
+await service.close();
+await plain.close();
+await bareSql.end();
+await sql.end();
+await embedded.stop();
+fs.rmSync(folder, { recursive: true, force: true });
+process.exit(0);
