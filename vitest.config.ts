@@ -9,6 +9,10 @@ export default defineConfig({
     reporters: ['default', './tests/support/summary-reporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // The files of a worker share its modules: the service's import (express, the validator, drizzle,
+    // graphile-worker, stripe…) is paid once per worker, not once per file. What a file sets up
+    // (tracing, a context, a receiver) it takes down in its own hooks.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test' },

@@ -59,6 +59,41 @@ function jsonBody(limit: string, tooLargeCode: string): RequestHandler {
     });
 }
 
+type RawArray = { path: string; method: string; member: string };
+
+/**
+ * The validators built in this process, by document and then by what else shapes them. Each one
+ * compiles its whole document at its first request, about a second of CPU per document, so every
+ * app of a process mounting one document alike (test files sharing a worker) shares one validator.
+ * What the validator keeps is the document's alone: the operation each route resolved to, the
+ * compiled schemas; what is each app's (tenants, database) reaches it through the request.
+ */
+const validators = new WeakMap<OpenApiDocument, Map<string, RequestHandler[]>>();
+
+function validatorOf(doc: OpenApiDocument, rawArrays: RawArray[], validateResponses: boolean): RequestHandler[] {
+  const key = JSON.stringify({ rawArrays, validateResponses });
+  const built = validators.get(doc) ?? new Map<string, RequestHandler[]>();
+  validators.set(doc, built);
+  let validator = built.get(key);
+  if (!validator) {
+    validator = OpenApiValidator.middleware({
+      apiSpec: rawArrayItemsAsObjects(structuredClone(doc), rawArrays) as never,
+      validateRequests: { allErrors: true },
+      validateResponses: validateResponses ? { allErrors: true } : false,
+      validateSecurity: false,
+      ignoreUndocumented: true,
+      // 'fast' checks date shapes only: 2026-02-30 would pass and then fail in PostgreSQL with a 500.
+      ajvFormats: { mode: 'full' },
+      // Dates as the code reads them (src/dates.ts): 0000-01-01 or a leap second would pass 'full'.
+      formats: DATE_FORMATS,
+      // No operation takes multipart/form-data: its middleware would only look at every request and pass it on.
+      fileUploader: false,
+    });
+    built.set(key, validator);
+  }
+  return validator;
+}
+
 /**
  * One router per API document: every operation of the document gets a route, in the order
  * authenticate → parse body → `before` → refuse bracket names → numbers spelled in decimal digits →
@@ -68,23 +103,11 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
   const router = Router();
   router.use(noStore);
   const operations = listOperations(options.doc);
-  const rawArrays = operations.flatMap((o) => {
+  const rawArrays = operations.flatMap((o): RawArray[] => {
     const member = options.routes[o.operationId as OperationId]?.rawArray;
     return member ? [{ path: o.path, method: o.method, member }] : [];
   });
-  const validator = OpenApiValidator.middleware({
-    apiSpec: rawArrayItemsAsObjects(structuredClone(options.doc), rawArrays) as never,
-    validateRequests: { allErrors: true },
-    validateResponses: options.validateResponses ? { allErrors: true } : false,
-    validateSecurity: false,
-    ignoreUndocumented: true,
-    // 'fast' checks date shapes only: 2026-02-30 would pass and then fail in PostgreSQL with a 500.
-    ajvFormats: { mode: 'full' },
-    // Dates as the code reads them (src/dates.ts): 0000-01-01 or a leap second would pass 'full'.
-    formats: DATE_FORMATS,
-    // No operation takes multipart/form-data: its middleware would only look at every request and pass it on.
-    fileUploader: false,
-  });
+  const validator = validatorOf(options.doc, rawArrays, options.validateResponses);
   // Static segments first, so that `/sales/purchase/x` never falls into a templated sibling.
   const paths = [...new Set(operations.map((o) => o.path))].sort(
     (a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0),

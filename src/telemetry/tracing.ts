@@ -7,13 +7,25 @@ import {
   type SpanKind,
   SpanStatusCode,
   trace,
+  type Tracer,
 } from '@opentelemetry/api';
+
+const currentTracer = () => trace.getTracer('edufin-integration');
 
 /**
  * The service's spans go through `@opentelemetry/api` alone. Until `sdk.ts` registers a provider
  * (`OTEL_EXPORTER_OTLP_ENDPOINT` set) this tracer is the API's no-op one: a span is an empty object.
+ * It asks the API for the registered provider's tracer at every span: the tracer `getTracer` answers
+ * keeps the first provider it reached, even after that one is shut down and another registered (test
+ * files sharing one process each start and stop tracing).
  */
-export const tracer = trace.getTracer('edufin-integration');
+export const tracer: Tracer = {
+  startSpan: (...args) => currentTracer().startSpan(...args),
+  startActiveSpan: ((...args: unknown[]) => {
+    const current = currentTracer();
+    return Reflect.apply(current.startActiveSpan, current, args) as unknown;
+  }) as Tracer['startActiveSpan'],
+};
 
 let registered = false;
 
