@@ -73,7 +73,7 @@ describe("Fechar mês (Administrador): the CLI's closing from the Extratos page"
   it('closes the month after the confirmation: closing recorded, installments assigned, mesFechado stored, page shows Fechado; the same form again closes once', async () => {
     const confirm = await s.administrador.agent.get('/painel/extratos/fechar?mes=2026-03').expect(200);
     expect(confirm.text).toContain('O que o fechamento faz');
-    expect(confirm.text).toContain('<dt>Parcelas de receita garantida que vencem no mês</dt><dd>3</dd>');
+    expect(confirm.text).toContain('<dt>Parcelas a ceder</dt><dd>3</dd>');
     expect(confirm.text).toContain('<dd>R$ 1.750,50</dd>');
     const form = formIdIn(confirm.text, '/painel/extratos/fechar');
     const closed = await closeWith(s.administrador, '2026-03', form);
@@ -138,7 +138,7 @@ describe("Fechar mês (Administrador): the CLI's closing from the Extratos page"
   it("refuses a month where the contract lacks the terms to price it, only in the user's own institution", async () => {
     const mine = await closingRows(staff.university.id);
     const theirs = await s.otherAdmin.agent.get('/painel/extratos/fechar?mes=2026-03').expect(200);
-    expect(theirs.text).toContain('<dt>Parcelas de receita garantida que vencem no mês</dt><dd>1</dd>');
+    expect(theirs.text).toContain('<dt>Parcelas a ceder</dt><dd>1</dd>');
     const refused = await closeWith(s.otherAdmin, '2026-03', formIdIn(theirs.text, '/painel/extratos/fechar'));
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('não tem os termos da receita garantida');

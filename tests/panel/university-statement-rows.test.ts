@@ -34,7 +34,6 @@ const managementCells = (r: any) => [
   r.responsavel_financeiro_nome || '—',
   dayBr(r.data_vencimento),
   dayBr(r.data_recebimento),
-  dayBr(r.data_repasse),
   { PIX: 'Pix', BOLETO: 'Boleto', CARTAO_DE_CREDITO: 'Cartão de crédito', NAO_INFORMADO: 'Não informado' }[
     r.meio_pagamento as string
   ],
@@ -54,8 +53,6 @@ const guaranteedCells = (r: any, withAssigned: boolean) => [
   dayBr(r.data_vencimento),
   ...(withAssigned ? [r.parcela_cedida === 'true' ? 'Sim' : 'Não'] : []),
   r.fechamento.status === 'REPASSADO' ? 'Repassado' : 'Fechado',
-  dayBr(r.data_primeiro_repasse),
-  dayBr(r.data_segundo_repasse),
   ...[
     r.valor_principal,
     r.valor_adimplencia,
@@ -103,11 +100,11 @@ describe("a university's statements on screen (Extratos, linha a linha)", () => 
       expect(tableRows(page.text), name).toEqual(api.body.data.map(cells));
       expect(page.text).toContain(`${api.body.metadata.totalItems} linhas`);
     }
-    const management = tableRows((await gestao.agent.get('/painel/extratos/gestao?mes=2026-03')).text);
+    const managementPage = (await gestao.agent.get('/painel/extratos/gestao?mes=2026-03')).text;
+    const management = tableRows(managementPage);
     // G2, paid by Pix 15 days late: 1000.00 + fine 20.00 + interest 5.00; commission 10%, transfer 2 days later.
     expect(management.find((r) => r[0] === 'G2')?.slice(3)).toEqual([
       '25/03/2026',
-      '27/03/2026',
       'Pix',
       'R$ 1.000,00',
       'R$ 5,00',
@@ -117,6 +114,17 @@ describe("a university's statements on screen (Extratos, linha a linha)", () => 
       'R$ 102,50',
       'R$ 922,50',
     ]);
+    // Each transfer's day is under its amount.
+    expect(managementPage).toContain('R$ 922,50<span class="sub">em 27/03/2026</span>');
+    const r22 = await garantida.agent.get('/painel/extratos/receita-garantida?mes=2026-03&parcela_id_externo=R22');
+    const [api22] = (await apiPage('receita-garantida', month.garantida.headers, { parcela_id_externo: 'R22' })).body
+      .data;
+    expect(r22.text).toContain(
+      `${reais(api22.valor_garantido_primeiro_repasse)}<span class="sub">em ${dayBr(api22.data_primeiro_repasse)}</span>`,
+    );
+    expect(r22.text).toContain(
+      `${reais(api22.valor_garantido_segundo_repasse)}<span class="sub">em ${dayBr(api22.data_segundo_repasse)}</span>`,
+    );
   });
 
   it("pages forward with the API's own continuable, and back to the first page", async () => {
@@ -141,7 +149,7 @@ describe("a university's statements on screen (Extratos, linha a linha)", () => 
       .get('/painel/extratos/receita-garantida')
       .query({ mes: '2026-03', parcela_id_externo: 'R22' })
       .expect(200);
-    expect(tableRows(one.text).map((r) => [r[0], r[6]])).toEqual([['R22', 'R$ 1.234,56']]);
+    expect(tableRows(one.text).map((r) => [r[0], r[4]])).toEqual([['R22', 'R$ 1.234,56']]);
     const byTransfer = await gestao.agent
       .get('/painel/extratos/gestao')
       .query({ mes: '2026-03', data_repasse: '2026-03-27' })

@@ -61,9 +61,10 @@ export function closingView(
 <section class="card" aria-labelledby="o-mes"><h2 id="o-mes">O mês</h2>
   <dl class="facts">
     <dt>Mês</dt><dd>${monthLabel(month)}</dd>
-    <dt>Parcelas de receita garantida que vencem no mês</dt><dd>${due.count}</dd>
-    <dt>Principal dessas parcelas</dt><dd>${brlOf(due.principal)}</dd>
+    <dt>Parcelas a ceder</dt><dd>${due.count}</dd>
+    <dt>Principal a ceder</dt><dd>${brlOf(due.principal)}</dd>
   </dl>
+  <p class="hint">As parcelas a ceder são as de receita garantida que vencem no mês.</p>
   ${
     state.refusal
       ? html`<p><a class="button secondary" href="${STATEMENTS_PATH}?mes=${month}">Voltar aos extratos</a></p>`

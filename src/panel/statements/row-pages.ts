@@ -38,7 +38,9 @@ export const ROW_FILTER_LABELS: Record<string, string> = {
 const brl = brlOf;
 const day = (date: string | null | undefined) => (date ? formatDateBr(date) : '—');
 const pct = (value: string | number) => `${String(value).replace('.', ',')}%`;
-const amountCell = (amount: string | number) => html`<td class="amount">${brl(amount)}</td>`;
+/** An amount, with the day it is paid under it when it has one. */
+const amountCell = (amount: string | number, on?: string | null) =>
+  html`<td class="amount">${brl(amount)}${on ? html`<span class="sub">em ${day(on)}</span>` : ''}</td>`;
 const head = (labels: readonly string[], amounts: number) =>
   html`<thead><tr>${labels.map((l, i) => html`<th scope="col"${i >= labels.length - amounts ? html` class="amount"` : ''}>${l}</th>`)}</tr></thead>`;
 const payer = (name: string, document: string) => html`<td>${name || '—'}<span class="sub">${document}</span></td>`;
@@ -51,16 +53,16 @@ const MEANS: Record<string, string> = {
 };
 
 function managementTable(rows: Management[]): SafeHtml {
-  return html`${head(['idParcela', 'Responsável financeiro', 'Vencimento', 'Recebimento', 'Repasse em', 'Meio', 'Principal', 'Juros', 'Multa', 'Desconto', 'Recebido', 'Comissão', 'Repasse'], 7)}
+  return html`${head(['idParcela', 'Responsável financeiro', 'Vencimento', 'Recebimento', 'Meio', 'Principal', 'Juros', 'Multa', 'Desconto', 'Recebido', 'Comissão', 'Repasse'], 7)}
   <tbody>${rows.map(
     (
       r,
     ) => html`<tr><th scope="row">${r.parcela_id_externo}<span class="sub">${r.tipo_liquidacao === 'TOTAL' ? 'Liquidação total' : 'Liquidação parcial'}</span></th>
     ${payer(r.responsavel_financeiro_nome, r.responsavel_financeiro_documento)}
-    <td>${day(r.data_vencimento)}</td><td>${day(r.data_recebimento)}</td><td>${day(r.data_repasse)}</td>
+    <td>${day(r.data_vencimento)}</td><td>${day(r.data_recebimento)}</td>
     <td>${MEANS[r.meio_pagamento] ?? r.meio_pagamento}<span class="sub">${r.tipo_pagamento}${r.cartao_de_credito_parcelamento ? ` · ${r.cartao_de_credito_parcelamento}` : ''}</span></td>
     ${amountCell(r.valor_recebido_principia)}${amountCell(r.liquidacao.valor_juros)}${amountCell(r.liquidacao.valor_multa)}${amountCell(r.liquidacao.valor_desconto)}${amountCell(r.liquidacao.valor_recebido_total)}
-    <td class="amount">${brl(r.comissao_valor)}<span class="sub">${pct(r.comissao_percentual)}</span></td>${amountCell(r.valor_repasse)}</tr>`,
+    <td class="amount">${brl(r.comissao_valor)}<span class="sub">${pct(r.comissao_percentual)}</span></td>${amountCell(r.valor_repasse, r.data_repasse)}</tr>`,
   )}</tbody>`;
 }
 
@@ -71,8 +73,6 @@ function guaranteedTable(rows: (Assignment | Guaranteed)[], withAssigned: boolea
     'Vencimento',
     ...(withAssigned ? ['Cedida'] : []),
     'Situação',
-    '1º repasse em',
-    '2º repasse em',
     'Principal',
     'Até o vencimento',
     'Comissão',
@@ -86,10 +86,9 @@ function guaranteedTable(rows: (Assignment | Guaranteed)[], withAssigned: boolea
     ${payer(r.responsavel_financeiro_nome, r.responsavel_financeiro_documento)}
     <td>${day(r.data_vencimento)}</td>${withAssigned ? html`<td>${(r as Assignment).parcela_cedida === 'true' ? 'Sim' : 'Não'}</td>` : ''}
     <td>${r.fechamento.status === 'REPASSADO' ? 'Repassado' : r.fechamento.status === 'FECHADO' ? 'Fechado' : r.fechamento.status}</td>
-    <td>${day(r.data_primeiro_repasse)}</td><td>${day(r.data_segundo_repasse)}</td>
     ${amountCell(r.valor_principal)}${amountCell(r.valor_adimplencia)}
     <td class="amount">${brl(r.comissao_valor)}<span class="sub">${pct(r.comissao_percentual)}</span></td>
-    ${amountCell(r.valor_garantido)}${amountCell(r.valor_garantido_primeiro_repasse)}${amountCell(r.valor_garantido_segundo_repasse)}</tr>`,
+    ${amountCell(r.valor_garantido)}${amountCell(r.valor_garantido_primeiro_repasse, r.data_primeiro_repasse)}${amountCell(r.valor_garantido_segundo_repasse, r.data_segundo_repasse)}</tr>`,
   )}</tbody>`;
 }
 
