@@ -28,7 +28,15 @@ export const FORM_ID_FIELD = '_form';
 
 /** The panel's creating forms. */
 export type FormKind =
-  'sale' | 'api-token' | 'invitation' | 'password-link' | 'webhook' | 'webhook-test' | 'redelivery' | 'secret-rotation';
+  | 'sale'
+  | 'api-token'
+  | 'invitation'
+  | 'password-link'
+  | 'webhook'
+  | 'webhook-test'
+  | 'redelivery'
+  | 'secret-rotation'
+  | 'month-closing';
 
 /** A creating form: its kind, and the record it acts on when the page has one such form per record. */
 export interface OneTimeForm {

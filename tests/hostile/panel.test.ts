@@ -123,6 +123,9 @@ const UNIVERSITY_LIST_PARAMETERS: [path: string, names: string[]][] = [
   ],
   ['/painel/extratos', ['mes']],
   ['/painel/extratos/gestao.csv', ['mes']],
+  ['/painel/extratos/gestao', ['mes', 'data_repasse', 'continuable', 'desconhecido']],
+  ['/painel/extratos/cessoes-parcelas', ['mes', 'parcela_id_externo', 'continuable']],
+  ['/painel/extratos/fechar', ['mes']],
 ];
 
 describe("hostile requests to the partner panel and a university's pages", () => {
@@ -247,6 +250,8 @@ describe("hostile requests to the partner panel and a university's pages", () =>
       { path: '/painel/usuarios/convidar', fields: ['email', 'profile'], session: uni },
       // The link is made once; any field sent beside the form token is ignored.
       { path: `/painel/parcelas/${uni.installment}/link-pagamento`, fields: ['x'], free: ['x'], session: uni },
+      // Fechar mês: a month that is no month, or a form id that is none, closes nothing.
+      { path: '/painel/extratos/fechar', fields: ['mes', '_form'], session: uni },
     ];
     // Valid forms but for their one-time id: of another form, another record, another user, too old, none.
     formId = (form, user = rootId, at = t.clock.now()) =>
@@ -390,6 +395,7 @@ describe("hostile requests to the partner panel and a university's pages", () =>
         `/painel/parcelas/${token}`,
         `/painel/parcelas/${token}/link-pagamento`,
         `/painel/extratos/${token}.csv`,
+        `/painel/extratos/${token}`,
         `/painel/usuarios/${token}/remover`,
       ]) {
         out.push({

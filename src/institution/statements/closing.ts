@@ -47,6 +47,9 @@ export function previousMonth(now: Date): string {
   return `${addDays(`${localDate(now).slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
 }
 
+/** The first day a month may be closed: the first day of the month after it. */
+export const closableFrom = (month: string): string => `${addDays(month, 40).slice(0, 7)}-01`;
+
 async function guaranteedDue(tx: Transaction, institutionId: string, month: string): Promise<number> {
   const [row] = await tx.execute<{ n: number }>(sql`
     select count(*)::int as n from installments
@@ -69,7 +72,7 @@ export async function closeMonth(
   options: CloseOptions,
 ): Promise<ClosingOutcome> {
   const today = localDate(now);
-  if (addDays(month, 40).slice(0, 7) + '-01' > today) throw new ClosingMonthNotOver(month, today);
+  if (closableFrom(month) > today) throw new ClosingMonthNotOver(month, today);
   return db.transaction(async (tx) => {
     await lockStatements(tx, institutionId);
     const [existing] = await tx

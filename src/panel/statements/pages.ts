@@ -4,7 +4,7 @@ import { type FieldErrors, formErrors, panelField } from '../../pages/form-field
 import { formatBrl } from '../../pages/formats.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { tableBox } from '../../pages/list-pages.js';
-import type { PanelView } from '../layout.js';
+import type { Notice, PanelView } from '../layout.js';
 import { formatInstant } from '../time.js';
 
 export const STATEMENTS_PATH = '/painel/extratos';
@@ -38,17 +38,32 @@ const TOTAL_LABELS: Record<string, string> = {
 const COUNTS = new Set(['rows', 'cedidas']);
 const CLOSING_STATUSES: Record<string, string> = { FECHADO: 'Fechado', REPASSADO: 'Repassado' };
 const ACTIONS: Record<string, string> = { CLOSED: 'Fechamento', REOPENED: 'Reabertura' };
+const ACTORS: Record<string, string> = { cron: 'Fechamento automático', cli: 'Operação da plataforma' };
 
-const value = (name: string, v: string | number) =>
-  COUNTS.has(name) ? String(v) : formatBrl(parseCents(String(v)) ?? 0);
+/**
+ * An amount of a statement in reais: decimal text (`-100.00` when a transfer owes the commission of
+ * a payment made at the institution) or, in the assignment statement, a JSON number.
+ */
+export function brlOf(amount: string | number): string {
+  if (typeof amount === 'number') return formatBrl(Math.round(amount * 100));
+  const text = amount.trim();
+  const cents = parseCents(text.startsWith('-') ? text.slice(1) : text) ?? 0;
+  return formatBrl(text.startsWith('-') ? -cents : cents);
+}
+
+const value = (name: string, v: string | number) => (COUNTS.has(name) ? String(v) : brlOf(String(v)));
 
 const csvHref = (name: StatementName, month: string) => `${STATEMENTS_PATH}/${name}.csv?mes=${month}`;
 
-function statementCard(name: StatementName, totals: Record<string, string | number>, month: string): SafeHtml {
+/** Where the month is closed on request: its confirmation page. */
+export const closingHref = (month: string) => `${STATEMENTS_PATH}/fechar?mes=${month}`;
+
+/** A statement's totals for the month, with its rows on screen and its CSV. */
+export function statementCard(name: StatementName, totals: Record<string, string | number>, month: string): SafeHtml {
   const id = `extrato-${name}`;
   return html`<section class="card" aria-labelledby="${id}"><h2 id="${id}">${STATEMENTS[name].title}</h2>
   <dl class="facts">${Object.entries(totals).map(([k, v]) => html`<dt>${TOTAL_LABELS[k] ?? k}</dt><dd>${value(k, v)}</dd>`)}</dl>
-  <p><a href="${csvHref(name, month)}" download>Baixar o ${STATEMENTS[name].title.toLowerCase()} em CSV</a></p>
+  <p><a href="${STATEMENTS_PATH}/${name}?mes=${month}">Ver o ${STATEMENTS[name].title.toLowerCase()} linha a linha</a> · <a href="${csvHref(name, month)}" download>Baixar o ${STATEMENTS[name].title.toLowerCase()} em CSV</a></p>
 </section>`;
 }
 
@@ -59,9 +74,10 @@ interface ClosingEvent {
   assignments: number;
 }
 
-function closingCard(closing: Totals['closing']): SafeHtml {
+function closingCard(closing: Totals['closing'], month: string, canClose: boolean): SafeHtml {
   if (!closing)
-    return html`<section class="card" aria-labelledby="fechamento"><h2 id="fechamento">Fechamento</h2><p>O mês ainda não foi fechado. O fechamento roda no dia 1 do mês seguinte, às 00:00 de Brasília.</p></section>`;
+    return html`<section class="card" aria-labelledby="fechamento"><h2 id="fechamento">Fechamento</h2><p>O mês ainda não foi fechado. O fechamento roda no dia 1 do mês seguinte, às 00:00 de Brasília.</p>
+  ${canClose ? html`<p><a class="button" href="${closingHref(month)}">Fechar mês</a></p>` : ''}</section>`;
   const events = (closing.events ?? []) as unknown as ClosingEvent[];
   return html`<section class="card" aria-labelledby="fechamento"><h2 id="fechamento">Fechamento</h2>
   <dl class="facts">
@@ -74,7 +90,7 @@ function closingCard(closing: Totals['closing']): SafeHtml {
       ? tableBox(
           'Histórico do fechamento',
           html`<thead><tr><th scope="col">Quando</th><th scope="col">O quê</th><th scope="col">Por</th><th scope="col" class="amount">Cessões</th></tr></thead>
-    <tbody>${events.map((e) => html`<tr><td>${formatInstant(new Date(e.at))}</td><td>${ACTIONS[e.action] ?? e.action}</td><td>${e.actor}</td><td class="amount">${e.assignments}</td></tr>`)}</tbody>`,
+    <tbody>${events.map((e) => html`<tr><td>${formatInstant(new Date(e.at))}</td><td>${ACTIONS[e.action] ?? e.action}</td><td>${ACTORS[e.actor] ?? e.actor}</td><td class="amount">${e.assignments}</td></tr>`)}</tbody>`,
         )
       : ''
   }
@@ -82,11 +98,19 @@ function closingCard(closing: Totals['closing']): SafeHtml {
 }
 
 /** `/painel/extratos`: a month's closing and the totals of the three statements, each downloadable as CSV. */
-export function statementsView(state: { month: string; totals?: Totals; errors?: FieldErrors }): PanelView {
+export function statementsView(state: {
+  month: string;
+  totals?: Totals;
+  errors?: FieldErrors;
+  /** Whether the page offers **Fechar mês**: the Administrador, for a month over and not closed. */
+  canClose?: boolean;
+  notice?: Notice;
+}): PanelView {
   const errors = state.errors ?? {};
   const t = state.totals;
   return {
     title: 'Extratos',
+    notice: state.notice,
     body: html`<section class="card" aria-labelledby="mes"><h2 id="mes">Mês</h2>
   ${formErrors(errors, { mes: 'Mês' })}
   <form method="get" action="${STATEMENTS_PATH}" class="list-filters" role="search" aria-label="Escolher o mês">
@@ -97,7 +121,7 @@ export function statementsView(state: { month: string; totals?: Totals; errors?:
 </section>
 ${
   t
-    ? html`${closingCard(t.closing)}
+    ? html`${closingCard(t.closing, state.month, state.canClose ?? false)}
 ${statementCard('gestao', t.gestao, state.month)}
 ${statementCard('cessoes-parcelas', t.cessoes_parcelas, state.month)}
 ${statementCard('receita-garantida', t.receita_garantida, state.month)}`
