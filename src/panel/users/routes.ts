@@ -75,6 +75,7 @@ export function userPages(panel: PanelContext): Router {
           now: clock.now(),
           baseUrl: config.publicBaseUrl,
           mail: panel.mail,
+          shown: true,
         });
         return { result: shownLink(user.email, invitation, true), secret: invitation.url };
       });
@@ -109,6 +110,7 @@ export function userPages(panel: PanelContext): Router {
         now: clock.now(),
         baseUrl: config.publicBaseUrl,
         mail: panel.mail,
+        shown: true,
       });
       return { result: shownLink(user.email, link, link.purpose === 'invitation'), secret: link.url };
     });
