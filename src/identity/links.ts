@@ -76,12 +76,13 @@ const openLinkWhere = (token: string, purpose: LinkPurpose, now: Date) =>
     gt(userLinks.expiresAt, now),
     isNull(users.removedAt),
     // Qualified by hand: inside the subquery a bare column would be read from `o`.
-    sql`not (${userLinks.shown} and exists (select 1 from users o where o.person_id = "users"."person_id" and o.removed_at is null and o.accepted_at is not null and (o.partner_id is distinct from "users"."partner_id" or o.institution_id is distinct from "users"."institution_id")))`,
+    // A shown reset would set the password that opens the person's other tenants too; an invitation sets a first password only.
+    sql`not (${userLinks.shown} and ${userLinks.purpose} = 'password_reset' and exists (select 1 from users o where o.person_id = "users"."person_id" and o.removed_at is null and o.accepted_at is not null and (o.partner_id is distinct from "users"."partner_id" or o.institution_id is distinct from "users"."institution_id")))`,
   );
 
 /**
- * The membership an unused, unexpired link of this purpose was issued for, or undefined; a link
- * shown to an administrator no longer opens once its person belongs to another tenant too.
+ * The membership an unused, unexpired link of this purpose was issued for, or undefined; a reset
+ * link shown to an administrator does not open while its person belongs to another tenant too.
  */
 export async function findOpenLink(
   db: Queryable,
