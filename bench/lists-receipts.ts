@@ -5,7 +5,7 @@
  * endpoint runs the page and count statements (the detail's row, installments and reversals);
  * the service also loads the page's products, none here as the seeded sales have no items.
  */
-import { type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
 import { addDays, localDate } from '../src/core/local-date.js';

@@ -48,8 +48,10 @@ const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const partner = await createPartner(db, 'Escola Bench');
 const hash = await hashPassword('a-senha-certa-do-bench');
-await sql`insert into users (partner_id, email, profile, password_hash)
-  select ${partner.id}, 'user' || n || '@bench.example', 'vendedor', ${hash} from generate_series(1, ${ROUNDS}) n`;
+await sql`insert into people (email, password_hash)
+  select 'user' || n || '@bench.example', ${hash} from generate_series(1, ${ROUNDS}) n`;
+await sql`insert into users (person_id, partner_id, email, profile, accepted_at)
+  select id, ${partner.id}, email, 'vendedor', now() from people where email like '%@bench.example'`;
 
 /** One refused sign-in from a fresh browser: the form (for its token cookie), then the post; answers ms of the post. */
 async function refusedSignIn(email: string, ip: string): Promise<number> {

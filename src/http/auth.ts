@@ -4,8 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ConflictingCredentials, MissingCredentials } from '../core/errors.js';
 import type { Database } from '../db/client.js';
 import type { Tenant } from '../tenants/credentials.js';
-import type { KeyCache } from '../tenants/key-cache.js';
-import type { CachedKey } from '../tenants/key-cache.js';
+import type { CachedKey, KeyCache } from '../tenants/key-cache.js';
 import { findKey } from '../tenants/key-lookup.js';
 
 declare module 'express-serve-static-core' {

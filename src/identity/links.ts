@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../db/client.js';
-import { userLinks, users } from '../db/schema/index.js';
+import { people, userLinks, users } from '../db/schema/index.js';
 import { hashSecret } from '../tenants/credentials.js';
 import { TENANT_COLUMNS, withTenants } from './user-tenants.js';
 
@@ -37,7 +37,7 @@ export interface IssuedLink {
  */
 export async function issueLink(
   db: Queryable,
-  options: { userId: string; purpose: LinkPurpose; now: Date; baseUrl: string; beside?: boolean },
+  options: { userId: string; purpose: LinkPurpose; now: Date; baseUrl: string; beside?: boolean; shown?: boolean },
 ): Promise<IssuedLink> {
   const token = newToken();
   const expiresAt = new Date(options.now.getTime() + LINK_LIFETIME_MS[options.purpose]);
@@ -45,6 +45,7 @@ export async function issueLink(
   await db.insert(userLinks).values({
     userId: options.userId,
     purpose: options.purpose,
+    shown: options.shown ?? false,
     tokenHash: hashSecret(token),
     expiresAt,
   });
@@ -53,8 +54,16 @@ export async function issueLink(
 
 export interface OpenLink {
   linkId: string;
+  /** The membership the link was issued for. */
   userId: string;
+  personId: string;
   email: string;
+  /** Whether the person has a password already: their invitation is accepted signed in, never by setting one. */
+  hasPassword: boolean;
+  /** Shown on an administrator's page: it sets the password of a person of that tenant alone. */
+  shown: boolean;
+  /** Whether the membership is accepted already. */
+  accepted: boolean;
   /** Whose panel the link opens: the user's partner or institution. */
   tenantName: string;
 }
@@ -66,9 +75,15 @@ const openLinkWhere = (token: string, purpose: LinkPurpose, now: Date) =>
     isNull(userLinks.usedAt),
     gt(userLinks.expiresAt, now),
     isNull(users.removedAt),
+    // Qualified by hand: inside the subquery a bare column would be read from `o`.
+    // A shown reset would set the password that opens the person's other tenants too; an invitation sets a first password only.
+    sql`not (${userLinks.shown} and ${userLinks.purpose} = 'password_reset' and exists (select 1 from users o where o.person_id = "users"."person_id" and o.removed_at is null and o.accepted_at is not null and (o.partner_id is distinct from "users"."partner_id" or o.institution_id is distinct from "users"."institution_id")))`,
   );
 
-/** The user an unused, unexpired link of this purpose belongs to, or undefined. */
+/**
+ * The membership an unused, unexpired link of this purpose was issued for, or undefined; a reset
+ * link shown to an administrator does not open while its person belongs to another tenant too.
+ */
 export async function findOpenLink(
   db: Queryable,
   token: string,
@@ -77,9 +92,19 @@ export async function findOpenLink(
 ): Promise<OpenLink | undefined> {
   const [row] = await withTenants(
     db
-      .select({ linkId: userLinks.id, userId: users.id, email: users.email, tenantName: TENANT_COLUMNS.tenantName })
+      .select({
+        linkId: userLinks.id,
+        userId: users.id,
+        personId: people.id,
+        email: people.email,
+        hasPassword: sql<boolean>`${people.passwordHash} is not null`,
+        shown: userLinks.shown,
+        accepted: sql<boolean>`${users.acceptedAt} is not null`,
+        tenantName: TENANT_COLUMNS.tenantName,
+      })
       .from(userLinks)
       .innerJoin(users, eq(users.id, userLinks.userId))
+      .innerJoin(people, eq(people.id, users.personId))
       .$dynamic(),
   ).where(openLinkWhere(token, purpose, now));
   return row;
@@ -88,6 +113,28 @@ export async function findOpenLink(
 /** Ends every unused link of a user: a password set or changed, every session ended. */
 export async function endUserLinks(db: Queryable, userId: string): Promise<void> {
   await db.delete(userLinks).where(and(eq(userLinks.userId, userId), isNull(userLinks.usedAt)));
+}
+
+/**
+ * Ends the unused links of a person: every password link, and the invitations of the memberships
+ * already accepted (a password set or changed, every session ended). A pending membership keeps its
+ * invitation, which from now on is accepted signed in.
+ */
+export async function endPersonLinks(db: Queryable, personId: string): Promise<void> {
+  const memberships = db.select({ id: users.id }).from(users).where(eq(users.personId, personId));
+  const accepted = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.personId, personId), isNotNull(users.acceptedAt)));
+  await db
+    .delete(userLinks)
+    .where(
+      and(
+        isNull(userLinks.usedAt),
+        inArray(userLinks.userId, memberships),
+        or(eq(userLinks.purpose, 'password_reset'), inArray(userLinks.userId, accepted)),
+      ),
+    );
 }
 
 /** Marks the link used, once: false when another request used it first. */

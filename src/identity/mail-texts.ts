@@ -65,6 +65,18 @@ export function linkMail(purpose: LinkPurpose, to: Recipient, link: IssuedLink):
       ]);
 }
 
+/**
+ * An invitation to a person who already signs in to the panel (for another tenant): they accept it
+ * signed in, with the password they have; nothing here asks for a new one.
+ */
+export function invitationToPersonMail(to: Recipient, link: IssuedLink): MailMessage {
+  return compose(to.email, `${to.tenantName} convidou você para o painel`, [
+    `${to.tenantName} convidou ${to.email} para o painel. Você já entra no painel com este e-mail: abra o convite, entre com a senha de sempre e aceite-o. Depois, troque de conta pelo topo do painel.`,
+    { href: link.url, label: 'Ver o convite' },
+    `O convite vale até ${brasiliaTime(link.expiresAt)}. Se não esperava este convite, ignore esta mensagem: nada muda na sua conta.`,
+  ]);
+}
+
 /** Tells the owner of an account that its password changed, in case it was not them. */
 export function passwordChangedMail(to: Recipient, at: Date, baseUrl: string): MailMessage {
   return compose(to.email, `Sua senha do painel de ${to.tenantName} foi alterada`, [

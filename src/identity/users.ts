@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 
 import type { Database, Queryable } from '../db/client.js';
-import { userLinks, users } from '../db/schema/index.js';
+import { people, userLinks, users } from '../db/schema/index.js';
 import { insertUnique } from '../db/unique-insert.js';
 import { recipientWhere } from './account-mail.js';
 import {
@@ -19,14 +19,14 @@ import {
 } from './identity.rules.js';
 import { type IssuedLink, issueLink } from './links.js';
 import type { MailOutbox } from './mail.js';
-import { linkMail } from './mail-texts.js';
-import { endUserSessions } from './sessions.js';
+import { invitationToPersonMail, linkMail } from './mail-texts.js';
+import { endUserSessions, isUuid } from './sessions.js';
 
 export interface UserRow {
   id: string;
   email: string;
   profile: Profile;
-  /** Whether the user has set a password (accepted the invitation). */
+  /** Whether the membership is accepted (the invitation taken, with a first password or signed in). */
   active: boolean;
   createdAt: Date;
   invitedByEmail: string | null;
@@ -41,9 +41,13 @@ export interface Invited {
 }
 
 /**
- * A new user of a tenant, and their invitation link, mailed from the same transaction with `mail`
- * (a savepoint of `db` when it is a transaction). `invitedBy` is the inviting user; absent when the
- * operator invites (CLI).
+ * A new membership of a tenant, pending, and its invitation link, mailed from the same transaction
+ * with `mail` (a savepoint of `db` when it is a transaction). The e-mail's person is found or made
+ * by the same statements either way, and the mail names the tenant: a new person gets the link to
+ * set their first password, a person who signs in already (for another tenant) the link to accept
+ * signed in. Only a member of this very tenant is refused (`EmailTaken`): what other tenants hold is
+ * never told. `invitedBy` is the inviting user; absent when the operator invites (CLI). `shown`: the
+ * link is shown to the inviter.
  */
 export async function inviteUser(
   db: Queryable,
@@ -55,6 +59,7 @@ export async function inviteUser(
     now: Date;
     baseUrl: string;
     mail?: MailOutbox;
+    shown?: boolean;
   },
 ): Promise<Invited> {
   const email = normaliseEmail(options.email);
@@ -62,11 +67,17 @@ export async function inviteUser(
   if (!isProfileOf(options.tenant.kind, options.profile)) throw new InvalidProfile(options.tenant.kind);
   const profile = options.profile;
   return db.transaction(async (tx) => {
+    await tx.insert(people).values({ email, createdAt: options.now }).onConflictDoNothing({ target: people.email });
+    const [person] = await tx
+      .select({ id: people.id, hasPassword: sql<boolean>`${people.passwordHash} is not null` })
+      .from(people)
+      .where(eq(people.email, email));
     const user = await insertUnique({
       insert: () =>
         tx
           .insert(users)
           .values({
+            personId: person!.id,
             email,
             profile,
             partnerId: options.tenant.kind === 'partner' ? options.tenant.id : null,
@@ -74,14 +85,17 @@ export async function inviteUser(
             invitedBy: options.invitedBy ?? null,
             createdAt: options.now,
           })
-          .onConflictDoNothing({ target: users.email, where: sql`${users.removedAt} is null` })
+          .onConflictDoNothing({
+            target: [tenantColumn(options.tenant), users.email],
+            where: sql`${users.removedAt} is null`,
+          })
           .returning({ id: users.id, email: users.email, profile: users.profile }),
       holder: async () =>
         (
           await tx
             .select({ id: users.id })
             .from(users)
-            .where(and(eq(users.email, email), isNull(users.removedAt)))
+            .where(and(ofTenant(options.tenant), eq(users.email, email)))
         )[0],
       refuse: () => new EmailTaken(email),
     });
@@ -90,9 +104,15 @@ export async function inviteUser(
       purpose: 'invitation',
       now: options.now,
       baseUrl: options.baseUrl,
+      shown: options.shown,
     });
     const to = options.mail && (await recipientWhere(tx, { userId: user.id }));
-    if (options.mail && to) await options.mail.post(tx, 'invitation', linkMail('invitation', to, invitation));
+    if (options.mail && to)
+      await options.mail.post(
+        tx,
+        'invitation',
+        person!.hasPassword ? invitationToPersonMail(to, invitation) : linkMail('invitation', to, invitation),
+      );
     return { user, invitation };
   });
 }
@@ -104,7 +124,7 @@ const USER_COLUMNS = {
   id: users.id,
   email: users.email,
   profile: users.profile,
-  active: sql<boolean>`${users.passwordHash} is not null`,
+  active: sql<boolean>`${users.acceptedAt} is not null`,
   createdAt: users.createdAt,
   invitedByEmail: inviter,
 };
@@ -116,7 +136,7 @@ export async function listUsers(db: Queryable, tenant: TenantRef): Promise<UserR
 
 /** One user of the tenant; a user of another tenant, a removed one or a malformed id is not found. */
 export async function findUser(db: Queryable, tenant: TenantRef, userId: string): Promise<UserRow> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) throw new UserNotFound();
+  if (!isUuid(userId)) throw new UserNotFound();
   const [row] = await db
     .select(USER_COLUMNS)
     .from(users)
@@ -145,7 +165,7 @@ async function withSuperadminGuard(
     const [left] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(users)
-      .where(and(ofTenant(tenant), eq(users.profile, adminProfile), sql`${users.passwordHash} is not null`));
+      .where(and(ofTenant(tenant), eq(users.profile, adminProfile), isNotNull(users.acceptedAt)));
     if ((left?.n ?? 0) === 0) throw new LastSuperadmin(tenant.kind);
   });
 }
@@ -168,11 +188,21 @@ export async function removeUser(db: Database, tenant: TenantRef, userId: string
   });
 }
 
-/** An active user by e-mail (any tenant), for the operator's CLI. */
+/**
+ * A membership by e-mail (any tenant), for the operator's CLI: an accepted one first; `active` when
+ * its person has a password (a reset), else the link is a new invitation.
+ */
 export async function findUserByEmail(db: Queryable, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, active: sql<boolean>`${users.passwordHash} is not null` })
+    .select({
+      id: users.id,
+      email: users.email,
+      active: sql<boolean>`${users.acceptedAt} is not null and ${people.passwordHash} is not null`,
+    })
     .from(users)
-    .where(and(eq(users.email, normaliseEmail(email)), isNull(users.removedAt)));
+    .innerJoin(people, eq(people.id, users.personId))
+    .where(and(eq(users.email, normaliseEmail(email)), isNull(users.removedAt)))
+    .orderBy(sql`${users.acceptedAt} is null`, asc(users.createdAt))
+    .limit(1);
   return row;
 }

@@ -16,7 +16,7 @@ export const CSRF_FIELD = '_csrf';
  * missing, that the form must send back (double submit).
  */
 export function formToken(req: Request, res: Response, cookies: PanelCookies): string {
-  if (req.panelSession) return req.panelSession.csrfToken;
+  if (req.panelPerson) return req.panelPerson.csrfToken;
   const existing = readCookie(req, cookies.formToken);
   if (existing) return existing;
   const token = randomBytes(32).toString('base64url');
@@ -52,7 +52,7 @@ export function checkCsrf(config: Pick<Config, 'publicBaseUrl'>, cookies: PanelC
       if (origin !== publicOrigin && origin !== `${req.protocol}://${req.get('host') ?? ''}`)
         return next(new FormRefused('origin'));
     }
-    const expected = req.panelSession?.csrfToken ?? readCookie(req, cookies.formToken);
+    const expected = req.panelPerson?.csrfToken ?? readCookie(req, cookies.formToken);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const sent = body[CSRF_FIELD];
     if (!expected || typeof sent !== 'string' || !sameText(sent, expected)) return next(new FormRefused('token'));

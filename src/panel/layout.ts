@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 
 import { PROFILE_LABELS } from '../identity/identity.rules.js';
-import type { Session } from '../identity/sessions.js';
+import type { PersonSession, Session } from '../identity/sessions.js';
 import { html, SafeHtml, sha256Source } from '../pages/html.js';
 import { PAGE_CSS } from '../pages/page-style.js';
 import { PANEL_CSS } from '../pages/panel-style.js';
@@ -57,6 +57,7 @@ function signedInHeader(session: Session, path: string): SafeHtml {
   <div class="bar">
     <div class="tenant"><strong>${session.user.tenantName}</strong><span>${panelName(session)}</span></div>
     <div class="who"><span>${session.user.email} · ${PROFILE_LABELS[session.user.profile]}</span>
+      ${session.memberships > 1 ? html`<a href="/painel/contas">Trocar de conta</a>` : ''}
       <form class="inline" method="post" action="/painel/sair">${csrfInput(session.csrfToken)}<button type="submit" class="link">Sair</button></form>
     </div>
   </div>
@@ -66,6 +67,16 @@ function signedInHeader(session: Session, path: string): SafeHtml {
   )}</ul></nav>
 </header>`;
 }
+
+/** Signed in, acting for no membership yet: the chooser and the invitations. */
+const personHeader = (person: PersonSession) => html`<header class="panel">
+  <div class="bar">
+    <div class="tenant"><strong>Painel</strong><span>Escolha a conta</span></div>
+    <div class="who"><span>${person.email}</span>
+      <form class="inline" method="post" action="/painel/sair">${csrfInput(person.csrfToken)}<button type="submit" class="link">Sair</button></form>
+    </div>
+  </div>
+</header>`;
 
 const anonymousHeader = html`<header class="panel"><div class="bar"><div class="tenant"><strong>Painel</strong><span>Acesso da sua equipe: parceiros e instituições</span></div></div></header>`;
 
@@ -95,9 +106,9 @@ export function panelDocument(req: Request, view: PanelView): string {
 <style>${new SafeHtml(PAGE_CSS)}</style>
 <style>${new SafeHtml(PANEL_CSS)}</style>
 </head>
-<body class="${session ? 'panel' : 'anonymous'}">
+<body class="${req.panelPerson ? 'panel' : 'anonymous'}">
 <a class="skip" href="#conteudo">Pular para o conteúdo</a>
-${session ? signedInHeader(session, req.originalUrl.split('?')[0]!) : anonymousHeader}
+${session ? signedInHeader(session, req.originalUrl.split('?')[0]!) : req.panelPerson ? personHeader(req.panelPerson) : anonymousHeader}
 <main id="conteudo" tabindex="-1">
 <div>${breadcrumbBlock(view)}<h1>${view.title}</h1></div>
 ${noticeBlock(view.notice)}

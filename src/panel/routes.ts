@@ -7,6 +7,7 @@ import { IdentityRuleError } from '../identity/identity.rules.js';
 import { mailOutbox } from '../identity/mail-outbox.js';
 import { html } from '../pages/html.js';
 import { accountPages } from './account/routes.js';
+import { accountChooserPages } from './accounts/routes.js';
 import { apiTokenPages } from './api-tokens/routes.js';
 import { batchPages } from './batches/routes.js';
 import { cataloguePages } from './catalogue/routes.js';
@@ -51,7 +52,14 @@ export function panelPages(ctx: AppContext): Router {
     checkCsrf(ctx.config, panel.cookies),
   );
 
-  inner.use(signInPages(panel), homePage(ctx), accountPages(panel), userPages(panel), apiTokenPages(panel));
+  inner.use(
+    signInPages(panel),
+    accountChooserPages(panel),
+    homePage(ctx),
+    accountPages(panel),
+    userPages(panel),
+    apiTokenPages(panel),
+  );
   inner.use(salePages(panel), receiptPages(panel), cataloguePages(panel), webhookPages(panel));
   // A university's sections.
   inner.use(batchPages(panel), installmentPages(panel), statementPages(panel));
@@ -88,7 +96,7 @@ function panelErrors(): ErrorRequestHandler {
         : error instanceof IdentityRuleError
           ? { title: 'Não encontrado', text: error.pt }
           : UNREADABLE;
-    const signIn = error.status === 403 && !req.panelSession;
+    const signIn = error.status === 403 && !req.panelPerson;
     sendPage(req, res, error.status, {
       title,
       body: html`<section class="card"><p>${text}</p><p>${signIn ? html`<a href="/painel/entrar">Entrar</a>` : html`<a href="/painel">Ir para o início do painel</a>`}</p></section>`,

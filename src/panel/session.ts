@@ -2,14 +2,22 @@ import type { Request, RequestHandler } from 'express';
 
 import type { AppContext } from '../context.js';
 import { type Profile, PROFILES } from '../identity/identity.rules.js';
-import { findSession, type Session, SESSION_LIFETIME_MS, type StartedSession } from '../identity/sessions.js';
+import {
+  findSession,
+  type PersonSession,
+  type Session,
+  SESSION_LIFETIME_MS,
+  type StartedSession,
+} from '../identity/sessions.js';
 import { clearCookie, type PanelCookies, readCookie } from './cookies.js';
 import { Forbidden } from './errors.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The panel's signed-in session, set by `loadSession` on every `/painel` request. */
+    /** The panel's signed-in session acting for a membership, set by `loadSession` on every `/painel` request. */
     panelSession?: Session;
+    /** The signed-in person's session, whether or not it acts for a membership yet (the chooser). */
+    panelPerson?: PersonSession;
   }
 }
 
@@ -19,8 +27,9 @@ export function loadSession(ctx: AppContext, cookies: PanelCookies): RequestHand
     const token = readCookie(req, cookies.session);
     if (!token) return next();
     const session = await findSession(ctx.db, token, ctx.clock.now());
-    if (session) req.panelSession = session;
-    else clearCookie(res, cookies.session, cookies);
+    if (session) req.panelPerson = session;
+    if (session?.user) req.panelSession = session as Session;
+    if (!session) clearCookie(res, cookies.session, cookies);
     next();
   };
 }
@@ -35,15 +44,18 @@ export const signInPath = (req: Request) =>
     ? `/painel/entrar?voltar=${encodeURIComponent(req.originalUrl.split('?')[0]!)}`
     : '/painel/entrar';
 
+/** Where a person signed in with several memberships chooses the one to act for. */
+export const CHOOSER_PATH = '/painel/contas';
+
 /**
  * The guard of every page after sign-in: without a session, to the sign-in page (and back after
- * it); with a profile not listed, 403. A partner's profiles and an institution's are apart, so
+ * it); signed in but acting for no membership yet, to the chooser; with a profile not listed, 403. A partner's profiles and an institution's are apart, so
  * listing the profiles also keeps each kind of tenant out of the other's pages.
  */
 export function requireProfile(...profiles: [Profile, ...Profile[]]): RequestHandler {
   return (req, res, next) => {
     const session = req.panelSession;
-    if (!session) return res.redirect(303, signInPath(req));
+    if (!session) return res.redirect(303, req.panelPerson ? CHOOSER_PATH : signInPath(req));
     if (!profiles.includes(session.user.profile)) return next(new Forbidden());
     next();
   };
@@ -51,6 +63,16 @@ export function requireProfile(...profiles: [Profile, ...Profile[]]): RequestHan
 
 /** The guard of the pages every user has, of either kind of tenant (their home, their account). */
 export const requireSignedIn = (): RequestHandler => requireProfile(...PROFILES);
+
+/** The guard of the chooser: a signed-in person, acting for a membership or not. */
+export const requirePerson = (): RequestHandler => (req, res, next) =>
+  req.panelPerson ? next() : res.redirect(303, signInPath(req));
+
+/** The person's session of a request that passed `requirePerson`. */
+export function personOf(req: Request): PersonSession {
+  if (!req.panelPerson) throw new Error('panel route reached without requirePerson');
+  return req.panelPerson;
+}
 
 /** The session of a request that passed `requireProfile`. */
 export function sessionOf(req: Request): Session {

@@ -57,7 +57,8 @@ describe('invitation and password links', () => {
   it('passwords are stored as argon2id PHC strings', async () => {
     expect(await hashPassword('qualquer-senha-longa')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const user = await givenUser(t, partner.id, 'hash@boreal.example', 'admin');
-    const [row] = await t.ctx.sql`select password_hash from users where id = ${user.id}`;
+    const [row] = await t.ctx
+      .sql`select p.password_hash from people p join users u on u.person_id = p.id where u.id = ${user.id}`;
     expect(row!.password_hash).toMatch(/^\$argon2id\$/);
     expect(row!.password_hash).not.toContain(PASSWORD);
   });

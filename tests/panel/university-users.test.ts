@@ -174,11 +174,11 @@ describe("a university's users and profiles", () => {
   it('the database refuses a profile of the other kind of tenant (users_profile)', async () => {
     await expect(
       t.ctx
-        .sql`insert into users (partner_id, email, profile) values (${staff.partner.id}, 'x@y.example', 'financeiro')`,
+        .sql`insert into users (person_id, partner_id, email, profile) values ((select id from people limit 1), ${staff.partner.id}, 'x@y.example', 'financeiro')`,
     ).rejects.toThrow(/users_profile/);
     await expect(
       t.ctx
-        .sql`insert into users (institution_id, email, profile) values (${staff.university.id}, 'x@y.example', 'superadmin')`,
+        .sql`insert into users (person_id, institution_id, email, profile) values ((select id from people limit 1), ${staff.university.id}, 'x@y.example', 'superadmin')`,
     ).rejects.toThrow(/users_profile/);
   });
 

@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { revokeKey } from '../../src/tenants/credentials.js';
-import { issueKey } from '../../src/tenants/credentials.js';
+import { issueKey, revokeKey } from '../../src/tenants/credentials.js';
 import { useTestContext } from '../support/context.js';
 import { until } from '../support/service-process.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';

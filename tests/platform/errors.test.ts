@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { type OpenApiDocument } from '../../src/contract/documents.js';
+import type { OpenApiDocument } from '../../src/contract/documents.js';
 import { RouteNotFound } from '../../src/core/errors.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { createLogger, httpLogger } from '../../src/http/logging.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CachedKey } from '../../src/tenants/key-cache.js';
-import { KeyCache } from '../../src/tenants/key-cache.js';
+import { type CachedKey, KeyCache } from '../../src/tenants/key-cache.js';
 import { applyKeyChange } from '../../src/tenants/key-changes.js';
 
 const key = (keyId: string, tenantId = 'tenant-a'): CachedKey => ({

@@ -1,20 +1,23 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 import { timestampNow } from './common.js';
-import { users } from './tenants.js';
+import { people, users } from './tenants.js';
 
 /**
- * A signed-in browser. The cookie holds a random token; only its SHA-256 is kept. A session ends at
- * `expires_at`, or when idle for longer than the idle limit since `last_seen_at` (written at most
- * once a minute), or when deleted (sign-out, password change, removal).
+ * A signed-in browser: a person, acting for one of their memberships (`user_id`), or, between a
+ * sign-in and the choice of one of several, for none yet. The cookie holds a random token; only its
+ * SHA-256 is kept. A session ends at `expires_at`, or when idle for longer than the idle limit
+ * since `last_seen_at` (written at most once a minute), or when deleted (sign-out, password
+ * change, removal of its membership, a switch to another membership).
  */
 export const userSessions = pgTable(
   'user_sessions',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
+    personId: uuid()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => people.id, { onDelete: 'cascade' }),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text().notNull(),
     /** The synchronizer token every form of this session carries back. */
     csrfToken: text().notNull(),
@@ -22,11 +25,12 @@ export const userSessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex().on(t.tokenHash), index().on(t.userId), index().on(t.expiresAt)],
+  (t) => [uniqueIndex().on(t.tokenHash), index().on(t.personId), index().on(t.userId), index().on(t.expiresAt)],
 );
 
 /**
- * A one-time link sent to a user: an invitation (sets the first password) or a password reset.
+ * A one-time link sent for a membership: an invitation (sets the person's first password, or is
+ * accepted signed in by a person who has one) or a password reset (of the person).
  * Only the token's SHA-256 is kept; `used_at` makes it single-use.
  */
 export const userLinks = pgTable(
@@ -37,6 +41,11 @@ export const userLinks = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text().$type<'invitation' | 'password_reset'>().notNull(),
+    /**
+     * Shown on a tenant administrator's page (not only mailed): such a link sets the password of a
+     * person who belongs to that tenant alone, so that no tenant hands out a way into another.
+     */
+    shown: boolean().notNull().default(false),
     tokenHash: text().notNull(),
     createdAt: timestampNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 
-import { endUserLinks } from '../../identity/links.js';
-import { endUserSessions } from '../../identity/sessions.js';
+import { endPersonLinks } from '../../identity/links.js';
+import { endPersonSessions } from '../../identity/sessions.js';
 import { changePassword, SessionEndedByGuesses } from '../../identity/sign-in.js';
 import { type FieldErrors, formErrors, panelField } from '../../pages/form-fields.js';
 import { readFields } from '../../pages/form-values.js';
@@ -15,7 +15,7 @@ import { requireSignedIn, sessionOf } from '../session.js';
 const LABELS = { current: 'Senha atual', password: 'Nova senha', confirmation: 'Repita a nova senha' };
 const NOTICES = { 'senha-alterada': 'Senha alterada. Suas outras sessões foram encerradas.' };
 
-/** `/painel/conta`: the signed-in user's password, and signing out of every browser. Every profile. */
+/** `/painel/conta`: the signed-in person's password, and signing out of every browser (every membership). Every profile. */
 export function accountPages(panel: PanelContext): Router {
   const router = Router();
   const { db, clock } = panel.app;
@@ -57,7 +57,7 @@ export function accountPages(panel: PanelContext): Router {
     const form = readFields(req, ['current', 'password', 'confirmation']);
     try {
       await changePassword(db, {
-        userId: session.user.id,
+        personId: session.personId,
         sessionId: session.id,
         ...form,
         now: clock.now(),
@@ -76,11 +76,11 @@ export function accountPages(panel: PanelContext): Router {
   });
 
   router.post('/conta/sair-de-todas', async (req, res) => {
-    const userId = sessionOf(req).user.id;
-    // Every way in ends: the sessions, and any password link still open.
+    const { personId } = sessionOf(req);
+    // Every way in ends, in every tenant the person belongs to: the sessions, and any password link still open.
     await db.transaction(async (tx) => {
-      await endUserSessions(tx, userId);
-      await endUserLinks(tx, userId);
+      await endPersonSessions(tx, personId);
+      await endPersonLinks(tx, personId);
     });
     clearCookie(res, panel.cookies.session, panel.cookies);
     res.redirect(303, '/painel/entrar?aviso=sessoes-encerradas');

@@ -1,10 +1,15 @@
 import type { Request, Response } from 'express';
 
+import { type FormBinding, newFormId } from '../../identity/form-ids.js';
 import { type FieldErrors, formErrors, panelField } from '../../pages/form-fields.js';
 import { html } from '../../pages/html.js';
 import { panelForm } from '../forms.js';
 import type { Notice, PanelView } from '../layout.js';
+import { FORM_ID_FIELD } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
+
+/** The "forgot my password" form's one-time id is bound to nobody: it is sent before sign-in. */
+export const FORGOT_FORM: FormBinding = { userId: '', kind: 'password-reset' };
 
 const LABELS = { email: 'E-mail', password: 'Senha', form: 'Formulário' };
 const NEW_PASSWORD_LABELS = { password: 'Nova senha', confirmation: 'Repita a senha' };
@@ -92,13 +97,14 @@ export function forgotView(
   ${panelForm(req, res, panel.cookies, {
     action: '/painel/esqueci-senha',
     submit: 'Enviar link',
-    body: panelField({
+    body: html`<input type="hidden" name="${FORM_ID_FIELD}" value="${newFormId(panel.app.config.secretsKey, FORGOT_FORM, panel.app.clock.now())}">
+    ${panelField({
       name: 'email',
       label: 'E-mail',
       value: state.email,
       errors,
       attrs: html` type="email" autocomplete="username" spellcheck="false" required`,
-    }),
+    })}`,
   })}
   <p class="hint"><a href="/painel/entrar">Voltar para a entrada</a></p>
 </section>`,

@@ -1,20 +1,26 @@
 import { type Request, Router } from 'express';
 
+import { checkFormId, formHashOf } from '../../identity/form-ids.js';
 import { isEmail, normaliseEmail } from '../../identity/identity.rules.js';
 import { deviceKeyOf, knownDevice, newDeviceToken } from '../../identity/known-devices.js';
 import { findOpenLink, type LinkPurpose } from '../../identity/links.js';
+import { acceptInvitation } from '../../identity/memberships.js';
 import { requestPasswordReset } from '../../identity/password-links.js';
 import { endSession, startSession, sweepSessions } from '../../identity/sessions.js';
 import { setPasswordWithLink, signIn } from '../../identity/sign-in.js';
 import { sweepThrottle } from '../../identity/throttle.js';
 import type { FieldErrors } from '../../pages/form-fields.js';
 import { readFields } from '../../pages/form-values.js';
+import { acceptView } from '../accounts/pages.js';
+import { enter } from '../accounts/routes.js';
 import { clearCookie, readCookie } from '../cookies.js';
+import { FormIdRefused } from '../errors.js';
 import { errorsOf } from '../forms.js';
 import { sendPage } from '../layout.js';
+import { FORM_ID_FIELD } from '../once-per-form.js';
 import { noticeOf, type PanelContext } from '../panel-context.js';
-import { setSessionCookie } from '../session.js';
-import { forgotView, linkClosedView, setPasswordView, signInView } from './pages.js';
+import { CHOOSER_PATH, personOf, requirePerson, setSessionCookie } from '../session.js';
+import { FORGOT_FORM, forgotView, linkClosedView, setPasswordView, signInView } from './pages.js';
 
 const NOTICES = {
   saiu: 'Você saiu do painel.',
@@ -43,7 +49,8 @@ export function signInPages(panel: PanelContext): Router {
   let sweptAt = 0;
 
   router.get('/entrar', (req, res) => {
-    if (req.panelSession) return res.redirect(303, backPath(req.query.voltar) ?? '/painel');
+    if (req.panelPerson)
+      return res.redirect(303, backPath(req.query.voltar) ?? (req.panelSession ? '/painel' : CHOOSER_PATH));
     sendPage(
       req,
       res,
@@ -84,7 +91,8 @@ export function signInPages(panel: PanelContext): Router {
     if (outcome.kind === 'refused') return again(401, { form: 'E-mail ou senha incorretos.' });
 
     // A new session at every sign-in: whatever session this browser had before ends here.
-    if (req.panelSession) await endSession(db, req.panelSession.id);
+    if (req.panelPerson) await endSession(db, req.panelPerson.id);
+    // One membership is entered at once; with several (or only invitations to accept), the person chooses.
     const started = await startSession(db, outcome.user, outcome.verifiedHash, now);
     // Removed, or its password changed, while the password was being checked.
     if (!started) return again(401, { form: 'E-mail ou senha incorretos.' });
@@ -101,11 +109,11 @@ export function signInPages(panel: PanelContext): Router {
       await sweepSessions(db, now);
       await sweepThrottle(db, now);
     }
-    res.redirect(303, back ?? '/painel');
+    res.redirect(303, back ?? (outcome.user.id ? '/painel' : CHOOSER_PATH));
   });
 
   router.post('/sair', async (req, res) => {
-    if (req.panelSession) await endSession(db, req.panelSession.id);
+    if (req.panelPerson) await endSession(db, req.panelPerson.id);
     clearCookie(res, panel.cookies.session, panel.cookies);
     res.redirect(303, '/painel/entrar?aviso=saiu');
   });
@@ -127,10 +135,24 @@ export function signInPages(panel: PanelContext): Router {
         400,
         forgotView(req, res, panel, { email, errors: { email: 'Informe um e-mail válido, como nome@exemplo.com.' } }),
       );
-    await requestPasswordReset(db, panel.mail, { email, now: clock.now() });
+    await requestPasswordReset(db, panel.mail, { email, now: clock.now(), form: forgotFormHash(req, panel) });
     sendPage(req, res, 200, forgotView(req, res, panel, { sent: true }));
   });
   return router;
+}
+
+/**
+ * The hash of the one-time id of the "forgot my password" form sent, so that the same form sent
+ * twice (a double click) mails one link; a form without one (an older page) is still answered, the
+ * hourly limit per e-mail holding; an id that is not ours, or too old, is refused.
+ */
+function forgotFormHash(req: Request, panel: PanelContext): string | undefined {
+  const { [FORM_ID_FIELD]: formId } = readFields(req, [FORM_ID_FIELD]);
+  if (formId === '') return undefined;
+  const { config, clock } = panel.app;
+  const checked = checkFormId([config.secretsKey, ...config.previousSecretsKeys], formId, FORGOT_FORM, clock.now());
+  if (!checked.ok) throw new FormIdRefused(checked.reason);
+  return formHashOf(formId);
 }
 
 /** The client address the throttle counts: `req.ip`, which reads X-Forwarded-For only from trusted proxies. */
@@ -144,6 +166,11 @@ function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, p
   router.get(path, async (req, res) => {
     const link = await findOpenLink(db, tokenOf(req), purpose, clock.now());
     if (!link) return sendPage(req, res, 404, linkClosedView(invitation));
+    if (invitation && link.hasPassword) {
+      const signedIn = !req.panelPerson ? 'none' : req.panelPerson.personId === link.personId ? 'this' : 'other';
+      const action = req.originalUrl.split('?')[0]!;
+      return sendPage(req, res, 200, acceptView(req, res, panel, { action, ...link, signedIn }));
+    }
     sendPage(
       req,
       res,
@@ -156,6 +183,15 @@ function passwordLinkRoutes(router: Router, panel: PanelContext, path: string, p
       }),
     );
   });
+
+  if (invitation)
+    router.post(`${path}/aceitar`, requirePerson(), async (req, res) => {
+      const person = personOf(req);
+      const input = { token: tokenOf(req), sessionId: person.id, personId: person.personId, now: clock.now() };
+      const started = await acceptInvitation(db, input);
+      if (!started) return sendPage(req, res, 404, linkClosedView(true));
+      enter(res, started, panel, `${CHOOSER_PATH}?aviso=convite-aceito`);
+    });
 
   router.post(path, async (req, res) => {
     const form = readFields(req, ['password', 'confirmation']);

@@ -77,6 +77,7 @@ export function userPages(panel: PanelContext): Router {
           now: clock.now(),
           baseUrl: config.publicBaseUrl,
           mail: panel.mail,
+          shown: true,
         });
         return { result: shownLink(user.email, invitation, true), secret: invitation.url };
       });
@@ -111,6 +112,7 @@ export function userPages(panel: PanelContext): Router {
         now: clock.now(),
         baseUrl: config.publicBaseUrl,
         mail: panel.mail,
+        shown: true,
       });
       return { result: shownLink(user.email, link, link.purpose === 'invitation'), secret: link.url };
     });

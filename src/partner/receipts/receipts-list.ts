@@ -7,8 +7,7 @@ import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
 import { loadSaleProducts } from '../sales/sql.js';
-import { receiptStatusName } from '../sales/state/sale-states.js';
-import { isSaleState } from '../sales/state/sale-states.js';
+import { isSaleState, receiptStatusName } from '../sales/state/sale-states.js';
 import { lateColumns } from './ledger.sql.js';
 import { type ReceiptsQuery, receiptsWhere } from './receipt-filters.js';
 

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
