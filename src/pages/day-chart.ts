@@ -26,11 +26,15 @@ export interface DayChart {
   summary: string;
   /** The totals row of the table, one cell per column. */
   totals: readonly string[];
+  /** The tallest bar's value as text, written at the top of the drawing as its scale. */
+  maxLabel?: string;
+  /** The caption only for screen readers, where a heading above already says it. (Default: false) */
+  captionHidden?: boolean;
 }
 
 const WIDTH = 360;
 const HEIGHT = 150;
-const TOP = 8;
+const TOP = 18;
 const BOTTOM = 18;
 const TICKS = [1, 5, 10, 15, 20, 25];
 
@@ -76,11 +80,12 @@ export function dayChart(chart: DayChart): SafeHtml {
     <title id="${chart.id}-titulo">${chart.title}</title>
     <desc id="${chart.id}-resumo">${chart.summary}</desc>
     <line class="axis" x1="0" y1="${TOP + plot}" x2="${WIDTH}" y2="${TOP + plot}"></line>
+    ${max > 0 ? html`<line class="scale" x1="0" y1="${TOP}" x2="${WIDTH}" y2="${TOP}"></line>${chart.maxLabel ? html`<text class="tick" x="0" y="${TOP - 5}">${chart.maxLabel}</text>` : ''}` : ''}
     ${bars}
     ${ticks}
   </svg>
   <table class="day-table">
-    <caption>${chart.title}</caption>
+    <caption${chart.captionHidden ? html` class="visually-hidden"` : ''}>${chart.title}</caption>
     <thead><tr><th scope="col">Dia</th>${chart.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
     <tbody>${rows.length ? rows : html`<tr><td colspan="${chart.columns.length + 1}">Nenhum dia com movimento.</td></tr>`}</tbody>
     <tfoot><tr><th scope="row">Total</th>${chart.totals.map(cell)}</tr></tfoot>

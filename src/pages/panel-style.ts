@@ -79,7 +79,8 @@ td .sub code, .table-wrap .status { white-space: nowrap; overflow-wrap: normal; 
 .day-chart svg { display: block; width: 100%; height: auto; }
 .day-chart .bar { fill: var(--brand); }
 .day-chart .axis { stroke: var(--muted); stroke-width: 1; }
-.day-chart .tick { fill: var(--muted); font-size: 10px; }
+.day-chart .scale { stroke: var(--line); stroke-dasharray: 4 3; }
+.day-chart .tick { fill: var(--muted); font-size: 12px; }
 .day-table caption { text-align: left; font-weight: 600; margin-bottom: .25rem; }
 .day-table td { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .day-table tfoot th, .day-table tfoot td { font-weight: 700; border-bottom: 0; }

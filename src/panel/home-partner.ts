@@ -69,6 +69,7 @@ ${dayChart({
     ? `${sales(count)} confirmadas, somando ${formatBrl(value)}; o dia com mais foi ${dayMonth(best.day)}, com ${sales(best.count)}.`
     : 'Nenhuma venda confirmada neste mês.',
   totals: [String(count), formatBrl(value)],
+  maxLabel: best ? sales(best.count) : undefined,
 })}`,
   );
 }

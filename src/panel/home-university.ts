@@ -118,6 +118,8 @@ function receivedCard(month: string, days: readonly DayReceived[]): SafeHtml {
       })),
       summary,
       totals: [formatBrl(total), String(payments)],
+      maxLabel: formatBrl(Math.max(0, ...cents)),
+      captionHidden: true,
     }),
   );
 }

@@ -119,7 +119,9 @@ describe("a university's Início: installments of the month, received per day, b
       ['12/03', brl(received), '1'],
       ['Total', brl(received), '1'],
     ]);
-    expect(chart).toContain('<caption>Recebido pela plataforma por dia em março de 2026</caption>');
+    expect(chart).toContain(
+      '<caption class="visually-hidden">Recebido pela plataforma por dia em março de 2026</caption>',
+    );
   });
 
   it('lists the batches with refused items of the last seven Brasília days, each linked to its errors', async () => {
