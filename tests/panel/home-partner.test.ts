@@ -205,6 +205,19 @@ describe("a partner's Início: sales of the month, confirmed per day, receipts d
     expect(theirs).not.toContain(erp);
   });
 
+  it('a configuration leaves the list once a later delivery of it succeeds', async () => {
+    failing.respond(() => 200);
+    t.clock.set(new Date(t.clock.now().getTime() + 60_000));
+    await givenPixSale(t, f.partner.headers, 'PIX-DEPOIS');
+    for (let i = 0; i < 2; i++) {
+      t.clock.set(new Date(t.clock.now().getTime() + 60_000));
+      await deliverDue(t);
+    }
+    const home = (await admin.agent.get('/painel').expect(200)).text;
+    expect(hrefsOf(home).filter((h) => h.startsWith('/painel/webhooks/'))).toEqual([]);
+    expect(home).toContain('Nenhuma configuração com falha na última entrega.');
+  });
+
   it('an empty month shows zeros and no bar', async () => {
     t.clock.set('2026-06-15T15:00:00Z');
     const june = await signIn(t, 'ana@inicio.example');
