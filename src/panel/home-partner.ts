@@ -53,7 +53,7 @@ function salesCard(
         detail: `${formatBrl(value)} em valor de checkout`,
       },
     ])}
-<p class="hint">Confirmadas: efetivadas no dia (um pagamento reconhecido), mesmo as canceladas depois; não iniciadas, canceladas pelo parceiro e expiradas não entram, como na lista de vendas.</p>
+<p class="hint">Criadas: como na lista de vendas, sem as não iniciadas, canceladas pelo parceiro e expiradas. Confirmadas: efetivadas no dia (um pagamento reconhecido), mesmo as canceladas depois.</p>
 ${dayChart({
   id: 'confirmadas',
   title,

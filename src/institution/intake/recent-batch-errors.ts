@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, sql } from 'drizzle-orm';
 
 import type { Queryable } from '../../db/client.js';
 import { batches } from '../../db/schema/index.js';
@@ -34,9 +34,11 @@ export async function batchesWithErrorsSince(
       itemCount: batches.itemCount,
       errorCount: batches.errorCount,
       createdAt: batches.createdAt,
+      total: sql<number>`(count(*) over ())::int`,
     })
     .from(batches)
     .where(and(eq(batches.institutionId, institutionId), gte(batches.createdAt, since), gt(batches.errorCount, 0)))
-    .orderBy(desc(batches.createdAt), desc(batches.seq));
-  return { total: rows.length, batches: rows.slice(0, RECENT_BATCHES_SHOWN) };
+    .orderBy(desc(batches.createdAt), desc(batches.seq))
+    .limit(RECENT_BATCHES_SHOWN);
+  return { total: rows[0]?.total ?? 0, batches: rows.map(({ total: _, ...batch }) => batch) };
 }
