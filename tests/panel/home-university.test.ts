@@ -191,3 +191,23 @@ describe("a university's Início: installments of the month, received per day, b
     }
   });
 });
+
+describe("a university's Início with more batches with errors than it lists", () => {
+  const t = useTestContext();
+
+  it('lists the newest ten and links the rest to the batches page', async () => {
+    t.clock.set(NOW);
+    const staff = await givenUniversityStaff(t, 'muitos');
+    for (let i = 0; i < 12; i++) {
+      t.clock.set(new Date(Date.parse(NOW) - (12 - i) * 60_000));
+      await submitAndProcess(t, staff.university.headers, [installment({ alunoCpf: '123' })]);
+    }
+    t.clock.set(NOW);
+    const home = (await staff.sessions.integracao.agent.get('/painel').expect(200)).text;
+    expect(home).toContain('<p>12 lotes:</p>');
+    expect(hrefsOf(home).filter((h) => /^\/painel\/lotes\/[0-9a-f-]{36}$/.test(h))).toHaveLength(10);
+    expect(home).toContain('Parcelas de 16/03/2026 11:59');
+    expect(home).not.toContain('Parcelas de 16/03/2026 11:48');
+    expect(home).toContain('<p>E mais 2 na <a href="/painel/lotes">lista de lotes</a>.</p>');
+  });
+});
