@@ -68,3 +68,10 @@ export function nextBusinessDay(date: string): string {
   while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDays(day, 1);
   return day;
 }
+
+/** The first day (`YYYY-MM-01`) of the month of a `YYYY-MM-DD` date. */
+export const firstDayOfMonth = (date: string): string => `${date.slice(0, 7)}-01`;
+
+/** The last day of the month of a `YYYY-MM-DD` date: `2026-02-10` → `2026-02-28`. */
+export const lastDayOfMonth = (date: string): string =>
+  addDays(firstDayOfMonth(addDays(firstDayOfMonth(date), 31)), -1);

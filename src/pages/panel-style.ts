@@ -75,4 +75,20 @@ main h2 > code, label code, td .sub code, th .sub code { display: inline; margin
 .tag { display: inline-block; padding: 0 .4rem; border-radius: .25rem; background: var(--warn-bg); color: var(--warn); font-size: .8rem; font-weight: 600; }
 td .sub code, th .sub code, .table-wrap .status { white-space: nowrap; overflow-wrap: normal; }
 .attempt + .attempt { margin-top: 1rem; border-top: 1px solid var(--line); }
+.day-chart { display: grid; gap: 1rem; align-items: start; }
+@media (min-width: 900px) { .day-chart { grid-template-columns: 3fr 2fr; } }
+.day-chart svg { display: block; width: 100%; height: auto; }
+.day-chart .bar { fill: var(--brand); }
+.day-chart .axis { stroke: var(--muted); stroke-width: 1; }
+.day-chart .scale { stroke: var(--line); stroke-dasharray: 4 3; }
+.day-chart .tick { fill: var(--muted); font-size: 12px; }
+.day-table caption { text-align: left; font-weight: 600; margin-bottom: .25rem; }
+.day-table td { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.day-table tfoot th, .day-table tfoot td { font-weight: 700; border-bottom: 0; }
+.figures { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr)); margin: 0; }
+.figures > div { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; }
+.figures dt { color: var(--muted); } .figures dd { margin: .15rem 0 0; }
+.figures .count { font-size: 1.5rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+.figures .amount { display: block; font-variant-numeric: tabular-nums; }
+ul.plain { margin: 0; padding-left: 1.25rem; } ul.plain li { margin: .25rem 0; }
 `;

@@ -1,14 +1,13 @@
 import { Router } from 'express';
 
 import type { AppContext } from '../context.js';
-import { localDate } from '../core/local-date.js';
 import { type Profile, PROFILE_LABELS } from '../identity/identity.rules.js';
-import { monthActivity } from '../institution/listings/month-activity.js';
 import { html } from '../pages/html.js';
-import { monthCard } from './home-month.js';
+import { partnerHome } from './home-partner.js';
+import { universityHome } from './home-university.js';
 import { sendPage } from './layout.js';
 import { NAVIGATION } from './navigation.js';
-import { requireSignedIn, sessionOf } from './session.js';
+import { requireSignedIn, sellerOf, sessionOf } from './session.js';
 
 /** What each profile may do, as the home page tells the user. */
 const CAN_DO: Record<Profile, string> = {
@@ -21,25 +20,26 @@ const CAN_DO: Record<Profile, string> = {
 };
 
 /**
- * `/painel`: who is signed in, for which partner or institution, and the sections their profile
- * opens; a university's user also sees the counts of this month.
+ * `/painel`: what the tenant's month looks like, as far as the user's profile may see
+ * (`home-university.ts`, `home-partner.ts`), then who is signed in and the sections they open.
  */
 export function homePage(ctx: AppContext): Router {
   const router = Router();
   router.get('/', requireSignedIn(), async (req, res) => {
     const { user } = sessionOf(req);
-    const month = `${localDate(ctx.clock.now()).slice(0, 7)}-01`;
-    const activity =
-      user.tenant.kind === 'institution' ? await monthActivity(ctx.db, user.tenant.id, month) : undefined;
+    const month =
+      user.tenant.kind === 'institution'
+        ? await universityHome(ctx, user.profile, user.tenant.id)
+        : await partnerHome(ctx, user.profile, user.tenant.id, sellerOf(req));
     const sections = NAVIGATION.filter((item) => item.href !== '/painel' && item.profiles.includes(user.profile));
     sendPage(req, res, 200, {
       title: `Olá, ${user.email}`,
-      body: html`<section class="card" aria-labelledby="perfil">
+      body: html`${month}
+<section class="card" aria-labelledby="perfil">
   <h2 id="perfil">Seu perfil: ${PROFILE_LABELS[user.profile]}</h2>
   <p>Na ${user.tenantName}, o perfil ${PROFILE_LABELS[user.profile]} ${CAN_DO[user.profile]}</p>
   <ul>${sections.map((item) => html`<li><a href="${item.href}">${item.label}</a></li>`)}</ul>
-</section>
-${activity ? monthCard(user.profile, month, activity) : ''}`,
+</section>`,
     });
   });
   return router;

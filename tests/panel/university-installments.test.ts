@@ -167,20 +167,6 @@ describe("a university's installments (Parcelas)", () => {
     expect(await linkCount(t)).toBe(before);
   });
 
-  it("Início counts this month's batches, installments due and payments of the user's institution only", async () => {
-    const home = await staff.sessions.financeiro.agent.get('/painel').expect(200);
-    expect(home.text).toContain('Em janeiro de 2026');
-    expect(home.text).toContain('<dd>1 (0 com itens recusados)</dd>');
-    expect(home.text).toContain('<dd>0 (0 pagas)</dd>');
-    expect(home.text).toMatch(/<dd>1, somando R\$ [\d.]+,\d\d<\/dd>/);
-    expect(home.text).toContain('<a href="/painel/parcelas">Parcelas que vencem no mês</a>');
-    expect(home.text).not.toContain('<a href="/painel/lotes">');
-    const theirs = await staff.sessions.otherAdmin.agent.get('/painel').expect(200);
-    expect(theirs.text).toContain('<dd>0, somando R$ 0,00</dd>');
-    const partner = await staff.sessions.partnerAdmin.agent.get('/painel').expect(200);
-    expect(partner.text).not.toContain('Em janeiro de 2026');
-  });
-
   it('refuses bad filters on their field with 400, an altered page, and writes nothing', async () => {
     const s = staff.sessions.financeiro;
     const before = await panelRows(t);
