@@ -26,3 +26,22 @@ export function formatTimeBr(at: Date, today: Date): string {
   const day = localDate(at);
   return day === localDate(today) ? time : `${time} de ${formatDateBr(day)}`;
 }
+
+const MONTH_NAMES = [
+  'janeiro',
+  'fevereiro',
+  'março',
+  'abril',
+  'maio',
+  'junho',
+  'julho',
+  'agosto',
+  'setembro',
+  'outubro',
+  'novembro',
+  'dezembro',
+];
+
+/** `2026-03` (or a day of it, `2026-03-01`) → `março de 2026`. */
+export const formatMonthBr = (month: string): string =>
+  `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} de ${month.slice(0, 4)}`;

@@ -7,24 +7,6 @@ import { formatInstant } from './time.js';
 import { configurationPath } from './webhooks/configuration-pages.js';
 import { eventLabel } from './webhooks/vocabulary.js';
 
-const MONTHS = [
-  'janeiro',
-  'fevereiro',
-  'março',
-  'abril',
-  'maio',
-  'junho',
-  'julho',
-  'agosto',
-  'setembro',
-  'outubro',
-  'novembro',
-  'dezembro',
-];
-
-/** `2026-03-01` as `março de 2026`. */
-export const monthName = (month: string) => `${MONTHS[Number(month.slice(5, 7)) - 1]} de ${month.slice(0, 4)}`;
-
 /** `2026-03-07` as `07/03`. */
 export const dayMonth = (day: string) => formatDateBr(day).slice(0, 5);
 

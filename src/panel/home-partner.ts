@@ -3,12 +3,13 @@ import { firstDayOfMonth, lastDayOfMonth, localDate } from '../core/local-date.j
 import type { Profile } from '../identity/identity.rules.js';
 import { dayChart } from '../pages/day-chart.js';
 import { formatBrl, formatDateBr } from '../pages/formats.js';
+import { formatMonthBr } from '../pages/formats.js';
 import { html, type SafeHtml } from '../pages/html.js';
 import { listReceipts } from '../partner/receipts/receipts-list.js';
 import { confirmedPerDay, type DayConfirmed } from '../partner/sales/listing/confirmed-per-day.js';
 import { listSales } from '../partner/sales/listing/list.js';
 import { failingConfigurations } from '../webhooks/failing-configurations.js';
-import { card, dayMonth, failingWebhooksCard, figures, listHref, monthName, seesWebhooks } from './home-month.js';
+import { card, dayMonth, failingWebhooksCard, figures, listHref, seesWebhooks } from './home-month.js';
 import { opensSection } from './navigation.js';
 
 const SALES = '/painel/vendas';
@@ -33,12 +34,12 @@ function salesCard(
     (top, d) => (!top || d.count > top.count ? d : top),
     undefined,
   );
-  const title = `Vendas confirmadas por dia em ${monthName(month)}`;
+  const title = `Vendas confirmadas por dia em ${formatMonthBr(month)}`;
   const effectiveOn = (from: string, to = from) =>
     listHref(profile, SALES, { startEffectiveDate: from, endEffectiveDate: to });
   return card(
     'vendas-do-mes',
-    `${seller ? 'Suas vendas' : 'Vendas'} em ${monthName(month)}`,
+    `${seller ? 'Suas vendas' : 'Vendas'} em ${formatMonthBr(month)}`,
     html`${figures([
       {
         label: 'Criadas no mês',

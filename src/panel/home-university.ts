@@ -12,19 +12,10 @@ import {
 } from '../institution/listings/month-installments.js';
 import { type DayReceived, receivedPerDay } from '../institution/listings/received-per-day.js';
 import { dayChart } from '../pages/day-chart.js';
-import { formatBrl } from '../pages/formats.js';
+import { formatBrl, formatMonthBr } from '../pages/formats.js';
 import { html, type SafeHtml } from '../pages/html.js';
 import { failingConfigurations } from '../webhooks/failing-configurations.js';
-import {
-  card,
-  dayMonth,
-  failingWebhooksCard,
-  figures,
-  linkOr,
-  listHref,
-  monthName,
-  seesWebhooks,
-} from './home-month.js';
+import { card, dayMonth, failingWebhooksCard, figures, linkOr, listHref, seesWebhooks } from './home-month.js';
 import { opensSection } from './navigation.js';
 import { formatInstant } from './time.js';
 
@@ -75,7 +66,7 @@ function installmentsCard(profile: Profile, month: string, today: string, m: Mon
   });
   return card(
     'parcelas-do-mes',
-    `Parcelas que vencem em ${monthName(month)}`,
+    `Parcelas que vencem em ${formatMonthBr(month)}`,
     html`${figures([
       {
         label: 'Em aberto, a vencer',
@@ -98,7 +89,7 @@ function receivedCard(month: string, days: readonly DayReceived[]): SafeHtml {
   const total = cents.reduce((a, b) => a + b, 0);
   const payments = days.reduce((sum, d) => sum + d.payments, 0);
   const best = days.reduce<number>((top, _, i) => (cents[i]! > (cents[top] ?? -1) ? i : top), -1);
-  const title = `Recebido pela plataforma por dia em ${monthName(month)}`;
+  const title = `Recebido pela plataforma por dia em ${formatMonthBr(month)}`;
   const summary =
     best < 0
       ? 'Nenhum pagamento pela plataforma neste mês.'

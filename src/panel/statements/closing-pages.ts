@@ -3,13 +3,13 @@ import type { Request, Response } from 'express';
 import type { ClosingRefusal, ClosingState } from '../../institution/statements/closing-state.js';
 import type { monthTotals } from '../../institution/statements/totals.js';
 import { formatDateBr } from '../../pages/formats.js';
+import { formatMonthBr } from '../../pages/formats.js';
 import { html } from '../../pages/html.js';
 import { panelForm } from '../forms.js';
 import type { PanelView } from '../layout.js';
 import { formIdField, type OneTimeForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { formatInstant } from '../time.js';
-import { monthLabel } from './months.js';
 import { brlOf, statementCard, STATEMENTS_PATH } from './pages.js';
 
 export const CLOSING_PATH = `${STATEMENTS_PATH}/fechar`;
@@ -19,7 +19,7 @@ export const closingForm = (month: string): OneTimeForm => ({ kind: 'month-closi
 
 /** Why the month is not closed, in pt-BR. */
 export function refusalText(month: string, refusal: ClosingRefusal): string {
-  const label = monthLabel(month);
+  const label = formatMonthBr(month);
   switch (refusal.reason) {
     case 'NOT_OVER':
       return `O mês de ${label} ainda não terminou: ele pode ser fechado a partir de ${formatDateBr(refusal.closableFrom)}. Nada foi alterado.`;
@@ -32,7 +32,7 @@ export function refusalText(month: string, refusal: ClosingRefusal): string {
 
 /** The contract in force in the month lacks the guaranteed-revenue terms the closing computes with. */
 export const termsMissingText = (month: string) =>
-  `O contrato da instituição em vigor em ${monthLabel(month)} não tem os termos da receita garantida (percentual garantido, parcela e dias dos repasses), e há parcelas de receita garantida que vencem no mês. Peça à plataforma que complete o contrato. Nada foi alterado.`;
+  `O contrato da instituição em vigor em ${formatMonthBr(month)} não tem os termos da receita garantida (percentual garantido, parcela e dias dos repasses), e há parcelas de receita garantida que vencem no mês. Peça à plataforma que complete o contrato. Nada foi alterado.`;
 
 /**
  * `/painel/extratos/fechar?mes=…`: what closing the month does and the month's figures, then the
@@ -47,7 +47,7 @@ export function closingView(
   const month = state.closing.month.slice(0, 7);
   const due = state.closing.guaranteedDue;
   return {
-    title: `Fechar o mês de ${monthLabel(month)}`,
+    title: `Fechar o mês de ${formatMonthBr(month)}`,
     breadcrumb: [{ label: 'Extratos', href: `${STATEMENTS_PATH}?mes=${month}` }],
     notice: state.refusal ? { text: state.refusal, error: true } : undefined,
     body: html`<section class="card" aria-labelledby="o-que-faz"><h2 id="o-que-faz">O que o fechamento faz</h2>
@@ -60,7 +60,7 @@ export function closingView(
 </section>
 <section class="card" aria-labelledby="o-mes"><h2 id="o-mes">O mês</h2>
   <dl class="facts">
-    <dt>Mês</dt><dd>${monthLabel(month)}</dd>
+    <dt>Mês</dt><dd>${formatMonthBr(month)}</dd>
     <dt>Parcelas a ceder</dt><dd>${due.count}</dd>
     <dt>Principal a ceder</dt><dd>${brlOf(due.principal)}</dd>
   </dl>
@@ -70,7 +70,7 @@ export function closingView(
       ? html`<p><a class="button secondary" href="${STATEMENTS_PATH}?mes=${month}">Voltar aos extratos</a></p>`
       : panelForm(req, res, panel.cookies, {
           action: CLOSING_PATH,
-          submit: `Fechar o mês de ${monthLabel(month)}`,
+          submit: `Fechar o mês de ${formatMonthBr(month)}`,
           body: html`<input type="hidden" name="mes" value="${month}">${formIdField(req, panel, closingForm(month))}`,
         })
   }

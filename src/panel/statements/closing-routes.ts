@@ -4,12 +4,13 @@ import { closeMonth, ClosingTermsMissing } from '../../institution/statements/cl
 import { closingStateOf } from '../../institution/statements/closing-state.js';
 import { monthTotals } from '../../institution/statements/totals.js';
 import { readFields } from '../../pages/form-values.js';
+import { formatMonthBr } from '../../pages/formats.js';
 import { sendPage } from '../layout.js';
 import { oncePerForm } from '../once-per-form.js';
 import type { PanelContext } from '../panel-context.js';
 import { institutionOf, requireProfile, sessionOf } from '../session.js';
 import { closingForm, closingView, refusalText, termsMissingText } from './closing-pages.js';
-import { askedMonth, monthLabel, monthOf, thisMonth } from './months.js';
+import { askedMonth, monthOf, thisMonth } from './months.js';
 import { statementsView } from './pages.js';
 
 /** The profile that closes a month from the panel (docs/panel.md says why). */
@@ -75,7 +76,7 @@ export function closingRoutes(panel: PanelContext): Router {
         });
         // Another form closed it in the meantime (`closeMonth` waits for it, then leaves it as it is).
         if (outcome.outcome !== 'CLOSED')
-          throw new ClosingRefused(`O mês de ${monthLabel(month)} já foi fechado. Nada foi alterado.`);
+          throw new ClosingRefused(`O mês de ${formatMonthBr(month)} já foi fechado. Nada foi alterado.`);
         return { result: { assignments: outcome.assignments } };
       });
       const totals = await monthTotals(ctx.db, institutionId, first);
@@ -84,7 +85,7 @@ export function closingRoutes(panel: PanelContext): Router {
         req,
         res,
         201,
-        statementsView({ month, totals, notice: { text: `O mês de ${monthLabel(month)} foi fechado: ${ceded}.` } }),
+        statementsView({ month, totals, notice: { text: `O mês de ${formatMonthBr(month)} foi fechado: ${ceded}.` } }),
       );
     } catch (error) {
       if (error instanceof ClosingRefused) return confirmation(req, res, month, error.text);

@@ -4,21 +4,6 @@ import { localDate } from '../../core/local-date.js';
 import { previousMonth } from '../../institution/statements/closing.js';
 import { queryOf } from '../../pages/list-pages.js';
 
-const MONTH_NAMES = [
-  'janeiro',
-  'fevereiro',
-  'março',
-  'abril',
-  'maio',
-  'junho',
-  'julho',
-  'agosto',
-  'setembro',
-  'outubro',
-  'novembro',
-  'dezembro',
-];
-
 /**
  * `YYYY-MM` of a month from 2000 on, read as the statements' filters read a month: as a month
  * field sends it (`2026-03`), as `fechamento_competencia` (any day of it, `2026-03-15`) or as
@@ -32,10 +17,6 @@ export function monthOf(value: string): string | undefined {
   const br = /^(0[1-9]|1[0-2])\/(20\d\d)$/.exec(text);
   return br ? `${br[2]}-${br[1]}` : undefined;
 }
-
-/** `2026-03` → `março de 2026`. */
-export const monthLabel = (month: string): string =>
-  `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} de ${month.slice(0, 4)}`;
 
 /** The month a statements page was asked for (`mes`; the one before this one when none); undefined when not a month. */
 export function askedMonth(req: Request, now: Date): string | undefined {

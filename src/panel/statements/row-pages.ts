@@ -1,10 +1,9 @@
 import type { components } from '../../../generated/institution.js';
 import { type FieldErrors, formErrors, panelField } from '../../pages/form-fields.js';
-import { formatDateBr } from '../../pages/formats.js';
+import { formatDateBr, formatMonthBr } from '../../pages/formats.js';
 import { html, type SafeHtml } from '../../pages/html.js';
 import { continuationPager, filterForm, tableBox } from '../../pages/list-pages.js';
 import type { PanelView } from '../layout.js';
-import { monthLabel } from './months.js';
 import { brlOf, type StatementName, STATEMENTS, STATEMENTS_PATH } from './pages.js';
 
 type Management = components['schemas']['ManagementStatementRecord'];
@@ -125,7 +124,7 @@ export function statementRowsView(state: {
   const title = STATEMENTS[name].title;
   const total = page?.metadata.totalItems ?? 0;
   return {
-    title: `${title}: ${monthLabel(state.month)}`,
+    title: `${title}: ${formatMonthBr(state.month)}`,
     breadcrumb: [{ label: 'Extratos', href: `${STATEMENTS_PATH}?mes=${state.month}` }],
     body: html`<section class="card" aria-labelledby="filtros"><h2 id="filtros">Filtros</h2>
   ${formErrors(errors, ROW_FILTER_LABELS)}
