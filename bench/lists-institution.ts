@@ -14,6 +14,7 @@ import { createInstitution } from '../src/tenants/tenants.js';
 import { seedErrors, seedInstallments, seedSubmissions } from './list-seed.js';
 import type { ListCase, ListSuite, SuiteInput } from './list-suite.js';
 import { submittedCases } from './lists-submitted.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
 export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<ListSuite> {
   const a = await createInstitution(db, 'Universidade Benchmark A');
@@ -43,7 +44,7 @@ export async function institutionSuite({ sql, db, rows }: SuiteInput): Promise<L
     ];
   // Tokens are bound to the listing's filters (none on the later pages measured).
   const scope = filteredScope('original-installments', a.id, {});
-  const token = (seq: number) => encodeContinuation('bench', scope, [seq, total]);
+  const token = (seq: number) => encodeContinuation(PRODUCTION_ENV.CURSOR_SECRET, scope, [seq, total]);
   const page2 = await seqAt(99);
   const page5000 = await seqAt(Math.min(499_899, rows - 200));
 

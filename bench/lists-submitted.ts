@@ -16,6 +16,7 @@ import {
   type SubmittedQuery,
 } from '../src/institution/listings/submitted.js';
 import type { ListCase, Statement } from './list-suite.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
 export async function submittedCases(
   sql: postgres.Sql,
@@ -57,10 +58,11 @@ export async function submittedCases(
     if (q.after)
       qs.set(
         'continuable',
-        encodeContinuation('bench', filteredScope('submitted-installments', institutionId, q.query), [
-          ...q.after,
-          total,
-        ]),
+        encodeContinuation(
+          PRODUCTION_ENV.CURSOR_SECRET,
+          filteredScope('submitted-installments', institutionId, q.query),
+          [...q.after, total],
+        ),
       );
     const counted = q.after ? [] : [submittedCount(db, filters).toSQL()];
     cases.push({
