@@ -10,14 +10,11 @@ import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../support/payments.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 import { checkStep, useBrowserPage } from './support/browser.js';
-
-const PASSWORD = 'cavalo-correto-bateria-grampo';
+import { submitSignIn } from './support/panel-sign-in.js';
 
 async function signInAs(page: Page, origin: string, email: string) {
   await page.goto(`${origin}/painel/entrar`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
+  await submitSignIn(page, email);
   expect(new URL(page.url()).pathname).toBe('/painel');
 }
 

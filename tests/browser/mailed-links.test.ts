@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { type ReceivedMail, useSmtpServer } from '../panel/smtp-support.js';
 import { givenUser } from '../panel/support.js';
 import { givenPartner } from '../support/tenants.js';
 import { checkStep, expectAccessible, useBrowserPage } from './support/browser.js';
+import { submitSignIn } from './support/panel-sign-in.js';
 
 const ADMIN = { email: 'ana.beatriz@aurora-cursos.example', password: 'cavalo-correto-bateria-grampo' };
 const INVITED = 'caio.menezes@aurora-cursos.example';
@@ -39,12 +40,6 @@ describe('panel pages reached from a mailed link, in Chromium', () => {
     await reader.close();
   }
 
-  async function signIn(page: Page, email: string, password: string) {
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Senha').fill(password);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-  }
-
   it('a Superadmin invites through the form; the invitation mailed as text and HTML opens, sets a password and signs in; Esqueci minha senha mails a reset link that sets a new one', async () => {
     const { t, browser } = b;
     const partner = await givenPartner(t.ctx, 'Escola Técnica Aurora');
@@ -52,7 +47,7 @@ describe('panel pages reached from a mailed link, in Chromium', () => {
     const admin = b.page;
 
     await admin.goto(`${b.server.origin}/painel/entrar`);
-    await signIn(admin, ADMIN.email, ADMIN.password);
+    await submitSignIn(admin, ADMIN.email, ADMIN.password);
     await admin.getByRole('navigation', { name: 'Seções do painel' }).getByRole('link', { name: 'Usuários' }).click();
     const invite = admin.getByRole('region', { name: 'Convidar usuário' });
     await invite.getByLabel('E-mail').fill(INVITED);
@@ -89,7 +84,7 @@ describe('panel pages reached from a mailed link, in Chromium', () => {
     await page.getByRole('button', { name: 'Definir senha' }).click();
     expect(new URL(page.url()).pathname).toBe('/painel/entrar');
     expect(await page.getByRole('status').textContent()).toContain('Senha definida.');
-    await signIn(page, INVITED, 'girassol-azul-de-marte');
+    await submitSignIn(page, INVITED, 'girassol-azul-de-marte');
     expect(new URL(page.url()).pathname).toBe('/painel');
     await checkStep(page, 'email-convite-entrou');
 
@@ -119,9 +114,9 @@ describe('panel pages reached from a mailed link, in Chromium', () => {
     await page.getByRole('button', { name: 'Salvar nova senha' }).click();
     expect(new URL(page.url()).pathname).toBe('/painel/entrar');
 
-    await signIn(page, INVITED, 'girassol-azul-de-marte');
+    await submitSignIn(page, INVITED, 'girassol-azul-de-marte');
     expect(await page.locator('.error-summary').textContent()).toContain('E-mail ou senha incorretos.');
-    await signIn(page, INVITED, 'jabuticaba-verde-de-jupiter');
+    await submitSignIn(page, INVITED, 'jabuticaba-verde-de-jupiter');
     expect(new URL(page.url()).pathname).toBe('/painel');
     expect(await page.locator('header').textContent()).toContain(`${INVITED} · Admin`);
 

@@ -9,8 +9,8 @@ import { inviteUser } from '../../src/identity/users.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, useBrowserPage } from './support/browser.js';
+import { acceptInvitation } from './support/panel-sign-in.js';
 
-const PASSWORD = 'cavalo-correto-bateria-grampo';
 const EMAIL = 'tesouraria@paulista.example';
 
 describe("a university's money in Chromium, from the batch to October's management statement", () => {
@@ -47,13 +47,7 @@ describe("a university's money in Chromium, from the batch to October's manageme
     const page = b.page;
     const menu = page.getByRole('navigation', { name: 'Seções do painel' });
 
-    await page.goto(invitation.url);
-    await page.getByLabel('Nova senha').fill(PASSWORD);
-    await page.getByLabel('Repita a senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Definir senha' }).click();
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
+    await acceptInvitation(page, invitation.url, EMAIL);
     expect(new URL(page.url()).pathname).toBe('/painel');
 
     // The batch: three items, the third refused for its student's CPF.

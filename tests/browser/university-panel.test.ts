@@ -5,8 +5,7 @@ import { inviteUser } from '../../src/identity/users.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, useBrowserPage } from './support/browser.js';
-
-const PASSWORD = 'cavalo-correto-bateria-grampo';
+import { acceptInvitation } from './support/panel-sign-in.js';
 
 describe("a university's pages in Chromium", () => {
   const b = useBrowserPage();
@@ -25,13 +24,7 @@ describe("a university's pages in Chromium", () => {
       baseUrl: b.server.origin,
     });
     const page = b.page;
-    await page.goto(invitation.url);
-    await page.getByLabel('Nova senha').fill(PASSWORD);
-    await page.getByLabel('Repita a senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Definir senha' }).click();
-    await page.getByLabel('E-mail').fill('financeiro.integracao@paulista.example');
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
+    await acceptInvitation(page, invitation.url, 'financeiro.integracao@paulista.example');
     expect(new URL(page.url()).pathname).toBe('/painel');
     expect(await page.locator('header').textContent()).toContain('Painel da instituição');
     await checkStep(page, 'ies-inicio');

@@ -6,8 +6,7 @@ import { inviteUser } from '../../src/identity/users.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, useBrowserPage } from './support/browser.js';
-
-const PASSWORD = 'cavalo-correto-bateria-grampo';
+import { acceptInvitation } from './support/panel-sign-in.js';
 
 describe("a university's statements in Chromium", () => {
   const b = useBrowserPage();
@@ -43,13 +42,7 @@ describe("a university's statements in Chromium", () => {
       baseUrl: b.server.origin,
     });
     const page = b.page;
-    await page.goto(invitation.url);
-    await page.getByLabel('Nova senha').fill(PASSWORD);
-    await page.getByLabel('Repita a senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Definir senha' }).click();
-    await page.getByLabel('E-mail').fill('administracao@paulista.example');
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
+    await acceptInvitation(page, invitation.url, 'administracao@paulista.example');
 
     await page.getByRole('navigation', { name: 'Seções do painel' }).getByRole('link', { name: 'Extratos' }).click();
     expect(await page.getByLabel('Mês (AAAA-MM)').inputValue()).toBe('2026-03');
