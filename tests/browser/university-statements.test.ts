@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest';
 
-import { contractCommands } from '../../src/cli/commands/contracts.js';
 import { inviteUser } from '../../src/identity/users.js';
+import { givenContract, GUARANTEED_REVENUE } from '../support/contracts.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { givenInstitution } from '../support/tenants.js';
 import { checkStep, useBrowserPage } from './support/browser.js';
@@ -14,20 +14,7 @@ describe("a university's statements in Chromium", () => {
   it('Extratos → Fechar mês, confirmed → Fechado → the assignment statement line by line, each page accessible', async () => {
     b.t.clock.set('2026-03-01T15:00:00Z');
     const university = await givenInstitution(b.t.ctx, 'Centro Universitário Paulista de Ciências Aplicadas');
-    await contractCommands['institution:contract']!.run(
-      b.t.ctx.db,
-      {
-        institution: university.id,
-        from: '2026-01',
-        product: 'Receita Garantida',
-        commission: '5',
-        guaranteed: '90',
-        'first-transfer': '60',
-        'first-transfer-day': '10',
-        'second-transfer-day': '15',
-      },
-      [],
-    );
+    await givenContract(b.t.ctx, university.id, GUARANTEED_REVENUE);
     await submitAndProcess(b.t, university.headers, [
       installment({ idParcela: 'MENS-2026-03-0001', valorBoleto: '1250.00' }),
       installment({ idParcela: 'MENS-2026-03-0002', valorBoleto: '980.40', numeroParcela: '4' }),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { contractCommands } from '../../src/cli/commands/contracts.js';
 import { useTestContext } from '../support/context.js';
+import { givenContract, GUARANTEED_REVENUE } from '../support/contracts.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { formIdFor, formIdIn, post, type SignedIn, signIn } from './support.js';
 import { givenUniversityStaff } from './university-support.js';
@@ -9,9 +9,6 @@ import { givenUniversityStaff } from './university-support.js';
 const t = useTestContext();
 let staff: Awaited<ReturnType<typeof givenUniversityStaff>>;
 const s = {} as Record<'administrador' | 'financeiro' | 'integracao' | 'otherAdmin' | 'partnerAdmin', SignedIn>;
-
-const contract = (institution: string, options: Record<string, string>) =>
-  contractCommands['institution:contract']!.run(t.ctx.db, { institution, from: '2026-01', ...options }, []);
 
 /** What a closing writes, for one institution: closings, their record, assignments and `mesFechado` events. */
 async function closingRows(institutionId: string) {
@@ -31,21 +28,14 @@ const closeWith = (user: SignedIn, mes: string, form: string) =>
 beforeAll(async () => {
   t.clock.set('2026-03-01T15:00:00Z');
   staff = await givenUniversityStaff(t, 'fechar');
-  await contract(staff.university.id, {
-    product: 'Receita Garantida',
-    commission: '5',
-    guaranteed: '90',
-    'first-transfer': '60',
-    'first-transfer-day': '10',
-    'second-transfer-day': '15',
-  });
+  await givenContract(t.ctx, staff.university.id, GUARANTEED_REVENUE);
   await submitAndProcess(t, staff.university.headers, [
     installment({ idParcela: 'F-1', valorBoleto: '1000.00' }),
     installment({ idParcela: 'F-2', valorBoleto: '500.50' }),
     installment({ idParcela: 'F-3', valorBoleto: '250.00' }),
   ]);
   // The other university sells guaranteed revenue without the terms a closing prices it with.
-  await contract(staff.other.id, { product: 'Receita Garantida', commission: '5' });
+  await givenContract(t.ctx, staff.other.id, { product: 'Receita Garantida', commission: '5' });
   await submitAndProcess(t, staff.other.headers, [installment({ idParcela: 'O-1' })]);
   t.clock.set('2026-04-02T12:00:00Z');
   for (const profile of Object.keys(staff.users) as (keyof typeof s)[])

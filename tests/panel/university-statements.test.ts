@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { contractCommands } from '../../src/cli/commands/contracts.js';
 import { closeMonth } from '../../src/institution/statements/closing.js';
 import { monthTotals } from '../../src/institution/statements/totals.js';
 import { useTestContext } from '../support/context.js';
+import { givenContract, GUARANTEED_REVENUE } from '../support/contracts.js';
 import { installment, submitAndProcess } from '../support/installments.js';
 import { panelRows, type SignedIn, signIn } from './support.js';
 import { givenUniversityStaff } from './university-support.js';
@@ -18,20 +18,7 @@ describe("a university's statements (Extratos)", () => {
   beforeAll(async () => {
     t.clock.set('2026-03-01T15:00:00Z');
     staff = await givenUniversityStaff(t, 'extratos');
-    await contractCommands['institution:contract']!.run(
-      t.ctx.db,
-      {
-        institution: staff.university.id,
-        from: '2026-01',
-        product: 'Receita Garantida',
-        commission: '5',
-        guaranteed: '90',
-        'first-transfer': '60',
-        'first-transfer-day': '10',
-        'second-transfer-day': '15',
-      },
-      [],
-    );
+    await givenContract(t.ctx, staff.university.id, GUARANTEED_REVENUE);
     await submitAndProcess(t, staff.university.headers, [
       installment({ idParcela: '=CMD1', numeroParcela: '1' }),
       installment({ idParcela: 'M-2', numeroParcela: '2' }),

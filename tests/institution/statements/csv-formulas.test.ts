@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { contractCommands } from '../../../src/cli/commands/contracts.js';
 import { closeMonth } from '../../../src/institution/statements/closing.js';
 import { useTestContext } from '../../support/context.js';
+import { givenContract, GUARANTEED_REVENUE } from '../../support/contracts.js';
 import { CPF, installment, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
@@ -37,22 +37,8 @@ async function csvText(path: string, headers: Record<string, string>) {
 beforeAll(async () => {
   gestao = await givenInstitution(t.ctx, 'Faculdade Gestão');
   garantida = await givenInstitution(t.ctx, 'Universidade Garantida');
-  const contract = contractCommands['institution:contract']!;
-  await contract.run(t.ctx.db, { institution: gestao.id, from: '2026-01', commission: '10' }, []);
-  await contract.run(
-    t.ctx.db,
-    {
-      institution: garantida.id,
-      from: '2026-01',
-      product: 'Receita Garantida',
-      commission: '5',
-      guaranteed: '90',
-      'first-transfer': '60',
-      'first-transfer-day': '10',
-      'second-transfer-day': '15',
-    },
-    [],
-  );
+  await givenContract(t.ctx, gestao.id, { commission: '10' });
+  await givenContract(t.ctx, garantida.id, GUARANTEED_REVENUE);
   t.clock.set('2026-03-01T15:00:00Z');
   await submitAndProcess(t, gestao.headers, IDS.map(hostile));
   await submitAndProcess(

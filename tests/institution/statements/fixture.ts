@@ -1,14 +1,11 @@
-import { contractCommands } from '../../../src/cli/commands/contracts.js';
 import { startPayment } from '../../../src/institution/payments/payment-page.js';
 import type { TestContext } from '../../support/context.js';
+import { givenContract, GUARANTEED_REVENUE } from '../../support/contracts.js';
 import { CPF, installment, type Submission, submitAndProcess } from '../../support/installments.js';
 import { paymentPath } from '../../support/payments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 export type Tenant = Awaited<ReturnType<typeof givenInstitution>>;
-
-const contract = (t: TestContext, institution: string, options: Record<string, string>) =>
-  contractCommands['institution:contract']!.run(t.ctx.db, { institution, ...options }, []);
 
 const token = async (t: TestContext, tenant: Tenant, idParcela: string) =>
   (await paymentPath(t, tenant.headers, idParcela, CPF.carlos)).replace('/pay/', '');
@@ -59,23 +56,15 @@ export async function hardMonth(t: TestContext) {
   const gestao = await givenInstitution(t.ctx, 'Faculdade Gestão');
   const garantida = await givenInstitution(t.ctx, 'Universidade Garantida');
   const outra = await givenInstitution(t.ctx, 'Centro Universitário Outro');
-  await contract(t, gestao.id, {
+  await givenContract(t.ctx, gestao.id, {
     from: '2026-01',
     product: 'Gestão',
     commission: '10',
     'transfer-delay-days': '2',
     allocation: 'Faculdade Gestão - Sede',
   });
-  await contract(t, garantida.id, {
-    from: '2026-01',
-    product: 'Receita Garantida',
-    commission: '5',
-    guaranteed: '90',
-    'first-transfer': '60',
-    'first-transfer-day': '10',
-    'second-transfer-day': '15',
-  });
-  await contract(t, outra.id, { from: '2026-01', commission: '8.5' });
+  await givenContract(t.ctx, garantida.id, GUARANTEED_REVENUE);
+  await givenContract(t.ctx, outra.id, { from: '2026-01', commission: '8.5' });
 
   t.clock.set('2026-03-01T15:00:00Z');
   await submitAndProcess(t, gestao.headers, [
@@ -102,6 +91,6 @@ export async function hardMonth(t: TestContext) {
     gestao,
     garantida,
     outra,
-    contract: (tenant: Tenant, options: Record<string, string>) => contract(t, tenant.id, options),
+    contract: (tenant: Tenant, options: Record<string, string>) => givenContract(t.ctx, tenant.id, options),
   };
 }
