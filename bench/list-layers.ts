@@ -10,23 +10,16 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import express, { type Express } from 'express';
-import { pino } from 'pino';
 
 import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { loadDocument } from '../src/contract/documents.js';
 import { systemClock } from '../src/core/clock.js';
 import { localDate } from '../src/core/local-date.js';
-import { createDatabase } from '../src/db/client.js';
-import { migrateDatabase } from '../src/db/migrate.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
 import { authenticateInstitution } from '../src/http/auth.js';
-import { createLogger, httpLogger } from '../src/http/logging.js';
+import { httpLogger } from '../src/http/logging.js';
 import { mountApi } from '../src/http/openapi.js';
 import {
   listOriginalInstallments,
@@ -34,29 +27,18 @@ import {
   originalsPageQuery,
 } from '../src/institution/listings/originals.js';
 import { institutionRoutes } from '../src/institution/routes.js';
-import { wireContext } from '../src/payment-wiring.js';
 import { KeyCache } from '../src/tenants/key-cache.js';
-import { watchKeyChanges } from '../src/tenants/key-changes.js';
 import { findTenantByKey } from '../src/tenants/key-lookup.js';
 import { createInstitution } from '../src/tenants/tenants.js';
 import { treeCpuSeconds } from './cpu.js';
+import { inProcessService } from './in-process.js';
 import { seedInstallments } from './list-seed.js';
-import { PRODUCTION_ENV } from './production-env.js';
 
 const ROWS = Number(process.env.ROWS ?? 10000);
 const N = Number(process.env.N ?? 400);
-// Production settings; the database is the embedded server started below (the URL only satisfies the check).
-const config = { ...loadConfig({ ...process.env, ...PRODUCTION_ENV, DATABASE_URL: 'postgres://localhost/bench' }) };
-const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-breakdown-'));
-fs.chmodSync(folder, 0o755);
-const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });
-const url = await ensureDatabase(embedded.adminUrl, 'bench');
-await migrateDatabase(url);
-const { db, sql } = createDatabase(url, { max: 4 });
-const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger });
+const inProcess = await inProcessService('edufin-breakdown-');
+const { config, db, sql, ctx, logger } = inProcess;
 const keys = ctx.apiKeys;
-await watchKeyChanges(sql, keys);
 const a = await createInstitution(db, 'A');
 await seedInstallments(sql, a.id, ROWS, 'A');
 await sql`vacuum analyze`;
@@ -185,7 +167,5 @@ for (const [name, app] of layers) {
   agent.destroy();
   await new Promise((r) => server.close(r));
 }
-await sql.end();
-await embedded.stop();
-fs.rmSync(folder, { recursive: true, force: true });
+await inProcess.stop();
 process.exit(0);

@@ -18,25 +18,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
-import path from 'node:path';
 
 import express, { type Express } from 'express';
-import { pino } from 'pino';
 
 import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { systemClock } from '../src/core/clock.js';
-import { createDatabase } from '../src/db/client.js';
-import { migrateDatabase } from '../src/db/migrate.js';
-import { ensureDatabase, startEmbedded } from '../src/dev/embedded-postgres.js';
-import { createLogger } from '../src/http/logging.js';
-import { wireContext } from '../src/payment-wiring.js';
-import { watchKeyChanges } from '../src/tenants/key-changes.js';
+import { inProcessService } from './in-process.js';
 import type { ListSuite, SuiteInput } from './list-suite.js';
 import { institutionSuite } from './lists-institution.js';
 import { receiptsSuite } from './lists-receipts.js';
 import { salesSuite } from './lists-sales.js';
-import { PRODUCTION_ENV } from './production-env.js';
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
 const N = Number(process.env.N ?? 150);
@@ -47,18 +37,9 @@ const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
   receipts: receiptsSuite,
 };
 
-// The suites sign their continuation tokens with 'bench'; GET /receipts' rate limit would refuse the run.
-const env = { ...process.env, ...PRODUCTION_ENV, DATABASE_URL: 'postgres://localhost/bench', RECEIPTS_RATE_LIMIT: '0' };
-const config = { ...loadConfig(env), cursorSecret: 'bench' };
-const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'edufin-toll-'));
-fs.chmodSync(folder, 0o755);
-const embedded = await startEmbedded({ dataDir: path.join(folder, 'data'), port: config.embeddedPgPort });
-const url = await ensureDatabase(embedded.adminUrl, 'bench');
-await migrateDatabase(url);
-const { db, sql } = createDatabase(url, { max: 4 });
-const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-const ctx = wireContext({ config, db, sql, databaseUrl: url, clock: systemClock, logger });
-await watchKeyChanges(sql, ctx.apiKeys);
+// GET /receipts' rate limit would refuse the run; the suites sign their tokens with PRODUCTION_ENV's secret.
+const inProcess = await inProcessService('edufin-toll-', { RECEIPTS_RATE_LIMIT: '0' });
+const { db, sql, ctx, url } = inProcess;
 
 const seeded: ListSuite[] = [];
 for (const name of (process.env.LISTS ?? Object.keys(suites).join(',')).split(',')) {
@@ -144,7 +125,5 @@ if (process.env.CPU_PROFILE) fs.writeFileSync(process.env.CPU_PROFILE, JSON.stri
 await service.close();
 await plain.close();
 await bareSql.end();
-await sql.end();
-await embedded.stop();
-fs.rmSync(folder, { recursive: true, force: true });
+await inProcess.stop();
 process.exit(0);
