@@ -6,21 +6,13 @@ import { pageRequest } from '../../src/core/paging.js';
 import { findInstitutionInstallment, listOriginalInstallments } from '../../src/institution/listings/originals.js';
 import { listSubmittedInstallments } from '../../src/institution/listings/submitted.js';
 import { listReceipts } from '../../src/partner/receipts/receipts-list.js';
-import type { WebhookPayment } from '../../src/partner/sales/events/event-payloads.js';
 import { listSales } from '../../src/partner/sales/listing/list.js';
 import { parseSalesFilters } from '../../src/partner/sales/listing/list-filters.js';
 import { salesPageRequest } from '../../src/partner/sales/listing/list-query.js';
-import {
-  buyerDataFilled,
-  financingRequested,
-  invoiceCreated,
-  purchaseConfirmed,
-} from '../../src/partner/sales/state/sale-flow.js';
-import { givenPixSale } from '../partner/receipts/support.js';
+import { givenFinancedSale, givenPixSale } from '../partner/receipts/support.js';
 import { givenCheckoutSale } from '../support/checkout.js';
 import { useTestContext } from '../support/context.js';
 import { CPF, installment, submitAndProcess } from '../support/installments.js';
-import { saleStep } from '../support/sale-steps.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
 
 /** Texts a serialiser could get wrong: HTML-like, quotes and backslashes, line separators, astral characters. */
@@ -102,23 +94,7 @@ describe('list answers are the bytes of JSON.stringify of the page the service b
     beforeAll(async () => {
       partner = await givenPartner(t.ctx, `Escola ${UNICODE}`);
       t.clock.set('2026-03-04T12:00:00Z');
-      const sale = await givenCheckoutSale(t, partner.headers, { externalSaleId: SCRIPT });
-      await saleStep(t.ctx, buyerDataFilled, sale.saleId, {
-        name: SCRIPT,
-        email: 'ana@example.com',
-        phone: '11987654321',
-        city: UNICODE,
-        state: 'SP',
-      });
-      await saleStep(t.ctx, financingRequested, sale.saleId);
-      const entry = {
-        paymentMethod: 'creditAsAService',
-        url: 'http://localhost/x',
-        dueDate: '2026-03-04',
-        digitableLine: '0'.repeat(47),
-      } as WebhookPayment;
-      await saleStep(t.ctx, invoiceCreated, sale.saleId, entry);
-      await saleStep(t.ctx, purchaseConfirmed, sale.saleId);
+      await givenFinancedSale(t, partner.headers, SCRIPT, { name: SCRIPT, city: UNICODE });
       await givenPixSale(t, partner.headers);
       await givenCheckoutSale(t, partner.headers, { externalSaleId: 'ABERTA' });
       t.clock.set('2026-06-10T12:00:00Z');

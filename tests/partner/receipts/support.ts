@@ -22,7 +22,12 @@ const CARD = {
 };
 
 /** A financed sale (entry plus installments) made effective through the sale steps. */
-export async function givenFinancedSale(t: TestContext, headers: Headers, externalSaleId = 'FIN') {
+export async function givenFinancedSale(
+  t: TestContext,
+  headers: Headers,
+  externalSaleId = 'FIN',
+  buyer: { name?: string; city?: string } = {},
+) {
   const sale = await givenCheckoutSale(t, headers, { externalSaleId });
   await saleStep(t.ctx, buyerDataFilled, sale.saleId, {
     name: 'Ana Beatriz Souza',
@@ -30,6 +35,7 @@ export async function givenFinancedSale(t: TestContext, headers: Headers, extern
     phone: '11987654321',
     city: 'São Paulo',
     state: 'SP',
+    ...buyer,
   });
   await saleStep(t.ctx, financingRequested, sale.saleId);
   const entry = {
