@@ -1,4 +1,14 @@
-import { type SQL, sql } from 'drizzle-orm';
+import {
+  Column,
+  getTableName,
+  Param,
+  Placeholder,
+  type SQL,
+  SQL as SqlChunks,
+  sql,
+  StringChunk,
+  Table,
+} from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
 import type { Queryable } from './client.js';
@@ -39,6 +49,19 @@ export interface ConditionShape {
 }
 
 export function conditionShape(condition: SQL): ConditionShape {
+  const sketch = sketchOf(condition);
+  const known = sketch && sketched.get(sketch.key);
+  if (sketch && known) return { ...known, values: namedValues(sketch.values) };
+  const rendered = renderedShape(condition);
+  // Kept only where the sketch found the values the renderer binds, in its order.
+  if (sketch && sameValues(sketch.values, Object.values(rendered.values))) {
+    if (sketched.size >= SKETCHES) sketched.clear();
+    sketched.set(sketch.key, { key: rendered.key, shape: rendered.shape });
+  }
+  return rendered;
+}
+
+function renderedShape(condition: SQL): ConditionShape {
   const { sql: text, params } = dialect.sqlToQuery(condition);
   const chunks: SQL[] = [];
   let from = 0;
@@ -47,12 +70,74 @@ export function conditionShape(condition: SQL): ConditionShape {
     from = parameter.index + parameter[0].length;
   }
   chunks.push(sql.raw(text.slice(from)));
-  return {
-    key: text,
-    shape: sql.join(chunks),
-    values: Object.fromEntries(params.map((value, n) => [`p${n + 1}`, value])),
-  };
+  return { key: text, shape: sql.join(chunks), values: namedValues(params) };
 }
+
+const namedValues = (values: unknown[]) => Object.fromEntries(values.map((value, n) => [`p${n + 1}`, value]));
+const sameValues = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((value, n) => value === b[n]);
+
+/**
+ * Rendering a condition (Drizzle walks it into text and parameters) costs more than the rest of a
+ * lookup's statement (bench/RESULTS.md). A sketch walks the same tree without rendering it: the
+ * text chunks, each column's table and name, and each value's place and kind, with the values in
+ * the order they are bound. Shapes are kept by sketch; a tree with a part the sketch does not know
+ * (placeholders, subqueries, values that render as SQL) has none and is rendered every time.
+ */
+const sketched = new Map<string, Omit<ConditionShape, 'values'>>();
+const SKETCHES = 1024;
+
+function sketchOf(condition: SQL): { key: string; values: unknown[] } | undefined {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  return sketchInto(condition.queryChunks, parts, values) ? { key: parts.join(''), values } : undefined;
+}
+
+function sketchInto(chunks: readonly unknown[], parts: string[], values: unknown[]): boolean {
+  for (const chunk of chunks) {
+    if (chunk === undefined) continue;
+    if (chunk instanceof StringChunk) parts.push(chunk.value.join(''));
+    else if (chunk instanceof SqlChunks) {
+      if (
+        (chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams ||
+        !sketchInto(chunk.queryChunks, parts, values)
+      )
+        return false;
+    } else if (Array.isArray(chunk)) {
+      parts.push('(');
+      if (
+        !sketchInto(
+          chunk.flatMap((item, n) => (n ? [new StringChunk(', '), item] : [item])),
+          parts,
+          values,
+        )
+      )
+        return false;
+      parts.push(')');
+    } else if (chunk instanceof Column) parts.push(`\u0000${tableName(chunk.table)}.${chunk.name}`);
+    else if (chunk instanceof Table) parts.push(`\u0000${tableName(chunk)}`);
+    else if (chunk instanceof Param) {
+      if (chunk.value instanceof Placeholder) return false;
+      const value: unknown =
+        chunk.value === null
+          ? null
+          : (chunk.encoder as { mapToDriverValue(v: unknown): unknown }).mapToDriverValue(chunk.value);
+      if (!bindsAsValue(value)) return false;
+      parts.push(`\u0000$${kindOf(value)}`);
+      values.push(value);
+    } else if (bindsAsValue(chunk)) {
+      parts.push(`\u0000$${kindOf(chunk)}`);
+      values.push(chunk);
+    } else return false;
+  }
+  return true;
+}
+
+/** Drizzle's own key of a table's schema (`Table.Symbol.Schema`, which its types do not show). */
+const SCHEMA = Symbol.for('drizzle:Schema');
+const tableName = (table: Table) =>
+  `${(table as unknown as Record<symbol, string | undefined>)[SCHEMA] ?? ''}.${getTableName(table)}`;
+const bindsAsValue = (value: unknown) => value === null || typeof value !== 'object' || value instanceof Date;
+const kindOf = (value: unknown) => (value === null ? 'null' : value instanceof Date ? 'date' : typeof value);
 
 /** Distinct filter combinations a handle keeps prepared statements for, before starting over. */
 const SHAPES_PER_HANDLE = 256;

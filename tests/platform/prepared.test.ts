@@ -1,5 +1,6 @@
-import { and, eq, gt } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { and, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { Queryable } from '../../src/db/client.js';
 import { conditionShape, preparedPerHandle, preparedPerShape } from '../../src/db/prepared.js';
@@ -53,5 +54,61 @@ describe('statements prepared per condition shape', () => {
     expect(statement(pool, c)).not.toBe(statement(pool, a));
     expect(statement(transaction, a)).not.toBe(statement(pool, a));
     expect(built).toHaveLength(3);
+  });
+
+  const rendered = (condition: ReturnType<typeof filters>) =>
+    new PgDialect({ casing: 'snake_case' }).sqlToQuery(condition);
+  const varied = (institution: string, statuses: string[], since: Date, amount: number) =>
+    and(
+      eq(installments.institutionId, institution),
+      inArray(installments.status, statuses),
+      gte(installments.createdAt, since),
+      isNull(installments.paidOn),
+      sql`${installments.itemIndex} > ${amount}`,
+    )!;
+
+  it('binds the values a second request of the same shape sends, in the order the statement reads them, without rendering it again', () => {
+    conditionShape(varied('inst-a', ['PAGO', 'ABERTO'], new Date('2026-01-01T00:00:00Z'), 100));
+    const again = varied('inst-b', ['CANCELADO_IES', 'PAGO'], new Date('2026-11-28T03:00:00Z'), 0);
+    const render = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+    const shape = conditionShape(again);
+    expect(render).not.toHaveBeenCalled();
+    render.mockRestore();
+    const { sql: text, params } = rendered(again);
+    expect(shape.key).toBe(text);
+    expect(Object.values(shape.values)).toEqual(params);
+    expect(shape.values).toEqual({
+      p1: 'inst-b',
+      p2: 'CANCELADO_IES',
+      p3: 'PAGO',
+      p4: '2026-11-28T03:00:00.000Z',
+      p5: 0,
+    });
+  });
+
+  it('gives a list of another length another shape', () => {
+    const two = conditionShape(varied('inst-a', ['PAGO', 'ABERTO'], new Date(0), 1));
+    const three = conditionShape(varied('inst-a', ['PAGO', 'ABERTO', 'CANCELADO_IES'], new Date(0), 1));
+    expect(three.key).not.toBe(two.key);
+    expect(three.values).toEqual({
+      p1: 'inst-a',
+      p2: 'PAGO',
+      p3: 'ABERTO',
+      p4: 'CANCELADO_IES',
+      p5: '1970-01-01T00:00:00.000Z',
+      p6: 1,
+    });
+  });
+
+  it('renders every time a condition holding a part it cannot sketch, with the same answer', () => {
+    const named = (institution: string) =>
+      and(eq(installments.institutionId, institution), sql`${sql.identifier('installments')}.seq > 0`)!;
+    conditionShape(named('inst-a'));
+    const render = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+    const shape = conditionShape(named('inst-b'));
+    expect(render).toHaveBeenCalledTimes(1);
+    render.mockRestore();
+    expect(shape.key).toBe(rendered(named('inst-b')).sql);
+    expect(shape.values).toEqual({ p1: 'inst-b' });
   });
 });
