@@ -13,10 +13,11 @@ import { errorHandler } from './http/error-handler.js';
 import { httpLogger } from './http/logging.js';
 import { metricsRouter, requestMetrics } from './http/metrics.js';
 import { mountApi } from './http/openapi.js';
+import { onlyUnder } from './http/path-prefixes.js';
 import { plainQueryString } from './http/query-string.js';
 import { readiness } from './http/readiness.js';
 import { rejectMalformedPath } from './http/request-path.js';
-import { securityHeaders } from './http/security-headers.js';
+import { noStore, securityHeaders } from './http/security-headers.js';
 import { traceRequests } from './http/tracing.js';
 import { paymentPages } from './institution/payments/page-routes.js';
 import { institutionRoutes } from './institution/routes.js';
@@ -88,14 +89,17 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(gate.middleware());
 
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
-  app.use(paymentPages(ctx));
-  app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
+  app.use(onlyUnder(['/pay'], paymentPages(ctx)));
+  app.use(onlyUnder(['/checkout'], checkoutPages(ctx)), onlyUnder(['/checkout'], receiptInvoicePages(ctx)));
+  app.use(onlyUnder(['/campaigns', '/catalogue'], storefrontPages(ctx)));
   // The partner panel (`/painel`): its own sessions, form checks and error pages.
-  app.use(panelPages(ctx));
+  app.use(onlyUnder(['/painel'], panelPages(ctx)));
   // The provider's events: signed by the provider, outside both documents and their keys.
-  if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
+  const webhook = ctx.payments.webhook;
+  if (webhook) app.use(onlyUnder([webhook.path], providerWebhookRoutes(ctx.db, webhook)));
 
-  app.use(rejectMalformedPath, plainQueryString);
+  // Everything below answers JSON, personal data included: the APIs, the sandbox's and the 404s.
+  app.use(rejectMalformedPath, plainQueryString, noStore);
   // Not awaited: until the LISTEN is in place (postgres.js keeps trying) every key is looked up.
   watchKeyChanges(ctx.sql, ctx.apiKeys).catch((error: unknown) =>
     ctx.logger.warn({ err: error }, 'not listening for key changes yet: every API key is looked up on every request'),

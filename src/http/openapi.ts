@@ -11,9 +11,9 @@ import { isTooDeep, measureDepth, tooDeep } from './json-depth.js';
 import { operationLabel } from './metrics.js';
 import { rejectNulCharacters, scanBodyForNul } from './nul-characters.js';
 import { lookupOncePerRoute } from './operation-lookup.js';
+import { firstSegments, onlyUnder } from './path-prefixes.js';
 import { rejectBracketNames } from './query-string.js';
 import { rawArrayBody, rawArrayItemsAsObjects } from './raw-body.js';
-import { noStore } from './security-headers.js';
 
 /** How one operation is served, besides its handler. */
 export interface RouteOptions {
@@ -99,9 +99,8 @@ function validatorOf(doc: OpenApiDocument, rawArrays: RawArray[], validateRespon
  * authenticate → parse body → `before` → refuse bracket names → numbers spelled in decimal digits →
  * validate against the document → handler (or 501).
  */
-export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): Router {
+export function mountApi<OperationId extends string>(options: MountOptions<OperationId>): RequestHandler {
   const router = Router();
-  router.use(noStore);
   const operations = listOperations(options.doc);
   const rawArrays = operations.flatMap((o): RawArray[] => {
     const member = options.routes[o.operationId as OperationId]?.rawArray;
@@ -139,5 +138,5 @@ export function mountApi<OperationId extends string>(options: MountOptions<Opera
     }
     router.all(expressPath, (req, _res, next) => next(new MethodNotAllowed(req.method, req.path)));
   }
-  return router;
+  return onlyUnder(firstSegments(paths), router);
 }

@@ -16,6 +16,7 @@ describe('headers of API answers carrying personal data', () => {
       await request(t.app).get('/v1/parcela/originais').set(institution.headers).expect(200),
       await request(t.app).get('/sales/purchase/1').set(partner.headers).expect(400),
       await request(t.app).get('/sales').expect(401),
+      await request(t.app).get('/no/such/route').expect(404),
     ]) {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
