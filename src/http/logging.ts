@@ -52,14 +52,13 @@ function prettyInstalled(): boolean {
 
 /**
  * Where the service's log lines go: readable lines (pino-pretty, in a worker thread) when stdout is
- * a terminal outside production, JSON lines on stdout otherwise (undefined: pino's default). A
- * terminal without pino-pretty installed gets JSON as well.
+ * a terminal outside production, JSON lines on stdout otherwise. A terminal without pino-pretty
+ * installed gets JSON as well. JSON lines are written asynchronously: a request does not wait for
+ * the system call, and lines written while one is under way go out together in the next. What is
+ * still buffered when the process exits (a fatal error's line included) is written before it ends.
  */
-export function logDestination(
-  env: NodeEnv,
-  stdout: { isTTY?: boolean } = process.stdout,
-): DestinationStream | undefined {
-  if (env === 'production' || !stdout.isTTY || !prettyInstalled()) return undefined;
+export function logDestination(env: NodeEnv, stdout: { isTTY?: boolean } = process.stdout): DestinationStream {
+  if (env === 'production' || !stdout.isTTY || !prettyInstalled()) return pino.destination({ dest: 1, sync: false });
   return pino.transport({ target: 'pino-pretty', options: PRETTY });
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 
@@ -71,12 +71,17 @@ describe('one log line per request', () => {
 });
 
 describe('where log lines go', () => {
-  it('pino-pretty on a terminal outside production; JSON in production or when stdout is not a terminal', () => {
-    expect(logDestination('production', { isTTY: true })).toBeUndefined();
-    expect(logDestination('development', { isTTY: false })).toBeUndefined();
-    expect(logDestination('development', {})).toBeUndefined();
+  it('pino-pretty on a terminal outside production; JSON on stdout, written without waiting, in production or when stdout is not a terminal', () => {
+    for (const [env, stdout] of [
+      ['production', { isTTY: true }],
+      ['development', { isTTY: false }],
+      ['development', {}],
+    ] as const) {
+      const json = logDestination(env, stdout) as unknown as { fd: number; sync: boolean };
+      expect({ fd: json.fd, sync: json.sync }).toEqual({ fd: 1, sync: false });
+    }
     const pretty = logDestination('development', { isTTY: true });
-    expect(pretty).toBeDefined();
+    expect(pretty).not.toHaveProperty('fd');
     (pretty as unknown as { end(): void }).end();
   });
 
@@ -95,5 +100,23 @@ describe('where log lines go', () => {
     const production = onTerminal('production');
     const line = production.split(/\r?\n/).find((l) => l.startsWith('{'));
     expect(JSON.parse(line!)).toMatchObject({ level: 30, msg: 'request completed', responseTime: 7 });
+  });
+
+  it("writes a fatal error's line before the process ends, though lines are written without waiting", () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join('tests', 'support', 'log-sample.ts')], {
+      cwd: projectRoot,
+      env: { ...process.env, NODE_ENV: 'production', SAMPLE_FATAL: '1' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { level: 30, msg: 'request completed' },
+      { level: 60, msg: 'uncaught exception', err: { message: 'sample failure' } },
+    ]);
   });
 });
