@@ -2,10 +2,26 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { parseDate, parseDateTime, parseLocalDateTime } from '../../src/core/dates.js';
-import { addDays } from '../../src/core/local-date.js';
+import { addDays, localDate } from '../../src/core/local-date.js';
 import { classBody, countRows, courseBody } from '../support/catalogue.js';
 import { useTestContext } from '../support/context.js';
 import { givenInstitution, givenPartner } from '../support/tenants.js';
+
+describe("Brasília's date of an instant", () => {
+  it('turns at 03:00 UTC, to the millisecond, whichever instant was asked before', () => {
+    for (const [at, date] of [
+      ['2026-11-28T02:59:59.999Z', '2026-11-27'],
+      ['2026-11-28T03:00:00.000Z', '2026-11-28'],
+      ['2026-11-28T03:00:59.999Z', '2026-11-28'],
+      ['2026-11-28T02:59:00.000Z', '2026-11-27'],
+      ['2026-12-31T03:00:00.000Z', '2026-12-31'],
+      ['2027-01-01T02:59:59.000Z', '2026-12-31'],
+      ['2027-01-01T03:00:00.000Z', '2027-01-01'],
+    ] as const)
+      expect([at, localDate(new Date(at))]).toEqual([at, date]);
+    expect(() => localDate(new Date('not a date'))).toThrow(RangeError);
+  });
+});
 
 describe('one date parser: what format date/date-time allow and PostgreSQL stores', () => {
   it('dates: years 0001–9999 and real calendar days only', () => {
