@@ -1,5 +1,6 @@
 import {
   Column,
+  fillPlaceholders,
   getTableName,
   Param,
   Placeholder,
@@ -11,7 +12,7 @@ import {
 } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
-import type { Queryable } from './client.js';
+import type { Queryable, Sql } from './client.js';
 
 /**
  * A statement built once per database handle, for the reads every request makes. Drizzle builds a
@@ -159,3 +160,32 @@ export function preparedPerShape<Prepared>(
     return prepared;
   };
 }
+
+/** A statement's text and parameters, its placeholders among them (see `renderedPerKey`). */
+export interface RenderedStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Raw statements (Drizzle's `sql`, which `db.execute` renders at each call) rendered once per key:
+ * the key names what shapes the text, a condition's shape and any choice made around it; the
+ * values of the placeholders come at each run (`runRendered`).
+ */
+export function renderedPerKey(): (key: string, build: () => SQL) => RenderedStatement {
+  const rendered = new Map<string, RenderedStatement>();
+  return (key, build) => {
+    let statement = rendered.get(key);
+    if (statement === undefined) {
+      if (rendered.size >= SHAPES_PER_HANDLE) rendered.clear();
+      const { sql: text, params } = dialect.sqlToQuery(build());
+      statement = { sql: text, params };
+      rendered.set(key, statement);
+    }
+    return statement;
+  };
+}
+
+/** Runs a rendered statement with its placeholders' values, as `db.execute` runs one: rows as the driver answers them. */
+export const runRendered = <Row>(client: Sql, statement: RenderedStatement, values: Record<string, unknown>) =>
+  client.unsafe(statement.sql, fillPlaceholders(statement.params, values) as never[]) as unknown as Promise<Row[]>;

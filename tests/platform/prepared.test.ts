@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { Queryable } from '../../src/db/client.js';
-import { conditionShape, preparedPerHandle, preparedPerShape } from '../../src/db/prepared.js';
+import { conditionShape, preparedPerHandle, preparedPerShape, renderedPerKey } from '../../src/db/prepared.js';
 import { installments } from '../../src/db/schema/index.js';
 
 const pool = { name: 'pool' } as unknown as Queryable;
@@ -110,5 +110,24 @@ describe('statements prepared per condition shape', () => {
     render.mockRestore();
     expect(shape.key).toBe(rendered(named('inst-b')).sql);
     expect(shape.values).toEqual({ p1: 'inst-b' });
+  });
+});
+
+describe('raw statements rendered once per key', () => {
+  it('renders a statement the first time its key is asked for, its placeholders kept for the values of each run', () => {
+    const rendered = renderedPerKey();
+    let builds = 0;
+    const build = (status: string) => () => {
+      builds++;
+      return sql`select 1 from installments where status = ${status} and seq > ${sql.placeholder('after')}`;
+    };
+    const first = rendered('PAGO', build('PAGO'));
+    expect(rendered('PAGO', build('ignored: the key was rendered'))).toBe(first);
+    expect(builds).toBe(1);
+    expect(first.sql).toBe('select 1 from installments where status = $1 and seq > $2');
+    expect(first.params[0]).toBe('PAGO');
+    expect(first.params[1]).toMatchObject({ name: 'after' });
+    expect(rendered('ABERTO', build('ABERTO')).params[0]).toBe('ABERTO');
+    expect(builds).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 
 /**
  * The one place where the receipts' numbers are derived from the ledger's facts: per installment
@@ -103,7 +103,7 @@ export const deriveReceiptSummaries = (scope: SQL) => sql`
   ) x`;
 
 /** The numbers of a stored summary `sm` that move with the clock, as of `today`. */
-export const lateColumns = (today: string) => sql`
+export const lateColumns = (today: string | Placeholder) => sql`
   nullif((select count(*) from unnest(sm.open_due_dates) d where d < ${today}::date), 0)::int as late_installments,
   case when sm.next_payment_date < ${today}::date then ${today}::date - sm.next_payment_date end as late_days`;
 

@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { localDate } from '../../core/local-date.js';
 import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
+import { conditionShape, renderedPerKey, runRendered } from '../../db/prepared.js';
 import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
 import { loadSaleProducts } from '../sales/sql.js';
@@ -63,7 +64,7 @@ const ROW_JOINS = sql`
   left join campaigns c on c.id = s.campaign_id`;
 
 /** The columns of a receipt row as of `today`. */
-const receiptColumns = (today: string) => sql`
+const receiptColumns = (today: string | Placeholder) => sql`
   s.id as sale_id, s.status, s.product_type, s.checkout_token, s.checkout_price_in_cents, s.cpf, s.buyer_name, s.buyer_email, s.buyer_phone,
   s.buyer_street, s.buyer_number, s.buyer_complement, s.buyer_district, s.buyer_zip_code, s.buyer_city, s.buyer_state,
   s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
@@ -75,12 +76,42 @@ const receiptColumns = (today: string) => sql`
 const countedAhead = (query: ReceiptsQuery) =>
   Object.entries(query).every(([name, value]) => value === undefined || name === 'status');
 
+/** What the statements of a page are built from: the condition, its joins, and the page's values (or placeholders for them). */
+interface PageStatementParts {
+  where: SQL;
+  sale: boolean;
+  campaign: boolean;
+  countedAhead: boolean;
+  today: string | Placeholder;
+  size: number | Placeholder;
+  offset: number | Placeholder;
+}
+
 /**
  * The statements of one page of the list: its rows, newest made effective first, and the number
  * of matches. The page is chosen over the summaries' indexes (joining the sale only for the
  * filters that read it) before its rows are joined to their sale; without filters other than the
  * status, the partner's receipt counts answer the total.
  */
+function pageStatements(parts: PageStatementParts) {
+  const { where, sale, campaign, today } = parts;
+  const joins = sale
+    ? sql`join sales s on s.id = sm.sale_id ${campaign ? sql`left join campaigns c on c.id = s.campaign_id` : sql``}`
+    : sql``;
+  const order = sql`order by sm.made_effective_on desc, sm.sale_id desc`;
+  const rows = sql`
+    select ${receiptColumns(today)}
+    from (select sm.sale_id from receipt_summaries sm ${joins} where ${where} ${order} limit ${parts.size} offset ${parts.offset}) p
+    join receipt_summaries sm on sm.sale_id = p.sale_id ${ROW_JOINS}
+    ${order}`;
+  // receipt_counts has the summaries' partner_id and canceled: the same WHERE reads it.
+  const count = parts.countedAhead
+    ? sql`select coalesce(sum(sm.receipts), 0)::int as total from receipt_counts sm where ${where}`
+    : sql`select count(*)::int as total from receipt_summaries sm ${joins} where ${where}`;
+  return { rows, count };
+}
+
+/** The statements of one page with their values in place, for a receipt's detail, EXPLAIN and the benchmark. */
 export function receiptsStatements(
   partnerId: string,
   today: string,
@@ -88,21 +119,13 @@ export function receiptsStatements(
   page: Pick<PageRequest, 'size' | 'offset'>,
 ) {
   const { where, sale, campaign } = receiptsWhere(partnerId, query, today);
-  const joins = sale
-    ? sql`join sales s on s.id = sm.sale_id ${campaign ? sql`left join campaigns c on c.id = s.campaign_id` : sql``}`
-    : sql``;
-  const order = sql`order by sm.made_effective_on desc, sm.sale_id desc`;
-  const rows = sql`
-    select ${receiptColumns(today)}
-    from (select sm.sale_id from receipt_summaries sm ${joins} where ${where} ${order} limit ${page.size} offset ${page.offset}) p
-    join receipt_summaries sm on sm.sale_id = p.sale_id ${ROW_JOINS}
-    ${order}`;
-  // receipt_counts has the summaries' partner_id and canceled: the same WHERE reads it.
-  const count = countedAhead(query)
-    ? sql`select coalesce(sum(sm.receipts), 0)::int as total from receipt_counts sm where ${where}`
-    : sql`select count(*)::int as total from receipt_summaries sm ${joins} where ${where}`;
-  return { rows, count };
+  return pageStatements({ where, sale, campaign, countedAhead: countedAhead(query), today, ...page });
 }
+
+// The list's statements rendered once per combination of filters: rendering the rows' statement
+// walks all their columns at each request.
+const rowsRendered = renderedPerKey();
+const countRendered = renderedPerKey();
 
 const receiptStatus = (status: string) => (isSaleState(status) ? (receiptStatusName(status) ?? status) : status);
 
@@ -170,10 +193,33 @@ export async function listReceipts(
   query: ReceiptsQuery,
   page: PageRequest,
 ): Promise<Page<Receipt>> {
-  const statements = receiptsStatements(partnerId, localDate(ctx.clock.now()), query, page);
-  const [counted, rows] = await Promise.all([
-    ctx.db.execute<{ total: number }>(statements.count),
-    ctx.db.execute<ReceiptRow>(statements.rows),
+  const today = localDate(ctx.clock.now());
+  const { where, sale, campaign } = receiptsWhere(partnerId, query, today);
+  const shape = conditionShape(where);
+  const counted = countedAhead(query);
+  const key = `${sale} ${campaign} ${counted} ${shape.key}`;
+  const statements = () =>
+    pageStatements({
+      where: shape.shape,
+      sale,
+      campaign,
+      countedAhead: counted,
+      today: sql.placeholder('today'),
+      size: sql.placeholder('size'),
+      offset: sql.placeholder('offset'),
+    });
+  const values = { ...shape.values, today, size: page.size, offset: page.offset };
+  const [total, rows] = await Promise.all([
+    runRendered<{ total: number }>(
+      ctx.sql,
+      countRendered(key, () => statements().count),
+      values,
+    ),
+    runRendered<ReceiptRow>(
+      ctx.sql,
+      rowsRendered(key, () => statements().rows),
+      values,
+    ),
   ]);
   const products = await loadSaleProducts(
     ctx.db,
@@ -192,5 +238,5 @@ export async function listReceipts(
       })),
     ),
   );
-  return pageOf(page, counted[0]?.total ?? 0, content);
+  return pageOf(page, total[0]?.total ?? 0, content);
 }
