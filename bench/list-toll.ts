@@ -9,15 +9,21 @@
  * serialisation, logging); the bare side writes the statements' raw rows, whose JSON is not the
  * same size as the service's answer.
  *
+ * With BEFORE_TREE (another checkout of this repository, its documents built) that tree's app
+ * runs in this process as well, over the same context and database, its turns taken with the
+ * others' round by round: a before/after with the machine's load shared alike.
+ *
  * `npx tsx bench/list-toll.ts` with ROWS (per tenant, default 10,000), N (requests per case and
  * side, default 150), ROUNDS (app and bare alternate, default 2), LISTS (suites, default all),
  * CASES (parts of case names), CPU_PROFILE (a file for the V8 CPU profile of the app's requests),
- * PORT and EMBEDDED_PG_PORT.
+ * BEFORE_TREE, PORT and EMBEDDED_PG_PORT.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import express, { type Express } from 'express';
 
@@ -57,6 +63,10 @@ bare.use(async (req, res) => {
   res.json({ data: results[0], metadata: results.slice(1) });
 });
 const app = await createApp(ctx as never);
+const beforeTree = process.env.BEFORE_TREE;
+const beforeApp: Express | undefined = beforeTree
+  ? await (await import(pathToFileURL(path.join(beforeTree, 'src/app.ts')).href)).createApp(ctx)
+  : undefined;
 
 async function serve(server: Express) {
   const listening = server.listen(0, '127.0.0.1');
@@ -96,6 +106,7 @@ const profiles: unknown[] = [];
 
 const service = await serve(app);
 const plain = await serve(bare);
+const before = beforeApp && (await serve(beforeApp));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
   `load average ${os
@@ -103,27 +114,33 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}; ${ROWS} rows, N=${N}, ROUNDS=${ROUNDS}`,
 );
-console.log(`${'case'.padEnd(62)}app ms  bare ms  toll ms`);
+console.log(`${'case'.padEnd(62)}app ms  bare ms  toll ms${before ? '  before ms  toll before' : ''}`);
 for (const suite of seeded) {
   console.log(`\n${suite.title}`);
   for (const c of suite.cases.filter((x) => !only || only.some((part) => x.name.includes(part)))) {
     const app: number[] = [];
     const base: number[] = [];
+    const earlier: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const sides = [
         async () => app.push(await cpuPerRequest(() => service.get(c.path, suite.headers), true)),
         async () => base.push(await cpuPerRequest(() => plain.get(c.path, {}))),
+        ...(before ? [async () => earlier.push(await cpuPerRequest(() => before.get(c.path, suite.headers)))] : []),
       ];
-      if (round % 2) sides.reverse();
-      for (const side of sides) await side();
+      // Each side goes first in turn.
+      for (let k = 0; k < sides.length; k++) await sides[(round + k) % sides.length]!();
     }
     const [a, b] = [median(app), median(base)];
-    console.log(`${c.name.padEnd(62)}${a.toFixed(3).padEnd(8)}${b.toFixed(3).padEnd(9)}${(a - b).toFixed(3)}`);
+    const then = before ? `  ${median(earlier).toFixed(3).padEnd(11)}${(median(earlier) - b).toFixed(3)}` : '';
+    console.log(
+      `${c.name.padEnd(62)}${a.toFixed(3).padEnd(8)}${b.toFixed(3).padEnd(9)}${(a - b).toFixed(3).padEnd(7)}${then}`,
+    );
   }
 }
 if (process.env.CPU_PROFILE) fs.writeFileSync(process.env.CPU_PROFILE, JSON.stringify(profiles));
 await service.close();
 await plain.close();
+await before?.close();
 await bareSql.end();
 await inProcess.stop();
 process.exit(0);
