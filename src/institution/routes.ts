@@ -85,8 +85,10 @@ export function institutionRoutes(ctx: AppContext): Routes<operations> {
     },
     listSubmittedInstallments: {
       handler: async (req, res) => {
-        // The items as sent, byte for byte (a number written 1e400 or 12.50 stays so).
-        jsonKeepingTexts(res, await listSubmittedInstallments(ctx, institutionId(req), req.query));
+        // The items as sent, byte for byte (a number written 1e400 or 12.50 stays so); parsed only
+        // for the response check, which reads them.
+        const itemsAs = ctx.config.validateResponses ? 'values' : 'texts';
+        jsonKeepingTexts(res, await listSubmittedInstallments(ctx, institutionId(req), req.query, itemsAs));
       },
     },
     createPaymentLink: {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { createApp } from '../../src/app.js';
 import { spliceJsonTexts } from '../../src/core/json-text.js';
 import { pageRequest } from '../../src/core/paging.js';
 import { findInstitutionInstallment, listOriginalInstallments } from '../../src/institution/listings/originals.js';
@@ -85,6 +86,20 @@ describe('list answers are the bytes of JSON.stringify of the page the service b
       expect(res.text).toBe(spliceJsonTexts(JSON.stringify(page)));
       expect(res.text).toContain('"valorBoleto":"1250.50"');
       expect(res.text).toContain(`"nomeCurso":${JSON.stringify(SCRIPT)}`);
+    });
+
+    it('GET /importacao/enviados/parcelas without the response check (production): the same bytes from the items left unparsed', async () => {
+      const checked = await request(t.app).get('/importacao/enviados/parcelas').set(inst.headers).expect(200);
+      const unchecked = await createApp({ ...t.ctx, config: { ...t.ctx.config, validateResponses: false } });
+      for (const query of ['', '?aluno_cpf=' + CPF.pedro]) {
+        const [a, b] = await Promise.all(
+          [t.app, unchecked].map((app) => request(app).get(`/importacao/enviados/parcelas${query}`).set(inst.headers)),
+        );
+        expect([b!.status, b!.text]).toEqual([200, a!.text]);
+      }
+      const page = await listSubmittedInstallments(t.ctx, inst.id, {}, 'texts');
+      expect(page.data[0]!.dadosEnviados).toEqual({});
+      expect(spliceJsonTexts(JSON.stringify(page))).toBe(checked.text);
     });
   });
 

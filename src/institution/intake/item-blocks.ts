@@ -5,6 +5,7 @@ import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { RawElements, Span } from '../../core/json-spans.js';
 import { keepJsonText } from '../../core/json-text.js';
 import type { Queryable } from '../../db/client.js';
+import { preparedPerHandle } from '../../db/prepared.js';
 import { batchItemBlocks, type BlockEncoding } from '../../db/schema/index.js';
 
 /** Items per block: small enough to read one item back cheaply, large enough to compress well. */
@@ -81,10 +82,59 @@ export async function readBlocks(db: Queryable, batchId: string, from: number, t
 const pairs = (offsets: number[]): Span[] =>
   Array.from({ length: offsets.length >> 1 }, (_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
 
-/** Some items of some batches, as sent (each serialises to its own bytes, see `keepJsonText`), keyed `batchId:index`. */
+// Prepared once per database handle: building the select took longer than reading the block.
+const blockAt = preparedPerHandle((db) =>
+  db
+    .select({ data: b.data, encoding: b.encoding, itemSpans: b.itemSpans })
+    .from(b)
+    .where(and(eq(b.batchId, sql.placeholder('batchId')), eq(b.firstIndex, sql.placeholder('firstIndex'))))
+    .prepare('item_block'),
+);
+
+interface ReadBlock {
+  bytes: Buffer;
+  spans: Span[];
+}
+
+/**
+ * Blocks the listings read lately, decompressed, oldest first: a block never changes once
+ * written, and a listing walking a batch reads each one five times (100 items a page, 500 a
+ * block). Decompressing one took longer than the rest of the page (bench/RESULTS.md).
+ */
+const recentBlocks = new Map<string, ReadBlock>();
+let recentBytes = 0;
+const RECENT_BYTES = 16 * 1024 * 1024;
+
+async function readBlock(db: Queryable, batchId: string, firstIndex: number): Promise<ReadBlock | undefined> {
+  const key = `${batchId}:${firstIndex}`;
+  const recent = recentBlocks.get(key);
+  if (recent) {
+    recentBlocks.delete(key);
+    recentBlocks.set(key, recent);
+    return recent;
+  }
+  const [block] = await blockAt(db).execute({ batchId, firstIndex });
+  if (!block) return undefined;
+  const read = { bytes: blockBytes(block), spans: pairs(block.itemSpans) };
+  recentBlocks.set(key, read);
+  recentBytes += read.bytes.length;
+  for (const [oldest, { bytes }] of recentBlocks) {
+    if (recentBytes <= RECENT_BYTES) break;
+    recentBlocks.delete(oldest);
+    recentBytes -= bytes.length;
+  }
+  return read;
+}
+
+/**
+ * Some items of some batches, as sent, keyed `batchId:index`: each serialises to its own bytes (see
+ * `keepJsonText`). As `values`, each is also parsed, for code that reads it; as `texts`, nothing
+ * but its serialisation is meant to read it.
+ */
 export async function readItemsAt(
   db: Queryable,
   refs: { batchId: string; index: number }[],
+  as: 'values' | 'texts' = 'values',
 ): Promise<Map<string, unknown>> {
   const wanted = new Map<string, { batchId: string; firstIndex: number; indexes: number[] }>();
   for (const { batchId, index } of refs) {
@@ -97,18 +147,13 @@ export async function readItemsAt(
   const items = new Map<string, unknown>();
   await Promise.all(
     [...wanted.values()].map(async ({ batchId, firstIndex, indexes }) => {
-      const [block] = await db
-        .select()
-        .from(b)
-        .where(and(eq(b.batchId, batchId), eq(b.firstIndex, firstIndex)));
+      const block = await readBlock(db, batchId, firstIndex);
       if (!block) return;
-      const bytes = blockBytes(block);
-      const spans = pairs(block.itemSpans);
       for (const index of indexes) {
-        const span = spans[index - firstIndex];
+        const span = block.spans[index - firstIndex];
         if (!span) continue;
-        const text = bytes.toString('utf8', span.start, span.end);
-        items.set(`${batchId}:${index}`, keepJsonText(JSON.parse(text), text));
+        const text = block.bytes.toString('utf8', span.start, span.end);
+        items.set(`${batchId}:${index}`, keepJsonText(as === 'values' ? JSON.parse(text) : {}, text));
       }
     }),
   );

@@ -1,4 +1,4 @@
-import { and, asc, type Column, count, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, type Column, count, eq, gt, gte, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 
 import type { components, operations } from '../../../generated/institution.js';
@@ -13,6 +13,7 @@ import {
 } from '../../core/continuation.js';
 import { addDays, startOfLocalDay } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
+import { conditionShape, preparedPerShape } from '../../db/prepared.js';
 import { batches, installmentSubmissions as s } from '../../db/schema/index.js';
 import { readItemsAt } from '../intake/item-blocks.js';
 import { InvertedDateRange } from './original-filters.js';
@@ -71,7 +72,12 @@ const isItemPosition = (p: unknown[]): p is [number, number] | [number, number, 
  * one row comparison `(seq, index) > (…)` over the join no index reads in that order, and the
  * walk went through every batch before the position.
  */
-export function submittedPage(db: Queryable, filters: SQL, afterSeq: number, afterIndex: number) {
+export function submittedPage(
+  db: Queryable,
+  filters: SQL,
+  afterSeq: number | Placeholder,
+  afterIndex: number | Placeholder,
+) {
   const part = (position: SQL) =>
     db
       .select({ batchId: batches.id, batchSeq: batches.seq, createdAt: batches.createdAt, index: s.index })
@@ -88,29 +94,37 @@ export function submittedPage(db: Queryable, filters: SQL, afterSeq: number, aft
 export const submittedCount = (db: Queryable, filters: SQL) =>
   db.select({ n: count() }).from(s).innerJoin(batches, eq(batches.id, s.batchId)).where(filters);
 
+// Both statements prepared per combination of filters: building them took longer than a lookup's answer.
+const preparedPage = preparedPerShape((db, filters) =>
+  submittedPage(db, filters, sql.placeholder('afterSeq'), sql.placeholder('afterIndex')).prepare('submitted_page'),
+);
+const preparedCount = preparedPerShape((db, filters) => submittedCount(db, filters).prepare('submitted_count'));
+
 /**
  * Installments as submitted, oldest batch first and in batch order, 100 a page. Items are listed
  * once their batch is processed (their sent values are then filterable); the items themselves are
- * read back from the batch's stored blocks.
+ * read back from the batch's stored blocks, as values or only as the texts they serialise to
+ * (`readItemsAt`).
  */
 export async function listSubmittedInstallments(
   ctx: AppContext,
   institutionId: string,
   query: SubmittedQuery,
+  itemsAs: 'values' | 'texts' = 'values',
 ): Promise<SubmittedPage> {
-  const filters = submittedFilters(institutionId, query);
+  const filters = conditionShape(submittedFilters(institutionId, query));
   const scope = filteredScope('submitted-installments', institutionId, query);
   const [afterSeq, afterIndex, carried] = query.continuable
     ? decodeContinuation(ctx.config.cursorSecret, scope, query.continuable, isItemPosition)
     : [0, -1];
   const [rows, total] = await Promise.all([
-    submittedPage(ctx.db, filters, afterSeq, afterIndex),
+    preparedPage(ctx.db, filters).execute({ ...filters.values, afterSeq, afterIndex }),
     carriedTotal(carried, async () => {
-      const [row] = await submittedCount(ctx.db, filters);
+      const [row] = await preparedCount(ctx.db, filters).execute(filters.values);
       return row?.n ?? 0;
     }),
   ]);
-  const sent = await readItemsAt(ctx.db, rows.slice(0, PAGE_SIZE));
+  const sent = await readItemsAt(ctx.db, rows.slice(0, PAGE_SIZE), itemsAs);
   const page = toPage(
     rows,
     (r) => ({
