@@ -7,6 +7,7 @@ import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import { conditionShape, renderedPerKey, runRendered } from '../../db/prepared.js';
 import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
+import { productsOfSale, type SaleProductRow } from '../sales/sql.js';
 import { isSaleState, receiptStatusName } from '../sales/state/sale-states.js';
 import { lateColumns } from './ledger.sql.js';
 import { type ReceiptsQuery, receiptsWhere } from './receipt-filters.js';
@@ -54,24 +55,8 @@ export type ReceiptRow = {
   agreement_date: string | null;
   original_installment_value_cents: string | null;
   original_installments: number | null;
-  products: ReceiptProduct[];
+  products: SaleProductRow[];
 };
-
-/** A course of the sale, as the row's `products` holds it, in the sale's order. */
-interface ReceiptProduct {
-  courseId: number;
-  courseName: string;
-  priceInCents: number;
-  modalityId: number;
-  periodId: number | null;
-}
-
-/** The sale's courses, read with its row rather than by a statement after the page's. */
-const PRODUCTS = sql`
-  (select coalesce(json_agg(json_build_object('courseId', co.id, 'courseName', co.name, 'priceInCents', si.price_in_cents,
-      'modalityId', cc.modality_id, 'periodId', cc.period_id) order by si.position), '[]')
-    from sale_items si join courses co on co.id = si.course_id join course_classes cc on cc.id = si.course_class_id
-    where si.sale_id = s.id) as products`;
 
 /** Everything a receipt row shows besides the summary `sm`: the receipt, the sale and its campaign. */
 const ROW_JOINS = sql`
@@ -87,7 +72,7 @@ const receiptColumns = (today: string | Placeholder) => sql`
   sm.commission_cents, sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
   sm.installments, sm.paid_installments, sm.next_payment_date::text, sm.next_payment_installment_id,
   sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)},
-  ${PRODUCTS}`;
+  ${productsOfSale(sql.raw('s.id'))} as products`;
 
 /** Filters the counts of `receipt_counts` answer: none, or the status alone. */
 const countedAhead = (query: ReceiptsQuery) =>
