@@ -95,7 +95,7 @@ export async function salesCases({ sql, db, rows }: SuiteInput, partnerId: strin
   return cases;
 }
 
-/** The statements `GET /sales` runs for this query: page, sellers (and total), products of the page. */
+/** The statements `GET /sales` runs for this query: page (its products included), sellers (and total). */
 async function listStatements(db: Queryable, partnerId: string, query: Query): Promise<Statement[]> {
   const filters = parseSalesFilters(query);
   const page = salesPageQuery(
@@ -104,10 +104,5 @@ async function listStatements(db: Queryable, partnerId: string, query: Query): P
     pageRequest(query.page, query.limit),
     answeredByCounters(filters),
   );
-  const ids = (await page).map((r) => r.sale.id);
-  return [
-    page.toSQL(),
-    sellersQuery(db, partnerId, filters).toSQL(),
-    ...(ids.length ? [saleProductsQuery(db, ids).toSQL()] : []),
-  ];
+  return [page.toSQL(), sellersQuery(db, partnerId, filters).toSQL()];
 }

@@ -3,6 +3,7 @@ import type postgres from 'postgres';
 
 import type { Database } from '../src/db/client.js';
 import { rebuildReceiptSummaries } from '../src/partner/receipts/summaries.js';
+import { seedCatalogue } from './sales-seed.js';
 
 const CHUNK = 50_000;
 
@@ -13,7 +14,8 @@ const CHUNK = 50_000;
  * late by 1–20 days; one financed buyer in ten stops paying after the first installment); a TED
  * per paid installment, made once its day has passed; 1% card sales charged back and 2% sales
  * cancelled ten days after confirmation. The summaries are then written by the service's own
- * derivation. Sale `i` has id `base + i` and CPF `i` padded to 11 digits.
+ * derivation. Each sale is of one course of the partner's catalogue (`seedCatalogue`), two in ten of
+ * two. Sale `i` has id `base + i` and CPF `i` padded to 11 digits.
  */
 export async function seedReceipts(
   sql: postgres.Sql,
@@ -24,6 +26,8 @@ export async function seedReceipts(
 ): Promise<number> {
   const [{ base }] = (await sql`select coalesce(max(id), 0)::int as base from sales`) as unknown as [{ base: number }];
   const days = 1095;
+  const classes = await seedCatalogue(sql, { id: partnerId, prefix: partnerId.slice(0, 8) });
+  const column = (k: number) => sql.array(classes.map((c) => c[k]!));
   for (let from = 1; from <= rows; from += CHUNK) {
     const to = Math.min(rows, from + CHUNK - 1);
     await sql.begin(async (tx) => {
@@ -45,6 +49,11 @@ export async function seedReceipts(
           'comprador ' || i, 'comprador' || i || '@example.com', ${partnerId} || '-' || i,
           case kind when 'financed' then 'creditAsAService' when 'card' then 'creditCard' else 'pix' end, made + time '12:00', case when canceled then made + 10 + time '12:00' end
         from plan`;
+      await tx`
+        insert into sale_items (sale_id, position, course_id, course_class_id, price_in_cents)
+        select id, k, (${column(0)}::int[])[1 + (i + k * 7) % ${classes.length}::int], (${column(1)}::int[])[1 + (i + k * 7) % ${classes.length}::int],
+          price / case when i % 10 < 2 then 2 else 1 end
+        from plan, generate_series(1, case when i % 10 < 2 then 2 else 1 end) k`;
       await tx`
         insert into receipts (sale_id, partner_id, commission_percentage, made_effective_on, has_upfront, financed_installments)
         select id, ${partnerId}, 10, made, kind = 'financed', case when kind = 'financed' then n else 0 end from plan`;

@@ -88,7 +88,10 @@ export const creatorsOf = (prefix: string) => [
 export type SeedPartner = { id: string; prefix: string; rows: number };
 
 /** Twenty courses of two classes each (one remote, one on campus); the classes as [courseId, classId, price]. */
-async function seedCatalogue(sql: postgres.Sql, p: SeedPartner): Promise<[number, number, number][]> {
+export async function seedCatalogue(
+  sql: postgres.Sql,
+  p: Pick<SeedPartner, 'id' | 'prefix'>,
+): Promise<[number, number, number][]> {
   const [area] = await sql<{ id: number }[]>`select id from micro_area_groups order by id limit 1`;
   const courses = await sql<{ id: number; n: number }[]>`
     insert into courses (partner_id, micro_area_id, name, description, price_in_cents, product_type, show_on_website, has_selection_process, workload, creator, internal_partner_product_id)

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.js';
 import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
-import { loadSaleProducts } from '../sales/sql.js';
 import { invoiceUrlOf } from './invoice-page.js';
 import { installmentLines } from './ledger.sql.js';
 import { ReceiptNotFound } from './receipts.rules.js';
@@ -56,7 +55,7 @@ const oneLine = (r: ReceiptRow) =>
     .filter(Boolean)
     .join(', ');
 
-/** The statements of the detail besides the products: the receipt's row, its installments and its reversals. */
+/** The statements of the detail: the receipt's row (its products included), its installments and its reversals. */
 export function receiptDetailStatements(db: Queryable, partnerId: string, saleId: number, today: string) {
   return {
     row: receiptsStatements(partnerId, today, { CreditRequestId: String(saleId) }, { size: 1, offset: 0 }).rows,
@@ -78,11 +77,7 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
   const statements = receiptDetailStatements(ctx.db, partnerId, saleId, today);
   const [row] = await ctx.db.execute<ReceiptRow>(statements.row);
   if (!row) throw new ReceiptNotFound();
-  const [lines, adjustments, products] = await Promise.all([
-    ctx.db.execute<LineRow>(statements.lines),
-    statements.adjustments,
-    loadSaleProducts(ctx.db, [saleId]),
-  ]);
+  const [lines, adjustments] = await Promise.all([ctx.db.execute<LineRow>(statements.lines), statements.adjustments]);
   const reversals = (kind: string) =>
     adjustments
       .filter((a) => a.kind === kind)
@@ -98,7 +93,7 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
     email: row.buyer_email,
     productType: row.product_type,
     madeEffectiveDate: row.made_effective_on,
-    courses: (products.get(saleId) ?? []).map((p) => ({ id: p.courseId, courseName: p.courseName })),
+    courses: row.products.map((p) => ({ id: p.courseId, courseName: p.courseName })),
     value: Number(row.checkout_price_in_cents),
     paidValues: Number(row.paid_cents),
     // Every payment of the ledger goes through the platform's checkout or payment pages.

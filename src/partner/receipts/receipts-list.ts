@@ -7,7 +7,7 @@ import { type Page, pageOf, type PageRequest } from '../../core/paging.js';
 import { conditionShape, renderedPerKey, runRendered } from '../../db/prepared.js';
 import { isFullTime, modalityName } from '../catalogue/catalogue.views.js';
 import { checkoutUrlOf } from '../sales/events/events.js';
-import { loadSaleProducts } from '../sales/sql.js';
+import { productsOfSale, type SaleProductRow } from '../sales/sql.js';
 import { isSaleState, receiptStatusName } from '../sales/state/sale-states.js';
 import { lateColumns } from './ledger.sql.js';
 import { type ReceiptsQuery, receiptsWhere } from './receipt-filters.js';
@@ -55,6 +55,7 @@ export type ReceiptRow = {
   agreement_date: string | null;
   original_installment_value_cents: string | null;
   original_installments: number | null;
+  products: SaleProductRow[];
 };
 
 /** Everything a receipt row shows besides the summary `sm`: the receipt, the sale and its campaign. */
@@ -70,7 +71,8 @@ const receiptColumns = (today: string | Placeholder) => sql`
   s.released_on::text, c.name as campaign_name, r.commission_percentage, r.made_effective_on::text, r.has_upfront, r.financed_installments,
   sm.commission_cents, sm.received_cents, sm.missing_cents, sm.expected_ted_cents, sm.paid_cents, sm.transfer_date::text, sm.expected_transfer_date::text,
   sm.installments, sm.paid_installments, sm.next_payment_date::text, sm.next_payment_installment_id,
-  sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)}`;
+  sm.installment_value_cents, sm.agreement_date::text, sm.original_installment_value_cents, sm.original_installments, ${lateColumns(today)},
+  ${productsOfSale(sql.raw('s.id'))} as products`;
 
 /** Filters the counts of `receipt_counts` answer: none, or the status alone. */
 const countedAhead = (query: ReceiptsQuery) =>
@@ -129,7 +131,7 @@ const countRendered = renderedPerKey();
 
 const receiptStatus = (status: string) => (isSaleState(status) ? (receiptStatusName(status) ?? status) : status);
 
-export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, courses: Receipt['courses']): Receipt {
+export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow): Receipt {
   const saleValue = Number(row.checkout_price_in_cents);
   return {
     crid: row.sale_id,
@@ -144,7 +146,13 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow, cour
     hostingStatus: row.released_on ? 'released' : 'pending',
     nextPaymentDate: row.next_payment_date,
     courseReleasedAt: row.released_on,
-    courses,
+    courses: row.products.map((p) => ({
+      id: p.courseId,
+      name: p.courseName,
+      isFullTime: isFullTime(p),
+      modality: modalityName(p.modalityId),
+      price: p.priceInCents,
+    })),
     saleValue,
     receivedValue: Number(row.received_cents),
     missingValue: Number(row.missing_cents),
@@ -221,22 +229,6 @@ export async function listReceipts(
       values,
     ),
   ]);
-  const products = await loadSaleProducts(
-    ctx.db,
-    rows.map((r) => r.sale_id),
-  );
-  const content = rows.map((row) =>
-    toReceipt(
-      ctx,
-      row,
-      (products.get(row.sale_id) ?? []).map((p) => ({
-        id: p.courseId,
-        name: p.courseName,
-        isFullTime: isFullTime(p),
-        modality: modalityName(p.modalityId),
-        price: p.priceInCents,
-      })),
-    ),
-  );
+  const content = rows.map((row) => toReceipt(ctx, row));
   return pageOf(page, total[0]?.total ?? 0, content);
 }

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { receiptInstallments, sales } from '../../../src/db/schema/index.js';
+import { courseClasses, courses, receiptInstallments, saleItems, sales } from '../../../src/db/schema/index.js';
+import { modalityName } from '../../../src/partner/catalogue/catalogue.views.js';
 import { useTestContext } from '../../support/context.js';
 import { ownerHeaders } from '../../support/sandbox.js';
 import { givenPartner } from '../../support/tenants.js';
@@ -142,6 +143,23 @@ describe('receipts', () => {
       campaignName: null,
       name: 'Ana Beatriz Souza',
     });
+    const [item] = await t.ctx.db
+      .select({ courseId: courses.id, modalityId: courseClasses.modalityId })
+      .from(saleItems)
+      .innerJoin(courses, eq(courses.id, saleItems.courseId))
+      .innerJoin(courseClasses, eq(courseClasses.id, saleItems.courseClassId))
+      .where(eq(saleItems.saleId, F));
+    expect(res.body.content[0].courses).toEqual([
+      {
+        id: item!.courseId,
+        name: 'Técnico em Enfermagem',
+        isFullTime: false,
+        modality: modalityName(item!.modalityId),
+        price: 359000,
+      },
+    ]);
+    const detail = await request(t.app).get(`/receipts/detail/${F}`).set(partner.headers).expect(200);
+    expect(detail.body.courses).toEqual([{ id: item!.courseId, courseName: 'Técnico em Enfermagem' }]);
   });
 
   it('details the financed sale installment by installment, the second paid 12 days late', async () => {

@@ -8,7 +8,7 @@ import { type Page, pageOf, type PageRequest } from '../../../core/paging.js';
 import type { Queryable } from '../../../db/client.js';
 import { conditionShape, preparedPerShape } from '../../../db/prepared.js';
 import { campaigns, receiptSummaries, saleItems, sales, saleSellerCounters } from '../../../db/schema/index.js';
-import { loadSaleProducts } from '../sql.js';
+import { productsOfSale } from '../sql.js';
 import { HIDDEN_FROM_LIST } from '../state/sale-states.js';
 import { type SaleListItem, toSaleListItem } from './list.views.js';
 import { dayAfter, type DayRange, likeLiteral, type SalesFilters } from './list-filters.js';
@@ -103,7 +103,12 @@ export function salesPageQuery(db: Queryable, where: SQL, page: PageWindow, walk
     .limit(page.size)
     .offset(page.offset);
   return db
-    .select({ sale: sales, campaignName: campaigns.name, campaignCustomIdentifier: campaigns.customIdentifier })
+    .select({
+      sale: sales,
+      campaignName: campaigns.name,
+      campaignCustomIdentifier: campaigns.customIdentifier,
+      products: productsOfSale(sales.id),
+    })
     .from(sales)
     .leftJoin(campaigns, eq(campaigns.id, sales.campaignId))
     .where(walkIds ? where : inArray(sales.id, pageIds))
@@ -193,14 +198,8 @@ export async function listSales(
     }),
     (walkIds ? countedSellers : matchedSellers)(ctx.db, counted).execute(counted.values),
   ]);
-  const products = await loadSaleProducts(
-    ctx.db,
-    rows.map((r) => r.sale.id),
-  );
   const total = sellers.reduce((sum, s) => sum + s.count, 0);
   const salesBySellers = sellers.map((s) => ({ creator: s.creator, count: s.count, totalValue: Number(s.totalValue) }));
-  const content = rows.map((row) =>
-    toSaleListItem(row, products.get(row.sale.id) ?? [], filters.useNewStatusTranslation),
-  );
+  const content = rows.map((row) => toSaleListItem(row, row.products, filters.useNewStatusTranslation));
   return pageOf(page, total, content, { metaData: { salesBySellers } });
 }
