@@ -44,7 +44,7 @@ export const ledgerLines = (scope: SQL) => sql`
  * The installments as of `today`: status (`paid`, `open`, `late`, `canceled`, `renegotiated`),
  * days late and the clearing date once it has passed.
  */
-export const installmentLines = (scope: SQL, today: string) => sql`
+export const installmentLines = (scope: SQL, today: string | Placeholder) => sql`
   select ll.*,
     case when ll.is_paid then 'paid' when ll.replaced_on is not null then 'renegotiated' when ll.sale_status = 'canceled' then 'canceled'
       when ll.due_on < ${today}::date then 'late' else 'open' end as status,

@@ -1,14 +1,15 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, type Placeholder, sql } from 'drizzle-orm';
 
 import type { components } from '../../../generated/partner.js';
 import type { AppContext } from '../../context.js';
 import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
+import { preparedPerHandle, renderedPerKey, runRendered } from '../../db/prepared.js';
 import { receiptAdjustments } from '../../db/schema/index.js';
 import { invoiceUrlOf } from './invoice-page.js';
 import { installmentLines } from './ledger.sql.js';
 import { ReceiptNotFound } from './receipts.rules.js';
-import { type ReceiptRow, receiptsStatements } from './receipts-list.js';
+import { type ReceiptRow, receiptsStatements, renderedPage } from './receipts-list.js';
 
 type ReceiptDetail = components['schemas']['ReceiptDetail'];
 type ReceiptInstallment = components['schemas']['ReceiptInstallment'];
@@ -55,34 +56,58 @@ const oneLine = (r: ReceiptRow) =>
     .filter(Boolean)
     .join(', ');
 
-/** The statements of the detail: the receipt's row (its products included), its installments and its reversals. */
+const detailLines = (saleId: number | Placeholder, partnerId: string | Placeholder, today: string | Placeholder) => sql`
+  select l.id, l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
+    l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
+  from (${installmentLines(sql`r.sale_id = ${saleId} and r.partner_id = ${partnerId}`, today)}) l order by l.number`;
+
+/** The sale's reversals, if the sale is the partner's: read beside its row, not after it. */
+const detailAdjustments = (db: Queryable, saleId: number | Placeholder, partnerId: string | Placeholder) =>
+  db
+    .select()
+    .from(receiptAdjustments)
+    .where(
+      and(
+        eq(receiptAdjustments.saleId, saleId),
+        exists(sql`(select 1 from receipts r where r.sale_id = ${saleId} and r.partner_id = ${partnerId})`),
+      ),
+    )
+    .orderBy(asc(receiptAdjustments.id));
+
+/** The statements of the detail with their values, for EXPLAIN and the benchmark: the receipt's row (its products included), its installments and its reversals. */
 export function receiptDetailStatements(db: Queryable, partnerId: string, saleId: number, today: string) {
   return {
     row: receiptsStatements(partnerId, today, { CreditRequestId: String(saleId) }, { size: 1, offset: 0 }).rows,
-    lines: sql`
-      select l.id, l.number, l.value_cents, l.paid_cents, l.commission_cents, l.received_cents, l.status, l.due_on::text, l.paid_on::text,
-        l.agreement_on::text, l.delayed_days, l.expected_compensation_on::text, l.compensation_on::text, l.transfer_made_on::text
-      from (${installmentLines(sql`r.sale_id = ${saleId} and r.partner_id = ${partnerId}`, today)}) l order by l.number`,
-    adjustments: db
-      .select()
-      .from(receiptAdjustments)
-      .where(eq(receiptAdjustments.saleId, saleId))
-      .orderBy(asc(receiptAdjustments.id)),
+    lines: detailLines(saleId, partnerId, today),
+    adjustments: detailAdjustments(db, saleId, partnerId),
   };
 }
+
+// Rendered and prepared once: building them took longer than PostgreSQL takes to answer them.
+const linesRendered = renderedPerKey();
+const adjustmentsOf = preparedPerHandle((db) =>
+  detailAdjustments(db, sql.placeholder('saleId'), sql.placeholder('partnerId')).prepare('receipt_adjustments'),
+);
 
 /** `GET /receipts/detail/{CreditRequestId}`: one receipt of the partner with its installments and reversals. */
 export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleId: number): Promise<ReceiptDetail> {
   const today = localDate(ctx.clock.now());
-  const statements = receiptDetailStatements(ctx.db, partnerId, saleId, today);
-  const [row] = await ctx.db.execute<ReceiptRow>(statements.row);
+  const page = renderedPage(partnerId, today, { CreditRequestId: String(saleId) }, { size: 1, offset: 0 });
+  const lines = linesRendered('lines', () =>
+    detailLines(sql.placeholder('saleId'), sql.placeholder('partnerId'), sql.placeholder('today')),
+  );
+  // One round trip: each statement reads the partner's sale only.
+  const [[row], lineRows, adjustments] = await Promise.all([
+    runRendered<ReceiptRow>(ctx.sql, page.rows, page.values),
+    runRendered<LineRow>(ctx.sql, lines, { saleId, partnerId, today }),
+    adjustmentsOf(ctx.db).execute({ saleId, partnerId }),
+  ]);
   if (!row) throw new ReceiptNotFound();
-  const [lines, adjustments] = await Promise.all([ctx.db.execute<LineRow>(statements.lines), statements.adjustments]);
   const reversals = (kind: string) =>
     adjustments
       .filter((a) => a.kind === kind)
       .map((a) => ({ date: a.occurredOn, value: a.valueCents, reason: a.reason }));
-  const next = lines.find((l) => l.id === row.next_payment_installment_id);
+  const next = lineRows.find((l) => l.id === row.next_payment_installment_id);
   const chargebacks = reversals('chargeback');
   const cancellations = reversals('cancellation');
   return {
@@ -105,7 +130,7 @@ export async function getReceiptDetail(ctx: AppContext, partnerId: string, saleI
     faturaUrl: next ? invoiceUrlOf(ctx.config, row.checkout_token, next.number) : '',
     // The sandbox issues no nota fiscal (documented in ReceiptDetail.yaml).
     NFUrl: '',
-    installments: lines.map(toInstallment),
+    installments: lineRows.map(toInstallment),
     // A dispute won is listed with what it put back (a negative value), and is no chargeback.
     chargeBack: { isChargeBack: chargebacks.reduce((sum, c) => sum + c.value, 0) > 0, data: chargebacks },
     cancellation: { isCancellation: cancellations.length > 0, data: cancellations },

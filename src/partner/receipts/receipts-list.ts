@@ -194,14 +194,16 @@ export function toReceipt(ctx: Pick<AppContext, 'config'>, row: ReceiptRow): Rec
   };
 }
 
-/** `GET /receipts`: the partner's receipts, newest made effective first. */
-export async function listReceipts(
-  ctx: AppContext,
+/**
+ * The statements of a page, rendered once per combination of filters, and the values to run them
+ * with: the list's, and the detail's row.
+ */
+export function renderedPage(
   partnerId: string,
+  today: string,
   query: ReceiptsQuery,
-  page: PageRequest,
-): Promise<Page<Receipt>> {
-  const today = localDate(ctx.clock.now());
+  page: Pick<PageRequest, 'size' | 'offset'>,
+) {
   const { where, sale, campaign } = receiptsWhere(partnerId, query, today);
   const shape = conditionShape(where);
   const counted = countedAhead(query);
@@ -216,18 +218,24 @@ export async function listReceipts(
       size: sql.placeholder('size'),
       offset: sql.placeholder('offset'),
     });
-  const values = { ...shape.values, today, size: page.size, offset: page.offset };
+  return {
+    rows: rowsRendered(key, () => statements().rows),
+    count: countRendered(key, () => statements().count),
+    values: { ...shape.values, today, size: page.size, offset: page.offset },
+  };
+}
+
+/** `GET /receipts`: the partner's receipts, newest made effective first. */
+export async function listReceipts(
+  ctx: AppContext,
+  partnerId: string,
+  query: ReceiptsQuery,
+  page: PageRequest,
+): Promise<Page<Receipt>> {
+  const statements = renderedPage(partnerId, localDate(ctx.clock.now()), query, page);
   const [total, rows] = await Promise.all([
-    runRendered<{ total: number }>(
-      ctx.sql,
-      countRendered(key, () => statements().count),
-      values,
-    ),
-    runRendered<ReceiptRow>(
-      ctx.sql,
-      rowsRendered(key, () => statements().rows),
-      values,
-    ),
+    runRendered<{ total: number }>(ctx.sql, statements.count, statements.values),
+    runRendered<ReceiptRow>(ctx.sql, statements.rows, statements.values),
   ]);
   const content = rows.map((row) => toReceipt(ctx, row));
   return pageOf(page, total[0]?.total ?? 0, content);
