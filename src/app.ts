@@ -13,7 +13,6 @@ import { errorHandler } from './http/error-handler.js';
 import { httpLogger } from './http/logging.js';
 import { metricsRouter, requestMetrics } from './http/metrics.js';
 import { mountApi } from './http/openapi.js';
-import { onlyUnder } from './http/path-prefixes.js';
 import { plainQueryString } from './http/query-string.js';
 import { readiness } from './http/readiness.js';
 import { rejectMalformedPath } from './http/request-path.js';
@@ -89,14 +88,12 @@ export async function createApp(ctx: AppContext, options: AppOptions = {}): Prom
   app.use(gate.middleware());
 
   // Hosted pages (HTML) first: they answer a malformed link with a page of their own.
-  app.use(onlyUnder(['/pay'], paymentPages(ctx)));
-  app.use(onlyUnder(['/checkout'], checkoutPages(ctx)), onlyUnder(['/checkout'], receiptInvoicePages(ctx)));
-  app.use(onlyUnder(['/campaigns', '/catalogue'], storefrontPages(ctx)));
+  app.use(paymentPages(ctx));
+  app.use(checkoutPages(ctx), receiptInvoicePages(ctx), storefrontPages(ctx));
   // The partner panel (`/painel`): its own sessions, form checks and error pages.
-  app.use(onlyUnder(['/painel'], panelPages(ctx)));
+  app.use(panelPages(ctx));
   // The provider's events: signed by the provider, outside both documents and their keys.
-  const webhook = ctx.payments.webhook;
-  if (webhook) app.use(onlyUnder([webhook.path], providerWebhookRoutes(ctx.db, webhook)));
+  if (ctx.payments.webhook) app.use(providerWebhookRoutes(ctx.db, ctx.payments.webhook));
 
   // Everything below answers JSON, personal data included: the APIs, the sandbox's and the 404s.
   app.use(rejectMalformedPath, plainQueryString, noStore);

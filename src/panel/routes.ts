@@ -1,8 +1,9 @@
-import express, { type ErrorRequestHandler, Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 
 import type { AppContext } from '../context.js';
 import { toApiError } from '../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../http/logging.js';
+import { onlyUnder } from '../http/path-prefixes.js';
 import { IdentityRuleError } from '../identity/identity.rules.js';
 import { mailOutbox } from '../identity/mail-outbox.js';
 import { html } from '../pages/html.js';
@@ -33,7 +34,7 @@ import { webhookPages } from './webhooks/routes.js';
  * and form token before any section sees it. Each section is a router of its own that guards its
  * pages with `requireProfile`; failures become pages, never JSON.
  */
-export function panelPages(ctx: AppContext): Router {
+export function panelPages(ctx: AppContext): RequestHandler {
   const panel: PanelContext = {
     app: ctx,
     cookies: panelCookies(ctx.config),
@@ -69,7 +70,8 @@ export function panelPages(ctx: AppContext): Router {
 
   const router = Router();
   router.use('/painel', inner);
-  return router;
+  // Tried only for its own paths: the router matches a request against each of its routes in turn.
+  return onlyUnder(['/painel'], router);
 }
 
 const UNREADABLE = {

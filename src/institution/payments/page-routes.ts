@@ -1,9 +1,10 @@
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 
 import type { AppContext } from '../../context.js';
 import { ownEntry } from '../../core/own-entry.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
+import { onlyUnder } from '../../http/path-prefixes.js';
 import { clientIp } from '../../http/rate-limit.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { hostedPageHeaders } from '../../pages/html.js';
@@ -61,7 +62,7 @@ const backToPage = (req: Request, res: Response, notice: Notice) =>
  * people, with form posts for Pix, bank slip and card, the card step of a provider whose card
  * fields live in the browser, and (sandbox only) the simulate buttons.
  */
-export function paymentPages(ctx: AppContext): Router {
+export function paymentPages(ctx: AppContext): RequestHandler {
   const router = Router();
   const provider = ctx.payments;
   const link = (req: Request) => `/pay/${encodeURIComponent(String(req.params.token))}`;
@@ -169,5 +170,6 @@ export function paymentPages(ctx: AppContext): Router {
     }
   };
   router.use('/pay/:token', htmlErrors);
-  return router;
+  // Tried only for its own paths: the router matches a request against each of its routes in turn.
+  return onlyUnder(['/pay'], router);
 }

@@ -208,8 +208,10 @@ export function renderedPage(
   const shape = conditionShape(where);
   const counted = countedAhead(query);
   const key = `${sale} ${campaign} ${counted} ${shape.key}`;
+  // Built only when a statement of this key is rendered for the first time, and then once for both.
+  let built: ReturnType<typeof pageStatements> | undefined;
   const statements = () =>
-    pageStatements({
+    (built ??= pageStatements({
       where: shape.shape,
       sale,
       campaign,
@@ -217,7 +219,7 @@ export function renderedPage(
       today: sql.placeholder('today'),
       size: sql.placeholder('size'),
       offset: sql.placeholder('offset'),
-    });
+    }));
   return {
     rows: rowsRendered(key, () => statements().rows),
     count: countRendered(key, () => statements().count),

@@ -1,8 +1,9 @@
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 
 import type { AppContext } from '../../context.js';
 import { toApiError } from '../../http/error-handler.js';
 import { noteErrorOnRequestLog } from '../../http/logging.js';
+import { onlyUnder } from '../../http/path-prefixes.js';
 import { isReadablePath } from '../../http/request-path.js';
 import { HOSTED_PAGE_HEADERS } from '../../pages/html.js';
 import { renderMessagePage } from '../../payments/charge-blocks.js';
@@ -42,7 +43,7 @@ const param = (req: Request, name: string) => String(req.params[name]);
  * documents: pt-BR HTML that works without JavaScript. A buyer gives their CPF, name, e-mail and
  * phone, and goes to the checkout of their sale.
  */
-export function storefrontPages(ctx: AppContext): Router {
+export function storefrontPages(ctx: AppContext): RequestHandler {
   const router = Router();
   const sandbox = ctx.payments.sandbox !== undefined;
   const now = () => ctx.clock.now();
@@ -159,5 +160,6 @@ export function storefrontPages(ctx: AppContext): Router {
       return offer && renderClassPage({ offer, methods: classMethods(offer), sandbox, ...state });
     }),
   );
-  return router;
+  // Tried only for its own paths: the router matches a request against each of its routes in turn.
+  return onlyUnder(['/campaigns', '/catalogue'], router);
 }

@@ -1,10 +1,11 @@
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 
 import type { AppContext } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import { ownEntry } from '../../../core/own-entry.js';
 import type { Queryable } from '../../../db/client.js';
 import { noteErrorOnRequestLog } from '../../../http/logging.js';
+import { onlyUnder } from '../../../http/path-prefixes.js';
 import { clientIp } from '../../../http/rate-limit.js';
 import { hostedPageHeaders } from '../../../pages/html.js';
 import { cardPausedMessage, keptCardValues } from '../../../payments/card-form.js';
@@ -96,7 +97,7 @@ const chargeNotice = (charge: Charge): CheckoutNotice | undefined =>
  * The hosted checkout (`/checkout/{token}`), outside both OpenAPI documents: pt-BR HTML that works
  * without JavaScript, every step a form post answered by a redirect to the page.
  */
-export function checkoutPages(ctx: AppContext): Router {
+export function checkoutPages(ctx: AppContext): RequestHandler {
   const router = Router();
   const provider = ctx.payments;
   router.use('/checkout', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 50 }));
@@ -237,5 +238,6 @@ export function checkoutPages(ctx: AppContext): Router {
     }
   };
   router.use('/checkout/:token', htmlErrors);
-  return router;
+  // Tried only for its own paths: the router matches a request against each of its routes in turn.
+  return onlyUnder(['/checkout'], router);
 }
