@@ -19,12 +19,14 @@ const MAY_IMPORT = {
   db: ['config.ts', 'telemetry/'],
   queue: ['db/', 'telemetry/'],
   tenants: ['db/', 'core/'],
+  ledger: ['core/', 'db/'],
   payments: ['core/', 'db/', 'queue/', 'pages/', 'telemetry/', 'http/', 'context.ts', 'config.ts'],
   webhooks: ['core/', 'db/', 'queue/', 'telemetry/', 'context.ts', 'config.ts'],
   institution: [
     'core/',
     'contract/',
     'db/',
+    'ledger/',
     'queue/',
     'pages/',
     'payments/',
@@ -37,6 +39,7 @@ const MAY_IMPORT = {
     'core/',
     'contract/',
     'db/',
+    'ledger/',
     'queue/',
     'pages/',
     'payments/',
@@ -51,6 +54,7 @@ const MAY_IMPORT = {
   panel: [
     'core/',
     'contract/',
+    'ledger/',
     'identity/',
     'tenants/',
     'partner/',
@@ -66,6 +70,7 @@ const MAY_IMPORT = {
   jobs: [
     'core/',
     'db/',
+    'ledger/',
     'identity/',
     'institution/',
     'partner/',

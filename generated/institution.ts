@@ -663,7 +663,7 @@ export interface webhooks {
         put?: never;
         /**
          * A payment taken back
-         * @description A payment of an installment refunded in full, disputed by the payer (the funds are withdrawn while the dispute lasts) or lost in a dispute: the installment owes it again and the management statement no longer counts it.
+         * @description Money of a payment of an installment given back to the payer (a refund, in full or in part) or withdrawn by a dispute (the disputed amount, while the dispute lasts): the installment owes it again, and the management statement has a record of it (`ESTORNO` or `CONTESTACAO`, negative, in the month it happened), deducted from the transfer of `data_repasse`. The payment's own record stays as it was. One event per record.
          *
          *     Delivered as `POST` with the event as JSON body to every active configuration that has it
          *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
@@ -686,8 +686,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A payment standing again
-         * @description A dispute won: the payment disputed settles the installment again and the management statement counts it again.
+         * Money taken back came back
+         * @description A dispute won (in full, or in part: what its balance transactions gave back) or a refund that failed after it succeeded: the money is back, the payment settles the installment again for that amount, and the management statement has a record of it (`RESTABELECIMENTO`, positive, in the month it happened), added to the transfer of `data_repasse`. When the installment can no longer take it (paid again meanwhile, or cancelled), the money goes back to the payer by a refund, which is a `pagamentoEstornado` of its own. One event per record.
          *
          *     Delivered as `POST` with the event as JSON body to every active configuration that has it
          *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
@@ -1229,13 +1229,19 @@ export interface components {
             metadata: components["schemas"]["PageMetadataCount"];
         };
         /**
-         * @description One liquidation of an installment of a `Gestão` (management) contract: what the student paid, the
-         *     operator's commission and what is transferred to the institution. Strings unless noted; money
-         *     and percentages are decimal strings with a dot (`1250.00`, `8.50`). The keys marked optional are
-         *     present only for payments by credit card. `parcela_id` and `pagamento_id` are optional additions
-         *     of this service that tie the record to its installment and payment. Amounts add up:
-         *     `valor_recebido_total` = `valor_recebido_principia` + `valor_juros` + `valor_multa` −
-         *     `valor_desconto`.
+         * @description One record of the institution's books for a `Gestão` (management) installment: a payment the
+         *     student made, a settlement the institution reported, or money that went back or came back
+         *     later. A record is booked once and never changes: a refund, a dispute, a dispute won or a
+         *     settlement withdrawn after it is a record of its own (`tipo_liquidacao` `ESTORNO`,
+         *     `CONTESTACAO`, `RESTABELECIMENTO`), with negative (or, for money back, positive) amounts,
+         *     dated the day it happened and taken from (or added to) the transfer of `data_repasse`. See
+         *     docs/institution-integration.md, "Books, months and transfers".
+         *
+         *     Strings unless noted; money and percentages are decimal strings with a dot (`1250.00`,
+         *     `8.50`). The keys marked optional are present only for payments by credit card. `parcela_id`
+         *     and `pagamento_id` are optional additions of this service that tie the record to its
+         *     installment and payment. Amounts add up: `valor_recebido_total` = `valor_recebido_principia`
+         *     + `valor_juros` + `valor_multa` − `valor_desconto`.
          */
         ManagementStatementRecord: {
             /** @description Id of the institution. */
@@ -1260,9 +1266,9 @@ export interface components {
             parcela_id?: string;
             /**
              * Format: uuid
-             * @description Id of the platform payment this liquidation comes from (one per paid charge; the card
-             *     installments of one payment share it). Absent for a settlement reported by the institution.
-             *     Beyond the interface, for reconciliation.
+             * @description Id of the platform payment this record comes from, or whose money it takes back or gives
+             *     back (one per paid charge; the card installments of one payment share it). Absent for a
+             *     settlement reported by the institution. Beyond the interface, for reconciliation.
              */
             pagamento_id?: string;
             /**
@@ -1272,7 +1278,7 @@ export interface components {
             data_vencimento: string;
             /**
              * Format: date
-             * @description Month of the due date, as the first day of that month (`YYYY-MM-01`).
+             * @description Month of the due date, as the first day of that month (`YYYY-MM-01`); a record of money taken back carries its installment's.
              */
             competencia_vencimento: string;
             /**
@@ -1285,13 +1291,22 @@ export interface components {
             /** @description Free note on the kind of management; empty string when there is none. */
             tipo_gestao_observacao: string;
             /**
-             * @description Id of the liquidation, stable across reads: the `pagamento_id` for a platform payment
-             *     (followed by `:N` for card installment N), the `parcela_id` followed by `:IES` for a settlement
-             *     reported by the institution.
+             * @description Id of the record, never reused: the `pagamento_id` for a platform payment (followed by `:N`
+             *     for card installment N), the `parcela_id` followed by `:IES` for a settlement reported by the
+             *     institution (`:IES:2`, `:IES:3`… for later ones); a record that takes money back, or gives it
+             *     back, is the id of the record it changes followed by `/` and its cause (`refund:<id>`,
+             *     `dispute:<id>`, `dispute-reinstated:<id>`, `refund-failed:<id>`, `ies:<batch id>`).
              */
             liquidacao_gestao_id: string;
-            /** @description `TOTAL` when the payment settled the installment, `PARCIAL` otherwise. */
-            tipo_liquidacao: string;
+            /**
+             * @description `TOTAL` when the payment settled the installment (for a card in installments, on its last
+             *     record), `PARCIAL` otherwise; `ESTORNO` for money given back to the payer (a refund, in full
+             *     or in part) or a settlement the institution withdrew, `CONTESTACAO` for money withdrawn by a
+             *     dispute or chargeback, `RESTABELECIMENTO` for money back to the operator (a dispute won, in
+             *     full or in part; a refund that failed after it succeeded).
+             * @enum {string}
+             */
+            tipo_liquidacao: "TOTAL" | "PARCIAL" | "ESTORNO" | "CONTESTACAO" | "RESTABELECIMENTO";
             /** @description `Pago na Plataforma` (through the payment link) or `Pago na IES` (reported by the institution). */
             tipo_pagamento: string;
             /** @description Payment means, `PIX`, `BOLETO` or `CARTAO_DE_CREDITO`; `NAO_INFORMADO` for a settlement reported by the institution. */
@@ -1302,11 +1317,14 @@ export interface components {
             cartao_de_credito_parcelamento?: string;
             /**
              * Format: date
-             * @description Date the payment was received; for card installment N, the payment date plus 30 × (N − 1) days (the acquirer pays one a month).
+             * @description The Brasília day the money moved, as the payment provider reports it (not the day the charge
+             *     was priced for): for card installment N, the payment's day plus 30 × (N − 1) days (the
+             *     acquirer pays one a month, and each is a record from that day on); for money taken back or
+             *     given back, the day it happened.
              */
             data_recebimento: string;
             /**
-             * @description Month the payment was received, `MM/YYYY`.
+             * @description Month of `data_recebimento`, `MM/YYYY`.
              * @example 03/2026
              */
             competencia_recebimento: string;
@@ -1316,17 +1334,25 @@ export interface components {
             valor_recebido_principia: string;
             /** @description Commission of the operator, percent, decimal string. */
             comissao_percentual: string;
-            /** @description Commission of the operator on this liquidation, the percentage of `valor_recebido_total` in force in the month received, rounded half up to the cent; decimal string. */
+            /**
+             * @description Commission of the operator on this record: the percentage of `valor_recebido_total` of the
+             *     contract in force when the payment was booked (frozen with it, for every card installment of
+             *     the payment), rounded half up to the cent; for money taken back, the share of the commission
+             *     of the record it reverses (commission follows the money). Decimal string.
+             */
             comissao_valor: string;
             /**
              * @description Value transferred to the institution: the received total less the commission for a platform
              *     payment; for a settlement reported by the institution (which already holds the money) the
-             *     commission owed to the operator, as a negative value. Decimal string.
+             *     commission owed to the operator, as a negative value; negative for money taken back, which
+             *     the transfer of `data_repasse` deducts. Decimal string.
              */
             valor_repasse: string;
             /**
              * Format: date
-             * @description Date of the transfer to the institution, `data_recebimento` plus the transfer delay of the contract.
+             * @description Date of the transfer the record is part of: `data_recebimento` plus the transfer delay of the
+             *     contract, never a day already past when the record was booked (money booked late, and money
+             *     taken back, go into the next transfer).
              */
             data_repasse: string;
             /** @description Amounts of the liquidation, decimal strings. */
@@ -1718,7 +1744,7 @@ export interface components {
          * @description A payment applied to an installment through the payment link. The amounts are the payment's
          *     figures in the management statement (`GET /v1/extrato/gestao`, the records with this
          *     `pagamento_id`): `valor_recebido_total` = `valor_recebido_principia` + `valor_juros` +
-         *     `valor_multa` − `valor_desconto`, as of the day the payment counts (`data_recebimento`).
+         *     `valor_multa` − `valor_desconto`, priced as of the payer's day (`data_pagamento`).
          */
         InstallmentPaymentEventData: components["schemas"]["InstallmentIds"] & {
             /**
@@ -1739,9 +1765,14 @@ export interface components {
             parcelas_cartao: number | null;
             /**
              * Format: date
-             * @description The Brasília day the payment counts as made.
+             * @description The Brasília day the money arrived, as the payment provider reports it (the management record's `data_recebimento`).
              */
             data_recebimento: string;
+            /**
+             * Format: date
+             * @description The Brasília day the payment counts as made for the payer (what it settles, and how late it was); never later than `data_recebimento`.
+             */
+            data_pagamento: string;
             /** @description Amount received, a decimal string with a dot. */
             valor_recebido_total: string;
             /** @description Part of the amount that paid the principal. */
@@ -1781,10 +1812,15 @@ export interface components {
             lote_id: string;
         };
         /**
-         * @description A payment of an installment taken back by the payment provider (`pagamentoEstornado`: refunded,
-         *     disputed by the payer, or lost in a dispute) or standing again after a dispute won
-         *     (`pagamentoRestabelecido`). The management statement stops showing a payment taken back, and
-         *     shows it again once it stands.
+         * @description Money of a payment of an installment taken back by the payment provider (`pagamentoEstornado`:
+         *     refunded in full or in part, or withdrawn by a dispute of the payer), or money taken back that
+         *     came back (`pagamentoRestabelecido`: a dispute won in full or in part, a refund that failed
+         *     after it succeeded). Each is a record of its own in the management statement, booked in the
+         *     month it happened: the event carries that record's figures under the statement's names (one
+         *     event per record; a payment by card in installments may take several). The payment's own
+         *     records stay as they were. Without a record of the management statement (an installment of
+         *     guaranteed revenue, or card installments the acquirer had not paid yet) the event carries
+         *     `valor` only.
          */
         PaymentReversalEventData: components["schemas"]["InstallmentIds"] & {
             /** Format: uuid */
@@ -1792,12 +1828,34 @@ export interface components {
             /** Format: uuid */
             cobranca_id: string;
             /**
-             * @description `pagamentoEstornado` only: refunded, disputed (funds withdrawn while the dispute lasts), lost in a dispute.
+             * @description `pagamentoEstornado` only: refunded, withdrawn by a dispute, withdrawn by a dispute already lost.
              * @enum {string}
              */
             motivo?: "ESTORNO" | "CONTESTACAO" | "CHARGEBACK";
-            /** @description The payment's amount received. */
+            /** @description The amount taken back (or given back) by this record, a positive decimal string. */
             valor: string;
+            /** @description The record of the management statement (`GET /v1/extrato/gestao`). */
+            liquidacao_gestao_id?: string;
+            /** @enum {string} */
+            tipo_liquidacao?: "ESTORNO" | "CONTESTACAO" | "RESTABELECIMENTO";
+            /**
+             * Format: date
+             * @description The day it happened.
+             */
+            data_recebimento?: string;
+            /** @description The record's amount, negative when taken back. */
+            valor_recebido_total?: string;
+            /** @description The record's share of the commission, negative when taken back (commission follows the money). */
+            comissao_valor?: string;
+            /** @description What the record takes from (or adds to) the transfer of `data_repasse`. */
+            valor_repasse?: string;
+            /**
+             * Format: date
+             * @description The transfer that nets it.
+             */
+            data_repasse?: string;
+            /** @description For a payment by card in installments, the card installment the record changes, `N/M`. */
+            cartao_de_credito_parcelamento?: string;
             /**
              * @description The installment's state after it.
              * @enum {string}
@@ -1818,7 +1876,11 @@ export interface components {
             /** @description Installments assigned by the closing. */
             parcelas_cedidas: number;
             totais: {
-                /** @description The management statement's records of installments due that month (`competencia_vencimento`) and their sums. */
+                /**
+                 * @description The management statement's records booked in that month and their sums: the money that
+                 *     moved in it, and what was booked in it because an earlier month had closed. A closed
+                 *     month takes no record, so these never change.
+                 */
                 gestao: {
                     [key: string]: unknown;
                 };

@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import type { Queryable } from './db/client.js';
 import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
-import { reinstateInstallmentPayment, reverseInstallmentPayment } from './institution/payments/payment-reversal.js';
+import { installmentMoneyListener } from './institution/payments/payment-reversal.js';
 import { mailTransportOf } from './mail-wiring.js';
 import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
@@ -56,9 +56,7 @@ export function wireContext(parts: ContextParts): AppContext {
   const payments = paymentProvider(parts, {
     installment: {
       paid: settleInstallmentCharge(parts.clock, events),
-      disputed: reverseInstallmentPayment(parts.clock, events),
-      reinstated: reinstateInstallmentPayment(parts.clock, parts.logger, events),
-      reversed: reverseInstallmentPayment(parts.clock, events),
+      ...installmentMoneyListener(parts.clock, parts.logger, events),
     },
     sale: saleChargeListener({ config: parts.config, clock: parts.clock, saleLedger }),
   });

@@ -41,6 +41,7 @@ export const toCharge = (row: ChargeRow): Charge => ({
   declinedReason: row.declinedReason,
   unappliedReason: row.unappliedReason,
   disputedAmountCents: row.disputedAmountCents,
+  disputeRef: row.disputeRef,
   expiresAt: row.expiresAt,
   pricedFor: row.pricedFor,
   paidAt: row.paidAt,

@@ -54,6 +54,8 @@ export interface Charge {
   unappliedReason: string | null;
   /** What an open dispute withdrew, in cents (`DISPUTED`, and `CHARGED_BACK` once lost). */
   disputedAmountCents: number;
+  /** The provider's dispute of the payment, once the payer opened one. */
+  disputeRef: string | null;
   expiresAt: Date | null;
   /** The Brasília day whose amount the charge asks for: a payment of it settles as of that day. */
   pricedFor: string;
@@ -149,14 +151,26 @@ export interface ChargeListener {
   declined?(db: Queryable, charge: Charge): Promise<void>;
   /** A Pix, bank slip or card session ended unpaid. */
   expired?(db: Queryable, charge: Charge): Promise<void>;
+  /** A refund of the payment succeeded, in full or in part: `refund.amountCents` went back to the payer. */
+  refunded?(db: Queryable, charge: Charge, refund: RefundMove): Promise<void>;
+  /** A refund that had succeeded failed afterwards (a bank slip's refund whose bank data never came): the money is back. */
+  refundFailed?(db: Queryable, charge: Charge, refund: RefundMove): Promise<void>;
   /** A dispute withdrew `disputedAmountCents` of a paid charge: not final, it may be won. */
   disputed?(db: Queryable, charge: Charge): Promise<void>;
-  /** A dispute was won: the funds it withdrew came back, the charge is paid again. */
-  reinstated?(db: Queryable, charge: Charge): Promise<void>;
+  /** Funds a dispute withdrew came back, `amountCents` of them: all once won, part of them when it was won in part. */
+  reinstated?(db: Queryable, charge: Charge, amountCents: number): Promise<void>;
   /** For good: refunds of all it took succeeded (`REFUNDED`), or a dispute was lost (`CHARGED_BACK`, after `disputed`). */
   reversed?(db: Queryable, charge: Charge): Promise<void>;
 }
 export type ChargeListeners = Record<string, ChargeListener>;
+
+/** A refund of a charge as its listener hears of it: our refund's id, its amount and why it was made. */
+export interface RefundMove {
+  id: string;
+  amountCents: number;
+  /** UNAPPLIED, OVERPAYMENT, OPERATOR or PROVIDER (`payment_refunds.reason`). */
+  reason: string;
+}
 
 /** The sandbox's hands: what a bank or an acquirer would report, done by a button or an operator. */
 export interface SandboxControls {

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/client.js';
 import { paymentCharges, paymentRefunds } from '../db/schema/index.js';
 import { addRefundJob } from '../queue/jobs.js';
 import { type ChargeRow, paidCentsOf, toCharge, updateCharge } from './charges.js';
-import type { Charge, ChargeListeners } from './provider.js';
+import type { Charge, ChargeListeners, RefundMove } from './provider.js';
 
 /**
  * Money given back to payers. A refund is decided in the transaction of what causes it (a payment
@@ -63,11 +63,12 @@ export interface ProviderRefund {
 /**
  * Records what the provider says of the refunds of a charge locked in `tx`: each is matched to our
  * row (by its provider id, or the row id it carries) or kept as a refund made at the provider
- * itself. The charge's `refundedAmountCents` is what succeeded, never what was only asked: refunds
- * of all that was paid make the charge `REFUNDED`, and only then does what it paid for hear of it
- * (`reversed`) — when the payment had been applied to it: a payment kept unapplied was never part
- * of a sale or an installment. One that fails afterwards (a bank slip refund whose bank data never
- * came) makes the charge `PAID` again.
+ * itself. The charge's `refundedAmountCents` is what succeeded, never what was only asked. What
+ * the charge paid for hears of each refund once it succeeded (`refunded`), and of one that failed
+ * after it had succeeded (`refundFailed`: a bank slip refund whose bank data never came), when the
+ * payment had been applied to it (a payment kept unapplied was never part of a sale or an
+ * installment). Refunds of all that was paid make the charge `REFUNDED` (`reversed`); one that
+ * fails afterwards makes it `PAID` again.
  */
 export async function applyRefunds(
   tx: Queryable,
@@ -77,6 +78,7 @@ export async function applyRefunds(
 ): Promise<{ charge: Charge; changed: boolean }> {
   const now = deps.clock.now();
   let changed = false;
+  const moves: { move: RefundMove; succeeded: boolean }[] = [];
   for (const refund of refunds) {
     const byRef = eq(paymentRefunds.providerRef, refund.providerRef);
     const [row] = await tx
@@ -89,23 +91,33 @@ export async function applyRefunds(
         ),
       );
     const set = { status: refund.status, providerRef: refund.providerRef, failureReason: refund.failureReason };
+    let id: string;
     if (!row) {
       const amountCents = refund.amountCents;
-      await tx
+      const [made] = await tx
         .insert(paymentRefunds)
-        .values({ chargeId: charge.id, reason: 'PROVIDER', amountCents, ...set, createdAt: now, updatedAt: now });
+        .values({ chargeId: charge.id, reason: 'PROVIDER', amountCents, ...set, createdAt: now, updatedAt: now })
+        .returning({ id: paymentRefunds.id });
+      id = made!.id;
     } else if (row.status !== refund.status || row.providerRef !== refund.providerRef) {
       await tx
         .update(paymentRefunds)
         .set({ ...set, updatedAt: now })
         .where(eq(paymentRefunds.id, row.id));
+      id = row.id;
     } else continue;
     changed = true;
+    const was = row?.status === 'SUCCEEDED';
+    const is = refund.status === 'SUCCEEDED';
+    if (was !== is)
+      moves.push({ move: { id, amountCents: refund.amountCents, reason: row?.reason ?? 'PROVIDER' }, succeeded: is });
   }
   const settled = await settleRefundedAmount(tx, charge, now);
   const after = toCharge(settled.charge);
-  if (settled.refundedInFull && !charge.unappliedReason)
-    await deps.listeners[charge.referenceKind]?.reversed?.(tx, after);
+  const listener = charge.unappliedReason ? undefined : deps.listeners[charge.referenceKind];
+  for (const { move, succeeded } of moves)
+    await (succeeded ? listener?.refunded?.(tx, after, move) : listener?.refundFailed?.(tx, after, move));
+  if (settled.refundedInFull) await listener?.reversed?.(tx, after);
   return { charge: after, changed: changed || settled.refundedInFull };
 }
 

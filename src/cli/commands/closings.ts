@@ -1,4 +1,6 @@
 import { systemClock } from '../../core/clock.js';
+import { localDate } from '../../core/local-date.js';
+import { bookAllDueRecords } from '../../institution/books/payments.js';
 import {
   allInstitutionIds,
   closeMonth,
@@ -43,6 +45,7 @@ export const closingCommands: Record<string, Command> = {
       if (!options.institution || !options.month)
         throw new UsageError('closing:show needs --institution ID and --month YYYY-MM');
       await requireTenant(db, 'institution', options.institution);
+      await bookAllDueRecords(db, localDate(systemClock.now()), options.institution);
       return {
         institution: options.institution,
         month: options.month,

@@ -21,6 +21,8 @@ export * from './institution-events.js';
 export * from './webhooks.js';
 // The receipts ledger: commissions, buyer installments, payments, transfers and reversals.
 export * from './receipts.js';
+// The books: every movement of money, appended and never changed.
+export * from './ledger.js';
 // Liveness of the graphile-worker pools, so that a dead worker's jobs are unlocked within a minute.
 export * from './workers.js';
 // Panel sign-in: sessions, one-time links (invitations, password resets), the failed sign-in counters

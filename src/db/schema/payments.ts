@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   date,
   index,
@@ -171,15 +172,31 @@ export const installmentPayments = pgTable(
     fine: money().notNull(),
     interest: money().notNull(),
     discount: money().notNull(),
+    /** The Brasília day the money arrived, as the provider reports it (`paidOn` is the payer's day: what it settles). */
+    receivedOn: date({ mode: 'string' }).notNull(),
+    /** Records of the payment in the books: a card in M installments is paid by the acquirer one a month. */
+    records: integer().notNull().default(1),
+    /** Of those, the ones booked so far: a record is booked on the day the acquirer pays it. */
+    recordsBooked: integer().notNull().default(0),
+    /** The payment settled what was left of the installment (its last record is `TOTAL`). */
+    settledInFull: boolean().notNull().default(false),
     createdAt: timestampNow(),
     /**
-     * The payment was taken back: refunded in full, or disputed (funds withdrawn, `DISPUTED`; final
-     * once lost, `CHARGED_BACK`). It no longer settles the installment nor counts in the statements.
+     * The whole payment was taken back: refunded in full, or disputed (funds withdrawn, `DISPUTED`;
+     * final once lost, `CHARGED_BACK`), as the panel shows it. What it still settles follows the
+     * books (`src/institution/books/standing.ts`).
      */
     reversal: text(),
     reversedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex().on(t.chargeId), index().on(t.installmentId)],
+  (t) => [
+    uniqueIndex().on(t.chargeId),
+    index().on(t.installmentId),
+    // Card payments whose later installments are still to be booked, by the day of the next one.
+    index('installment_payments_to_book')
+      .on(sql`(${t.receivedOn} + 30 * ${t.recordsBooked})`)
+      .where(sql`${t.recordsBooked} < ${t.records}`),
+  ],
 );
 
 /**

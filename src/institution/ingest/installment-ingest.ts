@@ -6,6 +6,7 @@ import { handledLater } from '../../core/promises.js';
 import type { Database } from '../../db/client.js';
 import { rawTransaction } from '../../db/raw-transaction.js';
 import { batches } from '../../db/schema/index.js';
+import { bookIesSettlements } from '../books/ies-settlements.js';
 import { contractOf } from '../contracts.js';
 import type { Batch } from '../intake/batches.js';
 import { readBlocks } from '../intake/item-blocks.js';
@@ -122,6 +123,8 @@ function installmentChunks(ctx: AppContext, product: string): ChunkProcessor<Sta
           staged.rows.filter((r) => r.applies && !existing.has(r.key)),
         );
         const refused = await upsertKnownRows(tx, raw, context, known);
+        const applied = staged.rows.filter((r) => r.applies).map((r) => r.key);
+        await bookIesSettlements(tx, batch.institutionId, batch.id, applied, localDate(context.now));
         if (staged.invalid > 0) {
           await written;
           await recordItemProblems(tx, batch, from, to);

@@ -7,6 +7,7 @@ import { formatCents, parseCents } from '../../core/money.js';
 import type { Queryable } from '../../db/client.js';
 import { installmentPayments, installments } from '../../db/schema/index.js';
 import type { Charge, ChargeListener } from '../../payments/provider.js';
+import { bookDueRecords } from '../books/payments.js';
 import { paymentApplied } from '../events/happenings.js';
 import type { EventOptions } from '../events/store.js';
 import { allocate, type Debt, type OnTimeDiscount } from './late-charges.js';
@@ -65,9 +66,10 @@ const paidOnOf = (charge: Charge, clock: Clock): string => {
 /**
  * Settles an installment with a paid charge, in the charge's transaction: the payment splits into
  * principal, fine, interest and discount (see `allocate`) as of the day the charge was priced for,
- * whenever it was confirmed; is recorded once per charge; and moves the installment to PAGO or
- * PARCIALMENTE_PAGO, `Pago na Plataforma`, told to the institution by an event. What it brought
- * beyond the debt is not kept: the payments room refunds it.
+ * whenever it was confirmed; is recorded once per charge, and booked on the day the provider says
+ * the money arrived (a card in installments, one record a month as the acquirer pays); and moves
+ * the installment to PAGO or PARCIALMENTE_PAGO, `Pago na Plataforma`, told to the institution by an
+ * event. What it brought beyond the debt is not kept: the payments room refunds it.
  */
 export const settleInstallmentCharge =
   (clock: Clock, events: EventOptions = {}): ChargeListener['paid'] =>
@@ -94,6 +96,9 @@ export const settleInstallmentCharge =
         fine: formatCents(split.fine),
         interest: formatCents(split.interest),
         discount: formatCents(split.discount),
+        receivedOn: localDate(charge.paidAt ?? clock.now()),
+        records: charge.method === 'CARD' ? Math.max(1, charge.card?.installments ?? 1) : 1,
+        settledInFull: split.remaining === 0,
         createdAt: clock.now(),
       })
       .onConflictDoNothing({ target: installmentPayments.chargeId })
@@ -115,6 +120,7 @@ export const settleInstallmentCharge =
         updatedAt: clock.now(),
       })
       .where(eq(installments.id, installment.id));
+    await bookDueRecords(db, recorded[0]!.id, localDate(clock.now()));
     await paymentApplied(db, installment, recorded[0]!, charge, clock.now(), events);
     return { keptCents: split.received };
   };

@@ -1,94 +1,116 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 
 import type { Clock } from '../../core/clock.js';
+import { localDate } from '../../core/local-date.js';
+import { parseCents } from '../../core/money.js';
 import type { Queryable } from '../../db/client.js';
 import { installmentPayments, installments } from '../../db/schema/index.js';
+import type { LedgerEntry } from '../../ledger/book.js';
 import type { Charge, ChargeListener } from '../../payments/provider.js';
-import { paymentReversed } from '../events/happenings.js';
+import { requestRefund } from '../../payments/refunds.js';
+import { settleByStandingPayments } from '../books/standing.js';
+import { type GiveBack, giveBack, type TakeBack, takeBack } from '../books/take-back.js';
+import { moneyCameBack, moneyTakenBack } from '../events/happenings.js';
 import type { EventOptions } from '../events/store.js';
 
 /**
- * A platform payment taken back from the institution: refunded in full, or disputed by the payer
- * (the funds withdrawn while the dispute lasts, for good once lost). The payment stays recorded,
- * marked reversed; the installment is settled again by the payments still standing, so it reopens
- * (ABERTO or PARCIALMENTE_PAGO, owing what the reversal took back) and the management statement no
- * longer counts it. A dispute won stands the payment again.
+ * Platform payments of installments taken back by the payment provider, and money that comes
+ * back. A refund (in full or in part) or a dispute's withdrawal (for the disputed amount) is a
+ * record of its own in the books, in the open month, taken from the next transfer; the payment's
+ * own records stay as they were. The installment is settled again by what its payments still
+ * hold: it owes again what went back. A dispute won, or a refund that failed, gives the money
+ * back the same way; money that comes back to an installment that cannot take it (paid again
+ * meanwhile, cancelled) goes back to the payer by a refund.
  */
 
-export type Reversal = 'REFUNDED' | 'DISPUTED' | 'CHARGED_BACK';
+type MoneyListener = Required<
+  Pick<ChargeListener, 'refunded' | 'refundFailed' | 'disputed' | 'reinstated' | 'reversed'>
+>;
 
-const reversalOf = (charge: Charge): Reversal =>
-  charge.status === 'REFUNDED' ? 'REFUNDED' : charge.status === 'CHARGED_BACK' ? 'CHARGED_BACK' : 'DISPUTED';
-
-/** Settles the installment by its standing payments: balance, settled parts, state, last payment day. */
-async function settleByStandingPayments(db: Queryable, installmentId: string, now: Date): Promise<void> {
-  await db.execute(sql`
-    update installments i set
-      balance = i.principal - s.principal,
-      settled_fine = s.fine, settled_interest = s.interest, settled_discount = s.discount, settled_received = s.received,
-      status = case when s.principal >= i.principal then 'PAGO' when s.n > 0 then 'PARCIALMENTE_PAGO' else 'ABERTO' end,
-      payment_type = case when s.n > 0 then 'Pago na Plataforma' end,
-      paid_on = s.paid_on,
-      interest_settled_through = s.priced_for,
-      updated_at = ${now.toISOString()}::timestamptz
-    from (
-      select count(p.id)::int as n, coalesce(sum(p.principal), 0) as principal, coalesce(sum(p.fine), 0) as fine,
-             coalesce(sum(p.interest), 0) as interest, coalesce(sum(p.discount), 0) as discount,
-             coalesce(sum(p.received), 0) as received, max(p.paid_on) as paid_on, max(c.priced_for) as priced_for
-        from installment_payments p join payment_charges c on c.id = p.charge_id
-       where p.installment_id = ${installmentId}::uuid and p.reversed_at is null
-    ) s
-    where i.id = ${installmentId}::uuid`);
+async function lockedInstallment(db: Queryable, charge: Charge) {
+  const [installment] = await db
+    .select()
+    .from(installments)
+    .where(eq(installments.id, charge.reference.id))
+    .for('update');
+  const [payment] = await db.select().from(installmentPayments).where(eq(installmentPayments.chargeId, charge.id));
+  return installment && payment ? { installment, payment } : undefined;
 }
 
-async function lockInstallment(db: Queryable, id: string) {
-  await db.select({ id: installments.id }).from(installments).where(eq(installments.id, id)).for('update');
+/** Kept by the installment: what would settle more than it owes (or a debt that ended) is not. */
+function unapplicable(installment: typeof installments.$inferSelect, back: readonly LedgerEntry[]): number {
+  const cameBack = back.reduce((sum, e) => sum + e.amountCents, 0);
+  if (installment.status === 'CANCELADO_IES' || installment.paymentType === 'Pago na IES') return cameBack;
+  const principal = back.reduce((sum, e) => sum + e.principalCents, 0);
+  return Math.min(cameBack, Math.max(0, principal - (parseCents(installment.balance) ?? 0)));
 }
 
-/** A refund in full, a dispute opened, a dispute lost: the payment of this charge no longer settles its installment. */
-export const reverseInstallmentPayment =
-  (clock: Clock, events: EventOptions = {}): NonNullable<ChargeListener['reversed']> =>
-  async (db, charge) => {
-    await lockInstallment(db, charge.reference.id);
-    const reversal = reversalOf(charge);
-    // A dispute lost after it was opened keeps the instant the funds went.
-    const marked = await db
-      .update(installmentPayments)
-      .set({
-        reversal,
-        reversedAt: sql`coalesce(${installmentPayments.reversedAt}, ${clock.now().toISOString()}::timestamptz)`,
-      })
-      .where(eq(installmentPayments.chargeId, charge.id))
-      .returning();
-    if (marked.length === 0) return; // never applied to the installment
-    await settleByStandingPayments(db, charge.reference.id, clock.now());
-    await paymentReversed(db, marked[0]!, charge, reversal, clock.now(), events);
+export function installmentMoneyListener(clock: Clock, logger: Logger, events: EventOptions = {}): MoneyListener {
+  const take = async (db: Queryable, charge: Charge, back: TakeBack) => {
+    const found = await lockedInstallment(db, charge);
+    if (!found) return;
+    const today = localDate(clock.now());
+    const entries = await takeBack(db, found.payment.id, back, today);
+    if (entries.length === 0) return; // taken before: this move was applied already
+    await settleByStandingPayments(db, found.installment.id, clock.now());
+    await moneyTakenBack(db, found.payment, charge, back.kind, entries, clock.now(), events);
   };
-
-/**
- * A dispute won: the payment stands again, unless the installment was paid again while the funds
- * were away — then it stays reversed and the operator refunds it (said in the log).
- */
-export const reinstateInstallmentPayment =
-  (clock: Clock, logger: Logger, events: EventOptions = {}): NonNullable<ChargeListener['reinstated']> =>
-  async (db, charge) => {
-    const installmentId = charge.reference.id;
-    await lockInstallment(db, installmentId);
-    const [payment] = await db.select().from(installmentPayments).where(eq(installmentPayments.chargeId, charge.id));
-    const [installment] = await db.select().from(installments).where(eq(installments.id, installmentId));
-    if (!payment?.reversedAt || !installment) return;
-    if (Number(payment.principal) > Number(installment.balance)) {
-      logger.error(
-        { chargeId: charge.id, installmentId },
-        'dispute won, but the installment was paid again meanwhile: the payment stays reversed; refund it',
+  const give = async (db: Queryable, charge: Charge, back: GiveBack) => {
+    const found = await lockedInstallment(db, charge);
+    if (!found) return;
+    const entries = await giveBack(db, found.payment.id, back, localDate(clock.now()));
+    if (entries.length === 0) return;
+    const excess = unapplicable(found.installment, entries);
+    await settleByStandingPayments(db, found.installment.id, clock.now());
+    await moneyCameBack(db, found.payment, charge, entries, clock.now(), events);
+    if (excess > 0) {
+      logger.warn(
+        { chargeId: charge.id, excess },
+        'money came back to an installment that cannot take it: refunding it',
       );
-      return;
+      await requestRefund(db, charge, 'UNAPPLIED', excess, clock.now());
     }
-    await db
-      .update(installmentPayments)
-      .set({ reversal: null, reversedAt: null })
-      .where(eq(installmentPayments.chargeId, charge.id));
-    await settleByStandingPayments(db, installmentId, clock.now());
-    await paymentReversed(db, payment, charge, 'REINSTATED', clock.now(), events);
   };
+  return {
+    async refunded(db, charge, refund) {
+      // What was above the debt was never the installment's; a payment kept unapplied never reaches here.
+      if (refund.reason === 'OVERPAYMENT') return;
+      await take(db, charge, {
+        kind: 'REFUND',
+        cause: `refund:${refund.id}`,
+        amountCents: refund.amountCents,
+        refundId: refund.id,
+      });
+    },
+    async refundFailed(db, charge, refund) {
+      if (refund.reason === 'OVERPAYMENT') return;
+      await give(db, charge, { undoes: `refund:${refund.id}`, cause: `refund-failed:${refund.id}` });
+    },
+    async disputed(db, charge) {
+      if (!charge.disputeRef || charge.disputedAmountCents <= 0) return;
+      await take(db, charge, {
+        kind: 'DISPUTE',
+        cause: `dispute:${charge.disputeRef}`,
+        amountCents: charge.disputedAmountCents,
+        disputeRef: charge.disputeRef,
+      });
+    },
+    async reinstated(db, charge, amountCents) {
+      if (!charge.disputeRef) return;
+      await give(db, charge, {
+        undoes: `dispute:${charge.disputeRef}`,
+        cause: `dispute-reinstated:${charge.disputeRef}`,
+        amountCents,
+      });
+    },
+    async reversed(db, charge) {
+      // The money moved already (`refunded`, `disputed`); a dispute lost only names the payment's end.
+      if (charge.status !== 'CHARGED_BACK') return;
+      await db
+        .update(installmentPayments)
+        .set({ reversal: 'CHARGED_BACK' })
+        .where(eq(installmentPayments.chargeId, charge.id));
+    },
+  };
+}

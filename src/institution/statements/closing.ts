@@ -3,6 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { addDays, localDate } from '../../core/local-date.js';
 import type { Queryable, Transaction } from '../../db/client.js';
 import { installmentAssignments, statementClosingEvents, statementClosings } from '../../db/schema/index.js';
+import { bookAssignments, reverseAssignments } from '../books/assignments.js';
+import { bookAllDueRecords } from '../books/payments.js';
 import { contractOf } from '../contracts.js';
 import { monthClosed } from './closing-event.js';
 import { assignmentsInsert } from './closing-sql.js';
@@ -73,6 +75,8 @@ export async function closeMonth(
 ): Promise<ClosingOutcome> {
   const today = localDate(now);
   if (closableFrom(month) > today) throw new ClosingMonthNotOver(month, today);
+  // Card installments the acquirer paid in the month are booked in it before it closes.
+  await bookAllDueRecords(db, today, institutionId);
   return db.transaction(async (tx) => {
     await lockStatements(tx, institutionId);
     const [existing] = await tx
@@ -102,6 +106,7 @@ export async function closeMonth(
       throw new ClosingTermsMissing(institutionId, month);
     let closing = existing;
     if (closing) {
+      await reverseAssignments(tx, institutionId, closing.id, `reopen:${closing.id}:${closing.reopenings + 1}`);
       await tx.delete(installmentAssignments).where(eq(installmentAssignments.closingId, closing.id));
       [closing] = await tx
         .update(statementClosings)
@@ -116,6 +121,7 @@ export async function closeMonth(
     }
     const inserted = complete ? await tx.execute(assignmentsInsert(closing!.id, institutionId, month, terms)) : [];
     const assignments = inserted.length;
+    await bookAssignments(tx, institutionId, closing!.id);
     await tx.insert(statementClosingEvents).values({
       closingId: closing!.id,
       action: existing ? 'REOPENED' : 'CLOSED',

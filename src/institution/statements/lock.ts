@@ -1,11 +1,9 @@
-import { sql } from 'drizzle-orm';
-
 import type { Transaction } from '../../db/client.js';
+import { lockPeriods } from '../../ledger/periods.js';
 
 /**
  * Serialises, per institution, what decides a month's statements: a closing and a contract
- * change. Held until the transaction ends.
+ * change; every booking of the institution waits for it (see `src/ledger/periods.ts`). Held until
+ * the transaction ends.
  */
-export async function lockStatements(tx: Transaction, institutionId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`statements:${institutionId}`}))`);
-}
+export const lockStatements = (tx: Transaction, institutionId: string): Promise<void> => lockPeriods(tx, institutionId);

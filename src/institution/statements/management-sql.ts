@@ -1,119 +1,83 @@
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
- * Every liquidation of the institution's `Gestão` installments, one row each, with money as
- * numeric text (`1250.00`): platform payments (a card payment in M installments gives M rows n of
- * M, the acquirer paying one every 30 days from the payment) and settlements reported by the
- * institution. Each row carries its payment's amounts; its own received amount (an equal share,
- * the odd cents on the first, as `liquidationRecords` splits it) prices its commission and
- * transfer, and `liquidationRecords` splits the payment's parts. Terms come from the contract
- * version in force in the month the money was received. All arithmetic is SQL numeric.
+ * The management statement is the institution's records of the books listed on it (`statement =
+ * 'gestao'`): platform payments of `Gestão` installments (a card in M installments, one record a
+ * month as the acquirer pays), settlements the institution reported, and the refunds, disputes and
+ * reinstatements booked against them. Every figure is the record's own, frozen when it was booked;
+ * only who the installment's guarantor is, and the course's modality, are read as they are now.
  */
-export function managementLiquidations(institutionId: string): SQL {
-  return sql`(
-    with platform as (
-      select p.installment_id, p.id::text as payment_id, p.charge_id::text as charge_id, p.method,
-             c.card_installments, n.n, coalesce(c.card_installments, 1) as m,
-             p.paid_on + (n.n - 1) * 30 as received_on,
-             p.received, p.principal, p.fine, p.interest, p.discount,
-             sum(p.principal) over (partition by p.installment_id order by p.created_at, p.id) as principal_so_far
-        from installment_payments p
-        join installments i on i.id = p.installment_id
-        join payment_charges c on c.id = p.charge_id
-        cross join lateral generate_series(1, greatest(coalesce(c.card_installments, 1), 1)) as n(n)
-       where i.institution_id = ${institutionId} and i.product = 'Gestão'
-         -- A payment refunded or disputed was taken back: it collected nothing.
-         and p.reversed_at is null
-    ),
-    liquidations as (
-      select installment_id,
-             payment_id || case when m > 1 then ':' || n else '' end as liquidation_id,
-             payment_id, charge_id, 'Pago na Plataforma' as payment_type,
-             case method when 'PIX' then 'PIX' when 'BOLETO' then 'BOLETO' else 'CARTAO_DE_CREDITO' end as payment_means,
-             case when method = 'CARD' then n || '/' || m end as card_split,
-             received_on,
-             case when (select principal from installments where id = installment_id) <= principal_so_far and n = m then 'TOTAL' else 'PARCIAL' end as kind,
-             n, m, received as payment_received, fine, interest, discount,
-             trunc(received * 100 / m) / 100 + case when n = 1 then received - m * (trunc(received * 100 / m) / 100) else 0 end as received
-        from platform
-      union all
-      select i.id, i.id::text || ':IES', null, null, 'Pago na IES', 'NAO_INFORMADO', null, i.paid_on, 'TOTAL',
-             1, 1, i.settled_received, i.settled_fine, i.settled_interest, i.settled_discount, i.settled_received
-        from installments i
-       where i.institution_id = ${institutionId} and i.product = 'Gestão' and i.status = 'PAGO'
-         and i.payment_type = 'Pago na IES' and not i.paid_on_platform
-    )
-    select l.liquidation_id, l.payment_id, l.charge_id, l.payment_type, l.payment_means, l.card_split, l.kind,
-           i.id as installment_id, coalesce(i.external_id, i.id::text) as external_id,
-           i.institution_id::text as institution_id, inst.name as institution_name,
-           i.guarantor_document,
+
+/** Records of the statement matching `where` (a condition on `e`), in the statement's order from `after`. */
+export function managementRecordsQuery(
+  institutionId: string,
+  where: SQL,
+  after: [string, string] | undefined,
+  limit: number,
+): SQL {
+  return sql`
+    select e.record_id, e.kind, e.settlement, e.means, e.card_installment, e.card_installments,
+           e.payment_id::text as payment_id, e.charge_id::text as charge_id, e.installment_id::text as installment_id,
+           e.external_id, e.due_on::text as due_on, e.due_month::text as due_month,
+           e.moved_on::text as moved_on, to_char(e.moved_on, 'MM/YYYY') as moved_month,
+           e.transfer_on::text as transfer_on, e.commission_percent::text as commission_percent,
+           e.installment_principal_cents, e.amount_cents, e.commission_cents, e.net_cents,
+           e.principal_cents, e.fine_cents, e.interest_cents, e.discount_cents,
+           e.management_type, coalesce(e.allocation, inst.name) as allocation,
+           inst.id::text as institution_id, inst.name as institution_name, i.guarantor_document,
            coalesce(case when i.guarantor_document = i.student_cpf then coalesce(s.full_name, i.student_name)
                          when s.data->'responsavelFinanceiro'->>'documento' = i.guarantor_document then s.data->'responsavelFinanceiro'->>'nome' end, '') as guarantor_name,
-           coalesce(v.transfer_allocation, inst.name) as allocation,
-           coalesce(sub.sent_course_modality, '') as modality,
-           coalesce(v.guarantee_type, 'COBRANCA') as management_type,
-           i.due_date::text as due_date,
-           date_trunc('month', i.due_date)::date::text as due_month,
-           l.received_on::text as received_on,
-           to_char(l.received_on, 'MM/YYYY') as received_month,
-           i.principal::text as installment_principal,
-           l.n, l.m,
-           l.payment_received::numeric(14, 2)::text as payment_received,
-           l.interest::numeric(14, 2)::text as payment_interest,
-           l.fine::numeric(14, 2)::text as payment_fine,
-           l.discount::numeric(14, 2)::text as payment_discount,
-           l.received::numeric(14, 2)::text as received,
-           coalesce(v.commission_percent, 0)::text as commission_percent,
-           round(l.received * coalesce(v.commission_percent, 0) / 100, 2)::numeric(14, 2)::text as commission,
-           (case when l.payment_type = 'Pago na IES' then 0 else l.received end
-              - round(l.received * coalesce(v.commission_percent, 0) / 100, 2))::numeric(14, 2)::text as transfer,
-           (l.received_on + coalesce(v.transfer_delay_days, 0))::text as transfer_on
-      from liquidations l
-      join installments i on i.id = l.installment_id
-      join institutions inst on inst.id = i.institution_id
+           coalesce(sub.sent_course_modality, '') as modality
+      from (
+        select * from ledger_entries e
+         where e.tenant_id = ${institutionId}::uuid and e.statement = 'gestao' and ${where}
+           ${after ? sql`and (e.transfer_on, e.record_id) > (${after[0]}::date, ${after[1]})` : sql``}
+         order by e.transfer_on, e.record_id
+         limit ${limit}
+      ) e
+      join installments i on i.id = e.installment_id
+      join institutions inst on inst.id = e.tenant_id
       left join students s on s.institution_id = i.institution_id and s.cpf = i.student_cpf
       left join installment_submissions sub on sub.batch_id = i.batch_id and sub.index = i.item_index
-      left join lateral (
-        select * from institution_contract_versions cv
-         where cv.institution_id = i.institution_id and cv.effective_from <= l.received_on
-         order by cv.effective_from desc limit 1
-      ) v on true
-  )`;
+     order by e.transfer_on, e.record_id`;
 }
 
-/** A row of `managementLiquidations`. */
-export interface LiquidationRow {
-  liquidation_id: string;
+/** How many records of the statement match `where`. */
+export const managementCountQuery = (institutionId: string, where: SQL): SQL => sql`
+  select count(*)::int as n from ledger_entries e
+   where e.tenant_id = ${institutionId}::uuid and e.statement = 'gestao' and ${where}`;
+
+/** A row of `managementRecordsQuery`: cents as numbers, dates as text. */
+export interface ManagementRow {
+  record_id: string;
+  kind: string;
+  settlement: string | null;
+  means: string;
+  card_installment: number | null;
+  card_installments: number | null;
   payment_id: string | null;
   charge_id: string | null;
-  payment_type: string;
-  payment_means: string;
-  card_split: string | null;
-  kind: string;
   installment_id: string;
   external_id: string;
+  due_on: string;
+  due_month: string;
+  moved_on: string;
+  moved_month: string;
+  transfer_on: string;
+  commission_percent: string;
+  installment_principal_cents: string | number;
+  amount_cents: string | number;
+  commission_cents: string | number;
+  net_cents: string | number;
+  principal_cents: string | number;
+  fine_cents: string | number;
+  interest_cents: string | number;
+  discount_cents: string | number;
+  management_type: string;
+  allocation: string;
   institution_id: string;
   institution_name: string;
   guarantor_document: string;
   guarantor_name: string;
-  allocation: string;
   modality: string;
-  management_type: string;
-  due_date: string;
-  due_month: string;
-  received_on: string;
-  received_month: string;
-  installment_principal: string;
-  n: number;
-  m: number;
-  payment_received: string;
-  payment_interest: string;
-  payment_fine: string;
-  payment_discount: string;
-  /** This record's share of the payment's received amount. */
-  received: string;
-  commission_percent: string;
-  commission: string;
-  transfer: string;
-  transfer_on: string;
 }

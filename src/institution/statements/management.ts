@@ -3,42 +3,31 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { components, operations } from '../../../generated/institution.js';
 import type { AppContext } from '../../context.js';
 import { PAGE_SIZE, toPage } from '../../core/continuation.js';
-import { formatCents, parseCents } from '../../core/money.js';
-import { liquidationRecords } from './liquidation.rules.js';
-import { type LiquidationRow, managementLiquidations } from './management-sql.js';
+import { localDate } from '../../core/local-date.js';
+import { formatCents } from '../../core/money.js';
+import { bookAllDueRecords } from '../books/payments.js';
+import { managementCountQuery, managementRecordsQuery, type ManagementRow } from './management-sql.js';
 import { statementCursor } from './paging.js';
 
 type ManagementQuery = NonNullable<operations['getManagementStatement']['parameters']['query']>;
 type ManagementRecord = components['schemas']['ManagementStatementRecord'];
 type ManagementPage = operations['getManagementStatement']['responses'][200]['content']['application/json'];
 
-/** Cents of a payment's amount, a non-negative numeric(14, 2). */
-function cents(value: string): number {
-  const amount = parseCents(value);
-  if (amount === undefined) throw new Error(`not an amount of a payment: ${value}`);
-  return amount;
-}
+type LiquidationKind = ManagementRecord['tipo_liquidacao'];
 
-/** The parts of this row's record: its share of the payment (see `liquidationRecords`). */
-function partsOf(row: LiquidationRow) {
-  const payment = {
-    received: cents(row.payment_received),
-    fine: cents(row.payment_fine),
-    interest: cents(row.payment_interest),
-    discount: cents(row.payment_discount),
-  };
-  const parts = liquidationRecords(payment, row.m)[row.n - 1]!;
-  return {
-    principal: formatCents(parts.principal),
-    fine: formatCents(parts.fine),
-    interest: formatCents(parts.interest),
-    discount: formatCents(parts.discount),
-    received: formatCents(parts.received),
-  };
-}
+/** `tipo_liquidacao` of each kind of record; a payment says whether it settled the installment. */
+const LIQUIDATION_KINDS: Record<string, LiquidationKind> = {
+  IES_SETTLEMENT: 'TOTAL',
+  IES_REVERSAL: 'ESTORNO',
+  REFUND: 'ESTORNO',
+  DISPUTE: 'CONTESTACAO',
+  REINSTATEMENT: 'RESTABELECIMENTO',
+};
 
-export function toManagementRecord(row: LiquidationRow): ManagementRecord {
-  const parts = partsOf(row);
+const money = (cents: string | number) => formatCents(Number(cents));
+
+export function toManagementRecord(row: ManagementRow): ManagementRecord {
+  const fromInstitution = row.kind.startsWith('IES_');
   return {
     ies_id: row.institution_id,
     ies_nome: row.institution_name,
@@ -49,31 +38,34 @@ export function toManagementRecord(row: LiquidationRow): ManagementRecord {
     parcela_id_externo: row.external_id,
     parcela_id: row.installment_id,
     ...(row.payment_id ? { pagamento_id: row.payment_id } : {}),
-    data_vencimento: row.due_date,
+    data_vencimento: row.due_on,
     competencia_vencimento: row.due_month,
     produto: 'Gestão',
     tipo_gestao: row.management_type,
     tipo_gestao_observacao: '',
-    liquidacao_gestao_id: row.liquidation_id,
-    tipo_liquidacao: row.kind,
-    tipo_pagamento: row.payment_type,
-    meio_pagamento: row.payment_means,
-    ...(row.card_split
-      ? { parcela_cartao_de_credito_id: row.charge_id!, cartao_de_credito_parcelamento: row.card_split }
+    liquidacao_gestao_id: row.record_id,
+    tipo_liquidacao: (row.settlement as LiquidationKind | null) ?? LIQUIDATION_KINDS[row.kind]!,
+    tipo_pagamento: fromInstitution ? 'Pago na IES' : 'Pago na Plataforma',
+    meio_pagamento: row.means,
+    ...(row.card_installment
+      ? {
+          parcela_cartao_de_credito_id: row.charge_id!,
+          cartao_de_credito_parcelamento: `${row.card_installment}/${row.card_installments}`,
+        }
       : {}),
-    data_recebimento: row.received_on,
-    competencia_recebimento: row.received_month,
-    parcela_valor_principal: row.installment_principal,
-    valor_recebido_principia: parts.principal,
+    data_recebimento: row.moved_on,
+    competencia_recebimento: row.moved_month,
+    parcela_valor_principal: money(row.installment_principal_cents),
+    valor_recebido_principia: money(row.principal_cents),
     comissao_percentual: row.commission_percent,
-    comissao_valor: row.commission,
-    valor_repasse: row.transfer,
+    comissao_valor: money(row.commission_cents),
+    valor_repasse: money(row.net_cents),
     data_repasse: row.transfer_on,
     liquidacao: {
-      valor_juros: parts.interest,
-      valor_multa: parts.fine,
-      valor_desconto: parts.discount,
-      valor_recebido_total: parts.received,
+      valor_juros: money(row.interest_cents),
+      valor_multa: money(row.fine_cents),
+      valor_desconto: money(row.discount_cents),
+      valor_recebido_total: money(row.amount_cents),
     },
   };
 }
@@ -81,10 +73,11 @@ export function toManagementRecord(row: LiquidationRow): ManagementRecord {
 /** `MM/AAAA` → the first day of that month (the pattern of the contract was checked already). */
 const dueMonth = (value: string) => `${value.slice(3, 7)}-${value.slice(0, 2)}-01`;
 
+/** The filters as a condition on `e`, in the terms of the statement's indexes. */
 function filtersOf(query: ManagementQuery): SQL {
   const conditions: SQL[] = [sql`true`];
-  if (query.competencia_vencimento) conditions.push(sql`due_month = ${dueMonth(query.competencia_vencimento)}`);
-  if (query.data_repasse) conditions.push(sql`transfer_on = ${query.data_repasse}`);
+  if (query.competencia_vencimento) conditions.push(sql`e.due_month = ${dueMonth(query.competencia_vencimento)}::date`);
+  if (query.data_repasse) conditions.push(sql`e.transfer_on = ${query.data_repasse}::date`);
   return sql.join(conditions, sql` and `);
 }
 
@@ -95,11 +88,7 @@ const rowsAfter = (
   after: [string, string] | undefined,
   limit: number,
 ) =>
-  ctx.db.execute<LiquidationRow & Record<string, unknown>>(sql`
-    select * from ${managementLiquidations(institutionId)} m
-     where ${where} ${after ? sql`and (transfer_on, liquidation_id) > (${after[0]}, ${after[1]})` : sql``}
-     order by transfer_on, liquidation_id
-     limit ${limit}`);
+  ctx.db.execute<ManagementRow & Record<string, unknown>>(managementRecordsQuery(institutionId, where, after, limit));
 
 const cursorOf = (ctx: AppContext, institutionId: string, query: ManagementQuery) =>
   statementCursor(ctx.config.cursorSecret, 'management', institutionId, {
@@ -107,7 +96,10 @@ const cursorOf = (ctx: AppContext, institutionId: string, query: ManagementQuery
     data_repasse: query.data_repasse,
   });
 
-/** One page of the management statement: liquidations in order of transfer date, then id. */
+/**
+ * One page of the management statement: records in order of transfer date, then id. Card
+ * installments the acquirer has paid by today are booked first, should the daily pass not have run.
+ */
 export async function getManagementStatement(
   ctx: AppContext,
   institutionId: string,
@@ -116,13 +108,12 @@ export async function getManagementStatement(
   const cursor = cursorOf(ctx, institutionId, query);
   const after = cursor.decode(query.continuable);
   const where = filtersOf(query);
+  await bookAllDueRecords(ctx.db, localDate(ctx.clock.now()), institutionId);
   const [rows, [total]] = await Promise.all([
     rowsAfter(ctx, institutionId, where, after, PAGE_SIZE + 1),
-    ctx.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from ${managementLiquidations(institutionId)} m where ${where}`,
-    ),
+    ctx.db.execute<{ n: number }>(managementCountQuery(institutionId, where)),
   ]);
-  const page = toPage([...rows], toManagementRecord, (r) => [r.transfer_on, r.liquidation_id], cursor.encode);
+  const page = toPage([...rows], toManagementRecord, (r) => [r.transfer_on, r.record_id], cursor.encode);
   return {
     data: page.items,
     metadata: {
@@ -141,13 +132,14 @@ export async function* managementRecords(
 ): AsyncGenerator<ManagementRecord[]> {
   cursorOf(ctx, institutionId, query).decode(query.continuable);
   const where = filtersOf(query);
+  await bookAllDueRecords(ctx.db, localDate(ctx.clock.now()), institutionId);
   let after: [string, string] | undefined;
   for (;;) {
     const rows = [...(await rowsAfter(ctx, institutionId, where, after, 1000))];
     if (rows.length === 0) return;
     yield rows.map(toManagementRecord);
     const last = rows[rows.length - 1]!;
-    after = [last.transfer_on, last.liquidation_id];
+    after = [last.transfer_on, last.record_id];
     if (rows.length < 1000) return;
   }
 }

@@ -1,26 +1,27 @@
 import { sql } from 'drizzle-orm';
 
 import type { Queryable } from '../../db/client.js';
-import { managementLiquidations } from './management-sql.js';
 
 type Totals = Record<string, string | number>;
 
 /**
- * Totals of each statement for one month, summed in SQL numeric: the management statement over
- * the liquidations of installments due that month (its `competencia_vencimento` filter; the
- * records of one payment sum exactly to it, so its parts are summed once per payment), the
- * assignment and guaranteed-revenue statements over that month's closing.
+ * Totals of each statement for one month, summed in SQL: the management statement over the records
+ * booked in that month (its records of money that moved then, and what was booked in it because a
+ * month before it had closed), the assignment and guaranteed-revenue statements over that month's
+ * closing. Once the month is closed nothing is booked in it, so its totals never change.
  */
 export async function monthTotals(db: Queryable, institutionId: string, month: string) {
+  const cents = (column: string) => sql.raw(`coalesce(sum(${column}), 0)::numeric / 100`);
   const [management] = await db.execute<Totals>(sql`
-    select count(*)::int as rows, coalesce(sum(received::numeric), 0)::numeric(14, 2)::text as valor_recebido_total,
-           coalesce(sum(payment_received::numeric - payment_interest::numeric - payment_fine::numeric + payment_discount::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_recebido_principia,
-           coalesce(sum(payment_interest::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_juros,
-           coalesce(sum(payment_fine::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_multa,
-           coalesce(sum(payment_discount::numeric) filter (where n = 1), 0)::numeric(14, 2)::text as valor_desconto,
-           coalesce(sum(commission::numeric), 0)::numeric(14, 2)::text as comissao_valor,
-           coalesce(sum(transfer::numeric), 0)::numeric(14, 2)::text as valor_repasse
-      from ${managementLiquidations(institutionId)} m where due_month = ${month}`);
+    select count(*)::int as rows, (${cents('amount_cents')})::numeric(14, 2)::text as valor_recebido_total,
+           (${cents('principal_cents')})::numeric(14, 2)::text as valor_recebido_principia,
+           (${cents('interest_cents')})::numeric(14, 2)::text as valor_juros,
+           (${cents('fine_cents')})::numeric(14, 2)::text as valor_multa,
+           (${cents('discount_cents')})::numeric(14, 2)::text as valor_desconto,
+           (${cents('commission_cents')})::numeric(14, 2)::text as comissao_valor,
+           (${cents('net_cents')})::numeric(14, 2)::text as valor_repasse
+      from ledger_entries
+     where tenant_id = ${institutionId}::uuid and period = ${month}::date and statement = 'gestao'`);
   const guaranteed = (onlyAssigned: boolean) =>
     db.execute<Totals>(sql`
     select count(*)::int as rows, count(*) filter (where assigned)::int as cedidas,

@@ -94,6 +94,11 @@ export interface ObservedDispute {
   ref: string;
   status: string;
   amountCents: number;
+  /**
+   * What its balance transactions gave back (`dispute.funds_reinstated`): all of it once won, part
+   * of it when a dispute closed `lost` was won in part. (Default: 0)
+   */
+  reinstatedCents?: number;
 }
 
 /** Where a dispute of this status leaves the charge: an inquiry (`warning_…`) withdraws nothing. */
@@ -107,7 +112,8 @@ function disputedState(status: string): 'PAID' | 'DISPUTED' | 'CHARGED_BACK' {
  * Follows a dispute through Stripe's lifecycle. An inquiry is recorded and changes nothing else. A
  * dispute proper withdraws its amount: the charge is `DISPUTED`, not final, and what it paid for
  * hears `disputed`; won, the funds come back (`PAID`, `reinstated`); lost, it is final
- * (`CHARGED_BACK`, `reversed`). A status Stripe has already moved past is not applied again.
+ * (`CHARGED_BACK`, `reversed`), less what its balance transactions gave back when it was won in part
+ * (`reinstated` with that amount). A status Stripe has already moved past is not applied again.
  */
 export async function applyDispute(
   tx: Queryable,
@@ -121,9 +127,11 @@ export async function applyDispute(
   const settled = row.disputeRef === dispute.ref && ['won', 'lost'].includes(row.disputeStatus ?? '');
   if (same || settled || !['PAID', 'DISPUTED'].includes(from)) return { charge: toCharge(row), changed: false };
   const to = disputedState(dispute.status);
-  // An inquiry withdraws nothing; a dispute won keeps the amount it was for.
+  // An inquiry withdraws nothing; a dispute won keeps the amount it was for; one lost keeps what it took for good.
   const inquiry = to === 'PAID' && from === 'PAID';
-  const withdrawn = inquiry ? 0 : Math.min(dispute.amountCents, paidCentsOf(row));
+  const disputed = Math.min(dispute.amountCents, paidCentsOf(row));
+  const keptBack = to === 'CHARGED_BACK' ? Math.min(dispute.reinstatedCents ?? 0, disputed) : 0;
+  const withdrawn = inquiry ? 0 : disputed - keptBack;
   const charge = toCharge(
     await updateCharge(tx, row.id, {
       status: to,
@@ -136,9 +144,11 @@ export async function applyDispute(
   deps.logger.warn({ chargeId: row.id, dispute: dispute.ref, status: dispute.status, from, to }, 'Stripe dispute');
   const listener = row.unappliedReason ? undefined : deps.listeners[row.referenceKind];
   if (from === 'PAID' && to === 'DISPUTED') await listener?.disputed?.(tx, charge);
-  else if (from === 'DISPUTED' && to === 'PAID') await listener?.reinstated?.(tx, charge);
+  else if (from === 'DISPUTED' && to === 'PAID') await listener?.reinstated?.(tx, charge, row.disputedAmountCents);
   else if (to === 'CHARGED_BACK') {
-    if (from === 'PAID') await listener?.disputed?.(tx, charge);
+    // Withdrawn in full first, then what the dispute gave back: the books see both moves.
+    if (from === 'PAID') await listener?.disputed?.(tx, { ...charge, disputedAmountCents: disputed });
+    if (keptBack > 0) await listener?.reinstated?.(tx, charge, keptBack);
     await listener?.reversed?.(tx, charge);
   }
   return { charge, changed: true };

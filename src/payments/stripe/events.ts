@@ -66,7 +66,13 @@ function targetOf(event: Stripe.Event): Target | undefined {
     return {
       kind: 'dispute',
       intentId: idOf(object.payment_intent),
-      dispute: { ref: object.id, status: object.status, amountCents: object.amount },
+      dispute: {
+        ref: object.id,
+        status: object.status,
+        amountCents: object.amount,
+        // A dispute's balance transactions: the withdrawal (negative), then what came back (positive).
+        reinstatedCents: (object.balance_transactions ?? []).reduce((sum, bt) => sum + Math.max(bt.amount, 0), 0),
+      },
     };
   }
   return undefined;

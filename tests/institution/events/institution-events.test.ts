@@ -167,11 +167,12 @@ describe('institution events: webhooks and the catch-up feed', () => {
 
   it('a closing by the CLI is told (mesFechado) with the totals of the three statements', async () => {
     hook.received.length = 0;
-    // The CLI is another process, on the real clock: from here on the service clock is the real one too.
-    t.clock.set(new Date());
     const cli = adminCli(t);
     const ran = await cli('closing:run', '--month', '2026-02', '--institution', inst.id, '--json');
     expect(ran.code, ran.stderr).toBe(0);
+    // The CLI is another process, on the real clock: from here on the service clock is the real one
+    // too, read once the event exists (its delivery is due 15 s after it, however slow the CLI was).
+    t.clock.set(new Date());
     const shown = JSON.parse(
       (await cli('closing:show', '--institution', inst.id, '--month', '2026-02', '--json')).stdout,
     );

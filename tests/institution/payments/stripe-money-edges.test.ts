@@ -178,6 +178,10 @@ describe('installment payments at Stripe, at their edges', () => {
         id_externo?: string;
         parcela_original_id_externo?: string;
         liquidacao: { valor_recebido_total: string };
+        tipo_liquidacao: string;
+        liquidacao_gestao_id: string;
+        data_recebimento: string;
+        valor_repasse: string;
       }[]
     ).filter((r) => JSON.stringify(r).includes(`"${idParcela}"`));
 
@@ -189,10 +193,10 @@ describe('installment payments at Stripe, at their edges', () => {
     return pix!;
   }
 
-  it('a payment refunded in full (payment:refund, done when Stripe says so) reopens the installment, owing it again, and leaves the management statement', async () => {
+  it('a payment refunded in full (payment:refund, done when Stripe says so) reopens the installment, owing it again, and is a record of its own in the management statement', async () => {
     t.clock.set('2026-04-03T15:00:00Z');
     const pix = await paidByPix('refunded');
-    expect(await statementOf('refunded')).toHaveLength(1);
+    const [paid] = await statementOf('refunded');
     const cli = adminCli(t, {
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: STRIPE_TEST_KEYS.secretKey,
@@ -214,27 +218,42 @@ describe('installment payments at Stripe, at their edges', () => {
       saldo_atual: 800,
       valor_liquidado: { recebido: '0.00' },
     });
-    expect(await statementOf('refunded')).toEqual([]);
+    const [kept, refund] = await statementOf('refunded');
+    expect(kept).toEqual(paid);
+    expect(refund).toMatchObject({
+      tipo_liquidacao: 'ESTORNO',
+      liquidacao_gestao_id: `${paid!.liquidacao_gestao_id}/refund:${listed.refunds[0].id}`,
+      data_recebimento: '2026-04-03',
+      liquidacao: { valor_recebido_total: '-800.00' },
+    });
     const after = JSON.parse((await cli('payment:refunds', '--json')).stdout);
     expect(after.refunds.filter((r: { chargeId: string }) => r.chargeId === pix.id)).toEqual([]);
     // Owing again, it can be paid again.
     const page = await submitForm(t, `${await open('refunded')}/pix`);
     expect(page.text).toContain('Pix gerado');
-  });
+    // It runs the operator's CLI three times.
+  }, 120_000);
 
   it('a dispute takes the payment back while the funds are away (ABERTO); won, the installment is PAGO again as of its payment day', async () => {
     t.clock.set('2026-04-04T15:00:00Z');
     const pix = await paidByPix('disputed');
     await expectDelivered(s, s.stripe.disputeCharge(pix.providerRef!), 'applied');
     expect(await original('disputed')).toMatchObject({ situacao: 'ABERTO', saldo_atual: 700 });
-    expect(await statementOf('disputed')).toEqual([]);
+    expect((await statementOf('disputed')).map((r) => [r.tipo_liquidacao, r.liquidacao.valor_recebido_total])).toEqual([
+      ['TOTAL', '700.00'],
+      ['CONTESTACAO', '-700.00'],
+    ]);
     await expectDelivered(s, s.stripe.moveDispute(pix.providerRef!, 'won'), 'applied');
     expect(await original('disputed')).toMatchObject({
       situacao: 'PAGO',
       data_pagamento: '2026-04-04',
       valor_liquidado: { recebido: '700.00' },
     });
-    expect(await statementOf('disputed')).toHaveLength(1);
+    expect((await statementOf('disputed')).map((r) => [r.tipo_liquidacao, r.liquidacao.valor_recebido_total])).toEqual([
+      ['TOTAL', '700.00'],
+      ['CONTESTACAO', '-700.00'],
+      ['RESTABELECIMENTO', '700.00'],
+    ]);
   });
 
   it('no lock is held while Stripe answers: the charge is recorded and committed first, then made at Stripe', async () => {

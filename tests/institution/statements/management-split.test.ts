@@ -4,7 +4,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { parseCents } from '../../../src/core/money.js';
-import { liquidationRecords } from '../../../src/institution/statements/liquidation.rules.js';
+import { liquidationRecords } from '../../../src/institution/books/liquidation.rules.js';
 import { useTestContext } from '../../support/context.js';
 import { installment, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
@@ -28,9 +28,15 @@ describe('management statement records add up to the cent', () => {
       installment({ idParcela: 'C1', valorBoleto: '807.01', dataVencimento: '2026-03-10T00:00:00' }),
     ]);
     await payByCard(t, school, 'C1', '2026-04-24', 3);
+    const read = async () =>
+      (await request(t.app).get('/v1/extrato/gestao').set(school.headers).expect(200)).body.data as any[];
+    // The acquirer pays one installment a month: each is a record from the day it pays it.
+    expect((await read()).map((r) => r.cartao_de_credito_parcelamento)).toEqual(['1/3']);
+    t.clock.set('2026-05-24T15:00:00Z');
+    expect((await read()).map((r) => r.data_recebimento)).toEqual(['2026-04-24', '2026-05-24']);
+    t.clock.set('2026-06-23T15:00:00Z');
 
-    const res = await request(t.app).get('/v1/extrato/gestao').set(school.headers).expect(200);
-    const records = res.body.data as any[];
+    const records = await read();
     expect(records.map((r) => r.cartao_de_credito_parcelamento)).toEqual(['1/3', '2/3', '3/3']);
     for (const r of records) expect(adds(r), JSON.stringify(r)).toBe(cents(r.liquidacao.valor_recebido_total));
     const total = (pick: (r: any) => string) => records.reduce((sum, r) => sum + cents(pick(r)), 0);

@@ -75,6 +75,14 @@ const gestaoRow = (r: Record<string, any>) => [
 
 describe('management statement (#6): one record per liquidation of a Gestão installment, hand-computed', () => {
   it('lists Pix on time, late Pix, partial bank slip, card in 3 and payment at the institution with commission 10% and transfer 2 days later', async () => {
+    // March closed with the first card installment only: the acquirer pays the others in April and May.
+    expect(
+      (await all('/v1/extrato/gestao', month.gestao)).map((r) => r.cartao_de_credito_parcelamento ?? null),
+    ).toEqual([null, '1/3', null, null, null]);
+    for (const day of ['2026-04-07', '2026-05-07']) {
+      t.clock.set(`${day}T15:00:00Z`);
+      await all('/v1/extrato/gestao', month.gestao);
+    }
     const rows = await all('/v1/extrato/gestao', month.gestao);
     expect(rows.map(gestaoRow)).toEqual([
       [
@@ -235,8 +243,8 @@ describe('management statement (#6): one record per liquidation of a Gestão ins
     ).toEqual(['2/3']);
   });
 
-  it('totals of closing:show equal the sum of the rows and the hand-computed month', async () => {
-    const rows = await all('/v1/extrato/gestao', month.gestao, { competencia_vencimento: '03/2026' });
+  it('totals of closing:show are the records booked in the month: the sum of its rows and the hand-computed month', async () => {
+    const rows = (await all('/v1/extrato/gestao', month.gestao)).filter((r) => r.competencia_recebimento === '03/2026');
     const shown = await closingCommands['closing:show']!.run(
       t.ctx.db,
       { institution: month.gestao.id, month: '2026-03' },
@@ -244,16 +252,17 @@ describe('management statement (#6): one record per liquidation of a Gestão ins
     );
     const totals = shown.gestao as Record<string, string | number>;
     expect(totals).toMatchObject({
-      rows: 7,
-      valor_recebido_total: '4425.00',
-      comissao_valor: '442.49',
-      valor_repasse: '2982.51',
+      rows: 5,
+      valor_recebido_total: '3758.34',
+      comissao_valor: '375.83',
+      valor_repasse: '2382.51',
       valor_multa: '20.00',
       valor_juros: '5.00',
     });
-    expect(sum(rows.map((r) => r.liquidacao.valor_recebido_total))).toBe(442_500);
-    expect(sum(rows.map((r) => r.comissao_valor))).toBe(44_249);
-    expect(sum(rows.map((r) => r.valor_repasse))).toBe(298_251);
+    expect(rows).toHaveLength(5);
+    expect(sum(rows.map((r) => r.liquidacao.valor_recebido_total))).toBe(375_834);
+    expect(sum(rows.map((r) => r.comissao_valor))).toBe(37_583);
+    expect(sum(rows.map((r) => r.valor_repasse))).toBe(238_251);
   });
 
   it('the CSV has the same rows and totals, ;-separated with a decimal comma', async () => {
@@ -396,11 +405,11 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
     await month.contract(month.gestao, { from: '2026-04', commission: '20' });
     expect(await all('/v1/extrato/cessoes_parcelas', month.garantida)).toEqual(assignments);
     expect(await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-03-07' })).toEqual(marchManagement);
-    // April's card installment is of April: the new terms apply to it.
+    // The card's later installments keep the terms the payment was booked with.
     expect((await all('/v1/extrato/gestao', month.gestao, { data_repasse: '2026-04-09' }))[0]).toMatchObject({
-      comissao_percentual: '20.00',
-      comissao_valor: '66.67',
-      valor_repasse: '266.66',
+      comissao_percentual: '10.00',
+      comissao_valor: '33.33',
+      valor_repasse: '300.00',
     });
   });
 

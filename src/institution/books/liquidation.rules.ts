@@ -1,3 +1,5 @@
+import { apportion, equalShares } from '../../core/shares.js';
+
 /**
  * How one payment splits into the records of the management statement, in cents. A card payment
  * in M installments gives M records; every other payment one.
@@ -20,38 +22,6 @@ export interface LiquidationAmounts {
 
 /** A payment as recorded: what was received and its late charges and discount. */
 export type PaymentAmounts = Omit<LiquidationAmounts, 'principal'>;
-
-/** `total` in `m` equal shares, the odd cents on the first. */
-export function equalShares(total: number, m: number): number[] {
-  const base = Math.trunc(total / m);
-  return Array.from({ length: m }, (_, i) => (i === 0 ? total - base * (m - 1) : base));
-}
-
-const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
-
-/** `amount` (at most the sum of `remaining`) shared in proportion to `remaining`, largest remainders first. */
-function apportion(amount: bigint, remaining: bigint[]): bigint[] {
-  const total = sum(remaining);
-  if (total === 0n) return remaining.map(() => 0n);
-  const exact = remaining.map((r) => r * amount);
-  const shares = exact.map((e) => e / total);
-  let left = amount - sum(shares);
-  const byRemainder = remaining
-    .map((_, i) => i)
-    .sort((a, b) => {
-      const ra = exact[a]! % total;
-      const rb = exact[b]! % total;
-      return ra === rb ? a - b : ra > rb ? -1 : 1;
-    });
-  for (const i of byRemainder) {
-    if (left === 0n) break;
-    if (exact[i]! % total !== 0n) {
-      shares[i]!++;
-      left--;
-    }
-  }
-  return shares;
-}
 
 /**
  * The `m` records of one payment. Its principal part is what the received amount leaves after the
