@@ -86,6 +86,9 @@ export async function main(argv: string[]): Promise<number> {
       sale: { type: 'string' },
       // payment:refund
       charge: { type: 'string' },
+      'amount-cents': { type: 'string' },
+      // ledger:reconcile
+      day: { type: 'string' },
       // receipt:*
       installment: { type: 'string' },
       date: { type: 'string' },

@@ -87,3 +87,10 @@ export class PayerDataMissing extends ApiError {
     super(400, 'PAYMENT-012', "A bank slip needs the payer's name, e-mail and address");
   }
 }
+
+/** One operator's refund of a charge at a time: the next is asked once the provider has answered the last. */
+export class RefundInProgress extends ApiError {
+  constructor(id: string) {
+    super(400, 'PAYMENT-013', `Charge ${id} has a refund the provider has not settled yet; ask again once it has`);
+  }
+}

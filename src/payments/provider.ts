@@ -224,10 +224,11 @@ export interface PaymentProvider {
   /** Reads the pending charges not heard of for a while from the provider and applies what it says. */
   reconcile(db: Queryable): Promise<ReconcileReport>;
   /**
-   * An operator gives a paid charge back to the payer (`REFUNDED`: a refund asked by a job, done when
-   * the provider says it succeeded) or, on the sandbox, records it contested (`CHARGED_BACK`).
+   * An operator gives a paid charge back to the payer (`REFUNDED`: a refund of `amountCents` of it,
+   * all it still holds by default, asked by a job and done when the provider says it succeeded) or,
+   * on the sandbox, records it contested (`CHARGED_BACK`).
    */
-  reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK'): Promise<Charge>;
+  reverse(db: Queryable, id: string, status: 'REFUNDED' | 'CHARGED_BACK', amountCents?: number): Promise<Charge>;
   /** The job of a refund decided earlier (`payment_refunds`): asks the provider, keyed by the refund, and records its answer. */
   refund(db: Queryable, refundId: string): Promise<void>;
   /**

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/client.js';
 import { paymentCharges, paymentRefunds } from '../db/schema/index.js';
 import { addRefundJob } from '../queue/jobs.js';
 import { type ChargeRow, paidCentsOf, toCharge, updateCharge } from './charges.js';
+import { InvalidAmount, RefundInProgress } from './errors.js';
 import type { Charge, ChargeListeners, RefundMove } from './provider.js';
 
 /**
@@ -24,7 +25,7 @@ export type RefundStatus = 'REQUESTED' | 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'C
 export async function requestRefund(
   db: Queryable,
   charge: Pick<Charge, 'id'>,
-  reason: Exclude<RefundReason, 'PROVIDER'>,
+  reason: 'UNAPPLIED' | 'OVERPAYMENT',
   amountCents: number,
   now: Date,
 ): Promise<RefundRow> {
@@ -42,6 +43,40 @@ export async function requestRefund(
     .from(paymentRefunds)
     .where(and(eq(paymentRefunds.chargeId, charge.id), eq(paymentRefunds.reason, reason)));
   return existing!;
+}
+
+/**
+ * An operator gives back `amountCents` of a paid charge (default: all it still holds), asked by a
+ * job once `db` commits. Refused while an earlier refund of the charge waits for the provider, and
+ * for more than the charge holds (paid, less what was refunded).
+ */
+export async function requestOperatorRefund(
+  db: Queryable,
+  row: ChargeRow,
+  amountCents: number | undefined,
+  now: Date,
+): Promise<RefundRow> {
+  const waiting = await db
+    .select({ id: paymentRefunds.id })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.chargeId, row.id), sql`${paymentRefunds.status} in ('REQUESTED', 'PENDING')`));
+  if (waiting.length > 0) throw new RefundInProgress(row.id);
+  const holds = paidCentsOf(row) - row.refundedAmountCents;
+  const amount = amountCents ?? holds;
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > holds) throw new InvalidAmount(amount, holds);
+  const [made] = await db
+    .insert(paymentRefunds)
+    .values({
+      chargeId: row.id,
+      reason: 'OPERATOR',
+      amountCents: amount,
+      status: 'REQUESTED',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await addRefundJob(db, made!.id);
+  return made!;
 }
 
 export async function findRefundRow(db: Queryable, id: string, lock = false): Promise<RefundRow | undefined> {

@@ -8,15 +8,7 @@ import type { Queryable } from '../db/client.js';
 import { paymentCharges } from '../db/schema/index.js';
 import { admitCardAttempt } from './card-limits.js';
 import { endOfLocalDay, pixExpiry } from './charge-terms.js';
-import {
-  type ChargeRow,
-  chargeRowsOf,
-  findChargeRow,
-  newChargeColumns,
-  paidCentsOf,
-  toCharge,
-  updateCharge,
-} from './charges.js';
+import { type ChargeRow, chargeRowsOf, findChargeRow, newChargeColumns, toCharge, updateCharge } from './charges.js';
 import {
   CardSessionsNotOffered,
   ChargeNotFound,
@@ -35,7 +27,7 @@ import {
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
-import { applyRefunds, findRefundRow, requestRefund } from './refunds.js';
+import { applyRefunds, findRefundRow, requestOperatorRefund } from './refunds.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 
@@ -168,12 +160,12 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
       return row && toCharge(row);
     },
     reconcile: () => Promise.resolve({ checked: 0, changed: 0, recovered: 0 }),
-    async reverse(db, id, status) {
+    async reverse(db, id, status, amountCents) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
       if (status === 'CHARGED_BACK') return toCharge(await updateCharge(db, id, { status, updatedAt: clock.now() }));
-      await requestRefund(db, row, 'OPERATOR', paidCentsOf(row) - row.refundedAmountCents, clock.now());
+      await requestOperatorRefund(db, row, amountCents, clock.now());
       return toCharge(row);
     },
     // The sandbox is its own bank: a refund asked succeeds at once.

@@ -39,6 +39,9 @@ export interface CommandOptions {
   sale?: string;
   // payment:refund
   charge?: string;
+  'amount-cents'?: string;
+  // ledger:reconcile
+  day?: string;
   // receipt:*
   installment?: string;
   installments?: string;

@@ -119,8 +119,8 @@ export const paymentLinks = pgTable(
 
 /**
  * Money given back to a payer: a payment that could not be applied (`UNAPPLIED`), what a payment
- * brought above the debt (`OVERPAYMENT`), an operator's refund (`OPERATOR`), each once per charge;
- * and the refunds made at the provider itself (`PROVIDER`, its dashboard). A job asks the provider,
+ * brought above the debt (`OVERPAYMENT`), each once per charge; an operator's refunds (`OPERATOR`,
+ * in full or in part); and the refunds made at the provider itself (`PROVIDER`, its dashboard). A job asks the provider,
  * keyed by the row's id; the provider's word moves `status`.
  */
 export const paymentRefunds = pgTable(
@@ -142,9 +142,11 @@ export const paymentRefunds = pgTable(
     updatedAt: timestampNow(),
   },
   (t) => [
+    // A payment kept unapplied, or what it brought above the debt, is given back once; an
+    // operator may give back a charge in several refunds, one at a time.
     uniqueIndex('payment_refunds_one_per_reason')
       .on(t.chargeId, t.reason)
-      .where(sql`reason <> 'PROVIDER'`),
+      .where(sql`reason in ('UNAPPLIED', 'OVERPAYMENT')`),
     uniqueIndex('payment_refunds_provider_ref').on(t.providerRef),
     index('payment_refunds_open')
       .on(t.createdAt)

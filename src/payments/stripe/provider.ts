@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Queryable } from '../../db/client.js';
 import { admitCardAttempt } from '../card-limits.js';
 import { STRIPE_JS_SOURCES } from '../card-step.js';
-import { type ChargeRow, chargeRowsOf, findChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
+import { type ChargeRow, chargeRowsOf, findChargeRow, toCharge, updateCharge } from '../charges.js';
 import {
   CardSessionsNotOffered,
   ChargebackByProviderOnly,
@@ -12,7 +12,7 @@ import {
   ChargeOfAnotherProvider,
 } from '../errors.js';
 import type { Charge, PaymentProvider } from '../provider.js';
-import { requestRefund } from '../refunds.js';
+import { requestOperatorRefund } from '../refunds.js';
 import { type ApplyDeps, applyObserved } from './apply.js';
 import { callStripe, retrieveIntent, type StripeAccount } from './client.js';
 import { receiveStripeEvent } from './events.js';
@@ -107,12 +107,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
     refresh,
     reconcile: (db) => reconcileStripeCharges(db, { ...options, refresh }),
-    async reverse(db, id, status) {
+    async reverse(db, id, status, amountCents) {
       if (status === 'CHARGED_BACK') throw new ChargebackByProviderOnly('Stripe');
       const row = await stripeRow(db, id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
       // Asked by a job once this commits; the charge is refunded when Stripe says the refund succeeded.
-      await requestRefund(db, row, 'OPERATOR', paidCentsOf(row) - row.refundedAmountCents, clock.now());
+      await requestOperatorRefund(db, row, amountCents, clock.now());
       return toCharge(row);
     },
     refund: (db, refundId) => refundAtStripe(db, refundId, { ...options, refresh }),

@@ -1,0 +1,2 @@
+DROP INDEX "payment_refunds_one_per_reason";--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_refunds_one_per_reason" ON "payment_refunds" USING btree ("charge_id","reason") WHERE reason in ('UNAPPLIED', 'OVERPAYMENT');
