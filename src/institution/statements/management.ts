@@ -88,18 +88,28 @@ function filtersOf(query: ManagementQuery): SQL {
   return sql.join(conditions, sql` and `);
 }
 
+const rowsAfterQuery = (institutionId: string, where: SQL, after: [string, string] | undefined, limit: number) => sql`
+    select * from ${managementLiquidations(institutionId)} m
+     where ${where} ${after ? sql`and (transfer_on, liquidation_id) > (${after[0]}, ${after[1]})` : sql``}
+     order by transfer_on, liquidation_id
+     limit ${limit}`;
+
 const rowsAfter = (
   ctx: AppContext,
   institutionId: string,
   where: SQL,
   after: [string, string] | undefined,
   limit: number,
-) =>
-  ctx.db.execute<LiquidationRow & Record<string, unknown>>(sql`
-    select * from ${managementLiquidations(institutionId)} m
-     where ${where} ${after ? sql`and (transfer_on, liquidation_id) > (${after[0]}, ${after[1]})` : sql``}
-     order by transfer_on, liquidation_id
-     limit ${limit}`);
+) => ctx.db.execute<LiquidationRow & Record<string, unknown>>(rowsAfterQuery(institutionId, where, after, limit));
+
+/** The statements of one page (its rows after `after`, and the count of every match), for the benchmark too. */
+export function managementStatements(institutionId: string, query: ManagementQuery, after?: [string, string]) {
+  const where = filtersOf(query);
+  return {
+    rows: rowsAfterQuery(institutionId, where, after, PAGE_SIZE + 1),
+    count: sql`select count(*)::int as n from ${managementLiquidations(institutionId)} m where ${where}`,
+  };
+}
 
 const cursorOf = (ctx: AppContext, institutionId: string, query: ManagementQuery) =>
   statementCursor(ctx.config.cursorSecret, 'management', institutionId, {
@@ -115,12 +125,10 @@ export async function getManagementStatement(
 ): Promise<ManagementPage> {
   const cursor = cursorOf(ctx, institutionId, query);
   const after = cursor.decode(query.continuable);
-  const where = filtersOf(query);
+  const statements = managementStatements(institutionId, query, after);
   const [rows, [total]] = await Promise.all([
-    rowsAfter(ctx, institutionId, where, after, PAGE_SIZE + 1),
-    ctx.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from ${managementLiquidations(institutionId)} m where ${where}`,
-    ),
+    ctx.db.execute<LiquidationRow & Record<string, unknown>>(statements.rows),
+    ctx.db.execute<{ n: number }>(statements.count),
   ]);
   const page = toPage([...rows], toManagementRecord, (r) => [r.transfer_on, r.liquidation_id], cursor.encode);
   return {
