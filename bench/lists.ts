@@ -23,10 +23,12 @@ import { explainCases, type ListSuite, type Statement, type SuiteInput } from '.
 import { institutionSuite } from './lists-institution.js';
 import { benchEnv, PRODUCTION_ENV } from './production-env.js';
 
-const suites: Record<string, (input: SuiteInput) => Promise<ListSuite>> = {
+// A suite may hold tenants of different credentials: then it gives a table for each.
+const suites: Record<string, (input: SuiteInput) => Promise<ListSuite | ListSuite[]>> = {
   institution: institutionSuite,
   receipts: async (input) => (await import('./lists-receipts.js')).receiptsSuite(input),
   sales: async (input) => (await import('./lists-sales.js')).salesSuite(input),
+  statements: async (input) => (await import('./lists-statements.js')).statementsSuite(input),
 };
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
@@ -49,7 +51,7 @@ try {
   for (const name of wanted) {
     const suite = suites[name];
     if (!suite) throw new Error(`unknown suite ${name}; known: ${Object.keys(suites).join(', ')}`);
-    seeded.push(await suite({ sql, db, rows: ROWS }));
+    seeded.push(...[await suite({ sql, db, rows: ROWS })].flat());
   }
   process.stdout.write('vacuum analyze…');
   await sql`vacuum analyze`;
