@@ -125,10 +125,23 @@ function assignmentRows(institutionId: string, statement: GuaranteedStatement, q
   )`;
 }
 
-const rowsAfter = (ctx: AppContext, from: SQL, after: [string, string] | undefined, limit: number) =>
-  ctx.db.execute<AssignmentRow & Record<string, unknown>>(sql`
+const rowsAfterQuery = (from: SQL, after: [string, string] | undefined, limit: number) => sql`
     select * from ${from} r ${after ? sql`where (month, external_id) > (${after[0]}, ${after[1]})` : sql``}
-     order by month, external_id limit ${limit}`);
+     order by month, external_id limit ${limit}`;
+
+const rowsAfter = (ctx: AppContext, from: SQL, after: [string, string] | undefined, limit: number) =>
+  ctx.db.execute<AssignmentRow & Record<string, unknown>>(rowsAfterQuery(from, after, limit));
+
+/** The statements of one page of #7 or #8 (its rows after `after`, and the count of every match), for the benchmark too. */
+export function guaranteedStatements(
+  institutionId: string,
+  statement: GuaranteedStatement,
+  query: AssignmentQuery,
+  after?: [string, string],
+) {
+  const from = assignmentRows(institutionId, statement, query);
+  return { rows: rowsAfterQuery(from, after, PAGE_SIZE + 1), count: sql`select count(*)::int as n from ${from} r` };
+}
 
 const cursorOf = (ctx: AppContext, institutionId: string, statement: GuaranteedStatement, query: AssignmentQuery) =>
   statementCursor(ctx.config.cursorSecret, statement, institutionId, {
@@ -145,11 +158,11 @@ async function pageOf<Item>(
 ) {
   const cursor = cursorOf(ctx, institutionId, statement, query);
   const after = cursor.decode(query.continuable);
-  const from = assignmentRows(institutionId, statement, query);
+  const statements = guaranteedStatements(institutionId, statement, query, after);
   const today = localDate(ctx.clock.now());
   const [rows, [total]] = await Promise.all([
-    rowsAfter(ctx, from, after, PAGE_SIZE + 1),
-    ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${from} r`),
+    ctx.db.execute<AssignmentRow & Record<string, unknown>>(statements.rows),
+    ctx.db.execute<{ n: number }>(statements.count),
   ]);
   const page = toPage(
     [...rows],

@@ -90,6 +90,15 @@ const rowsAfter = (
 ) =>
   ctx.db.execute<ManagementRow & Record<string, unknown>>(managementRecordsQuery(institutionId, where, after, limit));
 
+/** The statements of one page (its rows after `after`, and the count of every match), for the benchmark too. */
+export function managementStatements(institutionId: string, query: ManagementQuery, after?: [string, string]) {
+  const where = filtersOf(query);
+  return {
+    rows: managementRecordsQuery(institutionId, where, after, PAGE_SIZE + 1),
+    count: managementCountQuery(institutionId, where),
+  };
+}
+
 const cursorOf = (ctx: AppContext, institutionId: string, query: ManagementQuery) =>
   statementCursor(ctx.config.cursorSecret, 'management', institutionId, {
     competencia_vencimento: query.competencia_vencimento,
@@ -107,11 +116,11 @@ export async function getManagementStatement(
 ): Promise<ManagementPage> {
   const cursor = cursorOf(ctx, institutionId, query);
   const after = cursor.decode(query.continuable);
-  const where = filtersOf(query);
+  const statements = managementStatements(institutionId, query, after);
   await bookAllDueRecords(ctx.db, localDate(ctx.clock.now()), institutionId);
   const [rows, [total]] = await Promise.all([
-    rowsAfter(ctx, institutionId, where, after, PAGE_SIZE + 1),
-    ctx.db.execute<{ n: number }>(managementCountQuery(institutionId, where)),
+    ctx.db.execute<ManagementRow & Record<string, unknown>>(statements.rows),
+    ctx.db.execute<{ n: number }>(statements.count),
   ]);
   const page = toPage([...rows], toManagementRecord, (r) => [r.transfer_on, r.record_id], cursor.encode);
   return {
