@@ -65,12 +65,12 @@ END $$;
 
 -- The month something that moved on `day`, written at `at`, is booked in: the first one not closed by then.
 CREATE FUNCTION ledger_legacy_period(institution uuid, day date, at timestamptz) RETURNS date LANGUAGE plpgsql STABLE AS $$
-DECLARE month date := date_trunc('month', day)::date;
+DECLARE booked date := date_trunc('month', day)::date;
 BEGIN
-  WHILE EXISTS (SELECT 1 FROM statement_closings c WHERE c.institution_id = institution AND c.month = month AND c.closed_at <= at) LOOP
-    month := (month + interval '1 month')::date;
+  WHILE EXISTS (SELECT 1 FROM statement_closings c WHERE c.institution_id = institution AND c.month = booked AND c.closed_at <= at) LOOP
+    booked := (booked + interval '1 month')::date;
   END LOOP;
-  RETURN month;
+  RETURN booked;
 END $$;
 --> statement-breakpoint
 

@@ -60,5 +60,5 @@ export async function settleByStandingPayments(db: Queryable, installmentId: str
          where p.installment_id = ${installmentId}::uuid
          group by p.id, p.received
       ) h
-     where p.id = h.id and (p.reversed_at is null) <> (h.left <= 0)`);
+     where p.id = h.id and (p.reversed_at is not null) <> (h.left <= 0)`);
 }
