@@ -9,6 +9,7 @@ import {
   nationalHolidays,
 } from '../../src/core/business-days.js';
 import { addDays, nextBusinessDay } from '../../src/core/local-date.js';
+import { useTestContext } from '../support/context.js';
 
 describe('national holidays: the bank calendar ANBIMA publishes', () => {
   it('2026: the fixed ones, Carnival 16–17 Feb, Good Friday 3 Apr, Corpus Christi 4 Jun, 20 Nov', () => {
@@ -100,5 +101,34 @@ describe('a term that ends on a day off moves to the next business day (Código 
     expect(dayOff.first > dayOff.last).toBe(true);
     expect(dueDatesFallingDue('2026-02-16', '2026-02-20')).toEqual({ first: '2026-02-14', last: '2026-02-20' });
     expect(businessDayBefore('2026-02-18')).toBe('2026-02-13');
+  });
+});
+
+describe('PostgreSQL keeps the same calendar (migration business_days)', () => {
+  const t = useTestContext();
+
+  /** `is_business_day` and `business_day_on_or_after` of every day from `first` to `last`. */
+  const calendar = (first: string, last: string) => t.ctx.sql<{ day: string; business: boolean; onOrAfter: string }[]>`
+    select d::text as day, is_business_day(d) as business, business_day_on_or_after(d)::text as "onOrAfter"
+      from generate_series(0, ${last}::date - ${first}::date) as i, lateral (select ${first}::date + i as d) as days
+     order by d`;
+
+  it('business_day_on_or_after and is_business_day agree with TypeScript on every day from 2020-01-01 to 2035-12-31', async () => {
+    const rows = await calendar('2020-01-01', '2035-12-31');
+    expect(rows).toHaveLength(5_844);
+    expect(
+      rows.filter((r) => r.business !== isBusinessDay(r.day) || r.onOrAfter !== businessDayOnOrAfter(r.day)),
+    ).toEqual([]);
+  });
+
+  it('and on the holidays of four centuries, Easter from its earliest (22 March) to its latest (25 April)', async () => {
+    const rows = await t.ctx.sql<{ day: string }[]>`
+      select d::text as day
+        from generate_series(0, date '2299-12-31' - date '1900-01-01') as i, lateral (select date '1900-01-01' + i as d) as days
+       where days_after_monday(d) < 5 and not is_business_day(d)
+       order by d`;
+    const weekday = (day: string) => ![0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
+    const holidays = Array.from({ length: 400 }, (_, i) => nationalHolidays(1900 + i)).flat();
+    expect(rows.map((r) => r.day)).toEqual(holidays.filter(weekday));
   });
 });
