@@ -1,8 +1,10 @@
 import { and, type Column, eq, gte, inArray, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 
 import type { operations } from '../../../generated/institution.js';
+import { dueDatesFallingDue } from '../../core/business-days.js';
 import { parseFilterDay } from '../../core/dates.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
+import { addDays, daysBetween } from '../../core/local-date.js';
 import { installments } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';
 
@@ -23,26 +25,53 @@ export const AGREEMENT_STATUS: Record<string, 'ATIVO' | 'QUITADO' | 'CANCELADO'>
 };
 
 /**
- * Days late as the listing shows it: open or partly paid, days from the due date to today; paid,
- * days from the due date to the payment; cancelled, 0.
+ * Days late as the listing shows it, counted from the business due date (`business_day_on_or_after`,
+ * migration `business_days`: the due date, or the first business day after it when it is a day
+ * off): open or partly paid, days from it to today; paid, days from it to the payment; cancelled, 0.
  */
 export const daysLate = (today: string | Placeholder) => sql<number>`(case
-  when ${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO') then greatest(${today}::date - ${installments.dueDate}, 0)
-  when ${installments.status} = 'PAGO' then greatest(${installments.paidOn} - ${installments.dueDate}, 0)
+  when ${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO') then greatest(${today}::date - business_day_on_or_after(${installments.dueDate}), 0)
+  when ${installments.status} = 'PAGO' then greatest(${installments.paidOn} - business_day_on_or_after(${installments.dueDate}), 0)
   else 0 end)::int`;
 
 /**
- * `dias_atraso = days` in terms the indexes answer: more than 0 days late is either an open
- * installment due exactly `days` before today, or a paid one paid `days` after its due date. The
- * two halves never match the same row (open vs paid), so each is read apart, by its own index
- * (`originalsSets`). 0 days matches most of the institution, so it stays the plain expression.
+ * `dias_atraso = days` in terms the indexes answer, as disjoint halves when `apart` (for counting,
+ * `originalsSets`), else as one condition (for a page). More than 0 days late is either an open
+ * installment whose business due date is `days` before today, or a paid one paid `days` after its
+ * business due date (the expression of `installments_paid_days_late_idx`). The due dates of one
+ * business day are a short range of the due-date index, none when that day is a day off
+ * (`dueDatesFallingDue`, the calendar of PostgreSQL's function). The halves never match the same
+ * row (open vs paid), so each is counted by its own index.
  */
-function daysLateIs(today: string, days: number): SQL[] {
+function daysLateIs(today: string, days: number, apart: boolean): SQL[] {
   const i = installments;
-  if (days <= 0) return [sql`${daysLate(today)} = ${days}`];
+  if (days === 0) return apart ? notLate(today) : [sql`${daysLate(today)} <= 0`];
+  const day = addDays(today, -days);
+  // More days than since 0001-01-01 (where `addDays` stops): no due date, an empty range.
+  const due = daysBetween(day, today) === days ? dueDatesFallingDue(day, day) : { first: addDays(day, 1), last: day };
+  const halves = [
+    sql`(${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} between ${due.first}::date and ${due.last}::date)`,
+    sql`(${i.status} = 'PAGO' and (${i.paidOn} - business_day_on_or_after(${i.dueDate})) = ${days}::int)`,
+  ];
+  return apart ? halves : [or(...halves)!];
+}
+
+/**
+ * `dias_atraso = 0` as three disjoint sets each counted through an index instead of the calendar
+ * worked out for every installment of the institution: cancelled; open with a business due date
+ * today or later (due after the last business day before today); paid by the business due date.
+ * A page keeps the plain expression, whose walk in creation order stops after a page as most of
+ * the institution matches. It is written `<= 0` (the same rows: it is never below 0), which the
+ * planner takes for a third of the rows: as an equality it took it for a rare match, expected a
+ * long walk calling the calendar on each row and started parallel workers for one page.
+ */
+function notLate(today: string): SQL[] {
+  const i = installments;
+  const { first } = dueDatesFallingDue(today, today);
   return [
-    sql`(${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} = ${today}::date - ${days}::int)`,
-    sql`(${i.status} = 'PAGO' and (${i.paidOn} - ${i.dueDate}) = ${days}::int)`,
+    sql`${i.status} = 'CANCELADO_IES'`,
+    sql`(${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} >= ${first}::date)`,
+    sql`(${i.status} = 'PAGO' and (${i.paidOn} - business_day_on_or_after(${i.dueDate})) <= 0)`,
   ];
 }
 
@@ -83,9 +112,9 @@ export function dateRange(
 
 /**
  * The listing's filters as sets of conditions that match disjoint rows and together every match,
- * for counting: the count is the sum of their counts. A filter the indexes answer in two halves
- * (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves would be
- * counted as one bitmap over both indexes and the heap (bench/RESULTS.md, the dias_atraso count).
+ * for counting: the count is the sum of their counts. A filter the indexes answer in parts
+ * (`dias_atraso`, a guarantor) splits every set in as many; an OR of the parts would be counted as
+ * one bitmap over their indexes and the heap (bench/RESULTS.md, the dias_atraso count).
  */
 export const originalsSets = (institutionId: string, query: OriginalsQuery, today: string): SQL[] =>
   disjointSets(institutionId, query, today, true);
@@ -93,10 +122,7 @@ export const originalsSets = (institutionId: string, query: OriginalsQuery, toda
 function disjointSets(institutionId: string, query: OriginalsQuery, today: string, daysLateApart: boolean): SQL[] {
   const splits: SQL[][] = [];
   if (query.responsavel_financeiro_documento) splits.push(guarantorIs(query.responsavel_financeiro_documento));
-  if (query.dias_atraso !== undefined) {
-    const halves = daysLateIs(today, query.dias_atraso);
-    splits.push(daysLateApart ? halves : [or(...halves)!]);
-  }
+  if (query.dias_atraso !== undefined) splits.push(daysLateIs(today, query.dias_atraso, daysLateApart));
   const combinations = splits.reduce<SQL[][]>(
     (sets, split) => sets.flatMap((set) => split.map((c) => [...set, c])),
     [[]],
@@ -154,7 +180,7 @@ export function originalsPageSets(institutionId: string, query: OriginalsQuery, 
   return sets.flatMap((set) => groups.map(([s, t]) => and(set, eq(i.status, s), eq(i.type, t))!));
 }
 
-/** The conditions every set shares: each filter but the two-half ones' halves. */
+/** The conditions every set shares: each filter but the parts of the ones answered in parts. */
 function filtersWith(institutionId: string, query: OriginalsQuery): SQL {
   const i = installments;
   const conditions: (SQL | undefined)[] = [eq(i.institutionId, institutionId)];
