@@ -3,7 +3,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { installments } from '../../../src/db/schema/index.js';
-import { daysLate } from '../../../src/institution/listings/original-filters.js';
+import { daysLate } from '../../../src/institution/listings/days-late.js';
 import { useTestContext } from '../../support/context.js';
 import { installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
