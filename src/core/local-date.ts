@@ -1,3 +1,4 @@
+import { businessDayOnOrAfter } from './business-days.js';
 import { parseLocalDateTime } from './dates.js';
 
 /** Business dates of the operator are Brasília dates (America/Sao_Paulo), whatever the server's zone. */
@@ -70,12 +71,8 @@ export function startOfLocalDay(date: string): Date {
   return new Date(midnightUtc - offsetMinutes(new Date(midnightUtc + 12 * 3_600_000)) * 60_000);
 }
 
-/** The next business day (Monday to Friday) after `date`, 1 to 3 days ahead; national holidays are not known here. */
-export function nextBusinessDay(date: string): string {
-  let day = addDays(date, 1);
-  while ([0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) day = addDays(day, 1);
-  return day;
-}
+/** The first business day after `date`, weekends and national holidays skipped (`business-days.ts`): 1 to 5 days ahead. */
+export const nextBusinessDay = (date: string): string => businessDayOnOrAfter(addDays(date, 1));
 
 /** The first day (`YYYY-MM-01`) of the month of a `YYYY-MM-DD` date. */
 export const firstDayOfMonth = (date: string): string => `${date.slice(0, 7)}-01`;

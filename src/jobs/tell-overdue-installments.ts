@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { tellOverdueInstallments } from '../institution/events/overdue.js';
 import { allInstitutionIds } from '../institution/statements/closing.js';
 
-/** 00:05 in Brasília (UTC−3) every day: the installments that fell due the day before are told. */
+/** 00:05 in Brasília (UTC−3) every day: the installments late since that day are told. */
 export const OVERDUE_CRONTAB = '5 3 * * * tell-overdue-installments';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['tell-overdue-installments'] {
@@ -14,9 +14,10 @@ function assertPayload(payload: unknown): asserts payload is GraphileWorker.Task
 }
 
 /**
- * Tells each institution of its installments that fell due unpaid (`parcelaVencida`). Each event
- * is stored once, so a retry after a failure tells only what is left; one institution that fails
- * does not hold back the others, and fails the job for a retry.
+ * Tells each institution of its installments late unpaid, past their business due date
+ * (`parcelaVencida`, `tellOverdueInstallments`). Each event is stored once, so a retry after a
+ * failure tells only what is left; one institution that fails does not hold back the others, and
+ * fails the job for a retry.
  */
 export default function tellOverdueInstallmentsTask(ctx: AppContext): Task<'tell-overdue-installments'> {
   return async (payload) => {

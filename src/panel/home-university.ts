@@ -5,6 +5,7 @@ import type { Profile } from '../identity/identity.rules.js';
 import { batchesWithErrorsSince, type BatchWithErrors } from '../institution/intake/recent-batch-errors.js';
 import {
   type InstallmentFigure,
+  lastLateDueDate,
   type MonthInstallments,
   monthInstallments,
   UNPAID_STATUSES,
@@ -59,6 +60,8 @@ const countOf = (parts: Record<UnpaidStatus, InstallmentFigure>) =>
 
 function installmentsCard(profile: Profile, month: string, today: string, m: MonthInstallments): SafeHtml {
   const last = lastDayOfMonth(month);
+  const lastLate = lastLateDueDate(today);
+  const firstOpen = addDays(lastLate, 1) > month ? addDays(lastLate, 1) : month;
   const paidHref = listHref(profile, INSTALLMENTS, {
     situacao: 'PAGO',
     data_inicial_vencimento: month,
@@ -71,16 +74,16 @@ function installmentsCard(profile: Profile, month: string, today: string, m: Mon
       {
         label: 'Em aberto, a vencer',
         count: countOf(m.open),
-        detail: unpaidDetail(profile, m.open, { from: today, to: last }),
+        detail: unpaidDetail(profile, m.open, { from: firstOpen, to: last }),
       },
       { label: 'Pagas', href: paidHref, count: m.paid.count, detail: `${brl(m.paid.amount)} de valor principal` },
       {
         label: 'Em atraso',
         count: countOf(m.late),
-        detail: unpaidDetail(profile, m.late, { from: month, to: addDays(today, -1) }),
+        detail: unpaidDetail(profile, m.late, { from: month, to: lastLate }),
       },
     ])}
-<p class="hint">Em atraso: sem pagamento completo e vencidas antes de hoje (<code>dias_atraso</code> acima de 0). Os valores em aberto são o <code>saldo_atual</code>.</p>`,
+<p class="hint">Em atraso: sem pagamento completo e com vencimento antes de hoje; um vencimento em sábado, domingo ou feriado nacional passa para o dia útil seguinte (<code>dias_atraso</code> acima de 0). Os valores em aberto são o <code>saldo_atual</code>.</p>`,
   );
 }
 

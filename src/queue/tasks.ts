@@ -39,7 +39,7 @@ declare global {
       'send-mail': { kind: MailKind; sealed: string };
       /** From the crontab only: forgets the panel's one-time forms' secrets past their window, and expired forms. */
       'sweep-sent-forms': { _cron?: unknown };
-      /** From the crontab: `_cron` only. By hand: one institution. Tells the installments that fell due unpaid. */
+      /** From the crontab: `_cron` only. By hand: one institution. Tells the installments late unpaid. */
       'tell-overdue-installments': { institutionId?: string; _cron?: unknown };
     }
   }

@@ -62,10 +62,11 @@ describe('installment payment page in Chromium', () => {
     );
     // No student record with a name: the student's CPF, masked.
     await expect(page.locator('dd').first().textContent()).resolves.toBe('CPF ***.982.247-**');
-    expect(await page.locator('.due strong').textContent()).toBe('R$ 1.035,33');
+    // Due Saturday 10/01, late from Monday 12/01: 44 days.
+    expect(await page.locator('.due strong').textContent()).toBe('R$ 1.034,67');
     expect(await page.locator('tr', { hasText: 'Multa por atraso' }).locator('.amount').textContent()).toBe('R$ 20,00');
-    expect(await page.locator('tr', { hasText: 'Juros de 46 dia(s)' }).locator('.amount').textContent()).toBe(
-      'R$ 15,33',
+    expect(await page.locator('tr', { hasText: 'Juros de 44 dia(s)' }).locator('.amount').textContent()).toBe(
+      'R$ 14,67',
     );
     // The stylesheet applied (the CSP hash matches): buttons are not browser defaults.
     expect(
@@ -85,11 +86,11 @@ describe('installment payment page in Chromium', () => {
     await page.getByRole('button', { name: 'Simular pagamento (sandbox)' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('Pagamento confirmado');
     expect(await page.locator('.notice').last().textContent()).toBe(
-      'Parcela paga em 25/02/2026: recebido R$ 1.035,33.',
+      'Parcela paga em 25/02/2026: recebido R$ 1.034,67.',
     );
     expect(await original('late')).toMatchObject({
       situacao: 'PAGO',
-      valor_liquidado: { multa: '20.00', juros: '15.33', recebido: '1035.33' },
+      valor_liquidado: { multa: '20.00', juros: '14.67', recebido: '1034.67' },
     });
     await checkStep(page, 'pix-pago');
   });

@@ -41,27 +41,28 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     t.clock.set('2026-01-25T15:00:00Z');
     const path = await paymentPath(t, inst.headers, 'partial', CPF.carlos);
     await page.goto(server.origin + path);
-    expect(await page.locator('.due strong').textContent()).toBe('R$ 1.025,00');
+    // Due Saturday 10/01, late from Monday 12/01: 13 days of interest, 4.33.
+    expect(await page.locator('.due strong').textContent()).toBe('R$ 1.024,33');
     await page.getByRole('button', { name: 'Gerar boleto' }).click();
     const [chargeId] = chargeIds(await page.content());
 
-    // Generated on a Sunday, the slip is due on Monday and asks 1,025.33 (a day more of interest). The
-    // bank reports 525.33 of it: fine and interest first, then 500.00 of the principal.
+    // Generated on a Sunday, the slip is due on Monday and asks 1,024.67 (a day more of interest). The
+    // bank reports 524.67 of it: fine and interest first, then 500.00 of the principal.
     await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
-      .send({ amountCents: 52_533 })
+      .send({ amountCents: 52_467 })
       .expect(200);
     expect(await original()).toMatchObject({
       situacao: 'PARCIALMENTE_PAGO',
       saldo_atual: 500,
-      valor_liquidado: { multa: '20.00', juros: '5.33', recebido: '525.33' },
+      valor_liquidado: { multa: '20.00', juros: '4.67', recebido: '524.67' },
     });
     await page.goto(server.origin + path);
-    expect(await fact('Já pago')).toBe('R$ 525,33');
+    expect(await fact('Já pago')).toBe('R$ 524,67');
     expect(await fact('Saldo restante')).toBe('R$ 500,00');
     expect(await page.locator('ul.charges li', { hasText: 'Boleto' }).locator('td.amount').innerText()).toBe(
-      'R$ 525,33\nde R$ 1.025,33',
+      'R$ 524,67\nde R$ 1.024,67',
     );
     expect(await page.locator('ul.charges .status.PAID').textContent()).toBe('Pago em parte');
     expect(await page.locator('.due strong').textContent()).toBe('R$ 500,00');
@@ -85,12 +86,12 @@ describe('installment paid in part in Chromium, the rest by card', () => {
     await payByCard(page, '4111 1111 1111 1111');
     expect(await page.getByRole('status').textContent()).toBe('Pagamento confirmado. Obrigado!');
     expect(await page.locator('.notice').last().textContent()).toBe(
-      'Parcela paga em 24/02/2026: recebido R$ 1.030,16.',
+      'Parcela paga em 24/02/2026: recebido R$ 1.029,50.',
     );
     expect(await original()).toMatchObject({
       situacao: 'PAGO',
       saldo_atual: 0,
-      valor_liquidado: { multa: '20.00', juros: '10.16', recebido: '1030.16' },
+      valor_liquidado: { multa: '20.00', juros: '9.50', recebido: '1029.50' },
     });
     await checkStep(page, 'parcela-quitada');
   });

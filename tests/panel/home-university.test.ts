@@ -50,6 +50,8 @@ describe("a university's Início: installments of the month, received per day, b
       due('P-PAGA', '2026-03-05'),
       due('P-FEVEREIRO', '2026-02-27'),
       due('P-ABRIL', '2026-04-10'),
+      // Due on Sunday 15 March: its business due date is Monday the 16th, "now", so not late yet.
+      due('P-DOMINGO', '2026-03-15'),
     ]);
     await submitAndProcess(t, staff.other.headers, [due('P-OUTRA', '2026-03-10'), due('P-OUTRA-PAGA', '2026-03-05')]);
     // 23:30 of 28 February in Brasília is already 1 March in UTC: a February payment.
@@ -81,8 +83,8 @@ describe("a university's Início: installments of the month, received per day, b
     const home = (await staff.sessions.financeiro.agent.get('/painel').expect(200)).text;
     expect(home).toContain('Parcelas que vencem em março de 2026');
     expect(figureOf(home, 'Em aberto, a vencer')).toEqual({
-      count: 1,
-      detail: 'R$ 1.250,00 de saldo (1 sem pagamento)',
+      count: 2,
+      detail: 'R$ 2.500,00 de saldo (2 sem pagamento)',
     });
     expect(figureOf(home, 'Pagas')).toEqual({ count: 1, detail: 'R$ 1.250,00 de valor principal' });
     expect(figureOf(home, 'Em atraso')).toEqual({ count: 1, detail: 'R$ 1.250,00 de saldo (1 sem pagamento)' });
@@ -94,12 +96,13 @@ describe("a university's Início: installments of the month, received per day, b
       h.startsWith('/painel/parcelas?'),
     );
     expect(links).toEqual([
-      '/painel/parcelas?situacao=ABERTO&data_inicial_vencimento=2026-03-16&data_final_vencimento=2026-03-31',
+      // Late: due by Friday the 13th, the last business day before Monday the 16th.
+      '/painel/parcelas?situacao=ABERTO&data_inicial_vencimento=2026-03-14&data_final_vencimento=2026-03-31',
       '/painel/parcelas?situacao=PAGO&data_inicial_vencimento=2026-03-01&data_final_vencimento=2026-03-31',
-      '/painel/parcelas?situacao=ABERTO&data_inicial_vencimento=2026-03-01&data_final_vencimento=2026-03-15',
+      '/painel/parcelas?situacao=ABERTO&data_inicial_vencimento=2026-03-01&data_final_vencimento=2026-03-13',
     ]);
     const rows = await Promise.all(links.map(async (l) => listedIn((await s.agent.get(l).expect(200)).text)));
-    expect(rows).toEqual([['P-ABERTA'], ['P-PAGA'], ['P-ATRASADA']]);
+    expect(rows).toEqual([['P-ABERTA', 'P-DOMINGO'], ['P-PAGA'], ['P-ATRASADA']]);
   });
 
   it("draws what was received per day in Brasília days, a payment at 23:30 of the previous month's last day left out", async () => {

@@ -32,8 +32,8 @@ describe('sandbox operator API', () => {
       provider: 'sandbox',
       method: 'BOLETO',
       status: 'PENDING',
-      // Due the next business day (16/01) and priced for it: a day more of interest than today's 1021.67.
-      amountCents: 102_200,
+      // Due the next business day (16/01) and priced for it: a day more of interest than today's 1021.00.
+      amountCents: 102_133,
       pricedFor: '2026-01-16',
       paidAmountCents: null,
       payer: { name: null, document: CPF.carlos },
@@ -66,10 +66,11 @@ describe('sandbox operator API', () => {
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
       .send({ amountCents: 999_999_999 });
     expect(over.status).toBe(400);
-    // The Pix quotes 1000.00 + fine 20.00 + 5 days of interest 1.67 = 1021.67.
+    // Due Saturday 10/01, late from Monday 12/01: the Pix quotes 1000.00 + fine 20.00 + 3 days of interest
+    // 1.00 = 1021.00.
     expect(over.body).toEqual({
       code: 'PAYMENT-004',
-      message: 'The amount must be between 1 and 102167 cents; got 999999999',
+      message: 'The amount must be between 1 and 102100 cents; got 999999999',
     });
     const tooSmall = await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)

@@ -116,8 +116,8 @@ export interface paths {
          * @description Answers the address of the platform's hosted payment page for one original installment, found
          *     by its `idParcela` (`parcelaOriginalIdExterno`) and confirmed by the document of its financial
          *     guarantor. The page shows what is owed on the day it is opened — the principal still owed,
-         *     plus a 2% fine and 1% a month interest (pro rata per day) when late, or less the best on-time
-         *     discount that still applies — and takes Pix, bank slip or card. A payment settles the
+         *     plus a 2% fine and 1% a month interest (pro rata per day) when late ([Late installments](#section/Late-installments)), or
+         *     less the best on-time discount that still applies — and takes Pix, bank slip or card. A payment settles the
          *     installment: `situacao` `PAGO` (or `PARCIALMENTE_PAGO` for a partial payment),
          *     `tipo_pagamento` `Pago na Plataforma`, `data_pagamento` and `valor_liquidado`.
          *
@@ -614,8 +614,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An installment fell due unpaid
-         * @description An installment whose due date passed with something still owed: told once per installment and due date, by the daily pass at 00:05 Brasília time (the day after the due date); an installment that fell due up to 7 days before the pass is told too.
+         * An installment is late, unpaid
+         * @description An installment late with something still owed: told once per installment and due date, by the daily pass at 00:05 Brasília time of the day after its business due date ([Late installments](#section/Late-installments): due on a Saturday, told on the Tuesday); an installment late for up to 7 days when the pass runs is told too.
          *
          *     Delivered as `POST` with the event as JSON body to every active configuration that has it
          *     enabled (or `all`), signed with Standard Webhooks unless signing was turned off; see
@@ -1066,8 +1066,9 @@ export interface components {
             /** @description Campus name (`nomePolo`); an empty string when not sent. */
             polo_campus: string;
             /**
-             * @description Days late: for an open or partly paid installment, days from the due date to today
-             *     (Brasília); for a paid one, days from the due date to the payment; otherwise 0.
+             * @description Days late, from the business due date ([Late installments](#section/Late-installments)): for an open or partly paid
+             *     installment, days from it to today (Brasília); for a paid one, days from it to the payment;
+             *     otherwise 0.
              */
             dias_atraso: number;
             /** @description True for an installment of a debt agreement (`tipoParcela` `Negociacao`). */
@@ -1792,8 +1793,9 @@ export interface components {
             saldo_devedor: string;
         };
         /**
-         * @description An installment that fell due with something still owed: told once per installment and due date,
-         *     by the daily pass run at 00:05 Brasília time the day after the due date.
+         * @description An installment late with something still owed: told once per installment and due date, by the
+         *     daily pass run at 00:05 Brasília time the day after its business due date
+         *     ([Late installments](#section/Late-installments)).
          */
         InstallmentDueEventData: components["schemas"]["InstallmentIds"] & {
             /** @description Principal of the installment. */

@@ -105,11 +105,12 @@ export const installments = pgTable(
     index('installments_paid_on_idx')
       .on(t.institutionId, t.paidOn)
       .where(sql`paid_on is not null`),
-    // `dias_atraso` of a paid installment does not move with the clock: payment day less due day.
-    // Both days are in the index too: a condition on an expression is answered from the index
-    // alone only when the columns it reads are there, so counting the paid ones reads no heap.
+    // `dias_atraso` of a paid installment does not move with the clock: payment day less business
+    // due day (`business_day_on_or_after`, migration `business_days`). Both days are in the index
+    // too: a condition on an expression is answered from the index alone only when the columns it
+    // reads are there, so counting the paid ones reads no heap.
     index('installments_paid_days_late_idx')
-      .on(t.institutionId, sql`(paid_on - due_date)`, t.paidOn, t.dueDate)
+      .on(t.institutionId, sql`(paid_on - business_day_on_or_after(due_date))`, t.paidOn, t.dueDate)
       .where(sql`status = 'PAGO'`),
   ],
 );

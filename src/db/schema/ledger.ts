@@ -18,7 +18,7 @@ import { timestampNow } from './common.js';
 /**
  * The books: one row per movement of money of a tenant (an institution or a partner), written in
  * the transaction of what moved it and never changed afterwards — the database refuses UPDATE,
- * DELETE and TRUNCATE on it (migration 0046), so a correction is always a new entry. Statements,
+ * DELETE and TRUNCATE on it (migration 0047), so a correction is always a new entry. Statements,
  * receipts and transfers are reads of it (`src/ledger/`).
  *
  * Money is signed integer cents from the tenant's side: `amount` is what the payer paid (+) or got

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 
+import { businessDayBefore } from '../../core/business-days.js';
 import { lastDayOfMonth } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 
@@ -15,9 +16,9 @@ export type UnpaidStatus = (typeof UNPAID_STATUSES)[number];
 
 /**
  * The installments due in one month, as of `today` (Brasília), in the terms of
- * `GET /v1/parcela/originais`: `late` are the unpaid ones with `dias_atraso` above 0 (due before
- * today), `open` the unpaid ones not late yet, both with their `saldo_atual`; `paid` the `PAGO`
- * ones with their `valor_principal`. Cancelled installments are in none.
+ * `GET /v1/parcela/originais`: `late` are the unpaid ones with `dias_atraso` above 0 (due by
+ * `lastLateDueDate(today)`), `open` the unpaid ones not late yet, both with their `saldo_atual`;
+ * `paid` the `PAGO` ones with their `valor_principal`. Cancelled installments are in none.
  */
 export interface MonthInstallments {
   open: Record<UnpaidStatus, InstallmentFigure>;
@@ -26,6 +27,12 @@ export interface MonthInstallments {
 }
 
 type Row = { status: string; late: boolean; count: number; amount: string };
+
+/**
+ * The last due date late today: its business due date, and every earlier one's, is before today.
+ * On a Monday that is the Friday before: an installment due on the weekend is not late yet.
+ */
+export const lastLateDueDate = (today: string): string => businessDayBefore(today);
 
 /**
  * The figures of `MonthInstallments` for the month `YYYY-MM-01`, read through the institution's
@@ -38,7 +45,7 @@ export async function monthInstallments(
   today: string,
 ): Promise<MonthInstallments> {
   const rows = await db.execute<Row>(sql`
-    select status, (status <> 'PAGO' and due_date < ${today}::date) as late, count(*)::int as count,
+    select status, (status <> 'PAGO' and due_date <= ${lastLateDueDate(today)}::date) as late, count(*)::int as count,
            coalesce(sum(case when status = 'PAGO' then principal else balance end), 0)::numeric(14, 2)::text as amount
       from installments
      where institution_id = ${institutionId} and due_date between ${month}::date and ${lastDayOfMonth(month)}::date

@@ -1,10 +1,11 @@
-import { and, type Column, eq, gte, inArray, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 
 import type { operations } from '../../../generated/institution.js';
 import { parseFilterDay } from '../../core/dates.js';
 import { ApiError, ValidationFailed } from '../../core/errors.js';
 import { installments } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE, INSTALLMENT_TYPES } from '../vocabularies.js';
+import { daysLateIs } from './days-late.js';
 
 export type OriginalsQuery = NonNullable<operations['listOriginalInstallments']['parameters']['query']>;
 
@@ -21,30 +22,6 @@ export const AGREEMENT_STATUS: Record<string, 'ATIVO' | 'QUITADO' | 'CANCELADO'>
   PAGO: 'QUITADO',
   CANCELADO_IES: 'CANCELADO',
 };
-
-/**
- * Days late as the listing shows it: open or partly paid, days from the due date to today; paid,
- * days from the due date to the payment; cancelled, 0.
- */
-export const daysLate = (today: string | Placeholder) => sql<number>`(case
-  when ${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO') then greatest(${today}::date - ${installments.dueDate}, 0)
-  when ${installments.status} = 'PAGO' then greatest(${installments.paidOn} - ${installments.dueDate}, 0)
-  else 0 end)::int`;
-
-/**
- * `dias_atraso = days` in terms the indexes answer: more than 0 days late is either an open
- * installment due exactly `days` before today, or a paid one paid `days` after its due date. The
- * two halves never match the same row (open vs paid), so each is read apart, by its own index
- * (`originalsSets`). 0 days matches most of the institution, so it stays the plain expression.
- */
-function daysLateIs(today: string, days: number): SQL[] {
-  const i = installments;
-  if (days <= 0) return [sql`${daysLate(today)} = ${days}`];
-  return [
-    sql`(${i.status} in ('ABERTO', 'PARCIALMENTE_PAGO') and ${i.dueDate} = ${today}::date - ${days}::int)`,
-    sql`(${i.status} = 'PAGO' and (${i.paidOn} - ${i.dueDate}) = ${days}::int)`,
-  ];
-}
 
 /**
  * A guarantor's installments in the terms the indexes answer: the guarantor index holds only the
@@ -83,9 +60,9 @@ export function dateRange(
 
 /**
  * The listing's filters as sets of conditions that match disjoint rows and together every match,
- * for counting: the count is the sum of their counts. A filter the indexes answer in two halves
- * (`dias_atraso` above 0, a guarantor) splits every set in two; an OR of the halves would be
- * counted as one bitmap over both indexes and the heap (bench/RESULTS.md, the dias_atraso count).
+ * for counting: the count is the sum of their counts. A filter the indexes answer in parts
+ * (`dias_atraso`, a guarantor) splits every set in as many; an OR of the parts would be counted as
+ * one bitmap over their indexes and the heap (bench/RESULTS.md, the dias_atraso count).
  */
 export const originalsSets = (institutionId: string, query: OriginalsQuery, today: string): SQL[] =>
   disjointSets(institutionId, query, today, true);
@@ -93,10 +70,7 @@ export const originalsSets = (institutionId: string, query: OriginalsQuery, toda
 function disjointSets(institutionId: string, query: OriginalsQuery, today: string, daysLateApart: boolean): SQL[] {
   const splits: SQL[][] = [];
   if (query.responsavel_financeiro_documento) splits.push(guarantorIs(query.responsavel_financeiro_documento));
-  if (query.dias_atraso !== undefined) {
-    const halves = daysLateIs(today, query.dias_atraso);
-    splits.push(daysLateApart ? halves : [or(...halves)!]);
-  }
+  if (query.dias_atraso !== undefined) splits.push(daysLateIs(today, query.dias_atraso, daysLateApart));
   const combinations = splits.reduce<SQL[][]>(
     (sets, split) => sets.flatMap((set) => split.map((c) => [...set, c])),
     [[]],
@@ -154,7 +128,7 @@ export function originalsPageSets(institutionId: string, query: OriginalsQuery, 
   return sets.flatMap((set) => groups.map(([s, t]) => and(set, eq(i.status, s), eq(i.type, t))!));
 }
 
-/** The conditions every set shares: each filter but the two-half ones' halves. */
+/** The conditions every set shares: each filter but the parts of the ones answered in parts. */
 function filtersWith(institutionId: string, query: OriginalsQuery): SQL {
   const i = installments;
   const conditions: (SQL | undefined)[] = [eq(i.institutionId, institutionId)];

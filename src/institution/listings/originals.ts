@@ -16,14 +16,9 @@ import type { Queryable } from '../../db/client.js';
 import { conditionShape, preparedPerShape } from '../../db/prepared.js';
 import { installments, institutions, students } from '../../db/schema/index.js';
 import { AGREEMENT_TYPE } from '../vocabularies.js';
+import { daysLate } from './days-late.js';
 import { countedByGroups, countFromGroups } from './installment-counts.js';
-import {
-  AGREEMENT_STATUS,
-  daysLate,
-  originalsPageSets,
-  type OriginalsQuery,
-  originalsSets,
-} from './original-filters.js';
+import { AGREEMENT_STATUS, originalsPageSets, type OriginalsQuery, originalsSets } from './original-filters.js';
 
 type OriginalInstallment = components['schemas']['OriginalInstallment'];
 type OriginalInstallmentPage = components['schemas']['OriginalInstallmentPage'];

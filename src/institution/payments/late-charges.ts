@@ -1,3 +1,4 @@
+import { businessDayOnOrAfter } from '../../core/business-days.js';
 import { ApiError } from '../../core/errors.js';
 import { addDays, daysBetween, nextBusinessDay } from '../../core/local-date.js';
 import { mulDivRound, percentFraction } from '../../core/money.js';
@@ -18,7 +19,7 @@ export interface Debt {
   discounts: OnTimeDiscount[];
   /** The late fine was charged by an earlier payment: it is charged once. */
   finePaid: boolean;
-  /** Interest accrues from this date: the due date, or the last platform payment when later. */
+  /** Interest accrues from this date (the due date, or the last platform payment) or the business due date, the later. */
   interestFrom: string;
 }
 
@@ -43,15 +44,18 @@ export function bestOnTimeValueCents(principalCents: number, discounts: OnTimeDi
 }
 
 /**
- * What paying the whole balance on `on` costs. Late (after the due date): a 2% fine on the balance,
- * once, and 1% a month interest pro rata per day (30-day months) since the due date or the last
- * payment. On time: the best discount whose deadline (`dias_desconto` days before the due date) has
- * not passed, only while nothing of the principal was paid. Amounts round half up to the cent.
+ * What paying the whole balance on `on` costs. Late (after the business due date: the due date, or
+ * the first business day after it when it is a day off, Código Civil art. 132 §1): a 2% fine on
+ * the balance, once, and 1% a month interest pro rata per day (30-day months) since the business
+ * due date or the last payment. On time: the best discount whose deadline (`dias_desconto` days
+ * before the due date itself, which a day off does not move) has not passed, only while nothing
+ * of the principal was paid. Amounts round half up to the cent.
  */
 export function quote(debt: Debt, on: string): Quote {
-  const daysLate = Math.max(0, daysBetween(debt.dueDate, on));
+  const businessDue = businessDayOnOrAfter(debt.dueDate);
+  const daysLate = Math.max(0, daysBetween(businessDue, on));
   if (daysLate > 0) {
-    const interestStart = debt.interestFrom > debt.dueDate ? debt.interestFrom : debt.dueDate;
+    const interestStart = debt.interestFrom > businessDue ? debt.interestFrom : businessDue;
     const interestDays = BigInt(Math.max(0, daysBetween(interestStart, on)));
     const fine = debt.finePaid ? 0 : mulDivRound(debt.balanceCents, LATE_FINE_PERCENT, 100n);
     const interest = mulDivRound(
@@ -128,8 +132,8 @@ export function allocate(debt: Debt, on: string, receivedCents: number): Allocat
 /**
  * When a bank slip issued `today` is due, and the day it is priced for (the same day). Late, it is
  * due the next business day and asks what is owed then (the interest of the days to it included).
- * On time, it stays due while its amount holds: never past the installment's own due date or a
- * discount deadline (a slip issued on the last day of a discount keeps the discount, due that day).
+ * On time, it stays due while its amount holds: never past the installment's business due date or
+ * a discount deadline (a slip issued on the last day of a discount keeps the discount, due that day).
  */
 export function slipTerms(debt: Debt, today: string): { dueDate: string; pricedFor: string } {
   const target = nextBusinessDay(today);

@@ -146,15 +146,15 @@ describe('institution events: webhooks and the catch-up feed', () => {
     });
   });
 
-  it('the daily pass tells each installment that fell due unpaid once (parcelaVencida), the day after its due date', async () => {
+  it('the daily pass tells each installment late unpaid once (parcelaVencida), the day after its business due date', async () => {
     hook.received.length = 0;
-    t.clock.set('2026-02-13T03:05:00Z'); // 00:05 in Brasília, after 'late' and 'part' fell due unpaid
+    t.clock.set('2026-02-13T03:05:00Z'); // 00:05 in Brasília, after 'late' and 'part' became late unpaid
     const pass = () =>
       t.ctx.db.execute(sql`select graphile_worker.add_job('tell-overdue-installments', '{}')`).then(() => t.runJobs());
     await pass();
     await pass();
     const due = named(await delivered(), 'parcelaVencida');
-    // 'late' fell due on 2026-02-08 and 'part' on 2026-02-10, paid in part; 'pix' was paid.
+    // 'late' fell due on Sunday 2026-02-08 (late from the 10th) and 'part' on 2026-02-10, paid in part; 'pix' was paid.
     expect(due.map((e) => e.dados.id_externo).sort()).toEqual(['late', 'part']);
     expect(due.find((e) => e.dados.id_externo === 'part')!.dados).toMatchObject({ situacao: 'PARCIALMENTE_PAGO' });
     expect(due.find((e) => e.dados.id_externo === 'late')!.dados).toMatchObject({

@@ -3,8 +3,9 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { installments } from '../../../src/db/schema/index.js';
-import { daysLate } from '../../../src/institution/listings/original-filters.js';
+import { daysLate } from '../../../src/institution/listings/days-late.js';
 import { useTestContext } from '../../support/context.js';
+import { installment, listAll, submitAndProcess } from '../../support/installments.js';
 import { givenInstitution } from '../../support/tenants.js';
 
 const TODAY = '2025-06-30';
@@ -71,13 +72,34 @@ describe('totalItems of GET /v1/parcela/originais filtered by dias_atraso', () =
     },
   );
 
-  it('dias_atraso > 0 counts both halves: open installments due that many days ago and paid ones paid that late', async () => {
-    const open = await expected(7, sql`${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO')`);
-    const paid = await expected(7, eq(installments.status, 'PAGO'));
-    expect(open).toBe(40); // due 2025-06-23: 100 that day, 2 in 5 open or partly paid
-    expect(paid).toBeGreaterThan(0);
+  const open = sql`${installments.status} in ('ABERTO', 'PARCIALMENTE_PAGO')`;
+  const paid = eq(installments.status, 'PAGO');
+
+  it('dias_atraso > 0 counts both halves: open installments whose business due date is that many days ago and paid ones paid that late', async () => {
+    const openCount = await expected(7, open);
+    const paidCount = await expected(7, paid);
+    // Due 2025-06-21 to 23 (Saturday to Monday: all due on Monday the 23rd): 100 a day, 2 in 5 open or partly paid.
+    expect(openCount).toBe(120);
+    expect(paidCount).toBeGreaterThan(0);
     const res = await list({ dias_atraso: 7 });
-    expect(res.body.metadata.totalItems).toBe(String(open + paid));
+    expect(res.body.metadata.totalItems).toBe(String(openCount + paidCount));
+  });
+
+  it('Corpus Christi (2025-06-19, a Thursday) is a day off: due then or on the Friday after, 10 days late on 2025-06-30', async () => {
+    expect(await expected(10, open)).toBe(80);
+    const res = await list({ dias_atraso: 10, situacao: 'ABERTO' });
+    const dueDates = new Set(res.body.data.map((r: { data_vencimento: string }) => r.data_vencimento));
+    expect([...dueDates].sort()).toEqual(['2025-06-19', '2025-06-20']);
+  });
+
+  it.each([
+    [1, '2025-06-29, a Sunday'],
+    [11, '2025-06-19, Corpus Christi'],
+  ])('dias_atraso %i matches no open installment: %s is no business due date', async (days) => {
+    expect(await expected(days, open)).toBe(0);
+    const res = await list({ dias_atraso: days });
+    expect(res.body.metadata.totalItems).toBe(String(await expected(days, paid)));
+    expect(res.body.data.every((r: { situacao: string }) => r.situacao === 'PAGO')).toBe(true);
   });
 
   it('dias_atraso = 0 counts every installment not late, cancelled ones included', async () => {
@@ -91,5 +113,32 @@ describe('totalItems of GET /v1/parcela/originais filtered by dias_atraso', () =
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION-001');
     expect(res.body.message).toContain('dias_atraso');
+  });
+});
+
+describe('dias_atraso of an open installment due on a Saturday', () => {
+  const t = useTestContext();
+  let inst: Awaited<ReturnType<typeof givenInstitution>>;
+
+  beforeAll(async () => {
+    inst = await givenInstitution(t.ctx);
+    await submitAndProcess(t, inst.headers, [installment({ idParcela: 'sat', dataVencimento: '2026-02-28T00:00:00' })]);
+  });
+
+  const daysLateOn = async (at: string, query: Record<string, string> = {}) => {
+    t.clock.set(at);
+    return (await listAll(t, inst.headers, { id_externo: 'sat', ...query })).map((r) => r.dias_atraso);
+  };
+
+  it('is 0 on the next Monday, its business due date, and 1 on the Tuesday', async () => {
+    expect(await daysLateOn('2026-03-02T15:00:00Z')).toEqual([0]);
+    expect(await daysLateOn('2026-03-03T15:00:00Z')).toEqual([1]);
+  });
+
+  it('is found by dias_atraso 0 on the Monday and by dias_atraso 1 on the Tuesday, not the other way round', async () => {
+    expect(await daysLateOn('2026-03-02T15:00:00Z', { dias_atraso: '0' })).toEqual([0]);
+    expect(await daysLateOn('2026-03-02T15:00:00Z', { dias_atraso: '2' })).toEqual([]);
+    expect(await daysLateOn('2026-03-03T15:00:00Z', { dias_atraso: '1' })).toEqual([1]);
+    expect(await daysLateOn('2026-03-03T15:00:00Z', { dias_atraso: '3' })).toEqual([]);
   });
 });

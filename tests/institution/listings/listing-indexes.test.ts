@@ -158,6 +158,41 @@ describe('GET /v1/parcela/originais at scale', () => {
     expect(reads).not.toContain('Seq Scan');
   });
 
+  /** The nodes of the count's plan that read the due-date index, run. */
+  const dueDateReads = async (query: OriginalsQuery) =>
+    (await planNodes(t.ctx.sql, originalsCountQuery(t.ctx, inst.id, query, TODAY).toSQL(), true)).filter(
+      (n) => n['Index Name'] === 'installments_due_date_idx',
+    );
+
+  it('the open half of dias_atraso = N reads the due dates whose business due date is today − N: a Monday, with its weekend', async () => {
+    // 2025-06-30 less 7 days is Monday 2025-06-23, the business due date of 21, 22 and 23 June.
+    const [read] = await dueDateReads({ dias_atraso: 7 });
+    expect(read!['Index Cond']).toContain("(due_date >= '2025-06-21'::date) AND (due_date <= '2025-06-23'::date)");
+  });
+
+  it('the open half of dias_atraso = N reads nothing when today − N is a day off (Sunday 2025-06-29)', async () => {
+    const [read] = await dueDateReads({ dias_atraso: 1 });
+    expect(read!['Index Cond']).toContain("(due_date >= '2025-06-28'::date) AND (due_date <= '2025-06-27'::date)");
+    expect(read!['Actual Rows']).toBe(0);
+  });
+
+  it('dias_atraso = 0 is counted as three index ranges (cancelled, open not yet late, paid on time), never the calendar of every row', async () => {
+    expect(originalsSets(inst.id, { dias_atraso: 0 }, TODAY)).toHaveLength(3);
+    const count = originalsCountQuery(t.ctx, inst.id, { dias_atraso: 0 }, TODAY).toSQL();
+    const reads = (await planNodes(t.ctx.sql, count)).map((n) => n['Index Name'] ?? n['Node Type']);
+    expect(reads).toContain('installments_status_type_seq_idx');
+    expect(reads).toContain('installments_due_date_idx');
+    expect(reads).toContain('installments_paid_days_late_idx');
+    expect(reads).not.toContain('Seq Scan');
+  });
+
+  it('a dias_atraso = 0 page walks the institution in creation order, one process, and stops after a page', async () => {
+    const nodes = await pagePlan({ dias_atraso: 0 });
+    const walk = nodes.find((n) => n['Index Name'] === 'installments_institution_id_seq_index');
+    expect(walk?.['Actual Rows']).toBe(101);
+    expect(nodes.some((n) => String(n['Node Type']).startsWith('Gather'))).toBe(false);
+  });
+
   it('the paid half of dias_atraso can be counted from its index alone: the index holds the columns of its expression', async () => {
     // A condition on an index expression is answered by an index-only scan only when the columns
     // the expression reads are in the index (at a million rows: 6.5 ms against 190 ms through the
@@ -170,10 +205,12 @@ describe('GET /v1/parcela/originais at scale', () => {
   });
 
   it('dias_atraso through the indexes matches the days late the listing shows', async () => {
-    // Due 2025-06-23 and open, or paid 7 days after the due date: 7 days late on 2025-06-30.
+    // Due 2025-06-21 to 23 (Saturday to Monday) and open, or paid 7 days after the business due
+    // date: 7 days late on 2025-06-30.
     const [expected] = await t.ctx.sql<{ n: number }[]>`
       select count(*)::int as n from installments where institution_id = ${inst.id} and (
-        (status in ('ABERTO', 'PARCIALMENTE_PAGO') and due_date = date '2025-06-23') or (status = 'PAGO' and paid_on - due_date = 7))`;
+        (status in ('ABERTO', 'PARCIALMENTE_PAGO') and business_day_on_or_after(due_date) = date '2025-06-23')
+        or (status = 'PAGO' and paid_on - business_day_on_or_after(due_date) = 7))`;
     t.clock.set(new Date('2025-06-30T15:00:00Z'));
     const res = await request(t.app)
       .get('/v1/parcela/originais')

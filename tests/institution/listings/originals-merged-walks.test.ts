@@ -79,13 +79,22 @@ describe('GET /v1/parcela/originais: pages merged from several walks', () => {
     [
       'a guarantor and dias_atraso',
       { responsavel_financeiro_documento: '99999999917', dias_atraso: '12' },
-      `guarantor_document = '99999999917' and ((status in ('ABERTO', 'PARCIALMENTE_PAGO') and due_date = date '${TODAY}' - 12)
-        or (status = 'PAGO' and paid_on - due_date = 12))`,
+      `guarantor_document = '99999999917' and ((status in ('ABERTO', 'PARCIALMENTE_PAGO')
+        and business_day_on_or_after(due_date) = date '${TODAY}' - 12)
+        or (status = 'PAGO' and paid_on - business_day_on_or_after(due_date) = 12))`,
     ],
     [
       'dias_atraso, open and paid',
       { dias_atraso: '12' },
-      `(status in ('ABERTO', 'PARCIALMENTE_PAGO') and due_date = date '${TODAY}' - 12) or (status = 'PAGO' and paid_on - due_date = 12)`,
+      `(status in ('ABERTO', 'PARCIALMENTE_PAGO') and business_day_on_or_after(due_date) = date '${TODAY}' - 12)
+        or (status = 'PAGO' and paid_on - business_day_on_or_after(due_date) = 12)`,
+    ],
+    [
+      'dias_atraso 0: cancelled, open and not yet late, paid on time',
+      { dias_atraso: '0' },
+      `status = 'CANCELADO_IES' or (status in ('ABERTO', 'PARCIALMENTE_PAGO')
+        and business_day_on_or_after(due_date) >= date '${TODAY}')
+        or (status = 'PAGO' and paid_on <= business_day_on_or_after(due_date))`,
     ],
     [
       'a guarantor and situacao',

@@ -202,7 +202,9 @@ describe('GET /v1/parcela/originais', () => {
     ['produto', { produto: 'Gestão' }, ['A1', 'A2', 'A3', 'A4', 'A5', 'A6']],
     ['produto without matches', { produto: 'Receita Garantida' }, []],
     ['dias_atraso', { dias_atraso: '10' }, ['A1']],
-    ['dias_atraso of a paid installment', { dias_atraso: '2' }, ['A4']],
+    ['dias_atraso of a paid installment', { dias_atraso: '6' }, ['A6']],
+    // A4, due on a Saturday and paid on the Monday, was paid on time.
+    ['dias_atraso 0', { dias_atraso: '0' }, ['A2', 'A3', 'A4', 'A5']],
     ['em_acordo true', { em_acordo: 'true' }, ['A3', 'A6']],
     ['em_acordo false', { em_acordo: 'false' }, ['A1', 'A2', 'A4', 'A5']],
     ['acordo_situacao', { acordo_situacao: 'ATIVO' }, ['A3']],

@@ -32,10 +32,11 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
     for (let i = 0; i < 5; i++) expect((await submitForm(t, `${path}/pix`)).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await submitForm(t, `${path}/boleto`)).status).toBe(200);
     const charges = await chargesOf(path);
-    // 1000.00 ten days late: fine 20.00 and interest 3.33; the bank slip is due tomorrow, with a day more of interest.
+    // 1000.00 due Saturday 10/01, 8 days late from Monday 12/01: fine 20.00 and interest 2.67; the bank slip
+    // is due tomorrow, with a day more of interest.
     expect(charges.map((c) => [c.method, c.status, c.amountCents])).toEqual([
-      ['BOLETO', 'PENDING', 102367],
-      ['PIX', 'PENDING', 102333],
+      ['BOLETO', 'PENDING', 102300],
+      ['PIX', 'PENDING', 102267],
     ]);
 
     // Part of it paid by the bank slip: what is owed changes, the Pix of the old amount is closed, and a new one asks the rest.
@@ -43,14 +44,14 @@ describe('repeated attempts at the installment payment page (sandbox)', () => {
     await request(t.app)
       .post(`/sandbox/charges/${slip.id}/pay`)
       .set(await ownerHeaders(t, `/sandbox/charges/${slip.id}/pay`))
-      .send({ amountCents: 52367 })
+      .send({ amountCents: 52300 })
       .expect(200);
     t.clock.advance(1000);
     await submitForm(t, `${path}/pix`);
     await submitForm(t, `${path}/pix`);
     const after = await chargesOf(path);
     expect(after.filter((c) => c.method === 'PIX').map((c) => [c.status, c.amountCents])).toEqual([
-      ['EXPIRED', 102333],
+      ['EXPIRED', 102267],
       ['PENDING', 50000],
     ]);
   });

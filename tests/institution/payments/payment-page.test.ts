@@ -42,10 +42,11 @@ describe('hosted payment page and sandbox payments', () => {
     const path = await open('late');
     const page = await request(t.app).get(path).expect(200);
     expect(page.headers['content-type']).toContain('text/html');
-    // R$ 1.000,00, 46 days late: fine 20.00, interest 1000 × 1% × 46/30 = 15.33, total 1035.33.
+    // R$ 1.000,00 due Saturday 10/01, so late from Monday 12/01: 44 days late, fine 20.00,
+    // interest 1000 × 1% × 44/30 = 14.67, total 1034.67.
     expect(page.text).toContain('Multa por atraso (2%)</td><td class="amount">R$ 20,00');
-    expect(page.text).toContain('Juros de 46 dia(s) (1% ao mês)</td><td class="amount">R$ 15,33');
-    expect(page.text).toContain('Total</td><td class="amount">R$ 1.035,33');
+    expect(page.text).toContain('Juros de 44 dia(s) (1% ao mês)</td><td class="amount">R$ 14,67');
+    expect(page.text).toContain('Total</td><td class="amount">R$ 1.034,67');
     // No student record with a name: the student's CPF, masked, never an empty name.
     expect(page.text).toContain('<dt>Aluno</dt><dd>CPF ***.982.247-**</dd>');
 
@@ -55,15 +56,15 @@ describe('hosted payment page and sandbox payments', () => {
     const [chargeId] = chargeIds(withPix.text);
     const paid = await submitForm(t, `${path}/charges/${chargeId}/simulate-payment`);
     expect(paid.text).toContain('Pagamento confirmado');
-    expect(paid.text).toContain('Parcela paga em 25/02/2026: recebido R$ 1.035,33.');
+    expect(paid.text).toContain('Parcela paga em 25/02/2026: recebido R$ 1.034,67.');
 
     expect(await original('late')).toMatchObject({
       situacao: 'PAGO',
       tipo_pagamento: 'Pago na Plataforma',
       data_pagamento: '2026-02-25',
-      dias_atraso: 46,
+      dias_atraso: 44,
       saldo_atual: 0,
-      valor_liquidado: { multa: '20.00', juros: '15.33', desconto: '0.00', recebido: '1035.33' },
+      valor_liquidado: { multa: '20.00', juros: '14.67', desconto: '0.00', recebido: '1034.67' },
     });
   });
 
@@ -86,18 +87,19 @@ describe('hosted payment page and sandbox payments', () => {
     t.clock.set('2026-01-25T15:00:00Z');
     const path = await open('partial');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
-    // Owed: 1000.00 + fine 20.00 + interest 15 days 5.00 = 1025.00; pays 525.00: charges first, 500.00 of principal.
+    // Owed: 1000.00 + fine 20.00 + interest of the 13 days since Monday 12/01 4.33 = 1024.33; pays 524.33:
+    // charges first, 500.00 of principal.
     const partial = await request(t.app)
       .post(`/sandbox/charges/${chargeId}/pay`)
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
-      .send({ amountCents: 52_500 })
+      .send({ amountCents: 52_433 })
       .expect(200);
     expect(partial.body).toMatchObject({
       id: chargeId,
       method: 'PIX',
       status: 'PAID',
-      amountCents: 102_500,
-      paidAmountCents: 52_500,
+      amountCents: 102_433,
+      paidAmountCents: 52_433,
       paidAt: '2026-01-25T15:00:00.000Z',
     });
     expect(await original('partial')).toMatchObject({
@@ -105,8 +107,8 @@ describe('hosted payment page and sandbox payments', () => {
       tipo_pagamento: 'Pago na Plataforma',
       data_pagamento: '2026-01-25',
       saldo_atual: 500,
-      dias_atraso: 15,
-      valor_liquidado: { multa: '20.00', juros: '5.00', desconto: '0.00', recebido: '525.00' },
+      dias_atraso: 13,
+      valor_liquidado: { multa: '20.00', juros: '4.33', desconto: '0.00', recebido: '524.33' },
     });
 
     t.clock.set('2026-02-24T15:00:00Z');
@@ -119,7 +121,7 @@ describe('hosted payment page and sandbox payments', () => {
       situacao: 'PAGO',
       data_pagamento: '2026-02-24',
       saldo_atual: 0,
-      valor_liquidado: { multa: '20.00', juros: '10.00', desconto: '0.00', recebido: '1030.00' },
+      valor_liquidado: { multa: '20.00', juros: '9.33', desconto: '0.00', recebido: '1029.33' },
     });
   });
 

@@ -92,8 +92,8 @@ describe('installment payments at Stripe, at their edges', () => {
     const page = await submitForm(t, `${path}/pix`);
     expect(page.text).toContain('Pague até 00:29 de 25/02/2026');
     const [pix] = await chargesOf('midnight');
-    // 1000.00 late since 10/01: fine 20.00, interest of 45 days 15.00.
-    expect(pix).toMatchObject({ amountCents: 103500, pricedFor: '2026-02-24' });
+    // 1000.00 due Saturday 10/01, late since Monday 12/01: fine 20.00, interest of 43 days 14.33.
+    expect(pix).toMatchObject({ amountCents: 103433, pricedFor: '2026-02-24' });
     expect(pix!.expiresAt).toEqual(new Date('2026-02-25T03:29:00Z'));
 
     t.clock.set('2026-02-25T03:10:00Z');
@@ -101,7 +101,7 @@ describe('installment payments at Stripe, at their edges', () => {
     expect(await original('midnight')).toMatchObject({
       situacao: 'PAGO',
       data_pagamento: '2026-02-24',
-      valor_liquidado: { multa: '20.00', juros: '15.00', recebido: '1035.00' },
+      valor_liquidado: { multa: '20.00', juros: '14.33', recebido: '1034.33' },
     });
   });
 

@@ -50,7 +50,7 @@ describe('the installment payment page paid through Stripe', () => {
     expect(s.stripe.creates().at(-1)).toMatchObject({
       idempotencyKey: `edufin-charge-${charge.id}-create`,
       params: {
-        amount: '103533',
+        amount: '103467',
         currency: 'brl',
         allowed_payment_method_types: ['pix'],
         metadata: { chargeId: charge.id, reference: `installment:${id}` },
@@ -66,9 +66,9 @@ describe('the installment payment page paid through Stripe', () => {
       situacao: 'PAGO',
       tipo_pagamento: 'Pago na Plataforma',
       data_pagamento: '2026-02-25',
-      valor_liquidado: { multa: '20.00', juros: '15.33', desconto: '0.00', recebido: '1035.33' },
+      valor_liquidado: { multa: '20.00', juros: '14.67', desconto: '0.00', recebido: '1034.67' },
     });
-    expect((await request(t.app).get(path)).text).toContain('Parcela paga em 25/02/2026: recebido R$ 1.035,33.');
+    expect((await request(t.app).get(path)).text).toContain('Parcela paga em 25/02/2026: recebido R$ 1.034,67.');
   });
 
   it('on-time card: the card step opens a session of the principal less the discount; paid in 2 installments, Stripe’s signed event settles the installment PAGO and the payer’s return shows it', async () => {
@@ -130,7 +130,7 @@ describe('the installment payment page paid through Stripe', () => {
     const charge = await lastCharge((await original('slip')).id);
     // Due tomorrow, the next business day: it asks the interest of one more day.
     expect(s.stripe.creates().at(-1)!.params).toMatchObject({
-      amount: '103567',
+      amount: '103500',
       payment_method_options: { boleto: { expires_after_days: '1' } },
       payment_method_data: {
         boleto: { tax_id: CPF.carlos },
@@ -157,13 +157,13 @@ describe('the installment payment page paid through Stripe', () => {
     await expectDelivered(s, s.stripe.succeed(first.providerRef!, undefined, 50000), 'applied');
     expect(await original('partial')).toMatchObject({
       situacao: 'PARCIALMENTE_PAGO',
-      valor_liquidado: { multa: '20.00', juros: '15.33', recebido: '500.00' },
-      saldo_atual: 535.33,
+      valor_liquidado: { multa: '20.00', juros: '14.67', recebido: '500.00' },
+      saldo_atual: 534.67,
     });
     await submitForm(t, `${path}/pix`);
     const second = await lastCharge(id);
     expect(second.id).not.toBe(first.id);
-    expect(s.stripe.creates().at(-1)!.params).toMatchObject({ amount: '53533' });
+    expect(s.stripe.creates().at(-1)!.params).toMatchObject({ amount: '53467' });
     await expectDelivered(s, s.stripe.succeed(second.providerRef!), 'applied');
     expect(await original('partial')).toMatchObject({ situacao: 'PAGO', saldo_atual: 0 });
   });

@@ -1,0 +1,2 @@
+DROP INDEX "installments_paid_days_late_idx";--> statement-breakpoint
+CREATE INDEX "installments_paid_days_late_idx" ON "installments" USING btree ("institution_id",(paid_on - business_day_on_or_after(due_date)),"paid_on","due_date") WHERE status = 'PAGO';
