@@ -5,6 +5,7 @@ import type { ItemError } from '../../core/item-error.js';
 import type { Database } from '../../db/client.js';
 import { copyInto, copyText } from '../../db/copy.js';
 import type { Batch } from '../intake/batches.js';
+import { assignedByClosing, movesAssigned, refusedRows } from './installment-refusals.js';
 import { ROW_COLUMNS, type StagedRow } from './installment-staging.js';
 
 /** What a chunk's rows are written under: their batch, the institution's product, the instant. */
@@ -65,7 +66,8 @@ const list = sql.join(COPIED, sql`, `);
  * again), and one upsert. A row only replaces the installment when it comes from a later
  * submission (batch order, then item order), so batches touching the same `idParcela` apply in
  * submission order even when a retried job runs late, and a redone chunk changes nothing.
- * Installments paid through the platform are left as they are; those rows come back as problems.
+ * Rows that may not change their installment (`installment-refusals.ts`) leave it as it is and come
+ * back as problems.
  */
 export async function upsertKnownRows(
   tx: Database,
@@ -85,8 +87,8 @@ export async function upsertKnownRows(
     [Buffer.concat(rows.flatMap((row) => [row.applies ? applies : superseded, row.line]))],
   );
   const { valid, applied } = await applyKnownRows(tx, context);
-  // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
-  return applied < valid ? refusedAsPaid(tx, context.batch) : [];
+  // Fewer applied than valid: superseded by a later submission (fine) or refused (reported).
+  return applied < valid ? refusedRows(tx, context.batch) : [];
 }
 
 async function applyKnownRows(
@@ -109,23 +111,9 @@ async function applyKnownRows(
         )}
       where (installments.batch_seq, installments.item_index) < (excluded.batch_seq, excluded.item_index)
         and not installments.paid_on_platform
+        and not (${assignedByClosing('installments')} and ${movesAssigned('excluded', 'installments')})
       returning 1
     )
     select (select count(*)::int from chunk) as valid, (select count(*)::int from applied) as applied`);
   return result!;
-}
-
-/** Rows not applied because their installment was paid through the platform meanwhile. */
-async function refusedAsPaid(tx: Database, batch: Batch): Promise<ItemError[]> {
-  const rows = await tx.execute<{ index: number; external_id: string; paid_on: string }>(sql`
-    select s.index, s.external_id, i.paid_on::text as paid_on
-    from chunk_installments s
-    join installments i on i.institution_id = ${batch.institutionId}::uuid and i.upsert_key = s.upsert_key
-    where i.paid_on_platform and (i.batch_id, i.item_index) <> (${batch.id}::uuid, s.index)
-    order by s.index`);
-  return rows.map((r) => ({
-    index: r.index,
-    field: 'idParcela',
-    message: `installment ${r.external_id} was paid through the platform on ${r.paid_on}; it no longer accepts changes`,
-  }));
 }
