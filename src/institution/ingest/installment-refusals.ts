@@ -5,10 +5,11 @@ import type { Database } from '../../db/client.js';
 import type { Batch } from '../intake/batches.js';
 
 /**
- * What a re-sent row may no longer change of a known installment. Paid through the platform, it no
- * longer changes at all. Assigned by a closing, it keeps what the closing relied on: its due date,
- * and its being open (neither cancelled nor settled at the institution); other changes apply, and
- * the assignment keeps the values it was closed with.
+ * What a re-sent row may no longer change of a known installment. Paid through the platform, while
+ * a payment of it stands (not refunded in full nor disputed), it no longer changes at all. Assigned
+ * by a closing, it keeps what the closing relied on: its due date, and its being open (neither
+ * cancelled nor settled at the institution); other changes apply, and the assignment keeps the
+ * values it was closed with.
  *
  * `next` and `current` name the sent row and the installment in the statement that uses these.
  */

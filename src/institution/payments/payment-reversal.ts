@@ -31,6 +31,7 @@ async function settleByStandingPayments(db: Queryable, installmentId: string, no
       payment_type = case when s.n > 0 then 'Pago na Plataforma' end,
       paid_on = s.paid_on,
       interest_settled_through = s.priced_for,
+      paid_on_platform = s.n > 0,
       updated_at = ${now.toISOString()}::timestamptz
     from (
       select count(p.id)::int as n, coalesce(sum(p.principal), 0) as principal, coalesce(sum(p.fine), 0) as fine,

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { paymentCharges } from '../../../src/db/schema/index.js';
+import { adminCli } from '../../support/admin-cli.js';
 import { useTestContext } from '../../support/context.js';
 import { CPF, installment, listAll, type Submission, submit, submitAndProcess } from '../../support/installments.js';
 import { chargeIds, paymentPath, submitForm } from '../../support/payments.js';
@@ -43,7 +44,7 @@ describe('debts that end otherwise close their charges', () => {
     await submitAndProcess(
       t,
       uni.headers,
-      ['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-6'].map((id) => due(id)),
+      ['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-6', 'F-1'].map((id) => due(id)),
     );
     await submitAndProcess(t, other.headers, [due('C-1')]);
   });
@@ -100,6 +101,39 @@ describe('debts that end otherwise close their charges', () => {
     const c6 = await pathOf(uni, 'C-6');
     const [kept] = chargeIds((await request(t.app).get(c6).expect(200)).text);
     expect(await pix(uni, 'C-6')).toBe(kept);
+  });
+
+  it('an installment is paid on the platform only while a payment stands: refunded in full, a re-send cancels it', async () => {
+    const path = await pathOf(uni, 'F-1');
+    const chargeId = await pix(uni, 'F-1');
+    await submitForm(t, `${path}/charges/${chargeId}/simulate-payment`);
+    const refused = await submitAndProcess(t, uni.headers, [due('F-1', { situacaoBaixa: 'CANCELADA' })]);
+    expect((await request(t.app).get(`/v1/lotes/${refused}/erros`).set(uni.headers)).body.data).toEqual([
+      {
+        indice: 0,
+        campo: 'idParcela',
+        mensagem: 'installment F-1 was paid through the platform on 2026-03-01; it no longer accepts changes',
+      },
+    ]);
+
+    const asked = await adminCli(t)('payment:refund', '--charge', chargeId, '--json');
+    expect(asked.code, asked.stderr).toBe(0);
+    await t.runJobs();
+    expect((await listAll(t, uni.headers, { id_externo: 'F-1' }))[0]).toMatchObject({
+      situacao: 'ABERTO',
+      tipo_pagamento: null,
+      saldo_atual: 1000,
+    });
+
+    const cancelled = await submitAndProcess(t, uni.headers, [due('F-1', { situacaoBaixa: 'CANCELADA' })]);
+    expect((await request(t.app).get(`/v1/lotes/${cancelled}`).set(uni.headers)).body).toMatchObject({
+      status: 'PROCESSADO',
+      erros: 0,
+    });
+    expect((await listAll(t, uni.headers, { id_externo: 'F-1' }))[0]).toMatchObject({
+      situacao: 'CANCELADO_IES',
+      tipo_pagamento: 'Cancelado na IES',
+    });
   });
 });
 
