@@ -65,6 +65,23 @@ export interface paths {
          *     the same `idParcela` repeats inside one batch); an item without `idParcela` always creates a new
          *     one. Processing is idempotent: a retried job never creates an installment twice.
          *     `situacaoBaixa` settles or cancels an installment at the institution.
+         *
+         *     **Re-sends an installment no longer takes.** Such an item is an item error and leaves the
+         *     installment as it was:
+         *
+         *     - an installment paid through the platform, while a payment of it stands (one refunded in
+         *       full or disputed no longer does), takes no change at all (`campo` `idParcela`);
+         *     - an installment a monthly closing assigned (see `GET /v1/extrato/cessoes_parcelas`) keeps
+         *       its due date (`campo` `dataVencimento`) and stays open: it can no longer be cancelled
+         *       (`CANCELADA`) nor settled at the institution (`PAGA`) (`campo` `situacaoBaixa`). Its other
+         *       fields change as usual, and its assignment keeps the values it was closed with.
+         *
+         *     **Payments under way.** When an item cancels an installment, settles it at the institution or
+         *     changes what it owes (`valorBoleto`, `dataVencimento`, `descontosAdimplencia`, `situacaoBaixa`),
+         *     the Pix, bank slips and card sessions its payment page had opened and not yet paid end with
+         *     it: the page no longer offers them, the payment provider cancels them, and the payer asks
+         *     again for what is owed now. A re-send that changes none of those (the nightly file sent
+         *     whole) leaves them as they are.
          */
         post: operations["createInstallmentBatch"];
         delete?: never;
@@ -204,6 +221,12 @@ export interface paths {
          *     page). Errors appear while the batch is processed; the list is complete once the batch status
          *     is `PROCESSADO` or `PROCESSADO_COM_ERROS`. A batch of another institution, like an unknown one,
          *     answers `BATCH-003`.
+         *
+         *     Besides the rules of each field (`InstallmentSubmission`), an item that re-sends an
+         *     installment in a way `POST /v1/parcela` refuses is reported here, naming the installment and
+         *     why: paid through the platform (`idParcela`), or assigned by the closing of a month whose due
+         *     date it would move (`dataVencimento`) or that it would cancel or settle at the institution
+         *     (`situacaoBaixa`).
          */
         get: operations["listBatchErrors"];
         put?: never;
@@ -284,6 +307,16 @@ export interface paths {
          *     revenue due in that month, computes the on-time value, the commission and the guaranteed value,
          *     and splits it into the two transfers of the contract (shares and days of the contract).
          *
+         *     **Each installment is guaranteed once.** A closing takes the installments due in its month
+         *     (those cancelled or settled at the institution are listed with `parcela_cedida` `"false"`)
+         *     and, besides, every open installment due in an earlier month that no closing assigned: one
+         *     sent after its month was closed, or moved into a closed month. Those are assigned on the terms
+         *     and transfer dates of the closing that takes them, and keep their own `data_vencimento`; none
+         *     is skipped. No installment is assigned by two closings. Once assigned, an installment keeps
+         *     its due date and stays open (`POST /v1/parcela` refuses a re-send that would change that), and
+         *     its record here keeps the values it was closed with. A closed month is recomputed only by the
+         *     operator, and never once its first transfer was due.
+         *
          *     Money and percentages are JSON numbers in this statement; `parcela_cedida` is a boolean written
          *     as a string (`"true"`, `"false"`). Every filter is optional and they combine with AND.
          *
@@ -322,7 +355,9 @@ export interface paths {
          * Read the guaranteed revenue statement
          * @description Lists the installments of the institution's `Receita Garantida` (guaranteed revenue) contracts
          *     in the monthly closings: the same records as the assignment statement (#7) without
-         *     `parcela_cedida`, with money and percentages as decimal strings (`1086.56`, `8.50`).
+         *     `parcela_cedida`, with money and percentages as decimal strings (`1086.56`, `8.50`). Only
+         *     assigned installments are listed, each in the one closing that guaranteed it; which
+         *     installments a closing takes is in the description of #7.
          *
          *     **Envelope.** The interface leaves open whether this statement is a bare list or wrapped; this
          *     service wraps it like the assignment statement (#7): `{data, metadata}`, with `metadata` as in
@@ -965,8 +1000,9 @@ export interface components {
              * @description Settlement at the institution, in any letter case: `ABERTA` (open; the default), `PAGA` (paid
              *     at the institution: the installment becomes `PAGO`, `Pago na IES`, with the amounts of
              *     `pagamento`) or `CANCELADA` (cancelled at the institution: `CANCELADO_IES`, `Cancelado na IES`).
-             *     Sending the installment again with another value moves it again; an installment already
-             *     paid through the platform no longer changes.
+             *     Sending the installment again with another value moves it again, except where
+             *     `POST /v1/parcela` says a re-send is refused (paid through the platform, assigned by a
+             *     closing).
              */
             situacaoBaixa?: string;
             /** @description Description of the settlement at the institution. */

@@ -56,7 +56,8 @@ const runAtOf = ({ runAt, delaySeconds }: EnqueueOptions) =>
 
 export interface JobSpec<T extends TaskName> {
   payload: GraphileWorker.Tasks[T];
-  runAt: Date;
+  /** Not before this instant. (Default: now, by the database's clock) */
+  runAt?: Date;
   jobKey: string;
 }
 
@@ -75,6 +76,6 @@ export async function enqueueMany<T extends TaskName>(
     select graphile_worker.add_jobs(array_agg(row(
       ${task}::text, j.payload, null::text, j.run_at, ${maxAttempts}::int, j.job_key, null::int, null::text[]
     )::graphile_worker.job_spec))
-    from json_to_recordset(${JSON.stringify(jobs.map((j) => ({ payload: tracedPayload(j.payload), run_at: j.runAt.toISOString(), job_key: j.jobKey })))}::json)
+    from json_to_recordset(${JSON.stringify(jobs.map((j) => ({ payload: tracedPayload(j.payload), run_at: j.runAt?.toISOString() ?? null, job_key: j.jobKey })))}::json)
       as j(payload json, run_at timestamptz, job_key text)`);
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import { enqueue } from './enqueue.js';
+import { enqueue, enqueueMany } from './enqueue.js';
 import { jobKeys } from './job-keys.js';
 import type { MailKind, SaleScheduleKind, ScheduleKind } from './tasks.js';
 
@@ -38,6 +38,14 @@ export const addRefundJob = (tx: Queryable, refundId: string) =>
 /** Cancels a charge at its provider at `runAt` (a card session's end), or as soon as `tx` commits. */
 export const addChargeCancelJob = (tx: Queryable, chargeId: string, runAt?: Date) =>
   enqueue(tx, 'cancel-charge', { chargeId }, { jobKey: jobKeys.chargeCancel(chargeId), ...(runAt ? { runAt } : {}) });
+
+/** Cancels charges at their provider as soon as `tx` commits: one statement however many. */
+export const addChargeCancelJobs = (tx: Queryable, chargeIds: readonly string[]) =>
+  enqueueMany(
+    tx,
+    'cancel-charge',
+    chargeIds.map((chargeId) => ({ payload: { chargeId }, jobKey: jobKeys.chargeCancel(chargeId) })),
+  );
 
 /**
  * Attempts of one mail: graphile-worker waits e^n seconds after the n-th failure, so ten attempts

@@ -7,6 +7,7 @@ import {
   ClosingMonthNotOver,
   type ClosingOutcome,
   ClosingTermsMissing,
+  ClosingTransfersMade,
 } from '../../institution/statements/closing.js';
 import { monthTotals } from '../../institution/statements/totals.js';
 import { type Command, UsageError } from './command.js';
@@ -17,20 +18,26 @@ import { requireTenant } from './tenants.js';
 export const closingCommands: Record<string, Command> = {
   'closing:run': {
     usage: `closing:run --month YYYY-MM [--institution ID] [--reopen]
-                                     close a month (every institution by default); a closed month is left as it is unless --reopen`,
-    run: async (db, options) => {
+                                     close a month (every institution by default); a closed month is left as it is unless
+                                     --reopen, refused once its first transfer was due`,
+    run: async (db, options, _args, runtime) => {
       if (!options.month) throw new UsageError('closing:run needs --month YYYY-MM');
       const month = monthOption('month', options.month);
       if (options.institution) await requireTenant(db, 'institution', options.institution);
       const ids = options.institution ? [options.institution] : await allInstitutionIds(db);
+      const clock = runtime?.clock ?? systemClock;
       const outcomes: ClosingOutcome[] = [];
       for (const id of ids) {
         try {
           outcomes.push(
-            await closeMonth(db, id, month, systemClock.now(), { actor: 'cli', reopen: options.reopen ?? false }),
+            await closeMonth(db, id, month, clock.now(), { actor: 'cli', reopen: options.reopen ?? false }),
           );
         } catch (error) {
-          if (error instanceof ClosingMonthNotOver || error instanceof ClosingTermsMissing)
+          if (
+            error instanceof ClosingMonthNotOver ||
+            error instanceof ClosingTermsMissing ||
+            error instanceof ClosingTransfersMade
+          )
             throw new UsageError(error.message);
           throw error;
         }

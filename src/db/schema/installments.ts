@@ -80,7 +80,10 @@ export const installments = pgTable(
      * which may come after the day it was paid, and the interest of those days is not charged twice.
      */
     interestSettledThrough: date({ mode: 'string' }),
-    /** Set by the first payment through the platform: from then on re-sends no longer change it. */
+    /**
+     * True while a payment through the platform stands (a refund in full or a dispute takes it back):
+     * meanwhile re-sends no longer change the installment.
+     */
     paidOnPlatform: boolean().notNull().default(false),
     createdAt: timestampNow(),
     updatedAt: timestampNow(),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   date,
@@ -60,7 +61,8 @@ export const statementClosingEvents = pgTable(
 
 /**
  * An installment of guaranteed revenue in a closing (`cessão`), with the values the closing fixed:
- * later payments, re-sends or contract changes never alter them.
+ * later payments, re-sends or contract changes never alter them. Assigned by one closing at most
+ * (an earlier closing may have listed it as not assigned: cancelled or settled then).
  */
 export const installmentAssignments = pgTable(
   'installment_assignments',
@@ -94,6 +96,10 @@ export const installmentAssignments = pgTable(
   },
   (t) => [
     uniqueIndex().on(t.closingId, t.installmentId),
+    // An installment is guaranteed once: by the first closing that assigned it (migration 0046).
+    uniqueIndex('installment_assignments_assigned_once')
+      .on(t.installmentId)
+      .where(sql`assigned`),
     index().on(t.institutionId, t.month, t.externalId, t.installmentId),
   ],
 );

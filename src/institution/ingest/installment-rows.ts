@@ -4,7 +4,9 @@ import type { TransactionSql } from 'postgres';
 import type { ItemError } from '../../core/item-error.js';
 import type { Database } from '../../db/client.js';
 import { copyInto, copyText } from '../../db/copy.js';
+import { closeInstallmentCharges } from '../../payments/siblings.js';
 import type { Batch } from '../intake/batches.js';
+import { assignedByClosing, movesAssigned, refusedRows } from './installment-refusals.js';
 import { ROW_COLUMNS, type StagedRow } from './installment-staging.js';
 
 /** What a chunk's rows are written under: their batch, the institution's product, the instant. */
@@ -65,7 +67,10 @@ const list = sql.join(COPIED, sql`, `);
  * again), and one upsert. A row only replaces the installment when it comes from a later
  * submission (batch order, then item order), so batches touching the same `idParcela` apply in
  * submission order even when a retried job runs late, and a redone chunk changes nothing.
- * Installments paid through the platform are left as they are; those rows come back as problems.
+ * Rows that may not change their installment (`installment-refusals.ts`) leave it as it is and come
+ * back as problems. An installment whose debt changed (principal, due date, on-time discounts,
+ * status) ends the charges still open for the old one, in the chunk's transaction: a payer can no
+ * longer pay what is no longer owed. A re-send that changes none of those leaves them.
  */
 export async function upsertKnownRows(
   tx: Database,
@@ -84,18 +89,35 @@ export async function upsertKnownRows(
     ['applies', 'index', ...ROW_COLUMNS],
     [Buffer.concat(rows.flatMap((row) => [row.applies ? applies : superseded, row.line]))],
   );
-  const { valid, applied } = await applyKnownRows(tx, context);
-  // Fewer applied than valid: superseded by a later submission (fine) or paid on the platform (reported).
-  return applied < valid ? refusedAsPaid(tx, context.batch) : [];
+  const { valid, applied, owedChanged } = await applyKnownRows(tx, context);
+  await closeInstallmentCharges(tx, owedChanged, context.now);
+  // Fewer applied than valid: superseded by a later submission (fine) or refused (reported).
+  return applied < valid ? refusedRows(tx, context.batch) : [];
 }
 
-async function applyKnownRows(
-  tx: Database,
-  { batch, product, now }: RowContext,
-): Promise<{ valid: number; applied: number }> {
-  const [result] = await tx.execute<{ valid: number; applied: number }>(sql`
+/** What a re-send changes of what is owed; the rest (names, course, campus) leaves a payment as it was. */
+const OWED = ['principal', 'due_date', 'on_time_discounts', 'status'].map((c) => sql.raw(c));
+const owedOf = (table: string) =>
+  sql.join(
+    OWED.map((c) => sql`${sql.raw(table)}.${c}`),
+    sql`, `,
+  );
+
+interface Applied {
+  valid: number;
+  applied: number;
+  /** Installments whose debt the chunk changed. */
+  owedChanged: string[];
+}
+
+async function applyKnownRows(tx: Database, { batch, product, now }: RowContext): Promise<Applied> {
+  // Every part of one statement sees the rows as they were before it: `before` is the old debt.
+  const [result] = await tx.execute<{ valid: number; applied: number; owed_changed: string[] }>(sql`
     with chunk as (
       select index, ${list} from chunk_installments where applies
+    ), before as (
+      select i.id, ${owedOf('i')} from installments i join chunk c on c.upsert_key = i.upsert_key
+      where i.institution_id = ${batch.institutionId}::uuid
     ), applied as (
       insert into installments (institution_id, batch_id, batch_seq, item_index, product, created_at, updated_at, ${list})
       select ${batch.institutionId}::uuid, ${batch.id}::uuid, ${batch.seq}::bigint, index, ${product},
@@ -109,23 +131,11 @@ async function applyKnownRows(
         )}
       where (installments.batch_seq, installments.item_index) < (excluded.batch_seq, excluded.item_index)
         and not installments.paid_on_platform
-      returning 1
+        and not (${assignedByClosing('installments')} and ${movesAssigned('excluded', 'installments')})
+      returning id, ${owedOf('installments')}
     )
-    select (select count(*)::int from chunk) as valid, (select count(*)::int from applied) as applied`);
-  return result!;
-}
-
-/** Rows not applied because their installment was paid through the platform meanwhile. */
-async function refusedAsPaid(tx: Database, batch: Batch): Promise<ItemError[]> {
-  const rows = await tx.execute<{ index: number; external_id: string; paid_on: string }>(sql`
-    select s.index, s.external_id, i.paid_on::text as paid_on
-    from chunk_installments s
-    join installments i on i.institution_id = ${batch.institutionId}::uuid and i.upsert_key = s.upsert_key
-    where i.paid_on_platform and (i.batch_id, i.item_index) <> (${batch.id}::uuid, s.index)
-    order by s.index`);
-  return rows.map((r) => ({
-    index: r.index,
-    field: 'idParcela',
-    message: `installment ${r.external_id} was paid through the platform on ${r.paid_on}; it no longer accepts changes`,
-  }));
+    select (select count(*)::int from chunk) as valid, (select count(*)::int from applied) as applied,
+      array(select a.id::text from applied a join before b on b.id = a.id
+             where (${owedOf('a')}) is distinct from (${owedOf('b')})) as owed_changed`);
+  return { valid: result!.valid, applied: result!.applied, owedChanged: result!.owed_changed };
 }

@@ -2,10 +2,38 @@ import { type SQL, sql } from 'drizzle-orm';
 
 import type { ContractTerms } from '../contracts.js';
 
+/** An installment (`i`) the institution neither cancelled nor settled itself: one a closing assigns. */
+const ACTIVE = sql`i.status <> 'CANCELADO_IES' and coalesce(i.payment_type, '') <> 'Pago na IES'`;
+
+/** The installment (`i`) was assigned by a closing of another month than `month`. */
+const assignedElsewhere = (month: string) =>
+  sql`exists (select 1 from installment_assignments a where a.installment_id = i.id and a.assigned and a.month <> ${month}::date)`;
+
 /**
- * Writes the assignments of one closing: every `Receita Garantida` installment due in `month`.
- * Cancelled installments and those the institution settled itself are listed as not assigned,
- * with nothing guaranteed: no commission (0 %), no transfer and no transfer dates. For the others, in SQL numeric, each step rounded half up to the cent:
+ * The `Receita Garantida` installments (`i`) due in `month` that no other closing assigned: the
+ * month's own, whose contract terms the closing needs.
+ */
+export const dueInMonth = (institutionId: string, month: string): SQL => sql`
+  i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
+  and i.due_date >= ${month}::date and i.due_date < (${month}::date + interval '1 month')
+  and not ${assignedElsewhere(month)}`;
+
+/**
+ * What a closing of `month` takes: the month's own (`dueInMonth`), and the active installments due
+ * before it that no closing assigned, sent after their month was closed or moved into a closed
+ * month. Those are never skipped: the next closing assigns them, on its own terms.
+ */
+export const takenByClosing = (institutionId: string, month: string): SQL => sql`
+  i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
+  and i.due_date < (${month}::date + interval '1 month')
+  and (i.due_date >= ${month}::date or (${ACTIVE}))
+  and not ${assignedElsewhere(month)}`;
+
+/**
+ * Writes the assignments of one closing: what `takenByClosing` finds. Cancelled installments and
+ * those the institution settled itself are listed as not assigned, with nothing guaranteed: no
+ * commission (0 %), no transfer and no transfer dates. For the others, in SQL numeric, each step
+ * rounded half up to the cent:
  * commission = on-time value × commission %; guaranteed = on-time value × guaranteed % − commission;
  * first transfer = guaranteed × first share %; second = guaranteed − first. The first transfer is
  * on its day of the next month, the second on its day of the month after (the last day of a
@@ -17,12 +45,11 @@ export function assignmentsInsert(closingId: string, institutionId: string, mont
           + (least(${day}::int, extract(day from date_trunc('month', ${month}::date + interval '${sql.raw(String(monthsAhead + 1))} month') - interval '1 day')::int) - 1))`;
   return sql`
     with due as (
-      select i.*, i.status not in ('CANCELADO_IES') and coalesce(i.payment_type, '') <> 'Pago na IES' as assigned,
+      select i.*, ${ACTIVE} as assigned,
              round(i.on_time_value * ${terms.commissionPercent}::numeric / 100, 2) as commission,
              round(i.on_time_value * ${terms.guaranteedPercent}::numeric / 100, 2) as base
         from installments i
-       where i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
-         and i.due_date >= ${month}::date and i.due_date < (${month}::date + interval '1 month')
+       where ${takenByClosing(institutionId, month)}
     ),
     valued as (
       select due.*, case when assigned then base - commission else 0 end as guaranteed from due

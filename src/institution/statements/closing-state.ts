@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { localDate } from '../../core/local-date.js';
 import type { Queryable } from '../../db/client.js';
 import { closableFrom } from './closing.js';
+import { takenByClosing } from './closing-sql.js';
 
 /** Why a month cannot be closed on request now, or undefined when it can. */
 export type ClosingRefusal =
@@ -13,7 +14,7 @@ export type ClosingRefusal =
 /** A month of an institution as a closing on request sees it: what it would assign, and what refuses it. */
 export interface ClosingState {
   month: string;
-  /** `Receita Garantida` installments due that month: what a closing assigns. */
+  /** What a closing of the month takes (`takenByClosing`): the installments it lists. */
   guaranteedDue: { count: number; principal: string };
   refusal?: ClosingRefusal;
 }
@@ -39,13 +40,9 @@ export async function closingStateOf(
   }>(sql`
     select c.closed_at, coalesce(c.status = 'REPASSADO' or exists (
              select 1 from installment_assignments a where a.closing_id = c.id and a.second_transfer_on <= ${today}::date), false) as passed_on,
-           (select count(*)::int from installments i
-             where i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
-               and i.due_date >= ${month}::date and i.due_date < (${month}::date + interval '1 month')) as due,
-           (select coalesce(sum(i.principal), 0)::numeric(14, 2)::text from installments i
-             where i.institution_id = ${institutionId} and i.product = 'Receita Garantida'
-               and i.due_date >= ${month}::date and i.due_date < (${month}::date + interval '1 month')) as principal
-      from (select 1) one
+           taken.due, taken.principal
+      from (select count(*)::int as due, coalesce(sum(i.principal), 0)::numeric(14, 2)::text as principal
+              from installments i where ${takenByClosing(institutionId, month)}) taken
       left join statement_closings c on c.institution_id = ${institutionId} and c.month = ${month}::date`);
   const state: ClosingState = { month, guaranteedDue: { count: row?.due ?? 0, principal: row?.principal ?? '0.00' } };
   if (row?.closed_at) {

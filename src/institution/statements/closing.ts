@@ -7,7 +7,7 @@ import { bookAssignments, reverseAssignments } from '../books/assignments.js';
 import { bookAllDueRecords } from '../books/payments.js';
 import { contractOf } from '../contracts.js';
 import { monthClosed } from './closing-event.js';
-import { assignmentsInsert } from './closing-sql.js';
+import { assignmentsInsert, dueInMonth } from './closing-sql.js';
 import { lockStatements } from './lock.js';
 
 export class ClosingMonthNotOver extends Error {
@@ -25,6 +25,15 @@ export class ClosingTermsMissing extends Error {
   }
 }
 
+export class ClosingTransfersMade extends Error {
+  constructor(month: string, firstTransferOn: string, today: string) {
+    super(
+      `${month.slice(0, 7)} cannot be reopened: its first transfers were due on ${firstTransferOn} (today is ${today}), ` +
+        'so what it guaranteed was passed on; what changed since is booked in the open month',
+    );
+  }
+}
+
 export interface ClosingOutcome {
   institutionId: string;
   month: string;
@@ -36,7 +45,10 @@ export interface ClosingOutcome {
 }
 
 export interface CloseOptions {
-  /** Recompute a month closed before, with the payments and installments known now; recorded. (Default: false) */
+  /**
+   * Recompute a month closed before, with the payments and installments known now; recorded.
+   * Refused once the first transfer of its assignments was due. (Default: false)
+   */
   reopen?: boolean;
   /** Who asks, for the record: `cron` or `cli`. */
   actor: string;
@@ -53,18 +65,30 @@ export function previousMonth(now: Date): string {
 export const closableFrom = (month: string): string => `${addDays(month, 40).slice(0, 7)}-01`;
 
 async function guaranteedDue(tx: Transaction, institutionId: string, month: string): Promise<number> {
-  const [row] = await tx.execute<{ n: number }>(sql`
-    select count(*)::int as n from installments
-     where institution_id = ${institutionId} and product = 'Receita Garantida'
-       and due_date >= ${month}::date and due_date < (${month}::date + interval '1 month')`);
+  const [row] = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from installments i where ${dueInMonth(institutionId, month)}`,
+  );
   return row?.n ?? 0;
 }
 
+/** The first transfer date of a closing's assignments, if it has any. */
+async function firstTransferOn(tx: Transaction, closingId: string): Promise<string | undefined> {
+  const [row] = await tx.execute<{ first: string | null }>(
+    sql`select min(first_transfer_on)::text as first from installment_assignments where closing_id = ${closingId}`,
+  );
+  return row?.first ?? undefined;
+}
+
 /**
- * Closes one month of one institution in one transaction: records the closing and assigns every
- * `Receita Garantida` installment due that month with the values of the contract version in force
- * then. A month closed before is left untouched unless `reopen` is asked: then its assignments are
- * computed again and the reopening is recorded.
+ * Closes one month of one institution in one transaction: records the closing and assigns, with
+ * the values of the contract version in force that month, every `Receita Garantida` installment
+ * due then and those due before that no closing assigned (`takenByClosing`). Only the month's own
+ * terms count, whatever month the installments fell due in: the closing is refused for missing
+ * terms only when the month's contract is `Receita Garantida` without them and installments due in
+ * it wait for them; otherwise a month without them assigns nothing, and what it would take waits
+ * for the next closing that has them. A month closed before is left untouched unless `reopen` is
+ * asked: then, while no transfer of it was due yet, its assignments are computed again and the
+ * reopening is recorded.
  */
 export async function closeMonth(
   db: Queryable,
@@ -96,13 +120,15 @@ export async function closeMonth(
         reopenings: existing.reopenings,
       };
     }
+    const transferred = existing && (await firstTransferOn(tx, existing.id));
+    if (transferred && transferred <= today) throw new ClosingTransfersMade(month, transferred, today);
     const terms = await contractOf(tx, institutionId, month);
     const complete =
       terms.guaranteedPercent !== null &&
       terms.firstTransferPercent !== null &&
       terms.firstTransferDay !== null &&
       terms.secondTransferDay !== null;
-    if (!complete && (await guaranteedDue(tx, institutionId, month)) > 0)
+    if (!complete && terms.product === 'Receita Garantida' && (await guaranteedDue(tx, institutionId, month)) > 0)
       throw new ClosingTermsMissing(institutionId, month);
     let closing = existing;
     if (closing) {

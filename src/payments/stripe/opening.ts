@@ -92,6 +92,8 @@ export async function submitStripeCharge(
     const row = (await findChargeRow(tx, id, true))!;
     const observed = observeIntent(intent, input.method);
     const linked = await updateCharge(tx, id, { providerRef: intent.id, ...payColumns(observed) });
+    // Closed here while Stripe made it (its installment or sale ended meanwhile): cancelled there too.
+    if (row.status === 'EXPIRED') await addChargeCancelJob(tx, id);
     // Confirmed at once, a Pix or bank slip is pending; anything else is applied as an event would be.
     if (observed.status === 'PENDING' || row.status !== 'PENDING') return toCharge(linked);
     return (await applyObserved(tx, linked, observed, deps)).charge;

@@ -243,7 +243,7 @@ describe('hosted payment page and sandbox payments', () => {
     });
   });
 
-  it('a pending Pix of an installment cancelled meanwhile cannot be paid', async () => {
+  it('a pending Pix of an installment cancelled meanwhile was closed with it and cannot be paid', async () => {
     t.clock.set('2026-01-15T12:00:00Z');
     const path = await open('withdrawn');
     const [chargeId] = chargeIds((await submitForm(t, `${path}/pix`)).text);
@@ -260,7 +260,7 @@ describe('hosted payment page and sandbox payments', () => {
       .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}/pay`))
       .send({});
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('LINK-003');
+    expect(res.body.code).toBe('PAYMENT-003');
     expect(
       (
         await request(t.app)
@@ -268,7 +268,7 @@ describe('hosted payment page and sandbox payments', () => {
           .set(await ownerHeaders(t, `/sandbox/charges/${chargeId}`))
           .expect(200)
       ).body.status,
-    ).toBe('PENDING');
+    ).toBe('EXPIRED');
     const page = await request(t.app).get(path).expect(200);
     expect(page.text).toContain('Esta parcela foi cancelada pela instituição e não pode ser paga.');
     expect(page.text).not.toContain('Gerar Pix');

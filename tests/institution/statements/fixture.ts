@@ -1,4 +1,5 @@
 import { startPayment } from '../../../src/institution/payments/payment-page.js';
+import { closeMonth } from '../../../src/institution/statements/closing.js';
 import type { TestContext } from '../../support/context.js';
 import { givenContract, GUARANTEED_REVENUE } from '../../support/contracts.js';
 import { CPF, installment, type Submission, submitAndProcess } from '../../support/installments.js';
@@ -38,8 +39,27 @@ export async function payByCard(t: TestContext, tenant: Tenant, idParcela: strin
   if (charge.status !== 'PAID') throw new Error(`card declined: ${charge.declinedReason}`);
 }
 
-const march = (id: string, overrides: Partial<Submission> = {}) =>
+/** An installment of 1000.00 due on 10 March 2026, `overrides` aside. */
+export const march = (id: string, overrides: Partial<Submission> = {}) =>
   installment({ idParcela: id, valorBoleto: '1000.00', dataVencimento: '2026-03-10T00:00:00', ...overrides });
+
+/** An installment of 1000.00 due on 10 April 2026, `overrides` aside. */
+export const april = (id: string, overrides: Partial<Submission> = {}) =>
+  march(id, { dataVencimento: '2026-04-10T00:00:00', ...overrides });
+
+/**
+ * An institution of guaranteed revenue (`GUARANTEED_REVENUE`: 5 %, 90 % guaranteed, 60 % on the
+ * 10th, the rest on the 15th) that sent `items` on 1 March 2026 and whose March was closed on 1 April.
+ */
+export async function givenClosedMarch(t: TestContext, name: string, items: Submission[]): Promise<Tenant> {
+  const tenant = await givenInstitution(t.ctx, name);
+  await givenContract(t.ctx, tenant.id, GUARANTEED_REVENUE);
+  t.clock.set('2026-03-01T15:00:00Z');
+  await submitAndProcess(t, tenant.headers, items);
+  t.clock.set('2026-04-01T03:00:00Z');
+  await closeMonth(t.ctx.db, tenant.id, '2026-03-01', t.clock.now(), { actor: 'cli' });
+  return tenant;
+}
 
 /**
  * The hand-computed month (March 2026) of three institutions, 43 installments:

@@ -414,7 +414,8 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
   });
 
   it('a payment after the closing reaches the month only through an explicit --reopen, which is recorded', async () => {
-    t.clock.set('2026-04-21T12:00:00Z');
+    // Before its first transfer (10 April): a reopening is refused from then on.
+    t.clock.set('2026-04-09T12:00:00Z');
     const reopened = await closeMonth(t.ctx.db, month.garantida.id, '2026-03-01', t.clock.now(), {
       actor: 'cli',
       reopen: true,

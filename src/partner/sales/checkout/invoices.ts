@@ -105,7 +105,9 @@ export async function createInvoice(
 export async function finishInvoice(deps: CheckoutDeps & Pick<AppContext, 'db'>, opened: OpenedInvoice) {
   if (!opened.submit) return opened.charge;
   const charge = await submitOpened(deps.payments, deps.db, opened);
-  if (charge.status !== 'PENDING') return charge;
+  // Ended here while the provider made it: the sale closed meanwhile, and refuses it below.
+  const closedMeanwhile = charge.status === 'EXPIRED' && charge.providerRef !== null;
+  if (charge.status !== 'PENDING' && !closedMeanwhile) return charge;
   const refusal = await withLockedSale(deps.db, saleIdOf(charge), async (tx, sale) => {
     try {
       await tx.transaction((savepoint) => announceInvoice(savepoint, deps, sale, charge, opened.method));

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Queryable } from '../../../db/client.js';
+import { closeSaleCharges } from '../../../payments/siblings.js';
 import {
   FINANCING_METHOD,
   type WebhookFinancing,
@@ -198,21 +199,36 @@ export async function purchaseConfirmed(
   return confirmed;
 }
 
+/**
+ * A move that ends the sale: the charges still open for it (a Pix, a bank slip, a card session)
+ * end in the same transaction, so that nothing is paid for a sale that is over.
+ */
+async function closingStep(
+  tx: Queryable,
+  deps: SaleDeps,
+  sale: LockedSale,
+  request: TransitionRequest,
+): Promise<TransitionResult> {
+  const result = await runStep(tx, deps, sale, () => request);
+  await closeSaleCharges(tx, sale.id, deps.clock.now());
+  return result;
+}
+
 /** Cancelled after confirmation (buyer or partner asked, refund, chargeback): `purchaseCancelled`. */
 export const purchaseCancelled = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
-  runStep(tx, deps, sale, () => ({
+  closingStep(tx, deps, sale, {
     to: 'canceled',
     set: { canceledAt: deps.clock.now(), financingStep: null },
     event: 'purchaseCancelled',
-  }));
+  });
 
 /** The partner cancelled the sale before it was made effective. No event. */
 export const cancelByPartner = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
-  runStep(tx, deps, sale, () => ({ to: 'canceled_by_partner', set: { canceledAt: deps.clock.now() } }));
+  closingStep(tx, deps, sale, { to: 'canceled_by_partner', set: { canceledAt: deps.clock.now() } });
 
 /** The checkout deadline passed without the sale being made effective. No event. */
 export const expireSale = (tx: Queryable, deps: SaleDeps, sale: LockedSale): Promise<TransitionResult> =>
-  runStep(tx, deps, sale, () => ({ to: 'expired' }));
+  closingStep(tx, deps, sale, { to: 'expired' });
 
 /**
  * The buyer stopped at the checkout (the idle and activity rules are the checkout's): the sale

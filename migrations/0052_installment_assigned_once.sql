@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "installment_assignments_assigned_once" ON "installment_assignments" USING btree ("installment_id") WHERE assigned;
