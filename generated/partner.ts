@@ -1846,13 +1846,20 @@ export interface components {
             courses: components["schemas"]["SaleCourse"][];
             /** @description Price of the sale. */
             saleValue: number;
-            /** @description Amount already transferred to the partner. */
+            /** @description Amount already transferred to the partner, net of what the TEDs made netted of money taken back. */
             receivedValue: number;
-            /** @description Amount still to be transferred to the partner. */
+            /**
+             * @description Amount still to be transferred to the partner; negative when money went back to the buyer
+             *     (a refund, a chargeback) after its share was transferred, and the next TED is to net it.
+             */
             missingValue: number;
             /** @description Value of one installment of the buyer. */
             installmentValue: number;
-            /** @description Amount of the next expected transfer (TED) to the partner. */
+            /**
+             * @description Amount of the next expected transfer (TED) to the partner: its shares less what it nets of
+             *     money taken back. Negative when it only nets a debt: a refund or chargeback after the share
+             *     was transferred, which the receipt's detail lists as a line of its own.
+             */
             expectedTedValue: number;
             /**
              * Format: date
@@ -1866,7 +1873,7 @@ export interface components {
             transferDate: string | null;
             /**
              * Format: date
-             * @description Date of the next expected transfer; null when none is expected.
+             * @description Date of the next expected transfer, the one that nets what is owed back; null when none is expected.
              */
             expectedTransferDate: string | null;
             /**
@@ -1876,7 +1883,7 @@ export interface components {
             agreementDate: string | null;
             /** @description Commission of the operator on the sale. */
             commission: {
-                /** @description Commission in cents: what the installments deduct, `percentage` of each (of its payment once paid, of its value while still to pay; a cancelled receipt, of what was paid). For a financing this is on what the buyer pays (the entry and the installments), not on `saleValue`; the installments' values less it are `receivedValue` + `missingValue`. */
+                /** @description Commission in cents: what the installments deduct, `percentage` of each (of its payment once paid, of its value while still to pay; a cancelled receipt, of what was paid), less the commission of money taken back (commission follows the money: a refund in full leaves none). For a financing this is on what the buyer pays (the entry and the installments), not on `saleValue`; the installments' values less it are `receivedValue` + `missingValue`. */
                 value: number;
                 /** @description Commission, percent. */
                 percentage: number;
@@ -1924,7 +1931,10 @@ export interface components {
             /** @description Number of installments of the plan before the first renegotiation, the upfront not counted; null when the installments were never renegotiated. Only null is shown by the interface, so its type is not fixed by the contract; this service answers null or an integer. */
             originalNumberOfInstallments: number | null;
         };
-        /** @description An installment of the buyer in a receipt detail. Values are integer cents. */
+        /**
+         * @description A line of a receipt detail: an installment of the buyer, or money taken back from the buyer's
+         *     payments (negative values) or given back. Values are integer cents.
+         */
         ReceiptInstallment: {
             /** @description Number of the installment, 0 for the upfront. */
             count: number;
@@ -1932,11 +1942,16 @@ export interface components {
             originalValue: number;
             /** @description Amount the buyer paid. */
             paidValue: number;
-            /** @description Commission of the operator on it (the key is spelled `Comission`). */
+            /** @description Commission of the operator on it (the key is spelled `Comission`); negative on money taken back, whose commission goes back with it. */
             platformComission: number;
-            /** @description Amount the partner receives for it. */
+            /** @description Amount the partner receives for it; negative for money taken back, which the partner owes and a TED nets. */
             receivedValue: number;
-            /** @description Status of the installment, `paid`, `open`, `late`, `canceled` (unpaid when the sale was cancelled or charged back) or `renegotiated` (unpaid and replaced by the installments of an agreement). */
+            /**
+             * @description Status of the installment, `paid`, `open`, `late`, `canceled` (unpaid when the sale was
+             *     cancelled or charged back) or `renegotiated` (unpaid and replaced by the installments of an
+             *     agreement); for a line of money moved later, `refund` (given back to the buyer), `chargeback`
+             *     (withdrawn by a dispute) or `reinstatement` (a dispute won, a refund that failed).
+             */
             status: string;
             /**
              * Format: date
@@ -1967,7 +1982,7 @@ export interface components {
             compensationDate: string | null;
             /**
              * Format: date
-             * @description Date the amount was transferred to the partner; null until then.
+             * @description Date the amount was transferred to the partner (for money taken back, the TED that netted it); null until then.
              */
             withdrawDate: string | null;
         };
@@ -2037,6 +2052,13 @@ export interface components {
             faturaUrl: string;
             /** @description URL of the service invoice (nota fiscal). This service issues no nota fiscal, so the value is always the empty string. */
             NFUrl: string;
+            /**
+             * @description The buyer's installments, then a line for each move of money after them: a refund or a
+             *     chargeback (negative values, `status` `refund` or `chargeback`) and money that came back
+             *     (`reinstatement`), each with its share of the commission and netted in a TED
+             *     (`withdrawDate` once made). A refund is recorded when the payment provider says it
+             *     succeeded, never when it is only asked.
+             */
             installments: components["schemas"]["ReceiptInstallment"][];
             chargeBack: {
                 /** @description Whether a card payment of the sale was contested (chargeback). */

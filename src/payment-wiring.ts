@@ -8,6 +8,8 @@ import { installmentMoneyListener } from './institution/payments/payment-reversa
 import { mailTransportOf } from './mail-wiring.js';
 import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
+import { recordMoneyGivenBack, recordMoneyTakenBack } from './partner/receipts/money-back.js';
+import { refreshReceiptSummary } from './partner/receipts/summaries.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
 import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
@@ -51,6 +53,9 @@ export function wireContext(parts: ContextParts): AppContext {
     opened: (tx, sale) => openReceipt(tx, parts.clock, sale),
     reversed: (tx, saleId, kind, valueCents, reason) =>
       recordReversal(tx, parts.clock, saleId, kind, valueCents, reason),
+    cancelled: (tx, saleId) => refreshReceiptSummary(tx, saleId),
+    tookBack: (tx, saleId, move) => recordMoneyTakenBack(tx, parts.clock.now(), saleId, move),
+    gaveBack: (tx, saleId, move) => recordMoneyGivenBack(tx, parts.clock.now(), saleId, move),
   };
   const events = { tenantRate: parts.config.webhookPartnerRate };
   const payments = paymentProvider(parts, {

@@ -220,13 +220,14 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
     expect({ ...(await snapshot(sale.saleId)), stored: before.stored }).toEqual(before);
   });
 
-  it('sale:refund cancels the sale at once and asks Stripe for the refund from a job, keyed by the refund; the charge is refunded when Stripe says it succeeded', async () => {
+  it('sale:refund asks Stripe for the refund from a job, keyed by the refund; the sale is cancelled and its receipt records the refund when Stripe says it succeeded', async () => {
     const sale = await paidSale('OPERATOR');
     const charge = await chargeOf(sale.saleId);
-    const cancelled = await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) =>
+    const asking = await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) =>
       operateSale(tx, t.ctx, locked, 'refund'),
     );
-    expect(cancelled.status).toBe('canceled');
+    expect(asking.status).toBe('made_effective');
+    expect((await eventsOf(t, sale.saleId)).filter((e) => e.name === 'purchaseCancelled')).toHaveLength(0);
     expect(s.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds')).toEqual([]);
     expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'PAID', refundedAmountCents: 0 });
     const [asked] = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));

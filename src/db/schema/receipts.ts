@@ -60,7 +60,12 @@ export const receipts = pgTable(
   (t) => [index('receipts_partner_effective').on(t.partnerId, t.madeEffectiveOn, t.saleId)],
 );
 
-/** What the buyer owes: number 0 is the upfront (entry), 1..n the installments. */
+/**
+ * The lines of a receipt. `installment`: what the buyer owes, number 0 the upfront (entry), 1..n
+ * the installments. Money that went back to the buyer (`refund`, `chargeback`) or came back
+ * (`reinstatement`) is a line of its own after them, with a negative (or positive) value, its
+ * share of the commission, and the transfer (TED) it is netted in.
+ */
 export const receiptInstallments = pgTable(
   'receipt_installments',
   {
@@ -69,7 +74,13 @@ export const receiptInstallments = pgTable(
       .notNull()
       .references(() => receipts.saleId),
     number: integer().notNull(),
+    /** `installment`, `refund`, `chargeback` or `reinstatement`. */
+    kind: text().notNull().default('installment'),
     valueCents: bigint({ mode: 'number' }).notNull(),
+    /** The commission the line takes back (or gives back); null: the percentage of what was paid of it. */
+    commissionCents: bigint({ mode: 'number' }),
+    /** What moved the money of a line that is not an installment: `refund:<id>`, `dispute:<ref>`… */
+    cause: text(),
     dueOn: date({ mode: 'string' }).notNull(),
     /** The day of the renegotiation that created this installment. */
     agreementOn: date({ mode: 'string' }),
@@ -78,6 +89,7 @@ export const receiptInstallments = pgTable(
   },
   (t) => [
     uniqueIndex('receipt_installments_sale_number').on(t.saleId, t.number),
+    check('receipt_installments_kind', sql`${t.kind} in ('installment', 'refund', 'chargeback', 'reinstatement')`),
     index('receipt_installments_due').on(t.dueOn, t.saleId),
   ],
 );

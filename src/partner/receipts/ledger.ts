@@ -11,12 +11,14 @@ import {
   receipts,
   receiptTransfers,
 } from '../../db/schema/index.js';
+import { book } from '../../ledger/book.js';
 import { FINANCING_METHOD, type WebhookPayment } from '../sales/events/event-payloads.js';
 import { saleFinancing } from '../sales/financing.js';
 import type { SaleRow } from '../sales/sql.js';
 import type { ReversalKind } from '../sales/state/sale-ledger.js';
 import {
   addMonths,
+  commissionOf,
   DEFAULT_COMMISSION_PERCENTAGE,
   expectedCompensation,
   expectedTransfer,
@@ -76,18 +78,48 @@ export async function commissionPercentage(db: Queryable, partnerId: string, pro
   return row?.percentage ?? DEFAULT_COMMISSION_PERCENTAGE;
 }
 
-/** Records a payment of an installment; a payment that completes it schedules its transfer. */
+/** The receipt a payment is booked for: whose it is and the commission it was made effective with. */
+export interface ReceiptTerms {
+  saleId: number;
+  partnerId: string;
+  commissionPercentage: number;
+}
+
+/**
+ * Records a payment of an installment, and books it (`PAYMENT`: the partner's share, less the
+ * commission, in the TED it is expected in); a payment that completes it schedules its transfer.
+ */
 export async function recordPayment(
   tx: Queryable,
+  receipt: ReceiptTerms,
   installment: { id: number; dueOn: string; valueCents: number },
   paidOn: string,
   valueCents: number,
   method: string,
 ): Promise<void> {
   const compensation = expectedCompensation(method, paidOn, installment.dueOn);
-  await tx
+  const [payment] = await tx
     .insert(receiptPayments)
-    .values({ installmentId: installment.id, paidOn, valueCents, method, expectedCompensationOn: compensation });
+    .values({ installmentId: installment.id, paidOn, valueCents, method, expectedCompensationOn: compensation })
+    .returning({ id: receiptPayments.id });
+  const commission = commissionOf(valueCents, receipt.commissionPercentage);
+  await book(tx, [
+    {
+      tenantKind: 'partner',
+      tenantId: receipt.partnerId,
+      kind: 'PAYMENT',
+      recordId: `receipt-payment:${payment!.id}`,
+      amountCents: valueCents,
+      principalCents: valueCents,
+      commissionCents: commission,
+      netCents: valueCents - commission,
+      movedOn: paidOn,
+      transferOn: expectedTransfer(compensation),
+      commissionPercent: String(receipt.commissionPercentage),
+      cause: `receipt-payment:${payment!.id}`,
+      saleId: receipt.saleId,
+    },
+  ]);
   const [{ paid } = { paid: 0 }] = await tx
     .select({ paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
     .from(receiptPayments)
@@ -107,10 +139,13 @@ export async function recordPayment(
 export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): Promise<void> {
   const today = localDate(sale.madeEffectiveAt ?? clock.now());
   const plan = planInstallments(sale, today);
-  await tx.insert(receipts).values({
+  const terms: ReceiptTerms = {
     saleId: sale.id,
     partnerId: sale.partnerId,
     commissionPercentage: await commissionPercentage(tx, sale.partnerId, sale.productType),
+  };
+  await tx.insert(receipts).values({
+    ...terms,
     madeEffectiveOn: today,
     hasUpfront: plan.some((i) => i.number === 0),
     financedInstallments: sale.paymentMethod === FINANCING_METHOD ? plan.length - 1 : 0,
@@ -121,7 +156,7 @@ export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): P
     .returning();
   for (const row of rows) {
     const paidBy = plan.find((i) => i.number === row.number)?.paidBy;
-    if (paidBy) await recordPayment(tx, row, today, row.valueCents, paidBy);
+    if (paidBy) await recordPayment(tx, terms, row, today, row.valueCents, paidBy);
   }
   await refreshReceiptSummary(tx, sale.id);
 }

@@ -64,7 +64,12 @@ export async function setCommission(db: Queryable, partnerId: unknown, productTy
 /** The receipt, locked for a ledger write, with its sale's status. */
 export async function lockReceipt(tx: Queryable, saleId: number) {
   const [receipt] = await tx
-    .select({ status: sales.status })
+    .select({
+      status: sales.status,
+      saleId: receipts.saleId,
+      partnerId: receipts.partnerId,
+      commissionPercentage: receipts.commissionPercentage,
+    })
     .from(receipts)
     .innerJoin(sales, eq(sales.id, receipts.saleId))
     .where(eq(receipts.saleId, saleId))
@@ -97,6 +102,7 @@ export async function payInstallment(
   return ctx.db.transaction(async (tx) => {
     const { receipt, installment } = await lockInstallment(tx, saleId, number);
     if (receipt.status === 'canceled') throw new ReceiptCancelled(saleId);
+    if (installment.kind !== 'installment') throw new InstallmentNotFound(saleId, number);
     if (installment.replacedOn) throw new InstallmentRenegotiated(saleId, number);
     const [{ paid } = { paid: '0' }] = await tx
       .select({ paid: sql<string>`coalesce(sum(${receiptPayments.valueCents}), 0)` })
@@ -104,13 +110,16 @@ export async function payInstallment(
       .where(eq(receiptPayments.installmentId, installment.id));
     const left = installment.valueCents - Number(paid);
     if (left <= 0) throw new InstallmentAlreadyPaid(saleId, number);
-    await recordPayment(tx, installment, day, left, method);
+    await recordPayment(tx, receipt, installment, day, left, method);
     await refreshReceiptSummary(tx, saleId);
     return { saleId, number, paidOn: day, valueCents: left, method };
   });
 }
 
-/** The TED of a paid installment's share reached the partner on `madeOn`. */
+/**
+ * The TED of a paid installment's share (or of a line of money taken back or given back) reached
+ * the partner on `madeOn`, with what that TED nets of the receipt's money taken back.
+ */
 export async function markTransferMade(ctx: AppContext, saleId: number, number: number, madeOn: unknown) {
   const day = checkDate('madeOn', madeOn);
   return ctx.db.transaction(async (tx) => {
@@ -121,6 +130,12 @@ export async function markTransferMade(ctx: AppContext, saleId: number, number: 
       .where(and(eq(receiptTransfers.installmentId, installment.id), isNull(receiptTransfers.madeOn)))
       .returning();
     if (!made) throw new NoTransferDue(saleId, number);
+    // What the TED of that day nets of the receipt's money taken back (or given back) goes with it.
+    await tx.execute(sql`
+      update receipt_transfers t set made_on = ${day}::date
+        from receipt_installments i
+       where i.id = t.installment_id and i.sale_id = ${saleId} and i.kind <> 'installment'
+         and t.expected_on = ${made.expectedOn}::date and t.made_on is null`);
     await refreshReceiptSummary(tx, saleId);
     return { saleId, number, expectedOn: made.expectedOn, madeOn: day, method: made.method };
   });

@@ -52,7 +52,13 @@ export async function renegotiate(
       })
       .from(receiptInstallments)
       .leftJoin(receiptPayments, eq(receiptPayments.installmentId, receiptInstallments.id))
-      .where(and(eq(receiptInstallments.saleId, saleId), isNull(receiptInstallments.replacedOn)))
+      .where(
+        and(
+          eq(receiptInstallments.saleId, saleId),
+          eq(receiptInstallments.kind, 'installment'),
+          isNull(receiptInstallments.replacedOn),
+        ),
+      )
       .groupBy(receiptInstallments.id)
       .orderBy(asc(receiptInstallments.number));
     const unpaid = lines.filter((l) => Number(l.paid) < l.valueCents);

@@ -156,9 +156,11 @@ describe('installment payments at Stripe, at their edges', () => {
     await t.runJobs();
     // The card session is cancelled; the slip, paid by then, is not asked to be.
     const ours = [slip, card, pix].map((c) => `/v1/payment_intents/${c!.providerRef}/cancel`);
-    expect(cancelCalls().filter((r) => ours.includes(r.path)).map((r) => [r.path, r.idempotencyKey])).toEqual([
-      [`/v1/payment_intents/${card!.providerRef}/cancel`, `edufin-charge-${card!.id}-cancel`],
-    ]);
+    expect(
+      cancelCalls()
+        .filter((r) => ours.includes(r.path))
+        .map((r) => [r.path, r.idempotencyKey]),
+    ).toEqual([[`/v1/payment_intents/${card!.providerRef}/cancel`, `edufin-charge-${card!.id}-cancel`]]);
     expect(s.stripe.intent(card!.providerRef!).status).toBe('canceled');
     const [kept] = await chargesOf('twice');
     expect(kept).toMatchObject({

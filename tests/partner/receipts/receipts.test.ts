@@ -292,14 +292,19 @@ describe('receipts', () => {
     }
   });
 
-  it('shows the card sale charged back: three paid card installments, the reversal, nothing more expected', async () => {
+  it('shows the card sale charged back: three paid card installments, the chargeback withholding each one’s TED, nothing more expected', async () => {
     const detail = (await request(t.app).get(`/receipts/detail/${C}`).set(partner.headers).expect(200)).body;
+    type Line = { originalValue: number; platformComission: number; receivedValue: number; status: string };
     expect(
-      detail.installments.map((i: { originalValue: number; status: string }) => [i.originalValue, i.status]),
+      detail.installments.map((i: Line) => [i.originalValue, i.platformComission, i.receivedValue, i.status]),
     ).toEqual([
-      [119668, 'paid'],
-      [119666, 'paid'],
-      [119666, 'paid'],
+      [119668, 11967, 107701, 'paid'],
+      [119666, 11967, 107699, 'paid'],
+      [119666, 11967, 107699, 'paid'],
+      // None of the three TEDs was made: each withholds its share, the latest first.
+      [-119666, -11967, -107699, 'chargeback'],
+      [-119666, -11967, -107699, 'chargeback'],
+      [-119668, -11967, -107701, 'chargeback'],
     ]);
     expect(detail.hasUpFront).toBe(false);
     expect(detail.chargeBack).toEqual({
@@ -315,8 +320,8 @@ describe('receipts', () => {
       receivedValue: 0,
       installmentCount: { current: { upfront: 0, installments: 3 }, paid: 3, late: null },
       pfCount: 0,
-      // 10% of each card installment paid: 11967 + 11967 + 11967.
-      commission: { value: 35901, percentage: 10 },
+      // Commission follows the money: none is kept of what the chargeback took back.
+      commission: { value: 0, percentage: 10 },
     });
   });
 
@@ -335,7 +340,18 @@ describe('receipts', () => {
         receivedValue: 323100,
         expectedCompensationDate: '2026-03-04',
       }),
+      // Its TED of 03-15 was not made when the refund succeeded: the refund withholds it there.
+      expect.objectContaining({
+        count: 2,
+        originalValue: -359000,
+        paidValue: -359000,
+        platformComission: -35900,
+        receivedValue: -323100,
+        status: 'refund',
+        userPaidDate: '2026-03-20',
+      }),
     ]);
+    expect(detail).toMatchObject({ expectedTedDate: null, paidValues: 359000 });
   });
 
   it('a financed receipt adds up: the plan less the commission listed is what is received and missing, and the commission is what its installments deduct', async () => {

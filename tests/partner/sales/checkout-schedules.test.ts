@@ -131,7 +131,7 @@ describe('sale schedules and operator moves', () => {
     expect(await status(sale.saleId)).toBe('Em andamento');
   });
 
-  it('cancels a confirmed sale and registers a chargeback through the sandbox API, each with purchaseCancelled', async () => {
+  it('refunds a confirmed sale (cancelled once the refund succeeded) and registers a chargeback through the sandbox API, each with purchaseCancelled', async () => {
     const cancelled = await givenCheckoutSale(t, partner.headers, { externalSaleId: 'OP-CANCEL' });
     await post(t, `${cancelled.path}/dados`, BUYER_FORM);
     await post(t, `${cancelled.path}/cartao`, { ...CARD, number: '4111111111111111' });
@@ -139,7 +139,10 @@ describe('sale schedules and operator moves', () => {
       .post(`/sandbox/sales/${cancelled.saleId}/refund`)
       .set(await ownerHeaders(t, `/sandbox/sales/${cancelled.saleId}/refund`))
       .expect(200);
-    expect(res.body).toEqual({ saleId: cancelled.saleId, status: 'canceled', lookupStatus: 'Cancelado' });
+    // Asked: the refund job gives the money back, and only then is the sale cancelled.
+    expect(res.body).toEqual({ saleId: cancelled.saleId, status: 'made_effective', lookupStatus: 'Efetivado' });
+    await t.runJobs();
+    expect(await status(cancelled.saleId)).toBe('Cancelado');
     const events = await eventsOf(t, cancelled.saleId);
     expect(events.map((e) => e.name)).toEqual(['purchaseConfirmed', 'purchaseCancelled']);
     expect(events[1]!.payload).toMatchObject({

@@ -2,7 +2,13 @@ import type { ChargeListener } from '../../../payments/provider.js';
 import { lockSale } from '../sql.js';
 import { paymentDeclined, type SaleDeps } from '../state/sale-flow.js';
 import { stateOf } from '../state/transitions.js';
-import { saleChargeDisputed, saleChargeReinstated, saleChargeReversed } from './operator.js';
+import {
+  saleChargeDisputed,
+  saleChargeRefunded,
+  saleChargeRefundFailed,
+  saleChargeReinstated,
+  saleChargeReversed,
+} from './operator.js';
 import { confirmSaleCharge, saleIdOf, saleInvoiceExpired } from './sale-charges.js';
 
 /** The issuer's reason when the provider gives none. */
@@ -26,8 +32,10 @@ export function saleChargeListener(deps: SaleDeps): ChargeListener {
       });
     },
     expired: saleInvoiceExpired(deps),
+    refunded: (db, charge, refund) => saleChargeRefunded(db, deps, charge, refund),
+    refundFailed: (db, charge, refund) => saleChargeRefundFailed(db, deps, charge, refund),
     disputed: (db, charge) => saleChargeDisputed(db, deps, charge),
-    reinstated: (db, charge) => saleChargeReinstated(db, deps, charge),
+    reinstated: (db, charge, amountCents) => saleChargeReinstated(db, deps, charge, amountCents),
     reversed: (db, charge) => saleChargeReversed(db, deps, charge),
   };
 }

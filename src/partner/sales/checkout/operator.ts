@@ -1,7 +1,8 @@
 import type { Queryable } from '../../../db/client.js';
-import type { Charge } from '../../../payments/provider.js';
+import type { Charge, RefundMove } from '../../../payments/provider.js';
 import { type LockedSale, lockSale, type SaleRow } from '../sql.js';
 import { cancelByPartner, expireSale, purchaseCancelled, type SaleDeps } from '../state/sale-flow.js';
+import { transition } from '../state/sale-states.js';
 import { stateOf } from '../state/transitions.js';
 import { NotCardPaid } from './checkout.rules.js';
 import { type CheckoutDeps, saleIdOf, saleReference } from './sale-charges.js';
@@ -18,16 +19,21 @@ export const OPERATOR_ACTIONS: readonly OperatorAction[] = [
 
 /**
  * `cancel`: a confirmed sale cancelled at the buyer's or partner's request (`purchaseCancelled`);
- * `refund`: the same with the paid charge refunded; `chargeback`: the paid card charge contested;
- * `cancel-by-partner` and `expire`: an open sale closed without event.
+ * `refund`: its paid charges refunded, then cancelled; `chargeback`: the paid card charge
+ * contested; `cancel-by-partner` and `expire`: an open sale closed without event.
  */
-const REVERSAL_REASONS: Partial<Record<OperatorAction, string>> = {
+const REVERSAL_REASONS = {
   cancel: 'Cancelled at the request of the buyer or the partner',
   refund: 'Cancelled with the payments refunded',
   chargeback: 'Card payment contested by the cardholder',
-};
+} as const;
 
-/** Applies an operator's action to the sale its adapter (sandbox route, CLI) locked (`withLockedSale`). */
+/**
+ * Applies an operator's action to the sale its adapter (sandbox route, CLI) locked
+ * (`withLockedSale`). A refund is asked of the provider here and nothing else: the sale is
+ * cancelled and its receipt records the money once the provider says each refund succeeded
+ * (`saleChargeRefunded`, `saleChargeReversed`).
+ */
 export async function operateSale(
   tx: Queryable,
   deps: CheckoutDeps,
@@ -37,52 +43,66 @@ export async function operateSale(
   const saleId = sale.id;
   if (action === 'cancel-by-partner') return (await cancelByPartner(tx, deps, sale)).sale;
   if (action === 'expire') return (await expireSale(tx, deps, sale)).sale;
-  // The move first: a sale that cannot be cancelled is refused before any money is given back.
-  const cancelled = (await purchaseCancelled(tx, deps, sale)).sale;
-  let reversedCents = 0;
-  if (action !== 'cancel') {
-    const provider = deps.payments;
-    const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
-    if (action === 'chargeback' && !paid.some((c) => c.method === 'CARD')) throw new NotCardPaid(saleId);
-    for (const charge of paid) {
-      if (action !== 'refund' && charge.method !== 'CARD') continue;
-      await provider.reverse(tx, charge.id, action === 'refund' ? 'REFUNDED' : 'CHARGED_BACK');
-      // A payment kept unapplied (paid twice) goes back too, but was never part of the receipt.
-      if (!charge.unappliedReason) reversedCents += charge.paidAmountCents ?? charge.amountCents;
-    }
+  const provider = deps.payments;
+  const paid = (await provider.listCharges(tx, saleReference(saleId))).filter((c) => c.status === 'PAID');
+  if (action === 'refund') {
+    // A sale that cannot be cancelled is refused before any money is asked back.
+    transition(saleId, stateOf(sale), 'canceled');
+    for (const charge of paid) await provider.reverse(tx, charge.id, 'REFUNDED');
+    return sale;
   }
-  await recordReversal(tx, deps, saleId, action, reversedCents);
+  // The move first: a sale that cannot be cancelled is refused before anything is recorded.
+  const cancelled = (await purchaseCancelled(tx, deps, sale)).sale;
+  if (action === 'cancel') {
+    await deps.saleLedger.reversed(tx, saleId, 'cancellation', 0, REVERSAL_REASONS.cancel);
+    return cancelled;
+  }
+  const cards = paid.filter((c) => c.method === 'CARD' && !c.unappliedReason);
+  if (cards.length === 0) throw new NotCardPaid(saleId);
+  for (const charge of cards) {
+    // The sandbox is the card network here: the chargeback is final at once.
+    await provider.reverse(tx, charge.id, 'CHARGED_BACK');
+    await deps.saleLedger.tookBack(tx, saleId, {
+      kind: 'chargeback',
+      cause: `chargeback:${charge.id}`,
+      amountCents: charge.paidAmountCents ?? charge.amountCents,
+      reason: REVERSAL_REASONS.chargeback,
+    });
+  }
   return cancelled;
 }
 
-/** The receipt's side of a cancellation, refund or chargeback of a confirmed sale. */
-const recordReversal = (
-  tx: Queryable,
-  deps: Pick<SaleDeps, 'saleLedger'>,
-  saleId: number,
-  action: 'cancel' | 'refund' | 'chargeback',
-  reversedCents: number,
-) =>
-  deps.saleLedger.reversed(
-    tx,
-    saleId,
-    action === 'chargeback' ? 'chargeback' : 'cancellation',
-    reversedCents,
-    REVERSAL_REASONS[action] ?? null,
-  );
+/** A refund of a confirmed sale's payment succeeded, in full or in part: the receipt records the money that went back. */
+export async function saleChargeRefunded(tx: Queryable, deps: SaleDeps, charge: Charge, refund: RefundMove) {
+  if (refund.reason === 'OVERPAYMENT' || refund.reason === 'UNAPPLIED') return;
+  await deps.saleLedger.tookBack(tx, saleIdOf(charge), {
+    kind: 'refund',
+    cause: `refund:${refund.id}`,
+    amountCents: refund.amountCents,
+    reason: REVERSAL_REASONS.refund,
+  });
+}
+
+/** A refund that had succeeded failed: the money is back, recorded on the receipt; the operator asks again (`sale:refund`). */
+export async function saleChargeRefundFailed(tx: Queryable, deps: SaleDeps, charge: Charge, refund: RefundMove) {
+  await deps.saleLedger.gaveBack(tx, saleIdOf(charge), {
+    undoes: `refund:${refund.id}`,
+    cause: `refund-failed:${refund.id}`,
+    reason: 'Reembolso recusado pelo banco do comprador: valor de volta, a pedir de novo',
+  });
+}
 
 /**
  * The provider reports the payment of a confirmed sale refunded in full or a dispute of it lost:
- * the sale is cancelled with `purchaseCancelled`, once, in the transaction of the charge's move. A
- * dispute's amount was taken from the receipt when it was opened (`saleChargeDisputed`); a refund's
- * is taken now. A sale no longer confirmed (cancelled already) changes nothing.
+ * the sale is cancelled with `purchaseCancelled`, once, in the transaction of the charge's move.
+ * The money was recorded as it moved (`saleChargeRefunded`, `saleChargeDisputed`). A sale no
+ * longer confirmed (cancelled already) changes nothing.
  */
 export async function saleChargeReversed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
   const sale = await lockSale(tx, saleIdOf(charge));
   if (!sale || stateOf(sale) !== 'made_effective') return;
   await purchaseCancelled(tx, deps, sale);
-  if (charge.status !== 'CHARGED_BACK')
-    await recordReversal(tx, deps, sale.id, 'refund', charge.paidAmountCents ?? charge.amountCents);
+  await deps.saleLedger.cancelled(tx, sale.id);
 }
 
 const DISPUTE_REASONS = {
@@ -95,16 +115,20 @@ const DISPUTE_REASONS = {
  * chargeback, and the sale stays confirmed while the dispute can still be won.
  */
 export async function saleChargeDisputed(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
-  await deps.saleLedger.reversed(
-    tx,
-    saleIdOf(charge),
-    'chargeback',
-    charge.disputedAmountCents,
-    DISPUTE_REASONS.opened,
-  );
+  await deps.saleLedger.tookBack(tx, saleIdOf(charge), {
+    kind: 'chargeback',
+    cause: `dispute:${charge.disputeRef ?? charge.id}`,
+    amountCents: charge.disputedAmountCents,
+    reason: DISPUTE_REASONS.opened,
+  });
 }
 
-/** A dispute won: the receipt records the amount put back (a negative chargeback); the sale was never cancelled. */
-export async function saleChargeReinstated(tx: Queryable, deps: SaleDeps, charge: Charge): Promise<void> {
-  await deps.saleLedger.reversed(tx, saleIdOf(charge), 'chargeback', -charge.disputedAmountCents, DISPUTE_REASONS.won);
+/** A dispute won, in full or in part: the receipt records the amount put back; the sale was never cancelled. */
+export async function saleChargeReinstated(tx: Queryable, deps: SaleDeps, charge: Charge, amountCents: number) {
+  await deps.saleLedger.gaveBack(tx, saleIdOf(charge), {
+    undoes: `dispute:${charge.disputeRef ?? charge.id}`,
+    cause: `dispute-reinstated:${charge.disputeRef ?? charge.id}`,
+    amountCents,
+    reason: DISPUTE_REASONS.won,
+  });
 }
