@@ -93,7 +93,10 @@ export async function closeMonthOf(t: TestContext, school: Tenant, month: string
 
 /** `closing:show` of a month, as the operator reads it. */
 export const closingShow = (t: TestContext, school: Tenant, month: string) =>
-  closingCommands['closing:show']!.run(t.ctx.db, { institution: school.id, month }, []);
+  closingCommands['closing:show']!.run(t.ctx.db, { institution: school.id, month }, [], {
+    config: t.ctx.config,
+    clock: t.clock,
+  });
 
 /** The institution's events of one name, oldest first, from the catch-up feed. */
 export async function events(t: TestContext, school: Tenant, name: string) {

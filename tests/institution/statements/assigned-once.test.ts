@@ -148,6 +148,7 @@ describe('guaranteed revenue once', () => {
       t.ctx.db,
       { institution: tenant.id, month: '2026-03' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     expect(shown.closing).toMatchObject({ reopenings: 1, events: [{ action: 'CLOSED' }, { action: 'REOPENED' }] });
     expect((await assignments(tenant, '2026-03-01')).map(row)).toEqual([

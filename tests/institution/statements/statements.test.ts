@@ -249,6 +249,7 @@ describe('management statement (#6): one record per liquidation of a Gestão ins
       t.ctx.db,
       { institution: month.gestao.id, month: '2026-03' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     const totals = shown.gestao as Record<string, string | number>;
     expect(totals).toMatchObject({
@@ -346,6 +347,7 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
       t.ctx.db,
       { institution: month.garantida.id, month: '2026-03' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     expect(shown.receita_garantida).toMatchObject({
       rows: 22,
@@ -425,6 +427,7 @@ describe('monthly closing and the guaranteed-revenue statements (#7, #8)', () =>
       t.ctx.db,
       { institution: month.garantida.id, month: '2026-03' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     expect((shown.closing as { events: { action: string }[] }).events.map((e) => e.action)).toEqual([
       'CLOSED',
@@ -534,6 +537,7 @@ describe('tenancy, errors and the cron job', () => {
       t.ctx.db,
       { institution: month.garantida.id, month: '2026-04' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     expect(april.receita_garantida).toMatchObject({
       rows: 1,
@@ -546,6 +550,7 @@ describe('tenancy, errors and the cron job', () => {
       t.ctx.db,
       { institution: month.garantida.id, month: '2026-04' },
       [],
+      { config: t.ctx.config, clock: t.clock },
     );
     expect(again).toEqual(april);
   });
