@@ -246,10 +246,15 @@ export interface paths {
         };
         /**
          * Read the management statement
-         * @description Lists the liquidations of installments of the institution's `Gestão` (management) contracts:
-         *     for each payment received, the amounts received, the operator's commission and the value and
-         *     date of the transfer to the institution. One record per liquidation; a payment by credit card in
-         *     installments gives one record per card installment (`cartao_de_credito_parcelamento` `N/M`).
+         * @description Lists the records of the institution's books for its `Gestão` (management) installments: for
+         *     each payment received, the amounts received, the operator's commission and the value and date
+         *     of the transfer to the institution. A payment by credit card in installments gives one record
+         *     per card installment (`cartao_de_credito_parcelamento` `N/M`), from the day the acquirer pays
+         *     it. A record never changes once booked: a refund, a dispute, a dispute won or a settlement
+         *     withdrawn later is a record of its own (`tipo_liquidacao` `ESTORNO`, `CONTESTACAO`,
+         *     `RESTABELECIMENTO`), booked in the month it happened, with negative (or positive) amounts that
+         *     the transfer of its `data_repasse` nets; a month once closed keeps its records as `mesFechado`
+         *     told them.
          *
          *     **Amounts add up to the cent.** Every record has `valor_recebido_total` = `valor_recebido_principia`
          *     + `valor_juros` + `valor_multa` − `valor_desconto`, and the records of one payment sum exactly
