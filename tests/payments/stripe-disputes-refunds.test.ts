@@ -132,6 +132,37 @@ describe('Stripe disputes and refunds of a sale’s payment', () => {
     expect(await cancelledEvents(sale.saleId)).toHaveLength(1);
   });
 
+  it('a refund that succeeded and then failed at the buyer’s bank: the receipt shows the money back, and the refund is asked again', async () => {
+    const sale = await paidSale('BOUNCED-REFUND');
+    await refundedByOperator(sale.saleId, 'pending');
+    const [first] = s.stripe.refunds(sale.intentId);
+    await expectDelivered(s, s.stripe.settleRefund(first!.id, 'succeeded'), 'applied');
+    expect(await status(sale.saleId)).toBe('Cancelado');
+    await expectDelivered(s, s.stripe.settleRefund(first!.id, 'failed'), 'applied');
+    const detail = (await request(t.app).get(`/receipts/detail/${sale.saleId}`).set(partner.headers).expect(200)).body;
+    expect(
+      detail.installments.map((i: { status: string; originalValue: number; platformComission: number }) => [
+        i.status,
+        i.originalValue,
+        i.platformComission,
+      ]),
+    ).toEqual([
+      ['paid', 359000, 28720],
+      ['refund', -359000, -28720],
+      ['reinstatement', 359000, 28720],
+    ]);
+    expect(detail.cancellation.data.map((c: { value: number }) => c.value)).toEqual([359000, -359000]);
+    const charge = await chargeOf(sale.saleId);
+    expect(charge).toMatchObject({ status: 'PAID', refundedAmountCents: 0 });
+    const asked = await t.ctx.db.select().from(paymentRefunds).where(eq(paymentRefunds.chargeId, charge.id));
+    expect(asked.map((r) => [r.reason, r.status, r.amountCents])).toEqual([
+      ['OPERATOR', 'FAILED', 359000],
+      ['OPERATOR', 'REQUESTED', 359000],
+    ]);
+    await t.runJobs();
+    expect(await chargeOf(sale.saleId)).toMatchObject({ status: 'REFUNDED', refundedAmountCents: 359000 });
+  });
+
   it('a refund Stripe refuses (refunded in its dashboard meanwhile) is FAILED with Stripe’s reason, for the operator, and not retried', async () => {
     const sale = await paidSale('REFUSED-REFUND');
     await withLockedSale(t.ctx.db, sale.saleId, (tx, locked) => operateSale(tx, t.ctx, locked, 'refund'));

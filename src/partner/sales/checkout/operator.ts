@@ -1,5 +1,9 @@
+import { sql } from 'drizzle-orm';
+
 import type { Queryable } from '../../../db/client.js';
+import { findChargeRow } from '../../../payments/charges.js';
 import type { Charge, RefundMove } from '../../../payments/provider.js';
+import { requestOperatorRefund } from '../../../payments/refunds.js';
 import { type LockedSale, lockSale, type SaleRow } from '../sql.js';
 import { cancelByPartner, expireSale, purchaseCancelled, type SaleDeps } from '../state/sale-flow.js';
 import { transition } from '../state/sale-states.js';
@@ -83,14 +87,31 @@ export async function saleChargeRefunded(tx: Queryable, deps: SaleDeps, charge: 
   });
 }
 
-/** A refund that had succeeded failed: the money is back, recorded on the receipt; the operator asks again (`sale:refund`). */
+/** How many refunds of one charge may fail before the operator has to look at it (`payment:refunds`). (Default: 3) */
+export const REFUND_ATTEMPTS = 3;
+
+/**
+ * A refund that had succeeded failed (the buyer's bank sent it back): the money is back, shown on
+ * the receipt, and the refund is asked again, up to `REFUND_ATTEMPTS` failures; after those it
+ * waits for the operator, listed by `payment:refunds`.
+ */
 export async function saleChargeRefundFailed(tx: Queryable, deps: SaleDeps, charge: Charge, refund: RefundMove) {
   await deps.saleLedger.gaveBack(tx, saleIdOf(charge), {
     undoes: `refund:${refund.id}`,
     cause: `refund-failed:${refund.id}`,
-    reason: 'Reembolso recusado pelo banco do comprador: valor de volta, a pedir de novo',
+    reason: 'Reembolso recusado pelo banco do comprador: valor de volta, pedido de novo',
   });
+  if (refund.reason !== 'OPERATOR' || (await failedRefunds(tx, charge.id)) >= REFUND_ATTEMPTS) return;
+  const row = await findChargeRow(tx, charge.id, true);
+  if (row?.status === 'PAID') await requestOperatorRefund(tx, row, refund.amountCents, deps.clock.now());
 }
+
+const failedRefunds = async (tx: Queryable, chargeId: string) => {
+  const [row] = await tx.execute<{ n: number }>(
+    sql`select count(*)::int as n from payment_refunds where charge_id = ${chargeId}::uuid and status = 'FAILED'`,
+  );
+  return row?.n ?? 0;
+};
 
 /**
  * The provider reports the payment of a confirmed sale refunded in full or a dispute of it lost:
