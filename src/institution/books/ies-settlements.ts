@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { book, type NewEntry } from '../../ledger/book.js';
 import { negate } from '../../ledger/shares.js';
 import { commissionAt } from './payment-records.js';
-import { transferDay } from './payments.js';
+import { transferDay } from './records.js';
 
 /**
  * Settlements the institution reports (`situacaoBaixa` PAGA of a `Gestão` installment): the

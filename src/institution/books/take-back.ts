@@ -4,15 +4,8 @@ import type { Queryable } from '../../db/client.js';
 import { installmentPayments, ledgerEntries } from '../../db/schema/index.js';
 import { book, type LedgerEntry, type NewEntry } from '../../ledger/book.js';
 import { add, type Amounts, negate, shareOf, ZERO } from '../../ledger/shares.js';
-import {
-  amountsOf,
-  bookDueRecords,
-  contextOf,
-  installmentEntry,
-  paymentRecordId,
-  recordsOf,
-  transferDay,
-} from './payments.js';
+import { bookDueRecords, contextOf, recordsOf } from './payments.js';
+import { amountsOf, installmentEntry, paymentRecordId, transferDay } from './records.js';
 import { termsOn } from './terms.js';
 
 /**

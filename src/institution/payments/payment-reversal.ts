@@ -11,7 +11,7 @@ import type { Charge, ChargeListener } from '../../payments/provider.js';
 import { requestRefund } from '../../payments/refunds.js';
 import { settleByStandingPayments } from '../books/standing.js';
 import { type GiveBack, giveBack, type TakeBack, takeBack } from '../books/take-back.js';
-import { moneyCameBack, moneyTakenBack } from '../events/happenings.js';
+import { moneyCameBack, moneyTakenBack } from '../events/money-moves.js';
 import type { EventOptions } from '../events/store.js';
 
 /**
