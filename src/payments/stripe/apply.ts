@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/client.js';
 import { type ChargeRow, type NewChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
 import { type HandOverDeps, handOverPayment } from '../hand-over.js';
 import type { Charge, ChargeStatus } from '../provider.js';
+import type { ProviderBooks } from '../provider-books.js';
 import type { Observed } from './intent-state.js';
 
 /**
@@ -11,7 +12,10 @@ import type { Observed } from './intent-state.js';
  * their events and jobs) and the event's record commit together. A move already made is not made again.
  */
 
-export type ApplyDeps = HandOverDeps;
+export interface ApplyDeps extends HandOverDeps {
+  /** Where Stripe's fees go, in the transaction of the move whose balance transaction states them. */
+  books: ProviderBooks;
+}
 
 export interface Applied {
   charge: Charge;
