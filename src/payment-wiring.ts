@@ -46,9 +46,10 @@ async function tenantOfCharge(db: Queryable, reference: ChargeReference): Promis
 /** The provider's fees are the platform's cost, booked for the tenant of the charge whose money they moved. */
 export const providerBooks: ProviderBooks = {
   async fee(db, charge, fee) {
-    if (fee.feeCents === 0) return;
+    if (fee.feeCents === 0) return false;
     const tenant = await tenantOfCharge(db, charge.reference);
-    await book(db, [feeEntry({ ...fee, tenantKind: tenant.kind, tenantId: tenant.id, chargeId: charge.id })]);
+    const entry = feeEntry({ ...fee, tenantKind: tenant.kind, tenantId: tenant.id, chargeId: charge.id });
+    return (await book(db, [entry])).length > 0;
   },
 };
 

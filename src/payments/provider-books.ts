@@ -29,6 +29,6 @@ export interface ChargeOfFee {
 
 /** The books' door for the provider's costs, called in the transaction of the move that reports them. */
 export interface ProviderBooks {
-  /** Books a fee of the charge's tenant once; the same fee again, or a fee of 0, books nothing. */
-  fee(db: Queryable, charge: ChargeOfFee, fee: ProviderFee): Promise<void>;
+  /** Books a fee of the charge's tenant once; the same fee again, or a fee of 0, books nothing. True when it booked now. */
+  fee(db: Queryable, charge: ChargeOfFee, fee: ProviderFee): Promise<boolean>;
 }

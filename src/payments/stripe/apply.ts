@@ -1,8 +1,11 @@
+import type Stripe from 'stripe';
+
 import type { Queryable } from '../../db/client.js';
 import { type ChargeRow, type NewChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
 import { type HandOverDeps, handOverPayment } from '../hand-over.js';
 import type { Charge, ChargeStatus } from '../provider.js';
 import type { ProviderBooks } from '../provider-books.js';
+import { disputeFeeOf } from './balance.js';
 import type { Observed } from './intent-state.js';
 
 /**
@@ -63,6 +66,19 @@ export async function applyObserved(
   deps: ApplyDeps,
   paidAt?: Date,
 ): Promise<Applied> {
+  const applied = await move(tx, row, observed, deps, paidAt);
+  // Its balance transaction may come after the payment: the fee is booked whenever Stripe states it.
+  if (observed.status === 'PAID' && observed.fee) await deps.books.fee(tx, applied.charge, observed.fee);
+  return applied;
+}
+
+async function move(
+  tx: Queryable,
+  row: ChargeRow,
+  observed: Observed,
+  deps: ApplyDeps,
+  paidAt?: Date,
+): Promise<Applied> {
   const now = deps.clock.now();
   const from = row.status as ChargeStatus;
   if (!MOVES[from].includes(observed.status)) {
@@ -103,6 +119,8 @@ export interface ObservedDispute {
    * of it when a dispute closed `lost` was won in part. (Default: 0)
    */
   reinstatedCents?: number;
+  /** Its balance transactions: each states a fee (the withdrawal's, or one given back). (Default: none) */
+  balances?: readonly Stripe.BalanceTransaction[];
 }
 
 /** Where a dispute of this status leaves the charge: an inquiry (`warning_…`) withdraws nothing. */
@@ -125,6 +143,9 @@ export async function applyDispute(
   dispute: ObservedDispute,
   deps: ApplyDeps,
 ): Promise<Applied> {
+  // What the dispute costs was taken whatever the charge's state here: booked once per balance transaction.
+  for (const balance of dispute.balances ?? [])
+    await deps.books.fee(tx, toCharge(row), disputeFeeOf(dispute.ref, balance));
   const now = deps.clock.now();
   const from = row.status as ChargeStatus;
   const same = row.disputeRef === dispute.ref && row.disputeStatus === dispute.status;
