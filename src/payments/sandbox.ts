@@ -29,6 +29,7 @@ import {
 } from './provider.js';
 import type { ProviderBooks } from './provider-books.js';
 import { applyRefunds, findRefundRow, requestOperatorRefund } from './refunds.js';
+import { sandboxBalanceOfDay } from './sandbox-balance.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
 import { recordChargeback, sandboxPaymentFee } from './sandbox-fees.js';
@@ -171,6 +172,7 @@ export function createSandboxProvider(
       return row && toCharge(row);
     },
     reconcile: () => Promise.resolve({ checked: 0, changed: 0, recovered: 0 }),
+    balanceOfDay: sandboxBalanceOfDay,
     async reverse(db, id, status, amountCents) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);

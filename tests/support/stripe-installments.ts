@@ -37,6 +37,11 @@ export async function givenStripeSchool(s: StripeTestContext, name: string, item
   return {
     ...school,
     chargeOf,
+    /** The payer asks for a Pix of the installment: its charge, pending. */
+    async openPix(id: string) {
+      await submitForm(t, `${await open(id)}/pix`);
+      return chargeOf(id);
+    },
     /** The payer pays the installment by Pix; Stripe's event of it is delivered. */
     async payPix(id: string) {
       await submitForm(t, `${await open(id)}/pix`);
