@@ -130,8 +130,12 @@ describe('ledger:reconcile with Stripe', () => {
     t.clock.set('2026-06-06T03:20:00Z'); // 00:20 of 06-06: Stripe puts it in its balance
     s.stripe.settleBalance();
     t.clock.advance(6 * MINUTE);
-    await t.ctx.payments.reconcile(t.ctx.db); // books its fee, dated the transaction's day; the lost Pix is read too
+    // The job books the card's fee, dated its transaction's day, and reads the lost Pix: paid, in the
+    // books on the day Stripe took it.
+    await t.ctx.payments.reconcile(t.ctx.db);
+    expect(await school.chargeOf('LOST')).toMatchObject({ status: 'PAID', paidAt: new Date('2026-06-05T13:00:00Z') });
     const before = await reconcileDay(t, '2026-06-05');
+    expect(before.output).toMatchObject({ differences: 1, missingInBooks: [], amountsDiffer: [], feesDiffer: [] });
     expect(before.output.missingAtProvider).toEqual([
       expect.objectContaining({
         kind: 'charge',
@@ -141,6 +145,7 @@ describe('ledger:reconcile with Stripe', () => {
       }),
     ]);
     const after = await reconcileDay(t, '2026-06-06');
+    expect(after.output).toMatchObject({ differences: 1, missingInBooks: [], missingAtProvider: [], feesDiffer: [] });
     expect(after.output.amountsDiffer).toEqual([
       expect.objectContaining({
         chargeId: late.id,

@@ -56,8 +56,9 @@ export const payColumns = (observed: Observed): Partial<NewChargeRow> => ({
 
 /**
  * Applies what the PaymentIntent says to the charge's locked row. `paidAt` is when Stripe recorded
- * the payment (its event's time), kept for reports; what the payment settles is priced for the
- * charge's own day (`pricedFor`), however late the confirmation comes.
+ * the payment (its event's time, else its balance transaction's), kept for reports and the day the
+ * books take the money; what the payment settles is priced for the charge's own day (`pricedFor`),
+ * however late the confirmation comes.
  */
 export async function applyObserved(
   tx: Queryable,
@@ -66,7 +67,7 @@ export async function applyObserved(
   deps: ApplyDeps,
   paidAt?: Date,
 ): Promise<Applied> {
-  const applied = await move(tx, row, observed, deps, paidAt);
+  const applied = await move(tx, row, observed, deps, paidAt ?? observed.paidAt);
   // Its balance transaction may come after the payment: the fee is booked whenever Stripe states it.
   if (observed.status === 'PAID' && observed.fee) await deps.books.fee(tx, applied.charge, observed.fee);
   return applied;

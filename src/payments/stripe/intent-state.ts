@@ -16,6 +16,8 @@ export interface Observed {
   expiresAt?: Date;
   /** Stripe's fee of the payment, once its balance transaction exists (read with the intent, `retrieveIntent`). */
   fee?: StatedFee;
+  /** When the money reached Stripe's balance (its balance transaction's `created`): the payment's time when no event tells it. */
+  paidAt?: Date;
 }
 
 const BRANDS: Record<string, string> = {
@@ -114,7 +116,7 @@ export function observeIntent(intent: Stripe.PaymentIntent, method: PaymentMetho
         status: 'PAID',
         paidAmountCents: intent.amount_received,
         ...withCard,
-        ...(balance ? { fee: feeOf(balance) } : {}),
+        ...(balance ? { fee: feeOf(balance), paidAt: new Date(balance.created * 1000) } : {}),
       };
     }
     case 'canceled':
