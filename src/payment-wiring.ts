@@ -76,9 +76,8 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
 /**
  * The context with the payment provider of this deployment, the listener of every kind of charge
  * and the books of its fees: the payments room knows neither installments nor sales, nor whose
- * books they are, so they meet here. The receipts
- * ledger follows sales the same way: sales tell it of confirmations and reversals without
- * importing it. Each listener is built from exactly what it uses. The mail transport is chosen
+ * books they are, so they meet here. The receipts ledger follows sales the same way: sales tell
+ * it of confirmations and reversals without importing it. Each listener is built from exactly what it uses. The mail transport is chosen
  * here too, once per process, and the cache of API keys.
  */
 export function wireContext(parts: ContextParts): AppContext {
