@@ -1,10 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 
 import type { AppContext } from './context.js';
+import { isUuid } from './core/stable-id.js';
 import type { Queryable } from './db/client.js';
 import { installments, sales } from './db/schema/index.js';
 import { settleInstallmentCharge } from './institution/payments/charge-listener.js';
 import { installmentMoneyListener } from './institution/payments/payment-reversal.js';
+import { book } from './ledger/book.js';
+import { feeEntry } from './ledger/fees.js';
+import type { TenantKind } from './ledger/kinds.js';
 import { mailTransportOf } from './mail-wiring.js';
 import { createMetrics } from './metrics/metrics.js';
 import { openReceipt, recordReversal } from './partner/receipts/ledger.js';
@@ -12,7 +16,8 @@ import { recordMoneyGivenBack, recordMoneyTakenBack } from './partner/receipts/m
 import { refreshReceiptSummary } from './partner/receipts/summaries.js';
 import { saleChargeListener } from './partner/sales/checkout/charge-listener.js';
 import type { SaleLedger } from './partner/sales/state/sale-ledger.js';
-import type { ChargeListeners, PaymentProvider } from './payments/provider.js';
+import type { ChargeListeners, ChargeReference, PaymentProvider } from './payments/provider.js';
+import type { ProviderBooks } from './payments/provider-books.js';
 import { createSandboxProvider } from './payments/sandbox.js';
 import type { ChargeOwnership } from './payments/sandbox-routes.js';
 import { createStripeClient } from './payments/stripe/client.js';
@@ -22,11 +27,39 @@ import { KeyCache } from './tenants/key-cache.js';
 /** A context before the payment provider, the sale ledger, the metrics, the mail and the key cache are wired into it. */
 export type ContextParts = Omit<AppContext, 'payments' | 'saleLedger' | 'metrics' | 'mail' | 'apiKeys'>;
 
+/** The tenant whose books a charge's money moves: the institution of its installment, the partner of its sale. */
+async function tenantOfCharge(db: Queryable, reference: ChargeReference): Promise<{ kind: TenantKind; id: string }> {
+  if (reference.kind === 'sale' && /^\d{1,9}$/.test(reference.id)) {
+    const [sale] = await db
+      .select({ id: sales.partnerId })
+      .from(sales)
+      .where(eq(sales.id, Number(reference.id)));
+    if (sale) return { kind: 'partner', id: sale.id };
+  } else if (reference.kind === 'installment' && isUuid(reference.id)) {
+    const [installment] = await db
+      .select({ id: installments.institutionId })
+      .from(installments)
+      .where(eq(installments.id, reference.id));
+    if (installment) return { kind: 'institution', id: installment.id };
+  }
+  throw new Error(`a charge pays ${reference.kind} ${reference.id}, which has no tenant`);
+}
+
+/** The provider's fees are the platform's cost, booked for the tenant of the charge whose money they moved. */
+export const providerBooks: ProviderBooks = {
+  async fee(db, charge, fee) {
+    if (fee.feeCents === 0) return false;
+    const tenant = await tenantOfCharge(db, charge.reference);
+    const entry = feeEntry({ ...fee, tenantKind: tenant.kind, tenantId: tenant.id, chargeId: charge.id });
+    return (await book(db, [entry])).length > 0;
+  },
+};
+
 /** The provider `PAYMENT_PROVIDER` names, with the listeners of every kind of charge. */
 function paymentProvider(parts: ContextParts, listeners: ChargeListeners): PaymentProvider {
   const account = parts.config.stripe;
   if (parts.config.paymentProvider === 'sandbox' || !account)
-    return createSandboxProvider(parts.clock, listeners, parts.logger);
+    return createSandboxProvider(parts.clock, listeners, parts.logger, providerBooks);
   // The configuration refuses test keys in production unless STRIPE_ALLOW_TEST_KEYS=true says so.
   if (account.testMode && account.allowTestKeys && parts.config.env === 'production')
     parts.logger.warn(
@@ -38,14 +71,15 @@ function paymentProvider(parts: ContextParts, listeners: ChargeListeners): Payme
     clock: parts.clock,
     logger: parts.logger,
     listeners,
+    books: providerBooks,
   });
 }
 
 /**
- * The context with the payment provider of this deployment and the listener of every kind of
- * charge: the payments room knows neither installments nor sales, so they meet here. The receipts
- * ledger follows sales the same way: sales tell it of confirmations and reversals without
- * importing it. Each listener is built from exactly what it uses. The mail transport is chosen
+ * The context with the payment provider of this deployment, the listener of every kind of charge
+ * and the books of its fees: the payments room knows neither installments nor sales, nor whose
+ * books they are, so they meet here. The receipts ledger follows sales the same way: sales tell
+ * it of confirmations and reversals without importing it. Each listener is built from exactly what it uses. The mail transport is chosen
  * here too, once per process, and the cache of API keys.
  */
 export function wireContext(parts: ContextParts): AppContext {

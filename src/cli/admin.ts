@@ -10,9 +10,10 @@ import { connectDatabaseServer } from '../database-server.js';
 import { createDatabase } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { closingCommands } from './commands/closings.js';
-import { type Command, UsageError } from './commands/command.js';
+import { CheckFailed, type Command, UsageError } from './commands/command.js';
 import { contractCommands } from './commands/contracts.js';
 import { courseSettingsCommands } from './commands/course-settings.js';
+import { ledgerCommands } from './commands/ledger.js';
 import { partnerSettingsCommands } from './commands/partner-settings.js';
 import { paymentCommands } from './commands/payments.js';
 import { receiptCommands } from './commands/receipts.js';
@@ -29,6 +30,7 @@ const commands: Record<string, Command> = {
   ...closingCommands,
   ...saleCommands,
   ...paymentCommands,
+  ...ledgerCommands,
   ...receiptCommands,
 };
 
@@ -116,6 +118,10 @@ export async function main(argv: string[]): Promise<number> {
     print(await command.run(db, values, args, { config, clock: systemClock }), values.json);
     return 0;
   } catch (error) {
+    if (error instanceof CheckFailed) {
+      print(error.output, values.json);
+      return 1;
+    }
     if (!(error instanceof UsageError)) throw error;
     if (values.json) console.log(JSON.stringify({ error: error.message }));
     else console.error(error.message);

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { tracingOn } from '../telemetry/tracing.js';
 import applyCatalogueSchedules from './apply-catalogue-schedules.js';
 import applySaleSchedule from './apply-sale-schedule.js';
+import bookDueRecords, { BOOK_DUE_RECORDS_CRONTAB } from './book-due-records.js';
 import cancelChargeTask from './cancel-charge.js';
 import closeStatementMonth, { CLOSING_CRONTAB } from './close-statement-month.js';
 import compactInstallmentCounts, { COUNTS_CRONTAB } from './compact-installment-counts.js';
@@ -41,6 +42,7 @@ export function taskList(ctx: AppContext): TaskList {
     'send-mail': sendMailTask(ctx),
     'tell-overdue-installments': tellOverdueInstallments(ctx),
     'sweep-sent-forms': sweepSentForms(ctx),
+    'book-due-records': bookDueRecords(ctx),
   } satisfies { [K in keyof GraphileWorker.Tasks]: unknown } as TaskList;
   return tracingOn() ? tracedTasks(tasks) : tasks;
 }
@@ -51,6 +53,7 @@ export const crontabOf = (ctx: AppContext): string =>
     CLOSING_CRONTAB,
     COUNTS_CRONTAB,
     OVERDUE_CRONTAB,
+    BOOK_DUE_RECORDS_CRONTAB,
     SENT_FORMS_CRONTAB,
     ...(ctx.payments.webhook ? [RECONCILE_CRONTAB] : []),
   ].join('\n');

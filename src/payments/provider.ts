@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client.js';
 import type { PageSources } from '../pages/html.js';
+import type { DayBalance } from './provider-books.js';
 
 /**
  * The payment provider seen by the rest of the service: create a charge, read it, refund it.
@@ -223,6 +224,8 @@ export interface PaymentProvider {
   refresh(db: Queryable, id: string): Promise<Charge | undefined>;
   /** Reads the pending charges not heard of for a while from the provider and applies what it says. */
   reconcile(db: Queryable): Promise<ReconcileReport>;
+  /** The money the provider moved for our charges on a Brasília day, and its fees: what the books are checked against. */
+  balanceOfDay(db: Queryable, day: string): Promise<DayBalance>;
   /**
    * An operator gives a paid charge back to the payer (`REFUNDED`: a refund of `amountCents` of it,
    * all it still holds by default, asked by a job and done when the provider says it succeeded) or,

@@ -8,6 +8,7 @@ import { addRefundJob } from '../queue/jobs.js';
 import { type ChargeRow, paidCentsOf, toCharge, updateCharge } from './charges.js';
 import { InvalidAmount, RefundInProgress } from './errors.js';
 import type { Charge, ChargeListeners, RefundMove } from './provider.js';
+import type { ProviderBooks, ProviderFee } from './provider-books.js';
 
 /**
  * Money given back to payers. A refund is decided in the transaction of what causes it (a payment
@@ -93,6 +94,8 @@ export interface ProviderRefund {
   failureReason: string | null;
   /** Ours, when the provider carries the id of the `payment_refunds` row that asked for it. */
   refundId: string | undefined;
+  /** The provider's fee of it, once its balance transaction exists. */
+  fee?: Omit<ProviderFee, 'refundId' | 'disputeRef' | 'part'>;
 }
 
 /**
@@ -103,17 +106,19 @@ export interface ProviderRefund {
  * after it had succeeded (`refundFailed`: a bank slip refund whose bank data never came), when the
  * payment had been applied to it (a payment kept unapplied was never part of a sale or an
  * installment). Refunds of all that was paid make the charge `REFUNDED` (`reversed`); one that
- * fails afterwards makes it `PAID` again.
+ * fails afterwards makes it `PAID` again. The fee of each refund is booked once its balance
+ * transaction comes, whether or not the refund moved.
  */
 export async function applyRefunds(
   tx: Queryable,
   charge: ChargeRow,
   refunds: readonly ProviderRefund[],
-  deps: { clock: Clock; listeners: ChargeListeners },
+  deps: { clock: Clock; listeners: ChargeListeners; books: ProviderBooks },
 ): Promise<{ charge: Charge; changed: boolean }> {
   const now = deps.clock.now();
   let changed = false;
   const moves: { move: RefundMove; succeeded: boolean }[] = [];
+  const before = toCharge(charge);
   for (const refund of refunds) {
     const byRef = eq(paymentRefunds.providerRef, refund.providerRef);
     const [row] = await tx
@@ -127,6 +132,7 @@ export async function applyRefunds(
       );
     const set = { status: refund.status, providerRef: refund.providerRef, failureReason: refund.failureReason };
     let id: string;
+    let moved = true;
     if (!row) {
       const amountCents = refund.amountCents;
       const [made] = await tx
@@ -134,13 +140,18 @@ export async function applyRefunds(
         .values({ chargeId: charge.id, reason: 'PROVIDER', amountCents, ...set, createdAt: now, updatedAt: now })
         .returning({ id: paymentRefunds.id });
       id = made!.id;
-    } else if (row.status !== refund.status || row.providerRef !== refund.providerRef) {
-      await tx
-        .update(paymentRefunds)
-        .set({ ...set, updatedAt: now })
-        .where(eq(paymentRefunds.id, row.id));
+    } else {
       id = row.id;
-    } else continue;
+      moved = row.status !== refund.status || row.providerRef !== refund.providerRef;
+      if (moved)
+        await tx
+          .update(paymentRefunds)
+          .set({ ...set, updatedAt: now })
+          .where(eq(paymentRefunds.id, row.id));
+    }
+    // Its balance transaction may come after the refund itself moved: its fee is booked whenever it is there.
+    if (refund.fee) await deps.books.fee(tx, before, { ...refund.fee, refundId: id });
+    if (!moved) continue;
     changed = true;
     const was = row?.status === 'SUCCEEDED';
     const is = refund.status === 'SUCCEEDED';

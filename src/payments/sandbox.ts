@@ -27,26 +27,38 @@ import {
   type PaymentProvider,
   type SandboxControls,
 } from './provider.js';
+import type { ProviderBooks } from './provider-books.js';
 import { applyRefunds, findRefundRow, requestOperatorRefund } from './refunds.js';
+import { sandboxBalanceOfDay } from './sandbox-balance.js';
 import { checkCard, sandboxDecision } from './sandbox-cards.js';
 import { digitableLine, pixCode } from './sandbox-codes.js';
+import { recordChargeback, sandboxPaymentFee } from './sandbox-fees.js';
 
 /**
  * The sandbox provider: charges live in `payment_charges`; nothing leaves the service. Pix and bank
  * slips stay pending until simulated paid or expired (or the day ends: they quote the amount owed
  * that day); cards are decided at once by the documented test numbers. The listeners hear of a
  * payment, a decline and an expiry simulated by hand; expiries found by time are the schedules'
- * to report.
+ * to report. Its fees (`sandbox-fees.ts`) reach the books with the payment or the chargeback that
+ * costs them.
  */
-export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, logger: Logger): PaymentProvider {
+export function createSandboxProvider(
+  clock: Clock,
+  listeners: ChargeListeners,
+  logger: Logger,
+  books: ProviderBooks,
+): PaymentProvider {
   const listenerOf = (charge: Charge): ChargeListener => {
     const listener = listeners[charge.reference.kind];
     if (!listener) throw new Error(`no listener for charges of ${charge.reference.kind}`);
     return listener;
   };
   // The sandbox has taken no money: a payment refused by what it pays for is undone with the caller.
-  const handOver = (db: Queryable, charge: Charge) =>
-    handOverPayment(db, charge, { clock, listeners, logger }, 'throw');
+  async function handOver(db: Queryable, charge: Charge): Promise<Charge> {
+    const applied = await handOverPayment(db, charge, { clock, listeners, logger }, 'throw');
+    await books.fee(db, applied, sandboxPaymentFee(applied, clock.now()));
+    return applied;
+  }
 
   /** A pending charge past its expiry is expired on reading. */
   async function expireIfDue(db: Queryable, row: ChargeRow): Promise<ChargeRow> {
@@ -160,11 +172,12 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
       return row && toCharge(row);
     },
     reconcile: () => Promise.resolve({ checked: 0, changed: 0, recovered: 0 }),
+    balanceOfDay: sandboxBalanceOfDay,
     async reverse(db, id, status, amountCents) {
       const row = await load(db, id, true);
       if (!row) throw new ChargeNotFound(id);
       if (row.status !== 'PAID') throw new ChargeNotPaid(id, row.status);
-      if (status === 'CHARGED_BACK') return toCharge(await updateCharge(db, id, { status, updatedAt: clock.now() }));
+      if (status === 'CHARGED_BACK') return recordChargeback(db, row, clock.now(), books);
       await requestOperatorRefund(db, row, amountCents, clock.now());
       return toCharge(row);
     },
@@ -181,7 +194,7 @@ export function createSandboxProvider(clock: Clock, listeners: ChargeListeners, 
           failureReason: null,
           refundId: refund.id,
         } as const;
-        await applyRefunds(tx, charge, [providerRefund], { clock, listeners });
+        await applyRefunds(tx, charge, [providerRefund], { clock, listeners, books });
       });
     },
     // Its siblings are closed in the payment's own transaction: nothing is left to cancel elsewhere.

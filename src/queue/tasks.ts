@@ -41,6 +41,8 @@ declare global {
       'sweep-sent-forms': { _cron?: unknown };
       /** From the crontab: `_cron` only. By hand: one institution. Tells the installments late unpaid. */
       'tell-overdue-installments': { institutionId?: string; _cron?: unknown };
+      /** From the crontab: `_cron` only. By hand: one institution. Books the card installments the acquirer paid by today. */
+      'book-due-records': { institutionId?: string; _cron?: unknown };
     }
   }
 }

@@ -242,6 +242,8 @@ describe('Stripe events at POST /psp/stripe/webhook', () => {
           amount: '359000',
           reason: 'requested_by_customer',
           metadata: { chargeId: charge.id, refundId: asked!.id, reason: 'OPERATOR' },
+          // Its balance transaction states Stripe's fee of it.
+          expand: ['balance_transaction'],
         },
       }),
     ]);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 import { addDays, localDate, startOfLocalDay } from '../../src/core/local-date.js';
+import { DOUBLE_FEES, paymentFee, StripeBalance } from './stripe-balance.js';
 import {
   boletoNextAction,
   type CardSeed,
@@ -23,7 +24,9 @@ import {
 
 /**
  * A local HTTP double of exactly the Stripe endpoints the provider calls (create, retrieve and
- * cancel a PaymentIntent; create and list refunds; list events), answering the SDK's own types. It records every
+ * cancel a PaymentIntent; create and list refunds; list events and balance transactions), answering
+ * the SDK's own types. Every move of money makes its balance transaction, with Stripe's Brazilian
+ * fee (`stripe-balance.ts`). It records every
  * request, so tests assert the amount, the currency, the idempotency key and the metadata sent,
  * and it lets a test act as Stripe would (the buyer pays, the card is refused, the Pix expires,
  * a refund or a dispute), each answering the event Stripe would send.
@@ -101,6 +104,16 @@ export class StripeDouble {
    * `requires_action` (a bank slip waiting for the payer's bank details). (Default: succeeded)
    */
   refundStatus: Stripe.Refund['status'] = 'succeeded';
+  /** The account's balance transactions. */
+  readonly balance = new StripeBalance();
+  /** What Stripe takes for a refund, in cents. (Default: 0, Stripe's price) */
+  refundFee = 0;
+  /**
+   * While set, a payment's or a refund's balance transaction is not made yet: the charge or the
+   * refund names none (`balance_transaction: null`) until `settleBalance()`. (Default: false)
+   */
+  balanceLag = false;
+  private lagging: (() => void)[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -189,6 +202,8 @@ export class StripeDouble {
     if (method === 'POST' && path === '/v1/refunds') return this.createRefund(params, res);
     if (method === 'GET' && path === '/v1/refunds') return this.listRefunds(params);
     if (method === 'GET' && path === '/v1/events') return this.listEvents(params);
+    if (method === 'GET' && path === '/v1/balance_transactions')
+      return this.balance.list(params, (id) => this.sourceObject(id));
     return stripeError(res, 404, 'unknown_route', `Unrecognized request URL (${method}: ${path})`);
   }
 
@@ -246,9 +261,37 @@ export class StripeDouble {
   private withCharge(id: string, params: Nested): Stripe.PaymentIntent {
     const entry = this.entries.get(id)!;
     const expand = (params.expand ?? []) as string[];
-    return expand.includes('latest_charge') && entry.charge
-      ? { ...entry.intent, latest_charge: entry.charge }
-      : entry.intent;
+    if (!entry.charge || !expand.some((e) => e.startsWith('latest_charge'))) return entry.intent;
+    const balance = expand.includes('latest_charge.balance_transaction');
+    const charged = balance
+      ? { ...entry.charge, balance_transaction: this.balance.expanded(entry.charge.balance_transaction) }
+      : entry.charge;
+    return { ...entry.intent, latest_charge: charged };
+  }
+
+  /** The charge, refund or dispute a balance transaction names, as Stripe holds it now. */
+  private sourceObject(id: string): object | undefined {
+    for (const entry of this.entries.values()) {
+      if (entry.charge?.id === id) return entry.charge;
+      if (entry.dispute?.id === id) return entry.dispute;
+      const made = entry.refunds.find((r) => r.id === id);
+      if (made) return made;
+    }
+    return undefined;
+  }
+
+  /** Makes a balance transaction now, or once `settleBalance()` is called while `balanceLag` is set; `then` names it. */
+  private moveBalance(make: () => Stripe.BalanceTransaction, then: (made: Stripe.BalanceTransaction) => void) {
+    const run = () => then(make());
+    if (this.balanceLag) this.lagging.push(run);
+    else run();
+  }
+
+  /** Stripe puts in the balance what `balanceLag` held back: the transactions are made now. */
+  settleBalance(): void {
+    const waiting = this.lagging;
+    this.lagging = [];
+    for (const run of waiting) run();
   }
 
   private cancelIntent(id: string, res: ServerResponse): Stripe.PaymentIntent | undefined {
@@ -277,7 +320,11 @@ export class StripeDouble {
     if (left <= 0) return stripeError(res, 400, 'charge_already_refunded', 'Charge has already been refunded');
     if (amount > left)
       return stripeError(res, 400, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount`);
-    return this.addRefund(entry, amount, this.refundStatus, (params.metadata ?? {}) as Stripe.Metadata);
+    const made = this.addRefund(entry, amount, this.refundStatus, (params.metadata ?? {}) as Stripe.Metadata);
+    const expand = (params.expand ?? []) as string[];
+    return expand.includes('balance_transaction')
+      ? { ...made, balance_transaction: this.balance.expanded(made.balance_transaction) }
+      : made;
   }
 
   private addRefund(entry: Entry, amount: number, status: Stripe.Refund['status'], metadata: Stripe.Metadata) {
@@ -285,13 +332,27 @@ export class StripeDouble {
     entry.charge = { ...entry.charge!, refunded: total === entry.charge!.amount, amount_refunded: total };
     const made = refund(this.nextId('re'), entry.charge, this.seconds(), metadata, { amount, status });
     entry.refunds.push(made);
+    this.moveBalance(
+      () =>
+        this.balance.add({
+          type: 'refund',
+          amount: -amount,
+          fee: this.refundFee,
+          created: this.seconds(),
+          source: made.id,
+        }),
+      (txn) => (made.balance_transaction = txn.id),
+    );
     this.record(refundedEvent(this.nextId('evt'), this.seconds(), entry.charge));
     return made;
   }
 
   private listRefunds(params: Nested): Stripe.ApiList<Stripe.Refund> {
     const entry = this.entries.get(String(params.payment_intent));
-    const data = [...(entry?.refunds ?? [])].reverse();
+    const expand = ((params.expand ?? []) as string[]).includes('data.balance_transaction');
+    const data = [...(entry?.refunds ?? [])]
+      .reverse()
+      .map((r) => (expand ? { ...r, balance_transaction: this.balance.expanded(r.balance_transaction) } : r));
     return { object: 'list', data, has_more: false, url: '/v1/refunds' };
   }
 
@@ -342,7 +403,14 @@ export class StripeDouble {
   succeed(id: string, card?: CardSeed, amountReceived?: number): IntentEvent {
     const paid = this.intent(id);
     const charged = charge(paid, this.seconds(), card);
-    this.entries.get(id)!.charge = charged;
+    const entry = this.entries.get(id)!;
+    entry.charge = charged;
+    const received = amountReceived ?? paid.amount;
+    const fee = paymentFee(paid.payment_method_types[0] ?? 'card', received);
+    this.moveBalance(
+      () => this.balance.add({ type: 'charge', amount: received, fee, created: this.seconds(), source: charged.id }),
+      (txn) => (entry.charge = { ...entry.charge!, balance_transaction: txn.id }),
+    );
     this.set(id, {
       status: 'succeeded',
       amount_received: amountReceived ?? paid.amount,
@@ -426,6 +494,8 @@ export class StripeDouble {
     if (status === 'failed') {
       const total = entry.charge!.amount_refunded - made.amount;
       entry.charge = { ...entry.charge!, refunded: false, amount_refunded: total };
+      const at = this.seconds();
+      this.balance.add({ type: 'refund_failure', amount: made.amount, fee: 0, created: at, source: made.id });
     }
     const type = status === 'failed' ? 'refund.failed' : 'refund.updated';
     return this.record(refundEvent(this.nextId('evt'), this.seconds(), { ...made }, type));
@@ -440,6 +510,7 @@ export class StripeDouble {
     entry.charge = { ...entry.charge!, disputed: true };
     const state = { status: options.status ?? 'needs_response', ...(options.amount ? { amount: options.amount } : {}) };
     entry.dispute = dispute(this.nextId('dp'), entry.charge, this.seconds(), state);
+    this.withdrawDispute(entry);
     return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute));
   }
 
@@ -451,7 +522,29 @@ export class StripeDouble {
   ): DisputeEvent {
     const entry = this.entries.get(id)!;
     entry.dispute = { ...entry.dispute!, status };
+    const withdrawn = entry.dispute.balance_transactions.some((t) => t.amount < 0);
+    if (status === 'won' && withdrawn) this.disputeBalance(entry, entry.dispute.amount, 0);
+    else this.withdrawDispute(entry);
     return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute, type));
+  }
+
+  /** A dispute past its inquiry withdraws its amount and charges Stripe's dispute fee, once. */
+  private withdrawDispute(entry: Entry): void {
+    const status = entry.dispute!.status;
+    const withdrawn = entry.dispute!.balance_transactions.some((t) => t.amount < 0);
+    if (withdrawn || status.startsWith('warning_') || status === 'won') return;
+    this.disputeBalance(entry, -entry.dispute!.amount, DOUBLE_FEES.disputeCents);
+  }
+
+  private disputeBalance(entry: Entry, amount: number, fee: number): void {
+    const made = this.balance.add({
+      type: 'adjustment',
+      amount,
+      fee,
+      created: this.seconds(),
+      source: entry.dispute!.id,
+    });
+    entry.dispute = { ...entry.dispute!, balance_transactions: [...entry.dispute!.balance_transactions, made] };
   }
 }
 

@@ -143,7 +143,7 @@ export function charge(
     application: null,
     application_fee: null,
     application_fee_amount: null,
-    balance_transaction: `txn_${intent.id.slice(3)}`,
+    balance_transaction: null,
     billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
     calculated_statement_descriptor: 'EDUFIN',
     captured: true,
@@ -272,6 +272,56 @@ export function dispute(
     reason: 'fraudulent',
     status: 'needs_response',
     ...state,
+  };
+}
+
+export interface BalanceSeed {
+  type: 'charge' | 'refund' | 'refund_failure' | 'adjustment';
+  /** Signed cents: in for a charge or money back, out for a refund or a dispute's withdrawal. */
+  amount: number;
+  fee: number;
+  created: number;
+  /** The charge (`ch_…`), refund (`re_…`) or dispute (`dp_…`) that moved the money. */
+  source: string;
+}
+
+const CATEGORIES: Record<BalanceSeed['type'], string> = {
+  charge: 'charge',
+  refund: 'refund',
+  refund_failure: 'refund_failure',
+  adjustment: 'dispute',
+};
+
+export function balanceTransaction(id: string, seed: BalanceSeed): Stripe.BalanceTransaction {
+  const fees =
+    seed.fee === 0
+      ? []
+      : [
+          {
+            amount: seed.fee,
+            application: null,
+            currency: 'brl',
+            description: 'Stripe processing fees',
+            type: 'stripe_fee',
+          },
+        ];
+  return {
+    id,
+    object: 'balance_transaction',
+    amount: seed.amount,
+    available_on: seed.created + 2 * 86_400,
+    balance_type: 'payments',
+    created: seed.created,
+    currency: 'brl',
+    description: null,
+    exchange_rate: null,
+    fee: seed.fee,
+    fee_details: fees,
+    net: seed.amount - seed.fee,
+    reporting_category: seed.type === 'adjustment' && seed.amount > 0 ? 'dispute_reversal' : CATEGORIES[seed.type],
+    source: seed.source,
+    status: 'pending',
+    type: seed.type,
   };
 }
 

@@ -8,6 +8,13 @@ import { type ContextParts, wireContext } from '../../payment-wiring.js';
 /** A mistake of the operator: printed without a stack, exit code 1. */
 export class UsageError extends Error {}
 
+/** A check that found something wrong: its answer is printed as any other, and the exit code is 1. */
+export class CheckFailed extends Error {
+  constructor(readonly output: Record<string, unknown>) {
+    super('the check found differences');
+  }
+}
+
 /** Every option any command takes; each command reads the ones it needs. */
 export interface CommandOptions {
   name?: string;
@@ -78,5 +85,7 @@ export interface Command {
 }
 
 /** The service's context for a command that moves money: the provider and listeners of this deployment, logs silent. */
-export const operatorContext = (db: Database): AppContext =>
-  wireContext({ config: loadConfig(), db, clock: systemClock, logger: createLogger('silent') } as ContextParts);
+export const operatorContext = (db: Database, runtime?: CommandRuntime): AppContext => {
+  const { config, clock } = runtimeOr(runtime);
+  return wireContext({ config, db, clock, logger: createLogger('silent') } as ContextParts);
+};

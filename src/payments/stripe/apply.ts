@@ -1,7 +1,11 @@
+import type Stripe from 'stripe';
+
 import type { Queryable } from '../../db/client.js';
 import { type ChargeRow, type NewChargeRow, paidCentsOf, toCharge, updateCharge } from '../charges.js';
 import { type HandOverDeps, handOverPayment } from '../hand-over.js';
 import type { Charge, ChargeStatus } from '../provider.js';
+import type { ProviderBooks } from '../provider-books.js';
+import { disputeFeeOf } from './balance.js';
 import type { Observed } from './intent-state.js';
 
 /**
@@ -11,7 +15,10 @@ import type { Observed } from './intent-state.js';
  * their events and jobs) and the event's record commit together. A move already made is not made again.
  */
 
-export type ApplyDeps = HandOverDeps;
+export interface ApplyDeps extends HandOverDeps {
+  /** Where Stripe's fees go, in the transaction of the move whose balance transaction states them. */
+  books: ProviderBooks;
+}
 
 export interface Applied {
   charge: Charge;
@@ -49,10 +56,24 @@ export const payColumns = (observed: Observed): Partial<NewChargeRow> => ({
 
 /**
  * Applies what the PaymentIntent says to the charge's locked row. `paidAt` is when Stripe recorded
- * the payment (its event's time), kept for reports; what the payment settles is priced for the
- * charge's own day (`pricedFor`), however late the confirmation comes.
+ * the payment (its event's time, else its balance transaction's), kept for reports and the day the
+ * books take the money; what the payment settles is priced for the charge's own day (`pricedFor`),
+ * however late the confirmation comes.
  */
 export async function applyObserved(
+  tx: Queryable,
+  row: ChargeRow,
+  observed: Observed,
+  deps: ApplyDeps,
+  paidAt?: Date,
+): Promise<Applied> {
+  const applied = await move(tx, row, observed, deps, paidAt ?? observed.paidAt);
+  // Its balance transaction may come after the payment: the fee is booked whenever Stripe states it.
+  if (observed.status === 'PAID' && observed.fee) await deps.books.fee(tx, applied.charge, observed.fee);
+  return applied;
+}
+
+async function move(
   tx: Queryable,
   row: ChargeRow,
   observed: Observed,
@@ -99,6 +120,8 @@ export interface ObservedDispute {
    * of it when a dispute closed `lost` was won in part. (Default: 0)
    */
   reinstatedCents?: number;
+  /** Its balance transactions: each states a fee (the withdrawal's, or one given back). (Default: none) */
+  balances?: readonly Stripe.BalanceTransaction[];
 }
 
 /** Where a dispute of this status leaves the charge: an inquiry (`warning_…`) withdraws nothing. */
@@ -121,6 +144,9 @@ export async function applyDispute(
   dispute: ObservedDispute,
   deps: ApplyDeps,
 ): Promise<Applied> {
+  // What the dispute costs was taken whatever the charge's state here: booked once per balance transaction.
+  for (const balance of dispute.balances ?? [])
+    await deps.books.fee(tx, toCharge(row), disputeFeeOf(dispute.ref, balance));
   const now = deps.clock.now();
   const from = row.status as ChargeStatus;
   const same = row.disputeRef === dispute.ref && row.disputeStatus === dispute.status;

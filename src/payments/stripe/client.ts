@@ -59,7 +59,8 @@ export type StripeCall =
   | 'paymentIntents.cancel'
   | 'refunds.create'
   | 'refunds.list'
-  | 'events.list';
+  | 'events.list'
+  | 'balanceTransactions.list';
 
 /** Stripe's id of the request that answered, which its support asks for. */
 const requestIdOf = (answer: unknown): string | undefined =>
@@ -88,6 +89,11 @@ export function callStripe<T>(name: StripeCall, call: () => Promise<T>): Promise
   });
 }
 
-/** A PaymentIntent with its latest charge, which names the card and the installments chosen. */
+/**
+ * A PaymentIntent with its latest charge, which names the card and the installments chosen, and
+ * that charge's balance transaction, which states Stripe's fee once the payment is in the balance.
+ */
 export const retrieveIntent = (stripe: Stripe, id: string) =>
-  callStripe('paymentIntents.retrieve', () => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
+  callStripe('paymentIntents.retrieve', () =>
+    stripe.paymentIntents.retrieve(id, { expand: ['latest_charge.balance_transaction'] }),
+  );

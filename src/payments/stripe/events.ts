@@ -72,6 +72,7 @@ function targetOf(event: Stripe.Event): Target | undefined {
         amountCents: object.amount,
         // A dispute's balance transactions: the withdrawal (negative), then what came back (positive).
         reinstatedCents: (object.balance_transactions ?? []).reduce((sum, bt) => sum + Math.max(bt.amount, 0), 0),
+        balances: object.balance_transactions ?? [],
       },
     };
   }

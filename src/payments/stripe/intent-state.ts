@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 
 import type { CardFacts, ChargeStatus, PaymentMethod } from '../provider.js';
+import { expandedBalance, feeOf, type StatedFee } from './balance.js';
 
 /** What a PaymentIntent says about our charge, in our words. */
 export interface Observed {
@@ -13,6 +14,10 @@ export interface Observed {
   digitableLine?: string;
   voucherUrl?: string;
   expiresAt?: Date;
+  /** Stripe's fee of the payment, once its balance transaction exists (read with the intent, `retrieveIntent`). */
+  fee?: StatedFee;
+  /** When the money reached Stripe's balance (its balance transaction's `created`): the payment's time when no event tells it. */
+  paidAt?: Date;
 }
 
 const BRANDS: Record<string, string> = {
@@ -104,8 +109,16 @@ export function observeIntent(intent: Stripe.PaymentIntent, method: PaymentMetho
   const card = method === 'CARD' ? cardFacts(intent) : undefined;
   const withCard = card ? { card } : {};
   switch (intent.status) {
-    case 'succeeded':
-      return { status: 'PAID', paidAmountCents: intent.amount_received, ...withCard };
+    case 'succeeded': {
+      const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+      const balance = expandedBalance(charge?.balance_transaction);
+      return {
+        status: 'PAID',
+        paidAmountCents: intent.amount_received,
+        ...withCard,
+        ...(balance ? { fee: feeOf(balance), paidAt: new Date(balance.created * 1000) } : {}),
+      };
+    }
     case 'canceled':
       return { status: 'EXPIRED' };
     case 'requires_payment_method': {

@@ -40,6 +40,7 @@ export async function refundAtStripe(db: Queryable, refundId: string, deps: Prov
           amount: refund.amountCents,
           reason: 'requested_by_customer',
           metadata: { chargeId: charge.id, refundId: refund.id, reason: refund.reason },
+          expand: ['balance_transaction'],
         },
         { idempotencyKey: refundIdempotencyKey(refund.id) },
       ),

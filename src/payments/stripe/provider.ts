@@ -14,6 +14,7 @@ import {
 import type { Charge, PaymentProvider } from '../provider.js';
 import { requestOperatorRefund } from '../refunds.js';
 import { type ApplyDeps, applyObserved } from './apply.js';
+import { stripeBalanceOfDay } from './balance-day.js';
 import { callStripe, retrieveIntent, type StripeAccount } from './client.js';
 import { receiveStripeEvent } from './events.js';
 import { observeIntent, STRIPE_IMAGES } from './intent-state.js';
@@ -107,6 +108,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
     refresh,
     reconcile: (db) => reconcileStripeCharges(db, { ...options, refresh }),
+    balanceOfDay: (db, day) => stripeBalanceOfDay(db, stripe, day),
     async reverse(db, id, status, amountCents) {
       if (status === 'CHARGED_BACK') throw new ChargebackByProviderOnly('Stripe');
       const row = await stripeRow(db, id);

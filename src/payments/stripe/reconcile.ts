@@ -5,6 +5,7 @@ import { paymentCharges } from '../../db/schema/index.js';
 import { findChargeRow, toCharge } from '../charges.js';
 import type { ReconcileReport } from '../provider.js';
 import type { EventDeps } from './events.js';
+import { bookLateFees } from './late-fees.js';
 import { recoverLostEvents } from './lost-events.js';
 import { cancelAtStripe, type ProviderJobDeps } from './provider-jobs.js';
 
@@ -23,6 +24,7 @@ const BATCH = 100;
  * still open after its day is cancelled at Stripe: it quoted that day's amount. Then the refunds and
  * disputes Stripe reported by events that never arrived are found in its list of events and
  * applied, once pending charges have had their turn (a refund of a payment read just now finds it paid).
+ * Last, the fees Stripe stated after their move was applied are booked from its balance transactions.
  */
 export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps): Promise<ReconcileReport> {
   const now = deps.clock.now();
@@ -63,7 +65,9 @@ export async function reconcileStripeCharges(db: Queryable, deps: ReconcileDeps)
       deps.logger.error({ err: error, chargeId: id }, 'reconciliation of a Stripe charge failed');
     }
   }
-  return { checked: due.length, changed, recovered: await recoverEvents(db, deps, now) };
+  const recovered = await recoverEvents(db, deps, now);
+  await bookFees(db, deps, now);
+  return { checked: due.length, changed, recovered };
 }
 
 /**
@@ -83,6 +87,15 @@ async function endChargesNeverMade(db: Queryable, now: Date): Promise<void> {
         lte(paymentCharges.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
       ),
     );
+}
+
+async function bookFees(db: Queryable, deps: ReconcileDeps, now: Date): Promise<void> {
+  try {
+    await bookLateFees(db, deps, new Date(now.getTime() - RECONCILE_AFTER_MS));
+  } catch (error) {
+    // Stripe cannot list its balance now: the cursor stays, and the next run lists from there.
+    deps.logger.error({ err: error }, "Stripe's balance transactions could not be listed");
+  }
 }
 
 async function recoverEvents(db: Queryable, deps: ReconcileDeps, now: Date): Promise<number> {
