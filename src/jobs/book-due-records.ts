@@ -5,7 +5,7 @@ import { localDate } from '../core/local-date.js';
 import { bookAllDueRecords } from '../institution/books/payments.js';
 
 /** 00:05 in Brasília (UTC−3) every day: the card installments the acquirer pays that day reach the books. */
-export const BOOK_DUE_RECORDS_CRONTAB = '5 3 * * * book-due-records';
+export const BOOK_DUE_RECORDS_CRONTAB = '5 3 * * * book-due-records ?fill=3d';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['book-due-records'] {
   const p = (payload ?? {}) as { institutionId?: unknown };

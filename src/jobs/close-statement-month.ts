@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { allInstitutionIds, closeMonth, previousMonth } from '../institution/statements/closing.js';
 
 /** 00:00 in Brasília (UTC−3, no daylight saving time since 2019) on day 1; graphile-worker reads crontabs in UTC. */
-export const CLOSING_CRONTAB = '0 3 1 * * close-statement-month';
+export const CLOSING_CRONTAB = '0 3 1 * * close-statement-month ?fill=3d';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['close-statement-month'] {
   const p = (payload ?? {}) as { month?: unknown; institutionId?: unknown };

@@ -8,7 +8,8 @@ import { compactInstallmentCounts } from '../institution/listings/installment-co
  * touched (a payment adds two), so without folding, the sums a listing reads would grow with the
  * institution's history instead of staying a few rows per status and type.
  */
-export const COUNTS_CRONTAB = '*/5 * * * * compact-installment-counts';
+export const COUNTS_CRONTAB =
+  '*/5 * * * * compact-installment-counts ?jobKey=compact-installment-counts&jobKeyMode=replace&priority=10';
 
 export default function compactInstallmentCountsTask(ctx: AppContext): Task<'compact-installment-counts'> {
   return async () => {

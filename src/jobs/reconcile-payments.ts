@@ -7,7 +7,8 @@ import type { AppContext } from '../context.js';
  * paid charge pending, nor a refunded or disputed one paid (see `payments/stripe/reconcile.ts`). Each run reads at most a batch; the
  * charges it could not read are read again at the next one.
  */
-export const RECONCILE_CRONTAB = '*/5 * * * * reconcile-payments';
+export const RECONCILE_CRONTAB =
+  '*/5 * * * * reconcile-payments ?jobKey=reconcile-payments&jobKeyMode=replace&priority=10';
 
 export default function reconcilePaymentsTask(ctx: AppContext): Task<'reconcile-payments'> {
   return async () => {

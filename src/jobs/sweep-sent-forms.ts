@@ -8,7 +8,8 @@ import { sweepSentForms } from '../identity/sent-forms.js';
  * signing secret), sealed, only for its short window; this forgets the copies past it, and the
  * forms whose id can no longer be sent, whether or not anyone uses the panel meanwhile.
  */
-export const SENT_FORMS_CRONTAB = '*/5 * * * * sweep-sent-forms';
+export const SENT_FORMS_CRONTAB =
+  '*/5 * * * * sweep-sent-forms ?jobKey=sweep-sent-forms&jobKeyMode=replace&priority=10';
 
 export default function sweepSentFormsTask(ctx: AppContext): Task<'sweep-sent-forms'> {
   return async () => {

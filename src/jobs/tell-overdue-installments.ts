@@ -5,7 +5,7 @@ import { tellOverdueInstallments } from '../institution/events/overdue.js';
 import { allInstitutionIds } from '../institution/statements/closing.js';
 
 /** 00:05 in Brasília (UTC−3) every day: the installments late since that day are told. */
-export const OVERDUE_CRONTAB = '5 3 * * * tell-overdue-installments';
+export const OVERDUE_CRONTAB = '5 3 * * * tell-overdue-installments ?fill=3d';
 
 function assertPayload(payload: unknown): asserts payload is GraphileWorker.Tasks['tell-overdue-installments'] {
   const p = (payload ?? {}) as { institutionId?: unknown };

@@ -47,7 +47,13 @@ export function taskList(ctx: AppContext): TaskList {
   return tracingOn() ? tracedTasks(tasks) : tasks;
 }
 
-/** The schedules of the worker: the reconciliation only where the provider reports by events, which can be lost. */
+/**
+ * The schedules of the worker: the reconciliation only where the provider reports by events, which
+ * can be lost. The five-minute passes keep one job each (`jobKey`, replaced) behind the others
+ * (`priority` 10): after a stop, or a clock moved ahead, graphile-worker makes up every minute
+ * missed, and that must not bury a refund or a batch under thousands of sweeps. The daily and
+ * monthly passes are made up after a stop of up to three days (`fill`), each safe to run again.
+ */
 export const crontabOf = (ctx: AppContext): string =>
   [
     CLOSING_CRONTAB,

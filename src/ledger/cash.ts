@@ -47,6 +47,8 @@ export async function cashOfDay(db: Queryable, day: string): Promise<BookedMove[
        and (kind = any(${sql.param([...CASH_KINDS])}::text[])
             or (kind = 'SCHEDULE_CUT' and (refund_id is not null or dispute_ref is not null)))
        and not (kind = 'PAYMENT' and coalesce(card_installment, 1) > 1)
+       -- A payment the operator recorded outside the provider (a receipt's installment paid elsewhere) is no provider money.
+       and coalesce(charge_id::text, refund_id::text, dispute_ref) is not null
      group by 1, charge_id, refund_id, dispute_ref, tenant_kind, tenant_id
      order by 1, charge_id, refund_id, dispute_ref`);
   return rows.map((r) => ({

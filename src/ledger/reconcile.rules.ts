@@ -60,9 +60,10 @@ const providerKeyOf = (m: ProviderSide) =>
  * twice or above the debt), and of a card in installments the acquirer's first share, the one of
  * the day of the payment (equal shares, the odd cents on the first, as the books split it).
  */
-export function expectedInBooks(move: ProviderSide): number {
+export function expectedInBooks(move: ProviderSide, tenantKind?: string): number {
   const applied = move.amountCents - move.unappliedCents;
-  if (move.kind !== 'charge' || move.cardInstallments <= 1) return applied;
+  // A partner's receipt books a card sale's installments on the day of the sale.
+  if (move.kind !== 'charge' || move.cardInstallments <= 1 || tenantKind === 'partner') return applied;
   return equalShares(applied, move.cardInstallments)[0]!;
 }
 
@@ -90,7 +91,7 @@ export function compareDay(books: readonly BookedMove[], provider: readonly Prov
     const key = providerKeyOf(move);
     keys.add(key);
     const mine = booked.get(key);
-    const expectedCents = expectedInBooks(move);
+    const expectedCents = expectedInBooks(move, mine?.tenantKind);
     const difference: Difference = {
       kind: move.kind,
       chargeId: move.chargeId,

@@ -96,6 +96,8 @@ export async function recordPayment(
   paidOn: string,
   valueCents: number,
   method: string,
+  /** The provider's charge that brought the money; none for a payment the operator recorded. */
+  chargeId: string | null = null,
 ): Promise<void> {
   const compensation = expectedCompensation(method, paidOn, installment.dueOn);
   const [payment] = await tx
@@ -118,6 +120,7 @@ export async function recordPayment(
       commissionPercent: String(receipt.commissionPercentage),
       cause: `receipt-payment:${payment!.id}`,
       saleId: receipt.saleId,
+      chargeId,
     },
   ]);
   const [{ paid } = { paid: 0 }] = await tx
@@ -150,13 +153,18 @@ export async function openReceipt(tx: Queryable, clock: Clock, sale: SaleRow): P
     hasUpfront: plan.some((i) => i.number === 0),
     financedInstallments: sale.paymentMethod === FINANCING_METHOD ? plan.length - 1 : 0,
   });
+  // The charge that confirmed the sale (none for a sale confirmed without one, in the sandbox's steps).
+  const [paid] = await tx.execute<{ id: string }>(sql`
+    select id::text from payment_charges
+     where sale_id = ${sale.id} and status = 'PAID' and unapplied_reason is null
+     order by paid_at desc nulls last limit 1`);
   const rows = await tx
     .insert(receiptInstallments)
     .values(plan.map((i) => ({ saleId: sale.id, number: i.number, valueCents: i.valueCents, dueOn: i.dueOn })))
     .returning();
   for (const row of rows) {
     const paidBy = plan.find((i) => i.number === row.number)?.paidBy;
-    if (paidBy) await recordPayment(tx, terms, row, today, row.valueCents, paidBy);
+    if (paidBy) await recordPayment(tx, terms, row, today, row.valueCents, paidBy, paid?.id ?? null);
   }
   await refreshReceiptSummary(tx, sale.id);
 }

@@ -131,6 +131,9 @@ export async function recordMoneyTakenBack(tx: Queryable, now: Date, saleId: num
       commissionPercent: String(receipt.commissionPercentage),
       cause: move.cause,
       saleId,
+      chargeId: move.chargeId,
+      refundId: move.refundId ?? null,
+      disputeRef: move.disputeRef ?? null,
     },
   ]);
   if (!booked) return; // recorded already
@@ -204,6 +207,9 @@ export async function recordMoneyGivenBack(tx: Queryable, now: Date, saleId: num
       reversesId: taken.id,
       cause: move.cause,
       saleId,
+      chargeId: move.chargeId,
+      refundId: move.refundId ?? null,
+      disputeRef: move.disputeRef ?? null,
     },
   ]);
   if (!booked) return;

@@ -65,12 +65,14 @@ export async function operateSale(
   if (cards.length === 0) throw new NotCardPaid(saleId);
   for (const charge of cards) {
     // The sandbox is the card network here: the chargeback is final at once.
-    await provider.reverse(tx, charge.id, 'CHARGED_BACK');
+    const lost = await provider.reverse(tx, charge.id, 'CHARGED_BACK');
     await deps.saleLedger.tookBack(tx, saleId, {
       kind: 'chargeback',
       cause: `chargeback:${charge.id}`,
       amountCents: charge.paidAmountCents ?? charge.amountCents,
       reason: REVERSAL_REASONS.chargeback,
+      chargeId: charge.id,
+      disputeRef: lost.disputeRef,
     });
   }
   return cancelled;
@@ -84,6 +86,8 @@ export async function saleChargeRefunded(tx: Queryable, deps: SaleDeps, charge: 
     cause: `refund:${refund.id}`,
     amountCents: refund.amountCents,
     reason: REVERSAL_REASONS.refund,
+    chargeId: charge.id,
+    refundId: refund.id,
   });
 }
 
@@ -100,6 +104,8 @@ export async function saleChargeRefundFailed(tx: Queryable, deps: SaleDeps, char
     undoes: `refund:${refund.id}`,
     cause: `refund-failed:${refund.id}`,
     reason: 'Reembolso recusado pelo banco do comprador: valor de volta, pedido de novo',
+    chargeId: charge.id,
+    refundId: refund.id,
   });
   if (refund.reason !== 'OPERATOR' || (await failedRefunds(tx, charge.id)) >= REFUND_ATTEMPTS) return;
   const row = await findChargeRow(tx, charge.id, true);
@@ -141,6 +147,8 @@ export async function saleChargeDisputed(tx: Queryable, deps: SaleDeps, charge: 
     cause: `dispute:${charge.disputeRef ?? charge.id}`,
     amountCents: charge.disputedAmountCents,
     reason: DISPUTE_REASONS.opened,
+    chargeId: charge.id,
+    disputeRef: charge.disputeRef,
   });
 }
 
@@ -151,5 +159,7 @@ export async function saleChargeReinstated(tx: Queryable, deps: SaleDeps, charge
     cause: `dispute-reinstated:${charge.disputeRef ?? charge.id}`,
     amountCents,
     reason: DISPUTE_REASONS.won,
+    chargeId: charge.id,
+    disputeRef: charge.disputeRef,
   });
 }

@@ -9,6 +9,10 @@ export interface MoneyTakenBack {
   cause: string;
   amountCents: number;
   reason: string | null;
+  /** The charge, and the refund or the dispute, the provider moved it by. */
+  chargeId: string;
+  refundId?: string;
+  disputeRef?: string | null;
 }
 
 /** Money taken back that came back: what the cause `undoes` took (all of it by default). */
@@ -17,6 +21,9 @@ export interface MoneyBack {
   cause: string;
   amountCents?: number;
   reason: string | null;
+  chargeId: string;
+  refundId?: string;
+  disputeRef?: string | null;
 }
 
 /**
