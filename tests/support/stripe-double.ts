@@ -514,17 +514,22 @@ export class StripeDouble {
     return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute));
   }
 
-  /** The dispute of a PaymentIntent moves on: closed `won` or `lost`, or any status with the event Stripe sends for it. */
+  /**
+   * The dispute of a PaymentIntent moves on: closed `won` or `lost`, or any status with the event
+   * Stripe sends for it; a dispute closed `lost` but won in part gives `reinstatedCents` back.
+   */
   moveDispute(
     id: string,
     status: Stripe.Dispute.Status,
     type: DisputeEvent['type'] = 'charge.dispute.closed',
+    options: { reinstatedCents?: number } = {},
   ): DisputeEvent {
     const entry = this.entries.get(id)!;
     entry.dispute = { ...entry.dispute!, status };
     const withdrawn = entry.dispute.balance_transactions.some((t) => t.amount < 0);
     if (status === 'won' && withdrawn) this.disputeBalance(entry, entry.dispute.amount, 0);
     else this.withdrawDispute(entry);
+    if (status === 'lost' && options.reinstatedCents) this.disputeBalance(entry, options.reinstatedCents, 0);
     return this.record(disputeEvent(this.nextId('evt'), this.seconds(), entry.dispute, type));
   }
 

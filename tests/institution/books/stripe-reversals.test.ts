@@ -47,6 +47,7 @@ describe('disputes and refunds at Stripe are records of their own amount', () =>
       installment({ idParcela: 'part', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
       installment({ idParcela: 'failed', valorBoleto: '500.00', dataVencimento: '2026-06-10T00:00:00' }),
       installment({ idParcela: 'again', valorBoleto: '800.00', dataVencimento: '2026-06-10T00:00:00' }),
+      installment({ idParcela: 'in-part', valorBoleto: '1000.00', dataVencimento: '2026-06-10T00:00:00' }),
     ]);
   });
 
@@ -67,6 +68,22 @@ describe('disputes and refunds at Stripe are records of their own amount', () =>
       ['CONTESTACAO', '-100.00', '-10.00', '-90.00'],
       ['RESTABELECIMENTO', '100.00', '10.00', '90.00'],
     ]);
+  });
+
+  it('a dispute closed lost but won in part (its balance transactions gave 400.00 back): −1000.00, then +400.00, and 600.00 owed', async () => {
+    t.clock.set('2026-04-06T15:00:00Z');
+    const pix = await paidByPix('in-part');
+    await expectDelivered(s, s.stripe.disputeCharge(pix.providerRef!), 'applied');
+    t.clock.set('2026-04-28T15:00:00Z');
+    const closed = s.stripe.moveDispute(pix.providerRef!, 'lost', 'charge.dispute.closed', { reinstatedCents: 40_000 });
+    await expectDelivered(s, closed, 'applied');
+    expect(await records('in-part')).toEqual([
+      ['TOTAL', '1000.00', '100.00', '900.00'],
+      ['CONTESTACAO', '-1000.00', '-100.00', '-900.00'],
+      ['RESTABELECIMENTO', '400.00', '40.00', '360.00'],
+    ]);
+    expect(await original('in-part')).toMatchObject({ situacao: 'PARCIALMENTE_PAGO', saldo_atual: 600 });
+    expect((await chargesOf('in-part'))[0]).toMatchObject({ status: 'CHARGED_BACK', disputedAmountCents: 60_000 });
   });
 
   it('a refund that succeeded and then failed at the bank: the money is back, a record of +500.00, and the installment is paid again', async () => {
